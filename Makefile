@@ -1,0 +1,55 @@
+# SPDX-License-Identifier: MIT
+#
+# The short commands. CMake does the building; this file installs what is
+# missing (scripts/deps.sh), then drives it.
+#
+#   make          build build/stallscope (and the shim, the fake game)
+#   make demo     install what is missing, build, run the main job on the built-in demo
+#   make test     install what tests need, build, run the whole suite (ctest)
+#   make bench    the benchmarks; they print their figures
+#   make install  PREFIX=/usr/local by default; DESTDIR honoured
+#   make fuzz     build the fuzz targets with clang and libFuzzer, run each briefly
+
+BUILD ?= build
+TEST_BUILD ?= build-test
+PREFIX ?= /usr/local
+JOBS ?= $(shell nproc 2>/dev/null || echo 2)
+CMAKE_FLAGS ?=
+
+.PHONY: all build demo test test-only bench install fuzz clean deps deps-test
+
+all: build
+
+deps:
+	@scripts/deps.sh build
+
+deps-test:
+	@scripts/deps.sh test
+
+build:
+	@cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_INSTALL_PREFIX=$(PREFIX) $(CMAKE_FLAGS) >/dev/null
+	@cmake --build $(BUILD) -j $(JOBS)
+
+demo: deps build
+	@scripts/demo.sh $(BUILD)
+
+# The suite runs on a sanitized build (ASan + UBSan) of everything but the
+# shim, after checking that the release build compiles without warnings.
+test: deps-test build test-only
+
+test-only:
+	@cmake -S . -B $(TEST_BUILD) -DCMAKE_BUILD_TYPE=Debug -DSTALLSCOPE_SANITIZE=ON $(CMAKE_FLAGS) >/dev/null
+	@cmake --build $(TEST_BUILD) -j $(JOBS)
+	@cd $(TEST_BUILD) && ctest --output-on-failure -j $(JOBS) $(CTEST_FLAGS)
+
+bench: deps-test build
+	@scripts/bench.sh $(BUILD)
+
+install: build
+	@cmake --install $(BUILD) --prefix $(PREFIX)
+
+fuzz:
+	@scripts/fuzz.sh
+
+clean:
+	rm -rf $(BUILD) $(TEST_BUILD) build-fuzz

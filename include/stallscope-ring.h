@@ -1,0 +1,104 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * stallscope-ring.h: the frame ring, shared by everything that stamps a
+ * present (the marker API, the GL/EGL shim, the Vulkan layer) and the
+ * recorder that drains it. docs/FORMAT.md describes the same layout.
+ *
+ * The ring lives in a POSIX shared-memory object whose name the recorder puts
+ * in the environment variable STALLSCOPE_RING ("/stallscope-<pid>-<n>"); a
+ * ring belongs to one run. Producers are any threads of the program (several
+ * may present), the consumer is the recorder alone. Producers never block:
+ * a full ring counts an overrun and drops the stamp. Each entry is committed
+ * by writing its sequence number last, so the consumer never reads a
+ * half-written entry.
+ *
+ * Layout (little-endian, as the machine; both sides run on one machine):
+ *   header, 64 bytes: magic "SSRING01", version 1, capacity (entries, a power
+ *   of two), head (next slot a producer reserves), tail (next slot the
+ *   consumer reads), overruns; then capacity entries of 24 bytes:
+ *   seq (slot index + 1 once committed), t_ns (CLOCK_MONOTONIC), tid, source.
+ */
+#ifndef STALLSCOPE_RING_H
+#define STALLSCOPE_RING_H
+
+#include <stdatomic.h>
+#include <stdint.h>
+#include <time.h>
+
+#define SS_RING_MAGIC 0x3130474e49525353ULL	/* "SSRING01" read as little-endian u64 */
+#define SS_RING_VERSION 1
+#define SS_RING_ENV "STALLSCOPE_RING"
+
+enum ss_frame_source {
+	SS_SRC_MARKER = 1,	/* stallscope_frame() */
+	SS_SRC_GLX = 2,		/* glXSwapBuffers */
+	SS_SRC_EGL = 3,		/* eglSwapBuffers* */
+	SS_SRC_VK = 4,		/* vkQueuePresentKHR */
+};
+
+struct ss_ring_hdr {
+	uint64_t magic;
+	uint32_t version;
+	uint32_t capacity;
+	_Atomic uint64_t head;
+	_Atomic uint64_t tail;
+	_Atomic uint64_t overruns;
+	uint64_t reserved[3];
+};
+
+struct ss_ring_entry {
+	_Atomic uint64_t seq;
+	uint64_t t_ns;
+	uint32_t tid;
+	uint32_t source;
+};
+
+struct ss_ring {
+	struct ss_ring_hdr hdr;
+	struct ss_ring_entry e[];
+};
+
+static inline size_t ss_ring_size(uint32_t capacity)
+{
+	return sizeof(struct ss_ring_hdr) + (size_t)capacity * sizeof(struct ss_ring_entry);
+}
+
+static inline uint64_t ss_now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+/*
+ * Appends one stamp. Lock-free and wait-free but for the compare-exchange
+ * retry against other presenting threads; returns 0, or -1 when the ring was
+ * full (counted in overruns).
+ */
+static inline int ss_ring_push(struct ss_ring *r, uint64_t t_ns, uint32_t tid, uint32_t source)
+{
+	uint64_t h = atomic_load_explicit(&r->hdr.head, memory_order_relaxed);
+	struct ss_ring_entry *e;
+
+	for (;;) {
+		uint64_t t = atomic_load_explicit(&r->hdr.tail, memory_order_acquire);
+
+		if (h - t >= r->hdr.capacity) {
+			atomic_fetch_add_explicit(&r->hdr.overruns, 1, memory_order_relaxed);
+			return -1;
+		}
+		if (atomic_compare_exchange_weak_explicit(&r->hdr.head, &h, h + 1,
+							  memory_order_acq_rel,
+							  memory_order_relaxed))
+			break;
+	}
+	e = &r->e[h & (r->hdr.capacity - 1)];
+	e->t_ns = t_ns;
+	e->tid = tid;
+	e->source = source;
+	atomic_store_explicit(&e->seq, h + 1, memory_order_release);
+	return 0;
+}
+
+#endif

@@ -1,0 +1,52 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+#
+# deps.sh build|test: installs the Debian packages stallscope needs that are
+# missing. As root it runs apt-get; otherwise it prints the exact apt-get line
+# and fails for build packages (nothing can be built without them) or warns
+# for test packages (the tests that need them skip).
+#
+# Keep these lists the single place that names packages.
+set -eu
+
+BUILD_PKGS="gcc make cmake pkg-config libinih-dev libsqlite3-dev libvulkan-dev"
+# Real programs the tests record (Mesa software rendering under Xvfb), the
+# tools the benchmarks compare against, clang's libFuzzer for the fuzz tests.
+TEST_PKGS="$BUILD_PKGS xvfb xauth mesa-utils vulkan-tools mesa-vulkan-drivers mangohud
+ rt-tests python3 python3-numpy python3-pandas clang libclang-rt-14-dev sqlite3 procps
+ util-linux"
+
+what=${1:-build}
+case $what in
+build) want=$BUILD_PKGS ;;
+test) want=$TEST_PKGS ;;
+*) echo "usage: $0 build|test" >&2; exit 2 ;;
+esac
+
+missing=
+for p in $want; do
+	if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed'; then
+		missing="$missing $p"
+	fi
+done
+[ -z "$missing" ] && exit 0
+
+if [ "$(id -u)" -ne 0 ]; then
+	echo "stallscope: missing packages:$missing" >&2
+	echo "stallscope: run as root: apt-get install -y$missing" >&2
+	[ "$what" = build ] && exit 1
+	echo "stallscope: tests that need them will be skipped" >&2
+	exit 0
+fi
+
+echo "stallscope: installing$missing" >&2
+export DEBIAN_FRONTEND=noninteractive
+if ! apt-get install -y --no-install-recommends $missing >/tmp/stallscope-apt.log 2>&1; then
+	apt-get update >>/tmp/stallscope-apt.log 2>&1 || true
+	if ! apt-get install -y --no-install-recommends $missing >>/tmp/stallscope-apt.log 2>&1; then
+		echo "stallscope: apt-get install failed; see /tmp/stallscope-apt.log" >&2
+		tail -n 20 /tmp/stallscope-apt.log >&2
+		[ "$what" = build ] && exit 1
+	fi
+fi
+exit 0

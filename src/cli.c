@@ -1,0 +1,106 @@
+// SPDX-License-Identifier: MIT
+/*
+ * cli.c: messages, exit codes and option-value parsing shared by commands.
+ * See cli.h.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+
+const char *cli_prog = "stallscope";
+
+static void vreport(const char *kind, const char *fmt, va_list ap, int err)
+{
+	fflush(stdout);
+	fprintf(stderr, "%s: %s", cli_prog, kind);
+	vfprintf(stderr, fmt, ap);
+	if (err)
+		fprintf(stderr, ": %s", strerror(-err));
+	fputc('\n', stderr);
+}
+
+int cli_error(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vreport("error: ", fmt, ap, 0);
+	va_end(ap);
+	return -1;
+}
+
+int cli_error_errno(int err, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vreport("error: ", fmt, ap, err < 0 ? err : -err);
+	va_end(ap);
+	return -1;
+}
+
+void cli_warn(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vreport("warning: ", fmt, ap, 0);
+	va_end(ap);
+}
+
+int cli_usage_error(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vreport("", fmt, ap, 0);
+	va_end(ap);
+	fprintf(stderr, "try '%s --help'\n", cli_prog);
+	return EXIT_USAGE;
+}
+
+int cli_finish(int status)
+{
+	if (fflush(stdout) != 0 || ferror(stdout)) {
+		if (errno != EPIPE)
+			cli_error("unable to write to standard output: %s", strerror(errno));
+		return status ? status : 1;
+	}
+	return status;
+}
+
+int cli_parse_double(const char *opt, const char *arg, double min, double max, double *ret)
+{
+	char *end;
+	double v;
+
+	errno = 0;
+	v = strtod(arg, &end);
+	if (errno || end == arg || *end || !isfinite(v) || v < min || v > max) {
+		cli_usage_error("option '%s': expected a number from %g to %g, got '%s'", opt,
+				min, max, arg);
+		return -1;
+	}
+	*ret = v;
+	return 0;
+}
+
+int cli_parse_int(const char *opt, const char *arg, long min, long max, long *ret)
+{
+	char *end;
+	long v;
+
+	errno = 0;
+	v = strtol(arg, &end, 10);
+	if (errno || end == arg || *end || v < min || v > max) {
+		cli_usage_error("option '%s': expected a whole number from %ld to %ld, got '%s'",
+				opt, min, max, arg);
+		return -1;
+	}
+	*ret = v;
+	return 0;
+}

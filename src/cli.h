@@ -1,0 +1,44 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * cli.h: what every command shares for talking to its user: messages in one
+ * voice, exit codes scripts can trust, and the check that stdout was really
+ * written. Library code (src/core, src/rec, ...) never prints; commands
+ * report an error once, here.
+ *
+ * Exit codes: 0 success, 1 failure (bad input, a failed run), 2 usage.
+ * Messages: lowercase, no full stop, the subject in quotes:
+ *     stallscope report: error: 'x.csv' line 3: expected a number, got 'abc'
+ */
+#ifndef SS_CLI_H
+#define SS_CLI_H
+
+#include <stdio.h>
+
+#define EXIT_USAGE 2
+
+/* The name messages start with ("stallscope report"); set by main. */
+extern const char *cli_prog;
+
+/* Prints "<prog>: error: <msg>" to stderr; returns -1 so that
+ * `return cli_error(...)` is one line. */
+int cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* As cli_error, with ": <strerror(-err)>" appended; err is a negative errno. */
+int cli_error_errno(int err, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* Prints "<prog>: warning: <msg>" to stderr. */
+void cli_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* Prints "<prog>: <msg>" and a hint to run --help; returns EXIT_USAGE. */
+int cli_usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* Flushes stdout and checks that every write reached it; turns a command's
+ * status into the process's exit code (a write error turns 0 into 1). */
+int cli_finish(int status);
+
+/* Parsers for option values; they return 0, or print a usage error naming
+ * the option and return -1. */
+int cli_parse_double(const char *opt, const char *arg, double min, double max, double *ret);
+int cli_parse_int(const char *opt, const char *arg, long min, long max, long *ret);
+
+#endif

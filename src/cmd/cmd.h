@@ -1,0 +1,17 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * cmd.h: the commands. Each is one file src/cmd/<name>.c defining
+ * `int cmd_<name>(int argc, char **argv)`, called with argv[0] the command's
+ * name; it returns the process exit code (0 ok, 1 failure, 2 usage) and
+ * reports its own errors through cli.h.
+ *
+ * To add a command: write src/cmd/<name>.c, declare it here, add one line to
+ * the table in src/main.c, and write man/stallscope-<name>.1. CMake finds the
+ * file by itself.
+ */
+#ifndef SS_CMD_H
+#define SS_CMD_H
+
+int cmd_version(int argc, char **argv);
+
+#endif

@@ -1,0 +1,114 @@
+// SPDX-License-Identifier: MIT
+/* strbuf.c: the growable string of strbuf.h. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/strbuf.h"
+
+const char strbuf_empty[1];
+
+void sb_init(struct strbuf *sb)
+{
+	sb->buf = (char *)strbuf_empty;
+	sb->len = 0;
+	sb->alloc = 0;
+}
+
+void sb_release(struct strbuf *sb)
+{
+	if (!sb)
+		return;
+	if (sb->alloc)
+		free(sb->buf);
+	sb_init(sb);
+}
+
+int sb_grow(struct strbuf *sb, size_t extra)
+{
+	size_t need = sb->len + extra + 1, n;
+	char *p;
+
+	if (need < sb->len)
+		return -ENOMEM;
+	if (need <= sb->alloc)
+		return 0;
+	n = sb->alloc ? sb->alloc : 64;
+	while (n < need)
+		n = n * 2 > n ? n * 2 : need;
+	p = realloc(sb->alloc ? sb->buf : NULL, n);
+	if (!p)
+		return -ENOMEM;
+	if (!sb->alloc)
+		p[0] = '\0';
+	sb->buf = p;
+	sb->alloc = n;
+	return 0;
+}
+
+int sb_add(struct strbuf *sb, const void *data, size_t len)
+{
+	if (sb_grow(sb, len) < 0)
+		return -ENOMEM;
+	memcpy(sb->buf + sb->len, data, len);
+	sb->len += len;
+	sb->buf[sb->len] = '\0';
+	return 0;
+}
+
+int sb_adds(struct strbuf *sb, const char *s)
+{
+	return sb_add(sb, s, strlen(s));
+}
+
+int sb_addc(struct strbuf *sb, char c)
+{
+	return sb_add(sb, &c, 1);
+}
+
+int sb_vaddf(struct strbuf *sb, const char *fmt, va_list ap)
+{
+	va_list cp;
+	int n;
+
+	va_copy(cp, ap);
+	n = vsnprintf(NULL, 0, fmt, cp);
+	va_end(cp);
+	if (n < 0)
+		return -EINVAL;
+	if (sb_grow(sb, (size_t)n) < 0)
+		return -ENOMEM;
+	vsnprintf(sb->buf + sb->len, (size_t)n + 1, fmt, ap);
+	sb->len += (size_t)n;
+	return 0;
+}
+
+int sb_addf(struct strbuf *sb, const char *fmt, ...)
+{
+	va_list ap;
+	int r;
+
+	va_start(ap, fmt);
+	r = sb_vaddf(sb, fmt, ap);
+	va_end(ap);
+	return r;
+}
+
+void sb_reset(struct strbuf *sb)
+{
+	sb->len = 0;
+	if (sb->alloc)
+		sb->buf[0] = '\0';
+}
+
+char *sb_detach(struct strbuf *sb)
+{
+	char *s;
+
+	if (!sb->alloc && sb_grow(sb, 0) < 0)
+		return NULL;
+	s = sb->buf;
+	sb_init(sb);
+	return s;
+}

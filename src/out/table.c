@@ -1,0 +1,173 @@
+// SPDX-License-Identifier: MIT
+/* table.c: aligned text tables and CSV (table.h). */
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/strbuf.h"
+#include "out/table.h"
+
+struct table {
+	size_t ncols;
+	char **cells;	/* row-major; header row first */
+	size_t n, alloc;
+};
+
+struct table *table_new(size_t ncols, const char *const *headers)
+{
+	struct table *t = calloc(1, sizeof(*t));
+	size_t i;
+
+	if (!t)
+		return NULL;
+	t->ncols = ncols;
+	for (i = 0; i < ncols; i++) {
+		if (table_add(t, headers[i]) < 0) {
+			table_free(t);
+			return NULL;
+		}
+	}
+	return t;
+}
+
+void table_free(struct table *t)
+{
+	size_t i;
+
+	if (!t)
+		return;
+	for (i = 0; i < t->n; i++)
+		free(t->cells[i]);
+	free(t->cells);
+	free(t);
+}
+
+int table_add(struct table *t, const char *cell)
+{
+	char *c;
+
+	if (t->n == t->alloc) {
+		size_t na = t->alloc ? t->alloc * 2 : 64;
+		char **p = realloc(t->cells, na * sizeof(*p));
+
+		if (!p)
+			return -ENOMEM;
+		t->cells = p;
+		t->alloc = na;
+	}
+	c = strdup(cell ? cell : "-");
+	if (!c)
+		return -ENOMEM;
+	t->cells[t->n++] = c;
+	return 0;
+}
+
+int table_addf(struct table *t, const char *fmt, ...)
+{
+	struct strbuf sb = STRBUF_INIT;
+	va_list ap;
+	int r;
+
+	va_start(ap, fmt);
+	r = sb_vaddf(&sb, fmt, ap);
+	va_end(ap);
+	if (r == 0)
+		r = table_add(t, sb.buf);
+	sb_release(&sb);
+	return r;
+}
+
+int table_add_num(struct table *t, double v, int decimals)
+{
+	if (isnan(v))
+		return table_add(t, "-");
+	return table_addf(t, "%.*f", decimals, v);
+}
+
+size_t table_rows(const struct table *t)
+{
+	return t->ncols ? t->n / t->ncols - 1 : 0;
+}
+
+static int is_numeric(const char *s)
+{
+	char *end;
+
+	if (!strcmp(s, "-"))
+		return 1;
+	strtod(s, &end);
+	return end != s && (*end == '\0' || *end == '%');
+}
+
+void table_print(const struct table *t, FILE *f)
+{
+	size_t *w = calloc(t->ncols ? t->ncols : 1, sizeof(*w));
+	int *right = calloc(t->ncols ? t->ncols : 1, sizeof(*right));
+	size_t rows = t->n / t->ncols, r, c;
+
+	if (!w || !right) {
+		free(w);
+		free(right);
+		return;
+	}
+	for (c = 0; c < t->ncols; c++)
+		right[c] = rows > 1;
+	for (r = 0; r < rows; r++) {
+		for (c = 0; c < t->ncols; c++) {
+			const char *s = t->cells[r * t->ncols + c];
+			size_t l = strlen(s);
+
+			if (l > w[c])
+				w[c] = l;
+			if (r > 0 && !is_numeric(s))
+				right[c] = 0;
+		}
+	}
+	for (r = 0; r < rows; r++) {
+		for (c = 0; c < t->ncols; c++) {
+			const char *s = t->cells[r * t->ncols + c];
+			int last = c + 1 == t->ncols;
+
+			if (right[c])
+				fprintf(f, "%*s", (int)w[c], s);
+			else if (last)
+				fputs(s, f);
+			else
+				fprintf(f, "%-*s", (int)w[c], s);
+			fputs(last ? "\n" : "  ", f);
+		}
+	}
+	free(w);
+	free(right);
+}
+
+void csv_field(FILE *f, const char *s)
+{
+	const char *p;
+
+	if (!strpbrk(s, ",\"\r\n")) {
+		fputs(s, f);
+		return;
+	}
+	fputc('"', f);
+	for (p = s; *p; p++) {
+		if (*p == '"')
+			fputc('"', f);
+		fputc(*p, f);
+	}
+	fputc('"', f);
+}
+
+void table_print_csv(const struct table *t, FILE *f)
+{
+	size_t i;
+
+	for (i = 0; i < t->n; i++) {
+		const char *s = t->cells[i];
+
+		csv_field(f, s);
+		fputc((i + 1) % t->ncols ? ',' : '\n', f);
+	}
+}

@@ -1,0 +1,35 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * table.h: aligned text tables and CSV.
+ *
+ * A table collects its cells (copied) and prints them with every column as
+ * wide as its widest cell: text left-aligned, numbers and "-" right-aligned.
+ * The same table prints as CSV (RFC 4180 quoting), so a command builds its
+ * rows once for both outputs.
+ */
+#ifndef SS_OUT_TABLE_H
+#define SS_OUT_TABLE_H
+
+#include <stdio.h>
+
+struct table;
+
+/* A table with NCOLS columns named by HEADERS (copied); NULL on ENOMEM. */
+struct table *table_new(size_t ncols, const char *const *headers);
+void table_free(struct table *t);	/* NULL-safe */
+
+/* Appends one cell to the current row, starting a new row after the last
+ * column; a NULL cell prints as "-". Returns 0 or -ENOMEM. */
+int table_add(struct table *t, const char *cell);
+int table_addf(struct table *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* A number with DECIMALS places, or "-" when v is NaN. */
+int table_add_num(struct table *t, double v, int decimals);
+
+size_t table_rows(const struct table *t);
+void table_print(const struct table *t, FILE *f);
+void table_print_csv(const struct table *t, FILE *f);
+
+/* Writes S as one CSV field (quoted when it holds a comma, quote or newline). */
+void csv_field(FILE *f, const char *s);
+
+#endif

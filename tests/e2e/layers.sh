@@ -1,0 +1,24 @@
+#!/bin/bash
+# labels: e2e
+# The layering rules of DESIGN.md, checked on the source: src/core uses no
+# system calls (no unistd, sys/, fcntl, no /proc or /sys paths); every /proc
+# and /sys path of the project lives in src/linux; src/core includes nothing
+# from the layers above it.
+set -u
+cd "$SS_SRC" || exit 1
+fail=0
+
+bad=$(grep -nE '#include *<(unistd|fcntl|dirent|poll|signal|pthread)\.h>|#include *<sys/' src/core/*.[ch])
+if [ -n "$bad" ]; then
+	echo "src/core must not make system calls:"; echo "$bad"; fail=1
+fi
+bad=$(grep -nE '#include *"(rec|linux|frames|db|out|cmd)/' src/core/*.[ch])
+if [ -n "$bad" ]; then
+	echo "src/core must not include the layers above it:"; echo "$bad"; fail=1
+fi
+bad=$(grep -nE '"/(proc|sys)/' $(find src -name '*.[ch]' -not -path 'src/linux/*'))
+if [ -n "$bad" ]; then
+	echo "/proc and /sys paths belong in src/linux:"; echo "$bad"; fail=1
+fi
+[ $fail = 0 ] && echo "layers ok"
+exit $fail
