@@ -28,86 +28,13 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "core/record.h"
 #include "core/strbuf.h"
-
-enum rec_kind {
-	REC_INT = 1,	/* a signed 64-bit number: a counter or a gauge */
-	REC_STR = 2,	/* an interned string's id; 0 means none */
-};
-
-struct rec_field {
-	char *name;
-	enum rec_kind kind;
-};
-
-struct rec_frame {
-	uint64_t t_ns;		/* CLOCK_MONOTONIC of the present */
-	uint32_t tid;		/* the presenting thread */
-	uint32_t source;	/* enum ss_frame_source (stallscope-ring.h), or 5 = hud line */
-};
-
-struct rec_thread {
-	uint32_t tid;
-	uint32_t name;		/* interned id of its comm */
-	uint64_t cpu_ns;	/* cumulative CPU time (schedstat run time) */
-	int32_t cpu;		/* the CPU it last ran on */
-};
-
-struct rec_threads {
-	uint64_t t_ns;
-	size_t n;
-	struct rec_thread *th;
-};
-
-struct rec_clock {
-	uint64_t mono_ns;
-	uint64_t real_ns;	/* CLOCK_REALTIME at the same instant */
-};
-
-/* Events: anything that happens at an instant and is said in words. kind is
- * a short word ("note", "stack", "frame_thread", "late_wakeup", "pass", ...),
- * text its details; FORMAT.md lists the kinds and their text. */
-struct rec_event {
-	uint64_t t_ns;
-	uint32_t tid;		/* the thread it concerns, or 0 */
-	char *kind;
-	char *text;
-};
-
-struct rec_meta {
-	char *key;
-	char *value;
-};
 
 /* ---------------------------------------------------------------- reader */
 
-/* A record read into memory. Everything is owned by the struct and freed by
- * rec_free(). Samples are a row-major matrix: vals[i * nfields + f] is field
- * f of sample i, absolute (counters as the kernel's cumulative value); a
- * REC_STR field's value is an id for rec_str(). */
-struct rec {
-	uint32_t version_major, version_minor;
-	size_t nmeta;
-	struct rec_meta *meta;
-	size_t nfields;
-	struct rec_field *fields;
-	size_t nsamples;
-	uint64_t *t_ns;
-	int64_t *vals;
-	size_t nframes;
-	struct rec_frame *frames;
-	size_t nthreads;
-	struct rec_threads *threads;
-	size_t nclocks;
-	struct rec_clock *clocks;
-	size_t nevents;
-	struct rec_event *events;
-	size_t nstrs;
-	char **strs;		/* strs[0] is "" */
-	uint64_t unknown_records;	/* records of types this reader skipped */
-	uint64_t torn_bytes;	/* bytes at the end that did not form a whole block */
-	bool complete;		/* the writer's end record was found */
-};
+/* struct rec, the record in memory, and its accessors (rec_free,
+ * rec_meta_get, rec_field_index, rec_str) are in core/record.h. */
 
 /*
  * Parses a record from BUF (LEN bytes). On success returns 0 and *ret owns
@@ -119,14 +46,6 @@ struct rec {
 int rec_parse(const void *buf, size_t len, struct rec **ret, struct strbuf *err);
 /* As rec_parse, reading the file at PATH; the message names the file. */
 int rec_read_file(const char *path, struct rec **ret, struct strbuf *err);
-void rec_free(struct rec *r);	/* NULL-safe */
-
-/* The value of meta KEY, or NULL. */
-const char *rec_meta_get(const struct rec *r, const char *key);
-/* The index of the field NAME, or -1. */
-int rec_field_index(const struct rec *r, const char *name);
-/* The interned string ID ("" for 0 or an unknown id). */
-const char *rec_str(const struct rec *r, int64_t id);
 
 /* ---------------------------------------------------------------- writer */
 
