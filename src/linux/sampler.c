@@ -106,6 +106,8 @@ struct thr {
 	bool have_blocked;	/* wchan/syscall were read while it was blocked */
 	int64_t read_run, read_slices;	/* schedstat when wchan/syscall were read */
 	uint64_t blocked_since;	/* 0: running */
+	char last_wchan[64];	/* the last wchan interned, and its id: most */
+	uint32_t last_wchan_id;	/* reads find the same one */
 	uint64_t last_stack;
 };
 
@@ -222,7 +224,8 @@ struct sampler {
 	int gpu_field[MAX_GPU_ENGINES];
 	size_t ngpu;
 	int f_gpu_other;
-	uint64_t drm_scan_at;
+	uint64_t drm_scan_at;	/* sample number of the next forced rescan */
+	uint64_t drm_last_scan;
 
 	struct fd_cache_ent fdc[2][FD_CACHE];
 	unsigned stacks;
@@ -600,12 +603,15 @@ static int thr_open(struct sampler *s, struct thr *t, int tid)
 	t->have_blocked = false;
 	t->blocked_since = 0;
 	t->last_stack = 0;
+	t->last_wchan_id = 0;
 	memset(s->fdc[t == &s->th[1]], 0, sizeof(s->fdc[0]));
 	if (tid == 0)
 		return 0;
 	r = src_openf(s, &t->stat, "%s/task/%d/stat", s->proc, tid);
-	if (r < 0)
+	if (r < 0) {
+		t->gone = true;	/* sampled as gone, never read */
 		return r == -ENOENT ? -ESRCH : r;
+	}
 	(void)src_openf(s, &t->schedstat, "%s/task/%d/schedstat", s->proc, tid);
 	(void)src_openf(s, &t->wchan, "%s/task/%d/wchan", s->proc, tid);
 	(void)src_openf(s, &t->syscall, "%s/task/%d/syscall", s->proc, tid);
@@ -747,10 +753,15 @@ static void sample_thread(struct sampler *s, struct thr *t, uint64_t t_ns)
 		char w[128];
 
 		n = src_read(s, &t->wchan, 256, C_WCHAN);
-		if (n >= 0 && pp_wchan(s->buf, (size_t)n, w, sizeof(w)) == 0)
-			v[TF_WCHAN] = w[0] ? s->o.intern(s->o.intern_ctx, w) : 0;
-		else
+		if (n >= 0 && pp_wchan(s->buf, (size_t)n, w, sizeof(w)) == 0 && w[0]) {
+			if (!t->last_wchan_id || strcmp(w, t->last_wchan) != 0) {
+				t->last_wchan_id = s->o.intern(s->o.intern_ctx, w);
+				snprintf(t->last_wchan, sizeof(t->last_wchan), "%.63s", w);
+			}
+			v[TF_WCHAN] = t->last_wchan_id;
+		} else {
 			v[TF_WCHAN] = 0;
+		}
 		n = src_read(s, &t->syscall, 256, C_SYSCALL);
 		if (n >= 0 && pp_syscall(s->buf, (size_t)n, &sc) == 0) {
 			v[TF_SYSCALL] = sc.nr;
@@ -1026,10 +1037,14 @@ static void sample_gpu(struct sampler *s)
 	if (s->f_gpu_other < 0)
 		return;
 	/* The fd count (st_size of /proc/PID/fd, Linux >= 6.2) is the cheap
-	 * signal that fds came or went; rescan then, and every 10 s anyway. */
-	if (count != s->drm_fdcount || count < 0 || s->nsample >= s->drm_scan_at) {
+	 * signal that fds came or went; rescan then (at most once a second: a
+	 * scan readlinks every fd, and a loading game opens many), and every
+	 * 10 s anyway. */
+	if (((count != s->drm_fdcount || count < 0) && s->nsample >= s->drm_last_scan + 100) ||
+	    s->nsample >= s->drm_scan_at) {
 		drm_scan(s);
 		s->drm_fdcount = count;
+		s->drm_last_scan = s->nsample;
 		s->drm_scan_at = s->nsample + 1000;
 	}
 	memset(sums, 0, sizeof(sums));
