@@ -449,6 +449,47 @@ out:
 		T_FAIL("'%s' failed", cmd);
 }
 
+/* A process that execs: the sampler keeps reading it (same pid, new comm),
+ * never fails, and ends with -ESRCH when it exits. */
+static void test_exec(void)
+{
+	struct sampler_opts o = { .intern = intern, .slow_every = 2 };
+	struct sampler *s = NULL;
+	const struct sampler_field *f;
+	const struct sampler_thread *th;
+	bool renamed = false;
+	int64_t *v;
+	pid_t pid;
+	int r = 0;
+
+	pid = fork();
+	if (pid == 0) {
+		usleep(100000);
+		execl("/bin/sleep", "sleep", "0.3", (char *)NULL);
+		_exit(127);
+	}
+	o.pid = pid;
+	CHECK_INT(sampler_new(&o, &s), 0);
+	if (!s) {
+		kill(pid, SIGKILL);
+		waitpid(pid, NULL, 0);
+		return;
+	}
+	v = calloc(sampler_fields(s, &f), sizeof(*v));
+	for (int i = 0; i < 400 && r == 0; i++) {
+		r = sampler_sample(s, (uint64_t)i * 10000000ull, v);
+		if (sampler_threads(s, &th) == 1 && strcmp(str(th[0].name), "sleep") == 0)
+			renamed = true;
+		if (r == 0)
+			usleep(5000);
+	}
+	CHECK(renamed);
+	CHECK_INT(r, -ESRCH);	/* it exited (a zombie until reaped) */
+	waitpid(pid, NULL, 0);
+	free(v);
+	sampler_free(s);
+}
+
 /* The naive mode reads the same values as the kept-open one. */
 static void test_naive_same(void)
 {
@@ -487,6 +528,7 @@ int main(void)
 	T_RUN(test_naive_same);
 	T_RUN(test_gates);
 	T_RUN(test_live);
+	T_RUN(test_exec);
 	for (uint32_t i = 0; i < nstrs; i++)
 		free(strs[i]);
 	return t_exit();
