@@ -73,7 +73,7 @@ struct sampler_opts {
 	int ft2_tid;	     /* a second sampled thread; 0: none (ft2.* read as 0) */
 	const char *root;    /* prefix before every /proc and /sys path; NULL/"" = live system */
 	unsigned slow_every; /* slow sources every this many samples; 0: 10 */
-	uint64_t period_ns;  /* the sampling period, for notes and stack timing; 0: 10 ms */
+	uint64_t period_ns;  /* informational; rates count samples, stacks use t_ns */
 	bool no_stacks;	     /* never read kernel stacks (they are read when root) */
 	bool naive;	     /* benchmarks only: fopen/fread/fclose every file on every read,
 			      * and no gating (as no_gate) */
