@@ -21,6 +21,7 @@ struct command {
 };
 
 static const struct command commands[] = {
+	{ "compare", cmd_compare, "A/B comparison of variants with significance" },
 	{ "version", cmd_version, "print the version" },
 };
 

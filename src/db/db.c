@@ -373,3 +373,34 @@ void db_free_list(char **list)
 		free(*p);
 	free(list);
 }
+
+int db_default_path(struct strbuf *ret)
+{
+	const char *xdg = getenv("XDG_DATA_HOME"), *home = getenv("HOME");
+
+	if (xdg && *xdg)
+		return sb_addf(ret, "%s/stallscope/results.db", xdg);
+	if (home && *home)
+		return sb_addf(ret, "%s/.local/share/stallscope/results.db", home);
+	return -ENOENT;
+}
+
+int db_make_parent(const char *path)
+{
+	char *p = strdup(path), *s;
+
+	if (!p)
+		return -ENOMEM;
+	for (s = strchr(p + 1, '/'); s; s = strchr(s + 1, '/')) {
+		*s = '\0';
+		if (mkdir(p, 0755) < 0 && errno != EEXIST) {
+			int r = -errno;
+
+			free(p);
+			return r;
+		}
+		*s = '/';
+	}
+	free(p);
+	return 0;
+}

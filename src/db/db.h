@@ -75,4 +75,12 @@ int db_run_metric(struct db *db, long long id, const char *metric, double *ret);
 int db_metric_names(struct db *db, const char *name, char ***ret, struct strbuf *err);
 void db_free_list(char **list);
 
+/* The default database path into RET: $XDG_DATA_HOME/stallscope/results.db,
+ * else ~/.local/share/stallscope/results.db. Returns 0, or -ENOENT when
+ * neither XDG_DATA_HOME nor HOME is set. */
+int db_default_path(struct strbuf *ret);
+
+/* Creates the directories above PATH that do not exist (mode 0755). */
+int db_make_parent(const char *path);
+
 #endif
