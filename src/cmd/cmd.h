@@ -14,5 +14,6 @@
 
 int cmd_compare(int argc, char **argv);
 int cmd_version(int argc, char **argv);
+int cmd_watch(int argc, char **argv);
 
 #endif

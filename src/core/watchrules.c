@@ -70,6 +70,8 @@ static bool is_button(uint16_t code)
 	return (code >= BTN_MISC && code < KEY_OK) || code >= BTN_TRIGGER_HAPPY;
 }
 
+int watch_input_tick(struct watch_input *d, double now, bool force, struct watch_finding *ret);
+
 /* The motion counted in the last WATCH_MOTION_WINDOW_S before T. */
 static uint64_t window_counts(const struct watch_input *d, double t)
 {
@@ -101,9 +103,12 @@ static int motion(struct watch_input *d, double t, int32_t value, struct watch_f
 	uint32_t counts = (uint32_t)(value < 0 ? -(int64_t)value : value);
 	char what[120];
 
+	int bump = 0;
+
 	if (d->in_burst && t - d->last_motion >= WATCH_BURST_GAP_S) {
-		/* the previous burst ended unseen by a tick: start afresh */
-		d->in_burst = false;
+		/* the previous burst ended unseen by a tick (events read in one
+		 * batch): say so now, and start afresh */
+		bump = watch_input_tick(d, t, true, ret);
 	}
 	if (!d->in_burst) {
 		d->in_burst = true;
@@ -114,8 +119,8 @@ static int motion(struct watch_input *d, double t, int32_t value, struct watch_f
 	d->last_motion = t;
 	d->burst_counts += counts;
 	add_motion(d, t, counts);
-	if (d->burst_counted)
-		return 0;
+	if (bump || d->burst_counted)
+		return bump;
 	if (t - d->burst_start >= WATCH_BURST_S) {
 		d->burst_counted = true;
 		snprintf(what, sizeof(what), "mouse motion for %.1f s", t - d->burst_start);
@@ -288,4 +293,67 @@ int watch_tally_summary(const struct watch_tally *t, unsigned ndevices, struct s
 	if (r == 0 && t->details.len)
 		r = sb_addf(ret, "%s%s", ret->len > start ? ", " : "", t->details.buf);
 	return r;
+}
+
+/* "[ 1234.567] rest": the stamp in seconds and where the text starts. */
+static int bracket_stamp(const char *line, double *t, const char **text)
+{
+	char *end;
+
+	while (*line == ' ')
+		line++;
+	if (*line != '[')
+		return -1;
+	*t = strtod(line + 1, &end);
+	if (end == line + 1 || *end != ']')
+		return -1;
+	*text = end + 1;
+	while (**text == ' ')
+		(*text)++;
+	return 0;
+}
+
+int watch_scan_xorg_line(const char *line, double *ret_t, char *what, size_t len)
+{
+	const char *text, *p;
+	double t;
+
+	if (bracket_stamp(line, &t, &text) < 0)
+		return -1;
+	if (strstr(text, "VT switch") || strstr(text, "xf86VTSwitch")) {
+		snprintf(what, len, "Xorg: VT switch");
+	} else if ((p = strstr(text, "Adding input device "))) {
+		p += strlen("Adding input device ");
+		snprintf(what, len, "Xorg: input device added: %.*s", (int)strcspn(p, "(\n"), p);
+	} else {
+		return 0;
+	}
+	*ret_t = t;
+	return 1;
+}
+
+int watch_scan_kernel_line(const char *line, double *ret_t, char *what, size_t len)
+{
+	const char *text, *semi = strchr(line, ';');
+	double t;
+
+	if (semi && strspn(line, "0123456789,-c") == (size_t)(semi - line)) {
+		/* /dev/kmsg: prio,seq,usec,flags;text */
+		const char *c1 = strchr(line, ','), *c2 = c1 ? strchr(c1 + 1, ',') : NULL;
+
+		if (!c2)
+			return -1;
+		t = strtod(c2 + 1, NULL) / 1e6;
+		text = semi + 1;
+	} else if (bracket_stamp(line, &t, &text) < 0) {
+		return -1;
+	}
+	if (strstr(text, "New USB device found"))
+		snprintf(what, len, "kernel: USB device connected");
+	else if (strstr(text, "USB disconnect"))
+		snprintf(what, len, "kernel: USB device disconnected");
+	else
+		return 0;
+	*ret_t = t;
+	return 1;
 }

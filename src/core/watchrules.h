@@ -79,7 +79,8 @@ void watch_input_set_abs(struct watch_input *d, unsigned code, int32_t min, int3
 
 /*
  * Feeds one event at time T (seconds, any monotonic origin). Returns 1 and
- * fills *ret when the event makes a finding, else 0.
+ * fills *ret when the event makes a finding, else 0. Motion after a gap
+ * reports the bump that ended before it (that event itself cannot count).
  */
 int watch_input_feed(struct watch_input *d, double t, uint16_t type, uint16_t code,
 		     int32_t value, struct watch_finding *ret, enum watch_kind *ret_kind);
@@ -105,5 +106,16 @@ bool watch_tally_interfered(const struct watch_tally *t);
 /* The one-line summary: "none (N input devices watched)" or
  * "3 key presses, 1 mouse motion, VT switch 1->2 at 85 s". */
 int watch_tally_summary(const struct watch_tally *t, unsigned ndevices, struct strbuf *ret);
+
+/*
+ * Saved logs, for `watch --scan`: one line of an Xorg log ("[  1234.567]
+ * ...", seconds on CLOCK_MONOTONIC) or of the kernel log (dmesg's
+ * "[ 1234.567890] ..." or /dev/kmsg's "prio,seq,usec,flags;..."). Returns 1
+ * when the line shows interference (a VT switch, an input device added, a
+ * USB device connected or disconnected) with its time in *ret_t and a phrase
+ * in WHAT; 0 when it does not; -1 when it has no time stamp.
+ */
+int watch_scan_xorg_line(const char *line, double *ret_t, char *what, size_t len);
+int watch_scan_kernel_line(const char *line, double *ret_t, char *what, size_t len);
 
 #endif

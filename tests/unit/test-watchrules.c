@@ -132,8 +132,37 @@ static void test_tally(void)
 	watch_tally_release(&t);
 }
 
+static void test_scan(void)
+{
+	char what[128];
+	double t = 0;
+
+	/* lines as Xorg 21.1 and the kernel write them */
+	CHECK_INT(watch_scan_xorg_line("[  4811.093] (II) config/udev: Adding input device "
+				       "Logitech G502 (/dev/input/event5)", &t, what, sizeof(what)), 1);
+	CHECK_NEAR(t, 4811.093, 1e-9);
+	CHECK_STR(what, "Xorg: input device added: Logitech G502 ");
+	CHECK_INT(watch_scan_xorg_line("[  4900.002] (II) AIGLX: Suspending AIGLX clients for VT switch",
+				       &t, what, sizeof(what)), 1);
+	CHECK_STR(what, "Xorg: VT switch");
+	CHECK_INT(watch_scan_xorg_line("[    12.001] (II) LoadModule: \"glx\"", &t, what,
+				       sizeof(what)), 0);
+	CHECK_INT(watch_scan_xorg_line("no stamp", &t, what, sizeof(what)), -1);
+	CHECK_INT(watch_scan_kernel_line("[ 5123.456789] usb 1-2: New USB device found, "
+					 "idVendor=046d, idProduct=c08b, bcdDevice=27.03", &t, what,
+					 sizeof(what)), 1);
+	CHECK_NEAR(t, 5123.456789, 1e-9);
+	CHECK_INT(watch_scan_kernel_line("6,1841,5200000123,-;usb 1-2: USB disconnect, device number 7",
+					 &t, what, sizeof(what)), 1);
+	CHECK_NEAR(t, 5200.000123, 1e-9);
+	CHECK_STR(what, "kernel: USB device disconnected");
+	CHECK_INT(watch_scan_kernel_line("[ 1.000000] EXT4-fs (vda): mounted", &t, what,
+					 sizeof(what)), 0);
+}
+
 int main(void)
 {
+	T_RUN(test_scan);
 	T_RUN(test_keys);
 	T_RUN(test_stick);
 	T_RUN(test_mouse);
