@@ -21,7 +21,9 @@ struct command {
 };
 
 static const struct command commands[] = {
+	{ "compare", cmd_compare, "A/B comparison of variants with significance" },
 	{ "version", cmd_version, "print the version" },
+	{ "watch", cmd_watch, "the interference detector: throw out runs someone disturbed" },
 };
 
 static void usage(FILE *f)

@@ -12,6 +12,8 @@
 #ifndef SS_CMD_H
 #define SS_CMD_H
 
+int cmd_compare(int argc, char **argv);
 int cmd_version(int argc, char **argv);
+int cmd_watch(int argc, char **argv);
 
 #endif

@@ -1,0 +1,435 @@
+// SPDX-License-Identifier: MIT
+/*
+ * compare.c: `stallscope compare A B`: is B different from A, metric by
+ * metric? Each side is NAME:VARIANT in the results database; its runs are
+ * those not marked interfered. Per metric: each side's median with a 95 %
+ * order-statistic interval, the change in %, and the two-sided Mann-Whitney
+ * U p-value; a change not significant at alpha = 0.05 prints "~"
+ * (benchstat's convention). docs/METRICS.md "Comparisons" has the formulas.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <math.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "cmd/cmd.h"
+#include "core/signif.h"
+#include "core/strbuf.h"
+#include "db/db.h"
+#include "out/json.h"
+#include "out/table.h"
+
+#define ALPHA 0.05
+#define CONF 0.95
+
+struct compare_opts {
+	const char *db;
+	const char *metrics;	/* comma-separated, or NULL for all shared */
+	bool json, csv;
+};
+
+struct side {
+	const char *spec;	/* as given: NAME:VARIANT */
+	char *name;
+	char *variant;
+	long long *ids;
+	size_t n, alloc;
+	size_t interfered;	/* runs left out */
+};
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+		"usage: stallscope compare [--db PATH] [--metrics M,...] [--json|--csv] NAME:VARIANT NAME:VARIANT\n"
+		"\n"
+		"Compares two sets of runs in the results database, metric by metric: each\n"
+		"side's median with its 95%% confidence interval, the change from the first to\n"
+		"the second, and the Mann-Whitney U p-value. A change that is not significant\n"
+		"at alpha 0.05 prints '~'. Interfered runs are left out. VARIANT '-' is the\n"
+		"base; NAME alone means NAME:-.\n"
+		"\n"
+		"options:\n"
+		"  --db PATH        the results database (default $XDG_DATA_HOME/stallscope/results.db)\n"
+		"  --metrics LIST   only these metrics (comma-separated; default: all both sides have)\n"
+		"  --json           a JSON object: a, b, metrics[]\n"
+		"  --csv            CSV, one row per metric\n"
+		"  -h, --help       this text\n"
+		"\n"
+		"examples:\n"
+		"  stallscope compare game:- game:MESA_SHADER_CACHE=0\n"
+		"  stallscope compare --metrics stalls,p99_ms --json game game:PATCH=1\n");
+}
+
+static int parse_side(struct side *s, const char *spec)
+{
+	const char *colon = strrchr(spec, ':');
+
+	s->spec = spec;
+	if (colon) {
+		s->name = strndup(spec, (size_t)(colon - spec));
+		s->variant = strdup(colon[1] ? colon + 1 : "-");
+	} else {
+		s->name = strdup(spec);
+		s->variant = strdup("-");
+	}
+	if (!s->name || !s->variant)
+		return -ENOMEM;
+	if (!*s->name)
+		return -EINVAL;
+	return 0;
+}
+
+static int collect_run(const struct db_run *run, void *ctx)
+{
+	struct side *s = ctx;
+
+	if (strcmp(run->variant, s->variant))
+		return 0;
+	if (run->interfered == 1) {
+		s->interfered++;
+		return 0;
+	}
+	if (s->n == s->alloc) {
+		size_t na = s->alloc ? s->alloc * 2 : 16;
+		long long *p = realloc(s->ids, na * sizeof(*p));
+
+		if (!p)
+			return -ENOMEM;
+		s->ids = p;
+		s->alloc = na;
+	}
+	s->ids[s->n++] = run->id;
+	return 0;
+}
+
+/* The values of METRIC over the side's runs into V (room for s->n); returns
+ * how many runs have it, or a negative errno. */
+static int side_values(struct db *db, const struct side *s, const char *metric, double *v)
+{
+	size_t i, k = 0;
+	int r;
+
+	for (i = 0; i < s->n; i++) {
+		r = db_run_metric(db, s->ids[i], metric, &v[k]);
+		if (r < 0)
+			return r;
+		k += r;
+	}
+	return (int)k;
+}
+
+struct row {
+	const char *metric;
+	double a_med, b_med, a_lo, a_hi, b_lo, b_hi, change, p;
+	size_t na, nb;
+	int significant;	/* 1, 0, -1 = cannot be decided */
+	char why[96];
+};
+
+static void compute(struct row *r, const double *a, size_t na, const double *b, size_t nb)
+{
+	r->na = na;
+	r->nb = nb;
+	r->a_med = signif_median(a, na);
+	r->b_med = signif_median(b, nb);
+	if (signif_median_ci(a, na, CONF, &r->a_lo, &r->a_hi) < 0)
+		r->a_lo = r->a_hi = NAN;
+	if (signif_median_ci(b, nb, CONF, &r->b_lo, &r->b_hi) < 0)
+		r->b_lo = r->b_hi = NAN;
+	r->change = r->a_med != 0 && isfinite(r->a_med) ?
+		    (r->b_med - r->a_med) / fabs(r->a_med) * 100.0 : NAN;
+	r->p = signif_mwu(a, na, b, nb, NULL);
+	r->why[0] = '\0';
+	if (!na || !nb) {
+		r->significant = -1;
+		snprintf(r->why, sizeof(r->why), "no runs on %s", !na ? "a" : "b");
+	} else if (signif_mwu_min_p(na, nb) > ALPHA) {
+		r->significant = -1;
+		snprintf(r->why, sizeof(r->why), "too few runs: %zu+%zu, need at least 4 a side",
+			 na, nb);
+	} else if (isnan(r->p)) {
+		r->significant = 0;	/* every value equal on both sides: no change */
+		r->p = 1.0;
+	} else {
+		r->significant = r->p < ALPHA;
+	}
+}
+
+static void fmt_ci(char *buf, size_t len, double lo, double hi)
+{
+	if (isnan(lo))
+		snprintf(buf, len, "-");
+	else
+		snprintf(buf, len, "%.4g..%.4g", lo, hi);
+}
+
+static void print_table(struct row *rows, size_t n, bool csv)
+{
+	static const char *const h[] = { "metric", "a", "a_ci95", "b", "b_ci95", "change", "p",
+					  "n" };
+	struct table *t = table_new(8, h);
+	char buf[64];
+	size_t i;
+
+	if (!t)
+		return;
+	for (i = 0; i < n; i++) {
+		struct row *r = &rows[i];
+
+		table_add(t, r->metric);
+		table_addf(t, "%.4g", r->a_med);
+		fmt_ci(buf, sizeof(buf), r->a_lo, r->a_hi);
+		table_add(t, buf);
+		table_addf(t, "%.4g", r->b_med);
+		fmt_ci(buf, sizeof(buf), r->b_lo, r->b_hi);
+		table_add(t, buf);
+		if (r->significant == 1 && isfinite(r->change))
+			table_addf(t, "%+.1f%%", r->change);
+		else if (r->significant == 0)
+			table_add(t, "~");
+		else
+			table_add(t, "?");
+		table_add_num(t, r->p, 3);
+		table_addf(t, "%zu+%zu", r->na, r->nb);
+	}
+	if (csv)
+		table_print_csv(t, stdout);
+	else
+		table_print(t, stdout);
+	table_free(t);
+}
+
+static void print_json(const struct side *a, const struct side *b, struct row *rows, size_t n)
+{
+	struct json j;
+	size_t i;
+
+	json_init(&j, stdout, true);
+	json_obj_begin(&j);
+	json_kstr(&j, "a", a->spec);
+	json_kstr(&j, "b", b->spec);
+	json_key(&j, "metrics");
+	json_arr_begin(&j);
+	for (i = 0; i < n; i++) {
+		struct row *r = &rows[i];
+
+		json_obj_begin(&j);
+		json_kstr(&j, "metric", r->metric);
+		json_knum(&j, "a_median", r->a_med);
+		json_knum(&j, "b_median", r->b_med);
+		json_key(&j, "a_ci");
+		if (isnan(r->a_lo)) {
+			json_null(&j);
+		} else {
+			json_arr_begin(&j);
+			json_num(&j, r->a_lo);
+			json_num(&j, r->a_hi);
+			json_arr_end(&j);
+		}
+		json_key(&j, "b_ci");
+		if (isnan(r->b_lo)) {
+			json_null(&j);
+		} else {
+			json_arr_begin(&j);
+			json_num(&j, r->b_lo);
+			json_num(&j, r->b_hi);
+			json_arr_end(&j);
+		}
+		json_knum(&j, "change_pct", r->change);
+		json_knum(&j, "p", r->p);
+		json_kuint(&j, "n_a", r->na);
+		json_kuint(&j, "n_b", r->nb);
+		json_key(&j, "significant");
+		if (r->significant < 0)
+			json_null(&j);
+		else
+			json_bool(&j, r->significant);
+		if (r->why[0])
+			json_kstr(&j, "note", r->why);
+		json_obj_end(&j);
+	}
+	json_arr_end(&j);
+	json_obj_end(&j);
+	json_end(&j);
+}
+
+/* The metrics to compare: --metrics, else every metric either name has. */
+static int metric_list(struct db *db, const struct compare_opts *o, const struct side *a,
+		       const struct side *b, char ***ret, struct strbuf *err)
+{
+	char **la = NULL, **lb = NULL, **out;
+	size_t n = 0, i, k;
+	int r;
+
+	if (o->metrics) {
+		char *copy = strdup(o->metrics), *tok, *save = NULL;
+
+		out = calloc(strlen(o->metrics) / 2 + 2, sizeof(*out));
+		if (!copy || !out) {
+			free(copy);
+			free(out);
+			return -ENOMEM;
+		}
+		for (tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save))
+			out[n++] = strdup(tok);
+		free(copy);
+		*ret = out;
+		return (int)n;
+	}
+	r = db_metric_names(db, a->name, &la, err);
+	if (r >= 0)
+		r = db_metric_names(db, b->name, &lb, err);
+	if (r < 0) {
+		db_free_list(la);
+		return r;
+	}
+	for (i = 0; la[i]; i++)
+		n++;
+	out = calloc(n + 1, sizeof(*out));
+	if (!out) {
+		db_free_list(la);
+		db_free_list(lb);
+		return -ENOMEM;
+	}
+	n = 0;
+	for (i = 0; la[i]; i++)
+		for (k = 0; lb[k]; k++)
+			if (!strcmp(la[i], lb[k]))
+				out[n++] = strdup(la[i]);
+	db_free_list(la);
+	db_free_list(lb);
+	*ret = out;
+	return (int)n;
+}
+
+int cmd_compare(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "db", required_argument, NULL, 'd' },
+		{ "metrics", required_argument, NULL, 'm' },
+		{ "json", no_argument, NULL, 'j' },
+		{ "csv", no_argument, NULL, 'c' },
+		{ "help", no_argument, NULL, 'h' },
+		{ 0 }
+	};
+	struct compare_opts o = { 0 };
+	struct strbuf path = STRBUF_INIT, err = STRBUF_INIT;
+	struct side a = { 0 }, b = { 0 };
+	struct db *db = NULL;
+	struct row *rows = NULL;
+	char **metrics = NULL;
+	double *va = NULL, *vb = NULL;
+	int c, r, nm = 0, status = 1;
+	size_t i, nrows = 0;
+
+	while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'd': o.db = optarg; break;
+		case 'm': o.metrics = optarg; break;
+		case 'j': o.json = true; break;
+		case 'c': o.csv = true; break;
+		case 'h': usage(stdout); return 0;
+		default: return cli_usage_error("unknown option");
+		}
+	}
+	if (argc - optind != 2)
+		return cli_usage_error("expected two sides, NAME:VARIANT NAME:VARIANT");
+	if (o.json && o.csv)
+		return cli_usage_error("--json and --csv exclude each other");
+	if (parse_side(&a, argv[optind]) < 0 || parse_side(&b, argv[optind + 1]) < 0) {
+		status = cli_usage_error("expected NAME:VARIANT, got '%s'",
+					 a.name && *a.name ? argv[optind + 1] : argv[optind]);
+		goto out;
+	}
+	if (o.db)
+		sb_adds(&path, o.db);
+	else if (db_default_path(&path) < 0) {
+		cli_error("no --db and neither XDG_DATA_HOME nor HOME is set");
+		goto out;
+	}
+	r = db_open(path.buf, false, &db, &err);
+	if (r < 0) {
+		cli_error("%s", err.buf);
+		goto out;
+	}
+	if ((r = db_each_run(db, a.name, collect_run, &a, &err)) < 0 ||
+	    (r = db_each_run(db, b.name, collect_run, &b, &err)) < 0) {
+		cli_error("%s", err.len ? err.buf : "out of memory");
+		goto out;
+	}
+	if (!a.n || !b.n) {
+		struct side *s = !a.n ? &a : &b;
+
+		cli_error("no runs of '%s:%s' in '%s'%s", s->name, s->variant, path.buf,
+			  s->interfered ? " that were not interfered" : "");
+		goto out;
+	}
+	nm = metric_list(db, &o, &a, &b, &metrics, &err);
+	if (nm < 0) {
+		cli_error("%s", err.len ? err.buf : "out of memory");
+		goto out;
+	}
+	rows = calloc(nm ? nm : 1, sizeof(*rows));
+	va = calloc(a.n, sizeof(*va));
+	vb = calloc(b.n, sizeof(*vb));
+	if (!rows || !va || !vb) {
+		cli_error("out of memory");
+		goto out;
+	}
+	for (i = 0; i < (size_t)nm; i++) {
+		int ka = side_values(db, &a, metrics[i], va);
+		int kb = side_values(db, &b, metrics[i], vb);
+
+		if (ka < 0 || kb < 0) {
+			cli_error_errno(ka < 0 ? ka : kb, "'%s': unable to read metric '%s'",
+					path.buf, metrics[i]);
+			goto out;
+		}
+		if (!ka && !kb) {
+			if (o.metrics)
+				cli_warn("no run of either side has metric '%s'", metrics[i]);
+			continue;
+		}
+		rows[nrows].metric = metrics[i];
+		compute(&rows[nrows], va, (size_t)ka, vb, (size_t)kb);
+		nrows++;
+	}
+	if (o.json)
+		print_json(&a, &b, rows, nrows);
+	else
+		print_table(rows, nrows, o.csv);
+	if (!o.json && !o.csv) {
+		for (i = 0; i < nrows; i++)
+			if (rows[i].significant < 0) {
+				printf("? %s: %s\n", rows[i].metric, rows[i].why);
+				break;
+			}
+		if (a.interfered || b.interfered)
+			printf("left out as interfered: %zu run(s) of a, %zu of b\n",
+			       a.interfered, b.interfered);
+	}
+	status = 0;
+out:
+	if (metrics) {
+		for (i = 0; i < (size_t)nm; i++)
+			free(metrics[i]);
+		free(metrics);
+	}
+	free(rows);
+	free(va);
+	free(vb);
+	free(a.name);
+	free(a.variant);
+	free(a.ids);
+	free(b.name);
+	free(b.variant);
+	free(b.ids);
+	db_close(db);
+	sb_release(&path);
+	sb_release(&err);
+	return status;
+}

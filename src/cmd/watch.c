@@ -1,0 +1,506 @@
+// SPDX-License-Identifier: MIT
+/*
+ * watch.c: `stallscope watch`, the interference detector on its own: for a
+ * duration, until SIGINT, or while a command runs; and `watch --scan`, what
+ * the saved files of old runs still show. `record --watch` runs the same
+ * engine (src/linux/watch.h) beside a recording.
+ *
+ * Exit status: 0 clean, 3 interfered (so scripts can tell), 1 failure,
+ * 2 usage.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <ini.h>
+#include <regex.h>
+#include <signal.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "cmd/cmd.h"
+#include "core/strbuf.h"
+#include "core/watchrules.h"
+#include "linux/watch.h"
+#include "out/json.h"
+
+#define EXIT_INTERFERED 3
+#define MAX_HOLDERS 16
+
+struct watch_cmd_opts {
+	struct watch_opts w;
+	double duration_s;	/* 0: until SIGINT or the command ends */
+	bool json;
+	bool scan;
+	bool write;
+	const char *list;	/* the interfered-runs list file */
+	const char *rules;	/* program-log patterns for --scan */
+	const char *dmesg;	/* a saved kernel log for --scan */
+	const char *xorg_log;
+	const char *holders[MAX_HOLDERS];
+};
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+		"usage: stallscope watch [options] [--duration S] [-- CMD ARGS...]\n"
+		"       stallscope watch --scan [--write] [--list FILE] RUNDIR...\n"
+		"\n"
+		"Watches for anything a person or a foreign process does to the machine: key\n"
+		"presses, buttons, wheel steps, sticks, deliberate mouse motion, input and USB\n"
+		"devices coming and going, VT switches, new logins, foreign processes that\n"
+		"start in a login session or use 1 s of CPU. Each finding is a line: '!'\n"
+		"counts, '-' is noted and does not count, 'i' is information. Key codes are\n"
+		"never logged. Exit status 3 means interfered.\n"
+		"\n"
+		"options:\n"
+		"  --log FILE                 append the findings to FILE (default: standard output)\n"
+		"  --duration S               watch S seconds (default: until SIGINT, or CMD ends)\n"
+		"  --rundir DIR               processes with STALLSCOPE_RUN=DIR are the run's\n"
+		"  --expect-vt LIST           VT numbers the run may switch to, e.g. 2,7\n"
+		"  --exempt-cmd REGEX         processes whose name matches are exempt\n"
+		"  --exempt-device-holder N   input devices held open by program N are exempt\n"
+		"  --no-procs                 leave processes out (input, VT, logins, USB only)\n"
+		"  --input-dir DIR --vt-file FILE --sessions-dir DIR --kmsg FILE\n"
+		"                             the sources (for tests; defaults /dev/input,\n"
+		"                             /sys/class/tty/tty0/active, /run/systemd/sessions,\n"
+		"                             /dev/kmsg)\n"
+		"  --json                     the verdict as JSON on standard output\n"
+		"\n"
+		"scan options:\n"
+		"  --scan                     look at saved files of RUNDIRs (program.log against\n"
+		"                             the rules' interfere_re, the kernel log's USB lines\n"
+		"                             and an Xorg log's VT switches and input devices\n"
+		"                             within each run's time)\n"
+		"  --rules FILE               the rules file ([program] interfere_re = REGEX)\n"
+		"  --dmesg FILE               a saved kernel log (default: /dev/kmsg when readable)\n"
+		"  --xorg-log FILE            an Xorg log (default: the usual places)\n"
+		"  --write                    append disturbed runs to the list file\n"
+		"  --list FILE                the list file (default: interfered.list)\n"
+		"\n"
+		"examples:\n"
+		"  stallscope watch --duration 60\n"
+		"  stallscope watch --log interference.log -- ./game --benchmark\n"
+		"  stallscope watch --scan --write --list runs/interfered.list runs/*/\n");
+}
+
+/* ------------------------------------------------------------- live */
+
+static pid_t spawn(char **argv, const char *rundir, const sigset_t *old)
+{
+	pid_t pid = fork();
+
+	if (pid != 0)
+		return pid;
+	sigprocmask(SIG_SETMASK, old, NULL);
+	setpgid(0, 0);
+	if (rundir)
+		setenv("STALLSCOPE_RUN", rundir, 1);
+	execvp(argv[0], argv);
+	fprintf(stderr, "stallscope watch: unable to run '%s': %s\n", argv[0], strerror(errno));
+	_exit(127);
+}
+
+static int watch_live(struct watch_cmd_opts *o, char **cmd)
+{
+	struct strbuf err = STRBUF_INIT;
+	struct watch_result res;
+	struct watch *w = NULL;
+	sigset_t set, old;
+	struct timespec start, now;
+	pid_t child = -1;
+	int status = 0, r;
+
+	sigemptyset(&set);
+	sigaddset(&set, SIGINT);
+	sigaddset(&set, SIGTERM);
+	sigaddset(&set, SIGCHLD);
+	sigprocmask(SIG_BLOCK, &set, &old);
+
+	if (!o->w.log_path)
+		o->w.log_path = "-";
+	r = watch_start(&o->w, &w, &err);
+	if (r < 0) {
+		cli_error("%s", err.len ? err.buf : strerror(-r));
+		sb_release(&err);
+		return 1;
+	}
+	if (cmd) {
+		child = spawn(cmd, o->w.rundir, &old);
+		if (child < 0) {
+			cli_error("unable to start '%s': %s", cmd[0], strerror(errno));
+		} else {
+			setpgid(child, child);
+			watch_set_program(w, child);
+		}
+	}
+	clock_gettime(CLOCK_MONOTONIC, &start);
+	for (;;) {
+		struct timespec to = { 0, 250000000 };
+		int sig;
+
+		if (o->duration_s > 0) {
+			clock_gettime(CLOCK_MONOTONIC, &now);
+			if (now.tv_sec - start.tv_sec + (now.tv_nsec - start.tv_nsec) / 1e9 >=
+			    o->duration_s)
+				break;
+		}
+		sig = sigtimedwait(&set, NULL, &to);
+		if (sig == SIGINT || sig == SIGTERM) {
+			if (child > 0)
+				kill(-child, sig);
+			break;
+		}
+		if (sig == SIGCHLD && child > 0 && waitpid(child, &status, WNOHANG) == child) {
+			child = -1;
+			break;
+		}
+		if (child < 0 && cmd)
+			break;
+	}
+	if (child > 0) {
+		kill(-child, SIGTERM);
+		waitpid(child, &status, 0);
+	}
+	r = watch_stop(w, &res);
+	sigprocmask(SIG_SETMASK, &old, NULL);
+	if (r < 0) {
+		cli_error_errno(r, "the watcher failed");
+		return 1;
+	}
+	if (o->json) {
+		struct json j;
+
+		json_init(&j, stdout, true);
+		json_obj_begin(&j);
+		json_kint(&j, "interfered", res.interfered);
+		json_kstr(&j, "interference", res.summary);
+		json_kuint(&j, "input_devices", res.ndevices);
+		json_kuint(&j, "findings", res.counted);
+		json_knum(&j, "watcher_cpu_s", res.cpu_s);
+		json_kint(&j, "max_rss_kb", res.maxrss_kb);
+		json_obj_end(&j);
+		json_end(&j);
+	}
+	fprintf(stderr, "interference: %s\n", res.summary);
+	if (res.interfered)
+		fprintf(stderr, "!! INTERFERENCE: %s. THIS RUN IS INVALID\n", res.summary);
+	r = res.interfered ? EXIT_INTERFERED : 0;
+	free(res.summary);
+	sb_release(&err);
+	return r;
+}
+
+/* ------------------------------------------------------------- scan */
+
+struct rule_ctx {
+	const char *program;
+	regex_t re[8];
+	int n;
+	struct strbuf err;
+};
+
+static int rule_handler(void *user, const char *section, const char *name, const char *value)
+{
+	struct rule_ctx *c = user;
+
+	if (strcmp(section, c->program) || strcmp(name, "interfere_re"))
+		return 1;
+	if (c->n == 8)
+		return 1;
+	if (regcomp(&c->re[c->n], value, REG_EXTENDED | REG_NOSUB)) {
+		sb_addf(&c->err, "[%s] interfere_re: not a valid regular expression: '%s'",
+			section, value);
+		return 0;
+	}
+	c->n++;
+	return 1;
+}
+
+/* run.ini's value of KEY into BUF ("" when absent). */
+static void ini_value(const char *ini, const char *key, char *buf, size_t len)
+{
+	size_t kl = strlen(key);
+	const char *p = ini;
+
+	buf[0] = '\0';
+	while (p && *p) {
+		if (!strncmp(p, key, kl) && p[kl] == '=') {
+			p += kl + 1;
+			snprintf(buf, len, "%.*s", (int)strcspn(p, "\n"), p);
+			return;
+		}
+		p = strchr(p, '\n');
+		if (p)
+			p++;
+	}
+}
+
+static int slurp(const char *path, struct strbuf *sb)
+{
+	FILE *f = fopen(path, "re");
+	char buf[65536];
+	size_t n;
+
+	if (!f)
+		return -errno;
+	while ((n = fread(buf, 1, sizeof(buf), f)) > 0)
+		sb_add(sb, buf, n);
+	fclose(f);
+	return 0;
+}
+
+/* The kernel's log from its start: a saved file, else /dev/kmsg read to its
+ * end without blocking. */
+static int kernel_log(const char *path, struct strbuf *sb)
+{
+	char rec[8192];
+	ssize_t n;
+	int fd;
+
+	if (path)
+		return slurp(path, sb);
+	fd = open("/dev/kmsg", O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	while ((n = read(fd, rec, sizeof(rec))) > 0 || (n < 0 && errno == EPIPE))
+		if (n > 0)
+			sb_add(sb, rec, (size_t)n);
+	close(fd);
+	return 0;
+}
+
+typedef int (*line_fn)(const char *line, double *t, char *what, size_t len);
+
+/* Findings of LOG whose stamps fall in [T0, T1] (CLOCK_MONOTONIC seconds). */
+static int scan_log(const char *log, line_fn fn, double t0, double t1, const char *run,
+		    FILE *out)
+{
+	const char *p = log;
+	char line[1024], what[200];
+	int found = 0;
+
+	while (p && *p) {
+		size_t l = strcspn(p, "\n");
+		double t;
+
+		snprintf(line, sizeof(line), "%.*s", (int)(l < sizeof(line) - 1 ? l : sizeof(line) - 1), p);
+		if (fn(line, &t, what, sizeof(what)) == 1 && t >= t0 && t <= t1) {
+			fprintf(out, "! %s: %s at %.0f s\n", run, what, t - t0);
+			found++;
+		}
+		p += l + (p[l] == '\n');
+	}
+	return found;
+}
+
+static int scan_run(struct watch_cmd_opts *o, const char *run, const struct strbuf *klog,
+		    const struct strbuf *xlog, FILE *list)
+{
+	struct strbuf ini = STRBUF_INIT, plog = STRBUF_INIT, path = STRBUF_INIT;
+	struct rule_ctx rc = { 0 };
+	char program[256], mono[64], dur[64];
+	int found = 0, r;
+
+	sb_addf(&path, "%s/run.ini", run);
+	r = slurp(path.buf, &ini);
+	if (r < 0) {
+		cli_error("'%s': %s", path.buf, strerror(-r));
+		sb_release(&path);
+		return -1;
+	}
+	ini_value(ini.buf, "program", program, sizeof(program));
+	ini_value(ini.buf, "clock_mono_ns", mono, sizeof(mono));
+	ini_value(ini.buf, "duration_recorded_s", dur, sizeof(dur));
+
+	/* program-log patterns: actions a scripted demo never makes */
+	if (o->rules && program[0]) {
+		char *base = strrchr(program, '/');
+
+		sb_init(&rc.err);
+		rc.program = base ? base + 1 : program;
+		r = ini_parse(o->rules, rule_handler, &rc);
+		if (r != 0) {
+			if (r > 0)
+				cli_error("'%s' line %d: %s", o->rules, r,
+					  rc.err.len ? rc.err.buf : "expected 'key = value' or '[section]'");
+			else
+				cli_error("unable to read '%s'", o->rules);
+			found = -1;
+			goto out;
+		}
+		sb_reset(&path);
+		sb_addf(&path, "%s/program.log", run);
+		if (rc.n && slurp(path.buf, &plog) == 0) {
+			const char *p = plog.buf;
+			char line[1024];
+			int lineno = 0;
+
+			while (*p) {
+				size_t l = strcspn(p, "\n");
+
+				lineno++;
+				snprintf(line, sizeof(line), "%.*s",
+					 (int)(l < sizeof(line) - 1 ? l : sizeof(line) - 1), p);
+				for (int i = 0; i < rc.n; i++) {
+					if (regexec(&rc.re[i], line, 0, NULL, 0) == 0) {
+						printf("! %s: program.log line %d matches an interfere_re of [%s]\n",
+						       run, lineno, rc.program);
+						found++;
+						break;
+					}
+				}
+				p += l + (p[l] == '\n');
+			}
+		}
+	}
+	if (mono[0] && dur[0]) {
+		double t0 = strtod(mono, NULL) / 1e9, t1 = t0 + strtod(dur, NULL);
+
+		if (klog->len)
+			found += scan_log(klog->buf, watch_scan_kernel_line, t0, t1, run, stdout);
+		if (xlog->len)
+			found += scan_log(xlog->buf, watch_scan_xorg_line, t0, t1, run, stdout);
+	} else {
+		printf("# %s: no clock_mono_ns/duration_recorded_s in run.ini: kernel and Xorg logs not checked\n",
+		       run);
+	}
+	if (found > 0 && list)
+		fprintf(list, "%s\n", run);
+	printf("%s %s: %d finding%s\n", found > 0 ? "!" : "#", run, found, found == 1 ? "" : "s");
+out:
+	for (int i = 0; i < rc.n; i++)
+		regfree(&rc.re[i]);
+	sb_release(&rc.err);
+	sb_release(&ini);
+	sb_release(&plog);
+	sb_release(&path);
+	return found;
+}
+
+static int watch_scan(struct watch_cmd_opts *o, int n, char **runs)
+{
+	struct strbuf klog = STRBUF_INIT, xlog = STRBUF_INIT;
+	const char *list_path = o->list ? o->list : "interfered.list";
+	FILE *list = NULL;
+	int any = 0, failed = 0, r;
+
+	r = kernel_log(o->dmesg, &klog);
+	if (r < 0)
+		printf("# kernel log not checked: %s: %s\n", o->dmesg ? o->dmesg : "/dev/kmsg",
+		       strerror(-r));
+	if (o->xorg_log) {
+		r = slurp(o->xorg_log, &xlog);
+		if (r < 0) {
+			cli_error("'%s': %s", o->xorg_log, strerror(-r));
+			return 1;
+		}
+	} else {
+		const char *home = getenv("HOME");
+		char p[512];
+
+		snprintf(p, sizeof(p), "%s/.local/share/xorg/Xorg.0.log", home ? home : "");
+		if (slurp(p, &xlog) < 0 && slurp("/var/log/Xorg.0.log", &xlog) < 0)
+			printf("# no Xorg log found: VT switches and input devices not checked there\n");
+	}
+	if (o->write) {
+		list = fopen(list_path, "ae");
+		if (!list) {
+			cli_error("unable to open '%s': %s", list_path, strerror(errno));
+			return 1;
+		}
+	}
+	for (int i = 0; i < n; i++) {
+		r = scan_run(o, runs[i], &klog, &xlog, list);
+		if (r < 0)
+			failed = 1;
+		else if (r > 0)
+			any = 1;
+	}
+	if (list && fclose(list) != 0) {
+		cli_error("unable to write '%s': %s", list_path, strerror(errno));
+		failed = 1;
+	}
+	sb_release(&klog);
+	sb_release(&xlog);
+	return failed ? 1 : any ? EXIT_INTERFERED : 0;
+}
+
+int cmd_watch(int argc, char **argv)
+{
+	enum { O_LOG = 256, O_DURATION, O_RUNDIR, O_EXPECT_VT, O_EXEMPT_CMD, O_HOLDER,
+	       O_NO_PROCS, O_INPUT, O_VT, O_SESSIONS, O_KMSG, O_JSON, O_SCAN, O_RULES,
+	       O_DMESG, O_XORG, O_WRITE, O_LIST };
+	static const struct option longopts[] = {
+		{ "log", required_argument, NULL, O_LOG },
+		{ "duration", required_argument, NULL, O_DURATION },
+		{ "rundir", required_argument, NULL, O_RUNDIR },
+		{ "expect-vt", required_argument, NULL, O_EXPECT_VT },
+		{ "exempt-cmd", required_argument, NULL, O_EXEMPT_CMD },
+		{ "exempt-device-holder", required_argument, NULL, O_HOLDER },
+		{ "no-procs", no_argument, NULL, O_NO_PROCS },
+		{ "input-dir", required_argument, NULL, O_INPUT },
+		{ "vt-file", required_argument, NULL, O_VT },
+		{ "sessions-dir", required_argument, NULL, O_SESSIONS },
+		{ "kmsg", required_argument, NULL, O_KMSG },
+		{ "json", no_argument, NULL, O_JSON },
+		{ "scan", no_argument, NULL, O_SCAN },
+		{ "rules", required_argument, NULL, O_RULES },
+		{ "dmesg", required_argument, NULL, O_DMESG },
+		{ "xorg-log", required_argument, NULL, O_XORG },
+		{ "write", no_argument, NULL, O_WRITE },
+		{ "list", required_argument, NULL, O_LIST },
+		{ "help", no_argument, NULL, 'h' },
+		{ 0 }
+	};
+	struct watch_cmd_opts o = { .duration_s = 0 };
+	int c;
+
+	while ((c = getopt_long(argc, argv, "+h", longopts, NULL)) != -1) {
+		switch (c) {
+		case O_LOG: o.w.log_path = optarg; break;
+		case O_DURATION:
+			if (cli_parse_double("--duration", optarg, 0.001, 1e7, &o.duration_s) < 0)
+				return EXIT_USAGE;
+			break;
+		case O_RUNDIR: o.w.rundir = optarg; break;
+		case O_EXPECT_VT: o.w.expect_vt = optarg; break;
+		case O_EXEMPT_CMD: o.w.exempt_cmd = optarg; break;
+		case O_HOLDER:
+			if (o.w.nexempt_holders == MAX_HOLDERS)
+				return cli_usage_error("--exempt-device-holder: %d at most", MAX_HOLDERS);
+			o.holders[o.w.nexempt_holders++] = optarg;
+			break;
+		case O_NO_PROCS: o.w.no_procs = true; break;
+		case O_INPUT: o.w.input_dir = optarg; break;
+		case O_VT: o.w.vt_file = optarg; break;
+		case O_SESSIONS: o.w.sessions_dir = optarg; break;
+		case O_KMSG: o.w.kmsg = optarg; break;
+		case O_JSON: o.json = true; break;
+		case O_SCAN: o.scan = true; break;
+		case O_RULES: o.rules = optarg; break;
+		case O_DMESG: o.dmesg = optarg; break;
+		case O_XORG: o.xorg_log = optarg; break;
+		case O_WRITE: o.write = true; break;
+		case O_LIST: o.list = optarg; break;
+		case 'h': usage(stdout); return 0;
+		default: return cli_usage_error("unknown option");
+		}
+	}
+	o.w.exempt_holders = o.holders;
+	if (o.scan) {
+		if (optind == argc)
+			return cli_usage_error("--scan needs at least one run directory");
+		return watch_scan(&o, argc - optind, argv + optind);
+	}
+	if (o.write || o.list)
+		return cli_usage_error("--write and --list go with --scan");
+	if (optind < argc && o.duration_s == 0 && !argv[optind][0])
+		return cli_usage_error("empty command");
+	return watch_live(&o, optind < argc ? argv + optind : NULL);
+}

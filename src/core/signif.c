@@ -1,0 +1,198 @@
+// SPDX-License-Identifier: MIT
+/*
+ * signif.c: medians, their order-statistic confidence intervals and the
+ * Mann-Whitney U test (signif.h).
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/signif.h"
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+static double *sorted_copy(const double *x, size_t n)
+{
+	double *s = malloc((n ? n : 1) * sizeof(*s));
+
+	if (!s)
+		return NULL;
+	memcpy(s, x, n * sizeof(*s));
+	qsort(s, n, sizeof(*s), cmp_double);
+	return s;
+}
+
+double signif_median(const double *x, size_t n)
+{
+	double *s, m;
+
+	if (n == 0)
+		return NAN;
+	s = sorted_copy(x, n);
+	if (!s)
+		return NAN;
+	m = n % 2 ? s[n / 2] : (s[n / 2 - 1] + s[n / 2]) / 2.0;
+	free(s);
+	return m;
+}
+
+/* P(Binomial(n, 1/2) <= k), summed in log space so large n cannot overflow. */
+static double binom_half_cdf(size_t n, size_t k)
+{
+	double sum = 0.0;
+	size_t i;
+
+	for (i = 0; i <= k && i <= n; i++)
+		sum += exp(lgamma(n + 1.0) - lgamma(i + 1.0) - lgamma(n - i + 1.0) - n * log(2.0));
+	return sum > 1.0 ? 1.0 : sum;
+}
+
+/* The largest k >= 1 with 2 * P(B <= k - 1) <= 1 - conf, or 0 if none. */
+static size_t ci_rank(size_t n, double conf)
+{
+	size_t k = 0;
+
+	while (k + 1 <= (n + 1) / 2 && 2.0 * binom_half_cdf(n, k) <= 1.0 - conf + 1e-12)
+		k++;
+	return k;
+}
+
+int signif_median_ci(const double *x, size_t n, double conf, double *lo, double *hi)
+{
+	size_t k = n ? ci_rank(n, conf) : 0;
+	double *s;
+
+	if (k == 0)
+		return -EDOM;
+	s = sorted_copy(x, n);
+	if (!s)
+		return -ENOMEM;
+	*lo = s[k - 1];
+	*hi = s[n - k];
+	free(s);
+	return 0;
+}
+
+size_t signif_ci_min_n(double conf)
+{
+	size_t n;
+
+	for (n = 1; n < 1000; n++)
+		if (ci_rank(n, conf) > 0)
+			return n;
+	return 0;
+}
+
+double signif_mwu_min_p(size_t m, size_t n)
+{
+	double lc;
+
+	if (!m || !n)
+		return 1.0;
+	lc = lgamma(m + n + 1.0) - lgamma(m + 1.0) - lgamma(n + 1.0);
+	return fmin(1.0, 2.0 * exp(-lc));
+}
+
+/*
+ * Exact P(U <= u) for sample sizes m, n without ties: the number of
+ * arrangements giving each U, by the recurrence
+ *     c(u; m, n) = c(u - n; m - 1, n) + c(u; m, n - 1)
+ * (Mann and Whitney 1947), divided by C(m+n, m). Counts are doubles: exact
+ * to 2^53, and for m * n <= 2500 only the ratio matters.
+ */
+static double mwu_exact_cdf(size_t m, size_t n, double u)
+{
+	size_t umax = m * n, i, j, v;
+	double *prev, *cur, total = 0.0, below = 0.0;
+
+	/* c[j][v] for the current i: arrangements of i values of A among j of B */
+	prev = calloc((n + 1) * (umax + 1), sizeof(double));
+	cur = calloc((n + 1) * (umax + 1), sizeof(double));
+	if (!prev || !cur) {
+		free(prev);
+		free(cur);
+		return NAN;
+	}
+	for (j = 0; j <= n; j++)
+		prev[j * (umax + 1)] = 1.0;	/* i = 0: one arrangement, U = 0 */
+	for (i = 1; i <= m; i++) {
+		memset(cur, 0, (n + 1) * (umax + 1) * sizeof(double));
+		cur[0] = 1.0;	/* j = 0: U = 0 */
+		for (j = 1; j <= n; j++) {
+			for (v = 0; v <= i * j; v++) {
+				double c = cur[(j - 1) * (umax + 1) + v];
+
+				if (v >= j)
+					c += prev[j * (umax + 1) + v - j];
+				cur[j * (umax + 1) + v] = c;
+			}
+		}
+		memcpy(prev, cur, (n + 1) * (umax + 1) * sizeof(double));
+	}
+	for (v = 0; v <= umax; v++) {
+		total += prev[n * (umax + 1) + v];
+		if ((double)v <= u + 1e-9)
+			below += prev[n * (umax + 1) + v];
+	}
+	free(prev);
+	free(cur);
+	return below / total;
+}
+
+double signif_mwu(const double *a, size_t m, const double *b, size_t n, double *ret_u)
+{
+	size_t N = m + n, i, j;
+	double *all, u = 0.0, ties = 0.0, mu, sigma, z, p;
+	int has_ties = 0;
+
+	if (!m || !n)
+		return NAN;
+	/* U of A: pairs (a, b) with a > b, ties counting one half. */
+	for (i = 0; i < m; i++)
+		for (j = 0; j < n; j++)
+			u += a[i] > b[j] ? 1.0 : a[i] == b[j] ? 0.5 : 0.0;
+	if (ret_u)
+		*ret_u = u;
+
+	all = malloc(N * sizeof(*all));
+	if (!all)
+		return NAN;
+	memcpy(all, a, m * sizeof(*all));
+	memcpy(all + m, b, n * sizeof(*all));
+	qsort(all, N, sizeof(*all), cmp_double);
+	for (i = 0; i < N;) {
+		size_t t = 1;
+
+		while (i + t < N && all[i + t] == all[i])
+			t++;
+		if (t > 1) {
+			has_ties = 1;
+			ties += (double)t * t * t - t;
+		}
+		i += t;
+	}
+	free(all);
+	if (ties >= (double)N * N * N - N)
+		return NAN;	/* every value equal: the test says nothing */
+
+	if (!has_ties && m * n <= 2500) {
+		double lo = mwu_exact_cdf(m, n, u);
+		double hi = 1.0 - mwu_exact_cdf(m, n, u - 1.0);
+
+		p = 2.0 * fmin(lo, hi);
+		return p > 1.0 ? 1.0 : p;
+	}
+	mu = m * (double)n / 2.0;
+	sigma = sqrt(m * (double)n / 12.0 * ((N + 1.0) - ties / ((double)N * (N - 1.0))));
+	z = (fabs(u - mu) - 0.5) / sigma;
+	if (z < 0)
+		z = 0;
+	p = erfc(z / sqrt(2.0));
+	return p > 1.0 ? 1.0 : p;
+}

@@ -1,0 +1,406 @@
+// SPDX-License-Identifier: MIT
+/*
+ * db.c: the results database in SQLite (db.h).
+ *
+ * A new database is created at schema version 1 and migrated like any old
+ * one, so every migration runs on every new database and stays tested.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sqlite3.h>
+#include <sys/stat.h>
+
+#include "db/db.h"
+
+struct db {
+	sqlite3 *h;
+	char *path;
+};
+
+/* migrations[v] takes a database from version v to v + 1 */
+static const char *const migrations[] = {
+	/* 0 -> 1: runs and their metrics */
+	"CREATE TABLE runs ("
+	" id INTEGER PRIMARY KEY,"
+	" name TEXT NOT NULL,"
+	" variant TEXT NOT NULL,"
+	" switches TEXT,"
+	" round INTEGER NOT NULL DEFAULT 0,"
+	" started TEXT,"
+	" host TEXT,"
+	" kernel TEXT,"
+	" rundir TEXT UNIQUE,"
+	" interfered INTEGER,"
+	" exit_status INTEGER);"
+	"CREATE INDEX runs_by_name ON runs(name, variant);"
+	"CREATE TABLE metrics ("
+	" run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,"
+	" metric TEXT NOT NULL,"
+	" value REAL NOT NULL,"
+	" PRIMARY KEY (run_id, metric)) WITHOUT ROWID;",
+	/* 1 -> 2: the watcher's summary beside the verdict; metric lookups */
+	"ALTER TABLE runs ADD COLUMN interference TEXT;"
+	"CREATE INDEX metrics_by_metric ON metrics(metric);",
+};
+
+static int fail(struct db *db, struct strbuf *err, int r, const char *what)
+{
+	if (err)
+		sb_addf(err, "'%s': %s: %s", db->path, what, sqlite3_errmsg(db->h));
+	return r;
+}
+
+/* The errno for an SQLite result code. */
+static int sqlite_errno(int rc)
+{
+	switch (rc & 0xff) {
+	case SQLITE_NOTADB:
+	case SQLITE_CORRUPT:
+		return -EINVAL;
+	case SQLITE_CANTOPEN:
+		return -ENOENT;
+	case SQLITE_NOMEM:
+		return -ENOMEM;
+	case SQLITE_READONLY:
+	case SQLITE_PERM:
+		return -EACCES;
+	case SQLITE_BUSY:
+	case SQLITE_LOCKED:
+		return -EBUSY;
+	default:
+		return -EIO;
+	}
+}
+
+static int exec(struct db *db, const char *sql, struct strbuf *err, const char *what)
+{
+	int rc = sqlite3_exec(db->h, sql, NULL, NULL, NULL);
+
+	return rc == SQLITE_OK ? 0 : fail(db, err, sqlite_errno(rc), what);
+}
+
+int db_schema_version(struct db *db)
+{
+	sqlite3_stmt *st;
+	int v = -1;
+
+	if (sqlite3_prepare_v2(db->h, "PRAGMA user_version", -1, &st, NULL) != SQLITE_OK)
+		return -EIO;
+	if (sqlite3_step(st) == SQLITE_ROW)
+		v = sqlite3_column_int(st, 0);
+	sqlite3_finalize(st);
+	return v < 0 ? -EINVAL : v;
+}
+
+static int migrate(struct db *db, struct strbuf *err)
+{
+	int v = db_schema_version(db), r;
+	char sql[64];
+
+	if (v < 0)
+		return fail(db, err, v, "unable to read the schema version");
+	if (v > DB_SCHEMA_VERSION) {
+		if (err)
+			sb_addf(err, "'%s': schema version %d is newer than this stallscope knows (%d)",
+				db->path, v, DB_SCHEMA_VERSION);
+		return -EPROTONOSUPPORT;
+	}
+	for (; v < DB_SCHEMA_VERSION; v++) {
+		r = exec(db, "BEGIN IMMEDIATE", err, "unable to begin the migration");
+		if (r < 0)
+			return r;
+		snprintf(sql, sizeof(sql), "PRAGMA user_version = %d", v + 1);
+		r = exec(db, migrations[v], err, "schema migration failed");
+		if (r == 0)
+			r = exec(db, sql, err, "schema migration failed");
+		if (r < 0) {
+			sqlite3_exec(db->h, "ROLLBACK", NULL, NULL, NULL);
+			return r;
+		}
+		r = exec(db, "COMMIT", err, "unable to commit the migration");
+		if (r < 0)
+			return r;
+	}
+	return 0;
+}
+
+int db_open(const char *path, bool create, struct db **ret, struct strbuf *err)
+{
+	struct db *db;
+	struct stat st;
+	int flags = SQLITE_OPEN_READWRITE | (create ? SQLITE_OPEN_CREATE : 0);
+	int rc, r;
+
+	if (!create && stat(path, &st) < 0) {
+		if (err)
+			sb_addf(err, "'%s': no such database", path);
+		return -ENOENT;
+	}
+	db = calloc(1, sizeof(*db));
+	if (!db || !(db->path = strdup(path))) {
+		free(db);
+		return -ENOMEM;
+	}
+	rc = sqlite3_open_v2(path, &db->h, flags, NULL);
+	if (rc != SQLITE_OK) {
+		r = fail(db, err, sqlite_errno(rc), "unable to open");
+		db_close(db);
+		return r;
+	}
+	sqlite3_busy_timeout(db->h, 5000);
+	/* A file that is not a database fails on its first read: do one now. */
+	r = exec(db, "PRAGMA foreign_keys = ON; SELECT count(*) FROM sqlite_master", err,
+		 "not a stallscope results database");
+	if (r == 0)
+		r = migrate(db, err);
+	if (r < 0) {
+		db_close(db);
+		return r;
+	}
+	*ret = db;
+	return 0;
+}
+
+void db_close(struct db *db)
+{
+	if (!db)
+		return;
+	sqlite3_close(db->h);
+	free(db->path);
+	free(db);
+}
+
+static void bind_text(sqlite3_stmt *st, int i, const char *s)
+{
+	if (s)
+		sqlite3_bind_text(st, i, s, -1, SQLITE_TRANSIENT);
+	else
+		sqlite3_bind_null(st, i);
+}
+
+long long db_add_run(struct db *db, const struct db_run *run, const char *const *names,
+		     const double *values, size_t n, struct strbuf *err)
+{
+	static const char ins_run[] =
+		"INSERT INTO runs (name, variant, switches, round, started, host, kernel,"
+		" rundir, interfered, interference, exit_status)"
+		" VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)";
+	sqlite3_stmt *st = NULL;
+	long long id;
+	size_t i;
+	int r, rc;
+
+	r = exec(db, "BEGIN IMMEDIATE", err, "unable to begin a transaction");
+	if (r < 0)
+		return r;
+	if (run->rundir) {
+		rc = sqlite3_prepare_v2(db->h, "DELETE FROM runs WHERE rundir = ?1", -1, &st, NULL);
+		if (rc != SQLITE_OK)
+			goto fail;
+		bind_text(st, 1, run->rundir);
+		if (sqlite3_step(st) != SQLITE_DONE)
+			goto fail;
+		sqlite3_finalize(st);
+	}
+	rc = sqlite3_prepare_v2(db->h, ins_run, -1, &st, NULL);
+	if (rc != SQLITE_OK)
+		goto fail;
+	bind_text(st, 1, run->name);
+	bind_text(st, 2, run->variant ? run->variant : "-");
+	bind_text(st, 3, run->switches);
+	sqlite3_bind_int(st, 4, run->round);
+	bind_text(st, 5, run->started);
+	bind_text(st, 6, run->host);
+	bind_text(st, 7, run->kernel);
+	bind_text(st, 8, run->rundir);
+	if (run->interfered < 0)
+		sqlite3_bind_null(st, 9);
+	else
+		sqlite3_bind_int(st, 9, run->interfered);
+	bind_text(st, 10, run->interference);
+	sqlite3_bind_int(st, 11, run->exit_status);
+	if (sqlite3_step(st) != SQLITE_DONE)
+		goto fail;
+	sqlite3_finalize(st);
+	id = sqlite3_last_insert_rowid(db->h);
+
+	rc = sqlite3_prepare_v2(db->h, "INSERT INTO metrics (run_id, metric, value)"
+				" VALUES (?1, ?2, ?3)", -1, &st, NULL);
+	if (rc != SQLITE_OK)
+		goto fail;
+	for (i = 0; i < n; i++) {
+		if (!isfinite(values[i]))
+			continue;
+		sqlite3_reset(st);
+		sqlite3_bind_int64(st, 1, id);
+		bind_text(st, 2, names[i]);
+		sqlite3_bind_double(st, 3, values[i]);
+		if (sqlite3_step(st) != SQLITE_DONE)
+			goto fail;
+	}
+	sqlite3_finalize(st);
+	st = NULL;
+	r = exec(db, "COMMIT", err, "unable to commit the run");
+	if (r < 0)
+		goto rollback;
+	return id;
+
+fail:
+	r = fail(db, err, sqlite_errno(sqlite3_errcode(db->h)), "unable to store the run");
+	sqlite3_finalize(st);
+rollback:
+	sqlite3_exec(db->h, "ROLLBACK", NULL, NULL, NULL);
+	return r;
+}
+
+static const char *col_text(sqlite3_stmt *st, int i)
+{
+	return (const char *)sqlite3_column_text(st, i);
+}
+
+int db_each_run(struct db *db, const char *name,
+		int (*fn)(const struct db_run *run, void *ctx), void *ctx, struct strbuf *err)
+{
+	static const char sql[] =
+		"SELECT id, name, variant, switches, round, started, host, kernel, rundir,"
+		" interfered, interference, exit_status FROM runs"
+		" WHERE ?1 IS NULL OR name = ?1 ORDER BY name, variant, round, started, id";
+	sqlite3_stmt *st;
+	int rc, r = 0;
+
+	if (sqlite3_prepare_v2(db->h, sql, -1, &st, NULL) != SQLITE_OK)
+		return fail(db, err, -EIO, "unable to list runs");
+	bind_text(st, 1, name);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		struct db_run run = {
+			.id = sqlite3_column_int64(st, 0),
+			.name = col_text(st, 1),
+			.variant = col_text(st, 2),
+			.switches = col_text(st, 3),
+			.round = sqlite3_column_int(st, 4),
+			.started = col_text(st, 5),
+			.host = col_text(st, 6),
+			.kernel = col_text(st, 7),
+			.rundir = col_text(st, 8),
+			.interfered = sqlite3_column_type(st, 9) == SQLITE_NULL
+					      ? -1 : sqlite3_column_int(st, 9),
+			.interference = col_text(st, 10),
+			.exit_status = sqlite3_column_int(st, 11),
+		};
+
+		r = fn(&run, ctx);
+		if (r)
+			break;
+	}
+	if (!r && rc != SQLITE_DONE)
+		r = fail(db, err, sqlite_errno(rc), "unable to list runs");
+	sqlite3_finalize(st);
+	return r;
+}
+
+int db_run_metric(struct db *db, long long id, const char *metric, double *ret)
+{
+	sqlite3_stmt *st;
+	int rc, r;
+
+	if (sqlite3_prepare_v2(db->h, "SELECT value FROM metrics WHERE run_id = ?1 AND metric = ?2",
+			       -1, &st, NULL) != SQLITE_OK)
+		return -EIO;
+	sqlite3_bind_int64(st, 1, id);
+	bind_text(st, 2, metric);
+	rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW) {
+		*ret = sqlite3_column_double(st, 0);
+		r = 1;
+	} else {
+		r = rc == SQLITE_DONE ? 0 : sqlite_errno(rc);
+	}
+	sqlite3_finalize(st);
+	return r;
+}
+
+int db_metric_names(struct db *db, const char *name, char ***ret, struct strbuf *err)
+{
+	static const char sql[] =
+		"SELECT DISTINCT m.metric FROM metrics m JOIN runs r ON r.id = m.run_id"
+		" WHERE ?1 IS NULL OR r.name = ?1 ORDER BY m.metric";
+	sqlite3_stmt *st;
+	char **list = NULL;
+	size_t n = 0;
+	int rc;
+
+	if (sqlite3_prepare_v2(db->h, sql, -1, &st, NULL) != SQLITE_OK)
+		return fail(db, err, -EIO, "unable to list metrics");
+	bind_text(st, 1, name);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		char **p = realloc(list, (n + 2) * sizeof(*p));
+
+		if (!p || !(p[n] = strdup(col_text(st, 0)))) {
+			if (p)
+				list = p;
+			if (list)
+				list[n] = NULL;
+			db_free_list(list);
+			sqlite3_finalize(st);
+			return -ENOMEM;
+		}
+		list = p;
+		list[++n] = NULL;
+	}
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE) {
+		if (list)
+			list[n] = NULL;
+		db_free_list(list);
+		return fail(db, err, sqlite_errno(rc), "unable to list metrics");
+	}
+	if (!list && !(list = calloc(1, sizeof(*list))))
+		return -ENOMEM;
+	*ret = list;
+	return (int)n;
+}
+
+void db_free_list(char **list)
+{
+	char **p;
+
+	if (!list)
+		return;
+	for (p = list; *p; p++)
+		free(*p);
+	free(list);
+}
+
+int db_default_path(struct strbuf *ret)
+{
+	const char *xdg = getenv("XDG_DATA_HOME"), *home = getenv("HOME");
+
+	if (xdg && *xdg)
+		return sb_addf(ret, "%s/stallscope/results.db", xdg);
+	if (home && *home)
+		return sb_addf(ret, "%s/.local/share/stallscope/results.db", home);
+	return -ENOENT;
+}
+
+int db_make_parent(const char *path)
+{
+	char *p = strdup(path), *s;
+
+	if (!p)
+		return -ENOMEM;
+	for (s = strchr(p + 1, '/'); s; s = strchr(s + 1, '/')) {
+		*s = '\0';
+		if (mkdir(p, 0755) < 0 && errno != EEXIST) {
+			int r = -errno;
+
+			free(p);
+			return r;
+		}
+		*s = '/';
+	}
+	free(p);
+	return 0;
+}

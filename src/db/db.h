@@ -1,0 +1,86 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * db.h: the results database: one row per run, one per metric per run, in
+ * SQLite. Matrices and comparisons are queries over it.
+ *
+ * Workload: a bench writes a few dozen runs (one transaction each) and
+ * readers query all metrics of one benchmark name; tens of thousands of rows
+ * at most, so plain indexed tables suffice. The schema is versioned with
+ * PRAGMA user_version and migrated forward on open; a newer version than
+ * this build knows is refused. docs/FORMAT.md ("Results database") lists the
+ * tables.
+ *
+ * Errors: functions return 0 (or a count) or a negative errno and, where an
+ * ERR buffer is passed, a message naming the database file.
+ */
+#ifndef SS_DB_DB_H
+#define SS_DB_DB_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "core/strbuf.h"
+
+#define DB_SCHEMA_VERSION 2
+
+struct db;
+
+/* One run, as stored. Strings may be NULL (stored as NULL). */
+struct db_run {
+	long long id;		/* set by the database */
+	const char *name;	/* the benchmark's name (the program when recorded alone) */
+	const char *variant;	/* "-" for the base */
+	const char *switches;	/* VAR=VALUE+VAR=VALUE, or NULL */
+	int round;		/* 1-based, 0 when not part of a bench */
+	const char *started;	/* UTC, ISO 8601 */
+	const char *host;
+	const char *kernel;
+	const char *rundir;	/* unique: importing a run again replaces it */
+	int interfered;		/* 1, 0, or -1 when not watched */
+	const char *interference;	/* the watcher's summary, or NULL */
+	int exit_status;	/* the program's, -1 when unknown */
+};
+
+/*
+ * Opens (and with CREATE, creates) the database at PATH and migrates its
+ * schema to DB_SCHEMA_VERSION. Returns 0 and *ret, or -ENOENT (absent and
+ * not CREATE), -EPROTONOSUPPORT (newer schema), -EINVAL (not a database or
+ * corrupt), -EIO.
+ */
+int db_open(const char *path, bool create, struct db **ret, struct strbuf *err);
+void db_close(struct db *db);	/* NULL-safe */
+int db_schema_version(struct db *db);
+
+/*
+ * Stores RUN and its N metrics (NAMES[i] = VALUES[i]; NaN values are not
+ * stored: a metric that could not be computed has no row) in one
+ * transaction, replacing a run with the same rundir. Returns the run's id
+ * (> 0) or a negative errno.
+ */
+long long db_add_run(struct db *db, const struct db_run *run, const char *const *names,
+		     const double *values, size_t n, struct strbuf *err);
+
+/* Calls FN for each run (ordered by name, variant, round, started, id), only
+ * those named NAME when it is not NULL; FN returning non-zero stops the walk
+ * and is returned. Strings are valid during the call only. */
+int db_each_run(struct db *db, const char *name,
+		int (*fn)(const struct db_run *run, void *ctx), void *ctx, struct strbuf *err);
+
+/* The value of METRIC for run ID into *ret; returns 1 when it has one, 0
+ * when not, or a negative errno. */
+int db_run_metric(struct db *db, long long id, const char *metric, double *ret);
+
+/* The metric names stored for runs named NAME (all runs when NULL), sorted;
+ * *ret is a NULL-terminated array the caller frees with db_free_list. */
+int db_metric_names(struct db *db, const char *name, char ***ret, struct strbuf *err);
+void db_free_list(char **list);
+
+/* The default database path into RET: $XDG_DATA_HOME/stallscope/results.db,
+ * else ~/.local/share/stallscope/results.db. Returns 0, or -ENOENT when
+ * neither XDG_DATA_HOME nor HOME is set. */
+int db_default_path(struct strbuf *ret);
+
+/* Creates the directories above PATH that do not exist (mode 0755). */
+int db_make_parent(const char *path);
+
+#endif

@@ -1,0 +1,78 @@
+#!/bin/bash
+# labels: e2e
+# compare on a results database made here: a metric that really moved is
+# flagged with its change, one that did not prints '~', interfered runs are
+# left out, too few runs say how many are needed, bad databases and bad
+# arguments get clear errors and the right exit codes.
+set -u
+command -v sqlite3 >/dev/null || { echo "sqlite3 missing"; exit 77; }
+tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+db=$tmp/r.db
+fail=0
+check() { if eval "$2"; then echo "ok   $1"; else echo "FAIL $1"; fail=1; fi; }
+
+"$SS_BIN" compare --db "$db" a b 2>"$tmp/err"; rc=$?
+check "missing db exits 1" '[ $rc = 1 ] && grep -q "no such database" "$tmp/err"'
+
+# Make the schema through stallscope's own code path (a compare on a fresh
+# file would refuse it), so insert with the schema the migrations build.
+{
+	echo "PRAGMA user_version = 2;"
+	echo "CREATE TABLE runs (id INTEGER PRIMARY KEY, name TEXT NOT NULL, variant TEXT NOT NULL, switches TEXT, round INTEGER NOT NULL DEFAULT 0, started TEXT, host TEXT, kernel TEXT, rundir TEXT UNIQUE, interfered INTEGER, exit_status INTEGER, interference TEXT);"
+	echo "CREATE TABLE metrics (run_id INTEGER NOT NULL, metric TEXT NOT NULL, value REAL NOT NULL, PRIMARY KEY (run_id, metric)) WITHOUT ROWID;"
+	id=0
+	for round in 1 2 3 4 5 6; do
+		for v in - PATCH=1; do
+			id=$((id + 1))
+			echo "INSERT INTO runs VALUES ($id, 'game', '$v', NULL, $round, NULL, NULL, NULL, '/r/$id', 0, 0, NULL);"
+			if [ "$v" = - ]; then stalls=$((10 + round)); else stalls=$((2 + round % 2)); fi
+			fps=$((60 + (round * 7) % 3))
+			echo "INSERT INTO metrics VALUES ($id, 'stalls', $stalls), ($id, 'fps', $fps);"
+		done
+	done
+	# an interfered run with a wild value, which must not count
+	echo "INSERT INTO runs VALUES (99, 'game', 'PATCH=1', NULL, 7, NULL, NULL, NULL, '/r/99', 1, 0, 'key presses');"
+	echo "INSERT INTO metrics VALUES (99, 'stalls', 1000), (99, 'fps', 1);"
+} | sqlite3 "$db"
+
+"$SS_BIN" compare --db "$db" game:- game:PATCH=1 >"$tmp/out"; rc=$?
+cat "$tmp/out"
+check "compare exits 0" '[ $rc = 0 ]'
+check "stalls change flagged" 'grep -E "^stalls .* -[0-9.]+%" "$tmp/out" >/dev/null'
+check "fps unchanged prints ~" 'grep -E "^fps .* ~ " "$tmp/out" >/dev/null'
+check "interfered run listed as left out" 'grep -q "left out as interfered: 0 run(s) of a, 1 of b" "$tmp/out"'
+
+"$SS_BIN" compare --db "$db" --json game game:PATCH=1 >"$tmp/json"; rc=$?
+check "json exits 0" '[ $rc = 0 ]'
+check "json fields" '/usr/bin/python3 - "$tmp/json" <<"PY"
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["a"] == "game" and d["b"] == "game:PATCH=1"
+m = {x["metric"]: x for x in d["metrics"]}
+s = m["stalls"]
+assert s["significant"] is True and s["p"] < 0.05, s
+assert s["a_median"] == 13.5 and s["b_median"] == 2.5, s
+assert s["n_a"] == 6 and s["n_b"] == 6, s
+assert len(s["a_ci"]) == 2 and s["a_ci"][0] <= 13.5 <= s["a_ci"][1], s
+assert abs(s["change_pct"] - (2.5 - 13.5) / 13.5 * 100) < 1e-6, s
+assert m["fps"]["significant"] is False, m["fps"]
+for k in ("metric","a_median","b_median","a_ci","b_ci","change_pct","p","n_a","n_b","significant"):
+    assert k in s, k
+PY'
+
+# three runs a side cannot reach p < 0.05: say how many are needed
+sqlite3 "$db" "DELETE FROM runs WHERE round > 3; DELETE FROM metrics WHERE run_id NOT IN (SELECT id FROM runs);"
+"$SS_BIN" compare --db "$db" --metrics stalls game game:PATCH=1 >"$tmp/few"; rc=$?
+cat "$tmp/few"
+check "too few runs says how many" '[ $rc = 0 ] && grep -q "need at least 4 a side" "$tmp/few"'
+"$SS_BIN" compare --db "$db" --json --metrics stalls game game:PATCH=1 | grep -q '"significant": null'
+check "too few runs: significant null" '[ $? = 0 ]'
+
+"$SS_BIN" compare --db "$db" game game:NOPE=1 2>"$tmp/err"; rc=$?
+check "unknown variant exits 1 naming it" '[ $rc = 1 ] && grep -q "game:NOPE=1" "$tmp/err"'
+head -c 4096 /dev/urandom >"$tmp/junk.db"
+"$SS_BIN" compare --db "$tmp/junk.db" a b 2>"$tmp/err"; rc=$?
+check "corrupt db exits 1 naming the file" '[ $rc = 1 ] && grep -q "junk.db" "$tmp/err"'
+"$SS_BIN" compare --db "$db" onlyone 2>/dev/null; rc=$?
+check "one side is a usage error" '[ $rc = 2 ]'
+exit $fail

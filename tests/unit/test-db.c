@@ -1,0 +1,182 @@
+// SPDX-License-Identifier: MIT
+/*
+ * test-db.c: the results database: runs and metrics in and out, a rerun
+ * replacing its row, NaN left out, an old schema migrated, a newer one
+ * refused, a file that is not a database named in the error.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sqlite3.h>
+
+#include "db/db.h"
+#include "t.h"
+
+static char dir[] = "/tmp/ss-test-db-XXXXXX";
+
+static const char *tmp(const char *name)
+{
+	static char path[256];
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	return path;
+}
+
+struct seen {
+	int n;
+	char names[8][64];
+	long long ids[8];
+	int interfered[8];
+};
+
+static int collect(const struct db_run *run, void *ctx)
+{
+	struct seen *s = ctx;
+
+	if (s->n < 8) {
+		snprintf(s->names[s->n], 64, "%s/%s/%d", run->name, run->variant, run->round);
+		s->ids[s->n] = run->id;
+		s->interfered[s->n] = run->interfered;
+	}
+	s->n++;
+	return 0;
+}
+
+static void test_roundtrip(void)
+{
+	static const char *const names[] = { "fps", "stalls", "p99_ms" };
+	double vals[] = { 59.9, 3, NAN };
+	struct db_run run = { .name = "game", .variant = "-", .round = 1,
+			      .rundir = "/r/1", .interfered = 0, .exit_status = 0 };
+	struct strbuf err = STRBUF_INIT;
+	struct seen s = { 0 };
+	struct db *db = NULL;
+	long long id1, id2;
+	char **metrics = NULL;
+	double v = 0;
+
+	CHECK_INT(db_open(tmp("a.db"), false, &db, &err), -ENOENT);
+	CHECK(strstr(err.buf, "a.db") != NULL);
+	sb_reset(&err);
+	CHECK_INT(db_open(tmp("a.db"), true, &db, &err), 0);
+	CHECK_INT(db_schema_version(db), DB_SCHEMA_VERSION);
+	id1 = db_add_run(db, &run, names, vals, 3, &err);
+	CHECK(id1 > 0);
+	run.variant = "FOO=1";
+	run.switches = "FOO=1";
+	run.rundir = "/r/2";
+	run.interfered = -1;
+	vals[0] = 50;
+	id2 = db_add_run(db, &run, names, vals, 3, &err);
+	CHECK(id2 > id1);
+	CHECK_INT(db_run_metric(db, id1, "fps", &v), 1);
+	CHECK_NEAR(v, 59.9, 1e-12);
+	CHECK_INT(db_run_metric(db, id1, "p99_ms", &v), 0);	/* NaN: no row */
+	CHECK_INT(db_metric_names(db, "game", &metrics, &err), 2);
+	CHECK_STR(metrics[0], "fps");
+	CHECK_STR(metrics[1], "stalls");
+	CHECK(metrics[2] == NULL);
+	db_free_list(metrics);
+
+	/* importing the same run directory again replaces it */
+	vals[0] = 51;
+	CHECK(db_add_run(db, &run, names, vals, 3, &err) > id1);
+	CHECK_INT(db_each_run(db, "game", collect, &s, &err), 0);
+	CHECK_INT(s.n, 2);
+	CHECK_STR(s.names[0], "game/-/1");
+	CHECK_STR(s.names[1], "game/FOO=1/1");
+	CHECK_INT(s.interfered[1], -1);
+	CHECK_INT(db_run_metric(db, s.ids[1], "fps", &v), 1);
+	CHECK_NEAR(v, 51, 0);
+	s.n = 0;
+	CHECK_INT(db_each_run(db, "other", collect, &s, &err), 0);
+	CHECK_INT(s.n, 0);
+	db_close(db);
+	db_close(NULL);
+	sb_release(&err);
+}
+
+static int exec_file(const char *db_path, const char *sql_path)
+{
+	FILE *f = fopen(sql_path, "r");
+	char buf[8192];
+	size_t n;
+	sqlite3 *h;
+	int rc;
+
+	if (!f)
+		return -1;
+	n = fread(buf, 1, sizeof(buf) - 1, f);
+	buf[n] = '\0';
+	fclose(f);
+	if (sqlite3_open(db_path, &h) != SQLITE_OK)
+		return -1;
+	rc = sqlite3_exec(h, buf, NULL, NULL, NULL);
+	sqlite3_close(h);
+	return rc == SQLITE_OK ? 0 : -1;
+}
+
+static void test_migrate(void)
+{
+	struct strbuf err = STRBUF_INIT;
+	struct seen s = { 0 };
+	struct db *db = NULL;
+	double v = 0;
+
+	CHECK_INT(exec_file(tmp("v1.db"), t_fixture("db/v1.sql")), 0);
+	CHECK_INT(db_open(tmp("v1.db"), false, &db, &err), 0);
+	if (!db)
+		return;
+	CHECK_INT(db_schema_version(db), 2);
+	CHECK_INT(db_each_run(db, NULL, collect, &s, &err), 0);
+	CHECK_INT(s.n, 2);
+	CHECK_INT(s.interfered[1], 1);
+	CHECK_INT(db_run_metric(db, 1, "fps", &v), 1);
+	CHECK_NEAR(v, 60.5, 0);
+	db_close(db);
+}
+
+static void test_bad_files(void)
+{
+	struct strbuf err = STRBUF_INIT;
+	struct db *db = NULL;
+	FILE *f;
+	sqlite3 *h;
+
+	f = fopen(tmp("junk.db"), "w");
+	fputs("this is not a database, but a results file someone overwrote\n", f);
+	for (int i = 0; i < 200; i++)
+		fputs("0123456789abcdef0123456789abcdef\n", f);
+	fclose(f);
+	CHECK_INT(db_open(tmp("junk.db"), false, &db, &err), -EINVAL);
+	CHECK(strstr(err.buf, "junk.db") != NULL);
+	CHECK(db == NULL);
+
+	CHECK_INT(sqlite3_open(tmp("new.db"), &h), SQLITE_OK);
+	sqlite3_exec(h, "PRAGMA user_version = 99; CREATE TABLE x(y)", NULL, NULL, NULL);
+	sqlite3_close(h);
+	sb_reset(&err);
+	CHECK_INT(db_open(tmp("new.db"), false, &db, &err), -EPROTONOSUPPORT);
+	CHECK(strstr(err.buf, "99") != NULL);
+	sb_release(&err);
+}
+
+int main(void)
+{
+	if (!mkdtemp(dir))
+		t_skip("cannot make a temporary directory");
+	T_RUN(test_roundtrip);
+	T_RUN(test_migrate);
+	T_RUN(test_bad_files);
+	{
+		char cmd[300];
+
+		snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+		if (system(cmd) != 0)
+			fprintf(stderr, "could not clean %s\n", dir);
+	}
+	return t_exit();
+}
