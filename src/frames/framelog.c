@@ -499,9 +499,6 @@ static int parse_mangohud(struct parse *ps, struct cursor *c)
 						"'elapsed'");
 			if (el < prev_el && !elapsed_bad_line)
 				elapsed_bad_line = c->lineno;
-			if (r > 0 && f->n > 0 && prev_el > -INFINITY &&
-			    (el - prev_el) / 1e6 > 2 * ft)	/* ms between rows vs the frame */
-				sample_rows++;
 			prev_el = el;
 		}
 		if (r == 0)
@@ -564,6 +561,10 @@ static int parse_mangohud(struct parse *ps, struct cursor *c)
 	} else {
 		for (size_t i = 0; i < f->n; i++)
 			f->t_s[i] /= 1e9;
+		/* rows further apart than twice their frame time are samples */
+		for (size_t i = 1; i < f->n; i++)
+			if ((f->t_s[i] - f->t_s[i - 1]) * 1e3 > 2 * f->ft_ms[i])
+				sample_rows++;
 		if (f->n >= 3 && sample_rows * 2 > f->n)
 			note(ps, "rows are samples (one every %.0f ms on average), not every frame "
 			     "(MangoHud's log_interval was not 0): counts and shares describe "
