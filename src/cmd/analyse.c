@@ -361,7 +361,7 @@ int analyse_input(const char *input, const struct analyse_opts *o, struct analys
 				"is the whole window\n", program ? program : "run.ini");
 
 	/* The program log, for a line rule. */
-	if (rule && rule->kind == RELOAD_LINE && is_dir && npass) {
+	if (rule && rule->kind == RELOAD_LINE && is_dir && npass && !isnan(t0)) {
 		struct strbuf path = STRBUF_INIT;
 		size_t len, unstamped = 0;
 
