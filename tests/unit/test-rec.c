@@ -358,9 +358,10 @@ static void test_unknown_and_versions(void)
 	 * payload: both read, the unknown one counted. */
 	static const uint8_t data[] = {
 		200, 3, 1, 2, 3,			/* unknown, skipped */
-		RT_SAMPLES, 6, 2,			/* 2 samples: */
-		10 << 2 | 1, 0, 14,			/* t=zz(10)=5, x toggled on, x=0+7 */
-		0 << 2 | 1, 0,				/* t=5, x toggled off, x=7 */
+		/* 2 samples of x, Rice-coded bits (LSB first): t: zz 10 = ten
+		 * 1s and a 0; one toggle: 10; gap 0: 0; x: zz(7) - 1 = 13:
+		 * thirteen 1s and a 0; then t: 0, one toggle: 10, gap: 0. */
+		RT_SAMPLES, 5, 2, 0xff, 0xcb, 0xff, 0x27,
 		RT_CLOCK, 2, 1, 2,
 		250, 0,					/* unknown, empty */
 		RT_END, 3, 2, 0, 9,			/* end, with an extra byte */
