@@ -29,6 +29,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "frames/framelog.h"
 
@@ -132,6 +136,32 @@ static int field_index(struct span line, const char *name, int *nfields)
 	if (nfields)
 		*nfields = i;
 	return found;
+}
+
+/*
+ * Splits LINE at commas in one byte loop (fields are short: a memchr call
+ * per field costs more than it saves). Field WANT[k] (k < 3, -1 for none) is
+ * stored in OUT[k]. Returns the number of fields.
+ */
+static int split_fields(struct span line, const int want[3], struct span out[3])
+{
+	const char *p = line.s, *end = line.s + line.len, *start = p;
+	int i = 0;
+
+	for (;; p++) {
+		if (p == end || *p == ',') {
+			if (i == want[0])
+				out[0] = (struct span){ start, (size_t)(p - start) };
+			else if (i == want[1])
+				out[1] = (struct span){ start, (size_t)(p - start) };
+			else if (i == want[2])
+				out[2] = (struct span){ start, (size_t)(p - start) };
+			i++;
+			if (p == end)
+				return i;
+			start = p + 1;
+		}
+	}
 }
 
 static const double pow10_exact[23] = {
@@ -450,32 +480,21 @@ static int parse_mangohud(struct parse *ps, struct cursor *c)
 	i_el = field_index(line, "elapsed", NULL);
 
 	while (next_line(c, &line)) {
-		const char *p = line.s, *end = line.s + line.len;
-		struct span ft_s = { 0 }, fps_s = { 0 }, el_s = { 0 };
-		int i = 0;
+		const int want[3] = { i_ft, i_fps, i_el };
+		struct span fl[3] = { { 0 } };
+		struct span ft_s, fps_s, el_s;
+		int i = split_fields(line, want, fl);
 		double ft, el = NAN;
 		bool is_int = true;
 
+		ft_s = fl[0];
+		fps_s = fl[1];
+		el_s = fl[2];
 		if (!line.len) {
 			if (c->p >= c->end)
 				break;
 			return perr(ps, c->lineno, "expected a row of %d fields, got an empty line",
 				    nfields);
-		}
-		for (;;) {
-			const char *comma = memchr(p, ',', (size_t)(end - p));
-			struct span fld = { p, (size_t)((comma ? comma : end) - p) };
-
-			if (i == i_ft)
-				ft_s = fld;
-			else if (i == i_fps)
-				fps_s = fld;
-			else if (i == i_el)
-				el_s = fld;
-			i++;
-			if (!comma)
-				break;
-			p = comma + 1;
 		}
 		if (i != nfields) {
 			if (!c->last_had_nl && i < nfields) {
@@ -591,19 +610,15 @@ struct pm_chain {
 	size_t rows;
 };
 
-/* The key of a row: its first three fields, or the whole line if fewer. */
+/* The key of a row: its first three fields and a comma, or the whole line if fewer. */
 static struct span pm_key(struct span line)
 {
-	const char *p = line.s, *end = line.s + line.len;
+	int commas = 0;
 
-	for (int i = 0; i < 3 && p < end; i++) {
-		const char *comma = memchr(p, ',', (size_t)(end - p));
-
-		if (!comma)
-			return line;
-		p = comma + 1;
-	}
-	return (struct span){ line.s, (size_t)(p - line.s) };
+	for (size_t i = 0; i < line.len; i++)
+		if (line.s[i] == ',' && ++commas == 3)
+			return (struct span){ line.s, i + 1 };
+	return line;
 }
 
 static int parse_presentmon(struct parse *ps, struct cursor *c)
@@ -674,9 +689,9 @@ static int parse_presentmon(struct parse *ps, struct cursor *c)
 
 	/* pass 2: the frames of the chosen swap chain */
 	while (next_line(c, &line)) {
-		const char *p = line.s, *end = line.s + line.len;
-		struct span ft_s = { 0 };
-		int i = 0;
+		const int want[3] = { i_ft, -1, -1 };
+		struct span fl[3] = { { 0 } };
+		int i;
 		double ft;
 		bool is_int;
 
@@ -693,16 +708,7 @@ static int parse_presentmon(struct parse *ps, struct cursor *c)
 			    memcmp(key.s, chains[best].key.s, key.len) != 0)
 				continue;
 		}
-		for (;;) {
-			const char *comma = memchr(p, ',', (size_t)(end - p));
-
-			if (i == i_ft)
-				ft_s = (struct span){ p, (size_t)((comma ? comma : end) - p) };
-			i++;
-			if (!comma)
-				break;
-			p = comma + 1;
-		}
+		i = split_fields(line, want, fl);
 		if (i != nfields) {
 			if (!c->last_had_nl && i < nfields) {
 				note(ps, "line %zu: last line cut short (%d of %d fields, no newline): "
@@ -712,7 +718,7 @@ static int parse_presentmon(struct parse *ps, struct cursor *c)
 			return perr(ps, c->lineno, "expected %d fields as in the header on line "
 				    "%zu, got %d", nfields, header_line, i);
 		}
-		r = read_ft(ps, c->lineno, ft_s, "a frame time in ms in column", &ft, &is_int);
+		r = read_ft(ps, c->lineno, fl[0], "a frame time in ms in column", &ft, &is_int);
 		if (r < 0) {
 			/* name the column in the message */
 			if (ps->msg)
@@ -783,6 +789,35 @@ static int parse_plain(struct parse *ps, struct cursor *c)
 /* ------------------------------------------------------------------ */
 /* detection and the API */
 
+/*
+ * Sizes F's arrays (still empty) for the lines in [P, END), at most one frame
+ * a line, so that they never grow by copying: an hour's log would otherwise
+ * copy 8 MB about ten times. Uses struct frames' documented fields.
+ */
+static int frames_reserve_lines(struct frames *f, const char *p, const char *end)
+{
+	size_t n = 1;
+	double *a, *b;
+
+	while (p < end && (p = memchr(p, '\n', (size_t)(end - p)))) {
+		n++;
+		p++;
+	}
+	a = malloc(n * sizeof(*a));
+	b = malloc(n * sizeof(*b));
+	if (!a || !b) {
+		free(a);
+		free(b);
+		return -ENOMEM;
+	}
+	free(f->ft_ms);
+	free(f->t_s);
+	f->ft_ms = a;
+	f->t_s = b;
+	f->alloc = n;
+	return 0;
+}
+
 /* The format of the first meaningful line; -EINVAL with a message if none. */
 static int detect(struct parse *ps, struct cursor c, enum framelog_format *ret)
 {
@@ -827,8 +862,12 @@ int framelog_parse(const char *buf, size_t len, const char *name, enum framelog_
 	if (fmt == FRAMELOG_AUTO && (r = detect(&ps, c, &fmt)) < 0)
 		return r;
 	ps.f = frames_new();
-	if (!ps.f)
+	if (!ps.f || frames_reserve_lines(ps.f, c.p, c.end) < 0) {
+		frames_free(ps.f);
+		if (msg)
+			sb_addf(msg, "'%s': out of memory", ps.name);
 		return -ENOMEM;
+	}
 	switch (fmt) {
 	case FRAMELOG_MANGOHUD:
 		r = parse_mangohud(&ps, &c);
@@ -863,44 +902,72 @@ int framelog_parse(const char *buf, size_t len, const char *name, enum framelog_
 	return 0;
 }
 
+/* Reads all of FP into SB; 0 or a negative errno. */
+static int read_stream(FILE *fp, struct strbuf *sb)
+{
+	for (;;) {
+		size_t got;
+
+		if (sb_grow(sb, sb->len < 65536 ? 65536 : sb->len) < 0)
+			return -ENOMEM;
+		got = fread(sb->buf + sb->len, 1, sb->alloc - sb->len - 1, fp);
+		sb->len += got;
+		sb->buf[sb->len] = '\0';
+		if (got == 0)
+			return ferror(fp) ? -EIO : 0;
+	}
+}
+
 int framelog_read(const char *path, enum framelog_format fmt, struct frames **ret,
 		  struct strbuf *msg)
 {
 	struct strbuf sb = STRBUF_INIT;
-	FILE *fp = strcmp(path, "-") == 0 ? stdin : fopen(path, "rb");
-	int r = 0;
+	struct stat st;
+	FILE *fp;
+	int fd = -1, r;
 
+	if (strcmp(path, "-") == 0) {
+		fp = stdin;
+		goto stream;
+	}
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0 || fstat(fd, &st) < 0) {
+		r = -errno;
+		goto fail;
+	}
+	/* a regular file is mapped: no copy, and the page cache backs it */
+	if (S_ISREG(st.st_mode) && st.st_size > 0) {
+		size_t len = (size_t)st.st_size;
+		void *map = mmap(NULL, len, PROT_READ, MAP_PRIVATE, fd, 0);
+
+		if (map != MAP_FAILED) {
+			close(fd);
+			madvise(map, len, MADV_SEQUENTIAL);
+			r = framelog_parse(map, len, path, fmt, ret, msg);
+			munmap(map, len);
+			return r;
+		}
+	}
+	fp = fdopen(fd, "rb");
 	if (!fp) {
 		r = -errno;
-		if (msg)
-			sb_addf(msg, "'%s': %s", path, strerror(-r));
-		return r;
+		goto fail;
 	}
-	for (;;) {
-		size_t got;
-
-		if (sb_grow(&sb, sb.len < 65536 ? 65536 : sb.len) < 0) {
-			r = -ENOMEM;
-			break;
-		}
-		got = fread(sb.buf + sb.len, 1, sb.alloc - sb.len - 1, fp);
-		sb.len += got;
-		sb.buf[sb.len] = '\0';
-		if (got == 0) {
-			if (ferror(fp))
-				r = -EIO;
-			break;
-		}
-	}
+	fd = -1;	/* fp owns it now */
+stream:
+	r = read_stream(fp, &sb);
 	if (fp != stdin)
 		fclose(fp);
-	if (r < 0) {
-		if (msg)
-			sb_addf(msg, "'%s': %s", path, strerror(-r));
-		sb_release(&sb);
-		return r;
-	}
+	if (r < 0)
+		goto fail;
 	r = framelog_parse(sb.buf, sb.len, path, fmt, ret, msg);
+	sb_release(&sb);
+	return r;
+fail:
+	if (fd >= 0)
+		close(fd);
+	if (msg)
+		sb_addf(msg, "'%s': %s", path, strerror(-r));
 	sb_release(&sb);
 	return r;
 }
