@@ -160,17 +160,26 @@ static void test_cut_short(void)
 	sb_release(&notes);
 }
 
-/* Parses TEXT as NAME and checks it fails with exactly MSG. */
+/*
+ * Parses TEXT as "x.csv" and checks it fails with exactly MSG. The text is
+ * copied into a buffer of its exact length, without a NUL, so that ASan
+ * catches any read past the end (mapped files have no NUL either).
+ */
 static void check_err(const char *text, enum framelog_format fmt, const char *msg)
 {
 	struct strbuf sb = STRBUF_INIT;
 	struct frames *f = (struct frames *)&sb;	/* must stay untouched */
-	int r = framelog_parse(text, strlen(text), "x.csv", fmt, &f, &sb);
+	size_t len = strlen(text);
+	char *copy = malloc(len ? len : 1);
+	int r;
 
+	memcpy(copy, text, len);
+	r = framelog_parse(copy, len, "x.csv", fmt, &f, &sb);
 	CHECK_INT(r, -EINVAL);
 	CHECK(f == (struct frames *)&sb);
 	CHECK_STR(sb.buf, msg);
 	sb_release(&sb);
+	free(copy);
 }
 
 /* Reads fixture NAME and checks it fails with MSG after "'<path>'". */
@@ -343,6 +352,32 @@ static void test_numbers_exact(void)
 	CHECK_INT(bad, 0);
 }
 
+/* Valid logs that end without a newline, in buffers without a NUL. */
+static void test_no_trailing_newline(void)
+{
+	static const char *const texts[] = {
+		"16.7\n17.2",
+		"16.7 # c",
+		"fps,frametime,elapsed\n60,16.7,16700000\n59,16.9,33600000",
+		"Application,ProcessID,SwapChainAddress,msBetweenPresents\ng,1,0x1,16.7\ng,1,0x1,17",
+		"Application,ProcessID,SwapChainAddress,FrameTime\ng,1,0x1,16.7\nh,2,0x2,1e1",
+	};
+	static const size_t want_n[] = { 2, 1, 2, 2, 1 };
+
+	for (size_t i = 0; i < sizeof(texts) / sizeof(texts[0]); i++) {
+		size_t len = strlen(texts[i]);
+		char *copy = malloc(len);
+		struct frames *f = NULL;
+
+		memcpy(copy, texts[i], len);
+		CHECK_INT(framelog_parse(copy, len, "t", FRAMELOG_AUTO, &f, NULL), 0);
+		if (f)
+			CHECK_INT(f->n, want_n[i]);
+		frames_free(f);
+		free(copy);
+	}
+}
+
 static void test_format_names(void)
 {
 	enum framelog_format fmt = FRAMELOG_PLAIN;
@@ -402,6 +437,7 @@ int main(void)
 	T_RUN(test_errors);
 	T_RUN(test_plain_details);
 	T_RUN(test_numbers_exact);
+	T_RUN(test_no_trailing_newline);
 	T_RUN(test_format_names);
 	T_RUN(test_missing_file);
 	T_RUN(test_large);
