@@ -428,6 +428,52 @@ static void test_large(void)
 	sb_release(&sb);
 }
 
+/*
+ * A PresentMon log of over 8 MB read from a file: framelog_read maps it and
+ * drops pages it has read past; the first row's swap chain (dwm.exe) is not
+ * the biggest, so a second pass reads released pages again.
+ */
+static void test_presentmon_big_file(void)
+{
+	const char *path = "test-framelog-big.csv";
+	struct strbuf notes = STRBUF_INIT;
+	struct frames *f = NULL;
+	FILE *fp = fopen(path, "w");
+	const size_t n = 200000;
+	size_t bad = 0;
+
+	if (!fp) {
+		T_FAIL("cannot write %s", path);
+		return;
+	}
+	fputs("Application,ProcessID,SwapChainAddress,Runtime,SyncInterval,PresentFlags,"
+	      "Dropped,TimeInSeconds,msInPresentAPI,msBetweenPresents\n", fp);
+	for (size_t i = 0; i < n; i++) {
+		if (i % 1000 == 0)
+			fprintf(fp, "dwm.exe,1180,0x0000024C8E4A1030,Other,0,0,0,%zu.5,0.1,16.0\n",
+				i);
+		fprintf(fp, "game.exe,4242,0x000001D3A8F0C2B0,DXGI,1,0,0,%zu.25,0.21373,%zu.%03zu\n",
+			i, 5 + i % 7, i % 1000);
+	}
+	fclose(fp);
+	CHECK_INT(framelog_read(path, FRAMELOG_AUTO, &f, &notes), 0);
+	if (f) {
+		CHECK_STR(f->format, "presentmon-v1");
+		CHECK_INT(f->n, n);
+		for (size_t i = 0; i < f->n; i++)
+			if (fabs(f->ft_ms[i] - ((double)(5 + i % 7) + (double)(i % 1000) / 1000)) >
+			    1e-9)
+				bad++;
+		CHECK_INT(bad, 0);
+		CHECK(strstr(notes.buf, "2 swap chains in the log; kept "
+					"'game.exe,4242,0x000001D3A8F0C2B0' (200000 frames), left "
+					"out 200 rows of the others") != NULL);
+	}
+	frames_free(f);
+	sb_release(&notes);
+	remove(path);
+}
+
 int main(void)
 {
 	T_RUN(test_written_fixtures);
@@ -441,5 +487,6 @@ int main(void)
 	T_RUN(test_format_names);
 	T_RUN(test_missing_file);
 	T_RUN(test_large);
+	T_RUN(test_presentmon_big_file);
 	return t_exit();
 }
