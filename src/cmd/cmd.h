@@ -15,5 +15,8 @@
 int cmd_compare(int argc, char **argv);
 int cmd_version(int argc, char **argv);
 int cmd_watch(int argc, char **argv);
+int cmd_report(int argc, char **argv);
+int cmd_matrix(int argc, char **argv);
+int cmd_dump(int argc, char **argv);
 
 #endif
