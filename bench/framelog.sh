@@ -6,7 +6,9 @@
 # three formats: MangoHud 0.8 CSV (16 columns), PresentMon 2.x CSV (30
 # columns) and a plain dump. Prints median and minimum wall time, median CPU
 # time (RUNS runs, default 7), and the peak RSS of one read + compat
-# (GNU time). Goal (issue 2): parsing the hour well under 0.1 s.
+# (GNU time). Goal (issue 2): parsing the hour well under 0.1 s. For scale,
+# the median wall time of `wc -l` on each file (reading it, nothing more) is
+# printed beside it: on a loaded machine both slow down together.
 set -eu
 build=$(cd "${1:-build}" && pwd)
 here=$(cd "$(dirname "$0")" && pwd)
@@ -63,6 +65,19 @@ PY
 cd "$tmp"
 ls -l hour-* | awk '{ printf "%-24s %6.1f MB\n", $NF, $5 / 1048576 }'
 ./framelog-bench hour-mangohud.csv hour-presentmon.csv hour-plain.txt
+for f in hour-mangohud.csv hour-presentmon.csv hour-plain.txt; do
+	i=0
+	: >walls
+	while [ $i -lt "${RUNS:-7}" ]; do
+		t0=$(date +%s%N)
+		wc -l "$f" >/dev/null
+		echo $(( $(date +%s%N) - t0 )) >>walls
+		i=$((i + 1))
+	done
+	sort -n walls | awk -v f="$f" '{ a[NR] = $1 } END {
+		printf "%-28s wc -l wall median %6.1f ms (min %6.1f), for scale\n", f,
+			a[int((NR + 1) / 2)] / 1e6, a[1] / 1e6 }'
+done
 if [ -x /usr/bin/time ]; then
 	for f in hour-mangohud.csv hour-presentmon.csv hour-plain.txt; do
 		RUNS=1 /usr/bin/time -f "$f: peak RSS %M KB (one read + compat)" \
