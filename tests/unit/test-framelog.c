@@ -458,6 +458,23 @@ static void test_format_names(void)
 	CHECK_STR(framelog_format_name((enum framelog_format)99), "unknown");
 }
 
+/* "-" reads standard input (a pipe or a terminal is not mapped). */
+static void test_stdin(void)
+{
+	struct frames *f = NULL;
+
+	if (!freopen(fixture("plain.txt"), "r", stdin)) {
+		T_FAIL("cannot reopen stdin");
+		return;
+	}
+	CHECK_INT(framelog_read("-", FRAMELOG_AUTO, &f, NULL), 0);
+	if (f) {
+		CHECK_STR(f->format, "plain");
+		CHECK_INT(f->n, 40);
+	}
+	frames_free(f);
+}
+
 static void test_missing_file(void)
 {
 	struct strbuf sb = STRBUF_INIT;
@@ -548,6 +565,7 @@ int main(void)
 	T_RUN(test_no_trailing_newline);
 	T_RUN(test_format_names);
 	T_RUN(test_missing_file);
+	T_RUN(test_stdin);
 	T_RUN(test_large);
 	T_RUN(test_presentmon_big_file);
 	return t_exit();
