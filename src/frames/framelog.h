@@ -13,18 +13,27 @@
  *   plain: one frame time in ms a line; '#' starts a comment; blank lines
  *     are skipped.
  *
- * The result is a struct frames (core/frames.h) with ->format set to one of
- * "mangohud-0.6.8" (integer us frame times, 0.6.x up to 0.6.8),
- * "mangohud-0.6.9" (float ms, 0.6.9 .. 0.6.x, no version line),
- * "mangohud-0.7" (float ms with a v1/version preamble: 0.7 and later; the
- * exact version string from the log when it says one, e.g. "mangohud-0.7.2"),
- * "presentmon-v1", "presentmon-v2", "presentmon" (current), "plain".
- * t_s is the end of each frame in seconds since the first frame's start (see
- * frames.h); for MangoHud it comes from elapsed when elapsed is present and
- * consistent, else from the running sum of frame times (a note says which).
+ * The result is a struct frames (core/frames.h) with ->format set to:
+ *   "mangohud-X.Y.Z"  the version a log_versioning line names (e.g.
+ *                     "mangohud-0.8.2"); frametime in us before 0.6.9;
+ *   "mangohud-0.6.8"  no version line, frametime in whole us (0.6.8 and
+ *                     before; a note says the version was assumed);
+ *   "mangohud-0.6.9"  no version line, float ms, 0.6.x's 12 columns;
+ *   "mangohud-0.7"    no version line, float ms, the later columns;
+ *   "presentmon-v1" (msBetweenPresents), "presentmon-v2" (FrameTime),
+ *   "presentmon" (MsBetweenPresents, PresentMon 2.x default), "plain".
+ * compat_mangohud_style_of() (core/compat.h) maps these to MangoHud's
+ * formulas. ft_ms is always in ms. t_s: MangoHud's elapsed column (s since
+ * MangoHud started logging) when present and never decreasing, else the
+ * running sum of frame times from 0 (PresentMon and plain logs always).
+ * A frame time of 0 is left out (noted); tid stays NULL.
  *
- * Assumes logs fit in memory (a one-hour 144 fps log is ~30 MB of CSV).
- * The parser makes no allocation per line.
+ * A PresentMon log may mix swap chains: the one with the most rows is kept
+ * (noted). docs/METRICS.md ("Inputs") has the details.
+ *
+ * Speed: one pass, no allocation per line; framelog_read maps the file and
+ * drops what it has parsed, so memory is about the frames' arrays (16 bytes
+ * a frame) whatever the file's size.
  */
 #ifndef SS_FRAMES_FRAMELOG_H
 #define SS_FRAMES_FRAMELOG_H
@@ -60,9 +69,12 @@ int framelog_parse(const char *buf, size_t len, const char *name, enum framelog_
 		   struct frames **ret, struct strbuf *msg);
 
 /*
- * Reads the file at PATH and parses it as framelog_parse() does (NAME is the
- * path). Returns as framelog_parse(), plus the negative errno of a failed
- * open or read, with "'PATH': <strerror>" in MSG.
+ * Reads the file at PATH ("-": standard input) and parses it as
+ * framelog_parse() does (NAME is the path). Returns as framelog_parse(),
+ * plus the negative errno of a failed open or read, with
+ * "'PATH': <strerror>" in MSG. A regular file is mapped, not copied; it must
+ * not be truncated while it is read (appending, as a running MangoHud does,
+ * is fine: only the size at open is read).
  */
 int framelog_read(const char *path, enum framelog_format fmt, struct frames **ret,
 		  struct strbuf *msg);

@@ -146,6 +146,67 @@ static void test_mangohud_068_real(void)
 	sb_release(&notes);
 }
 
+/* Parses TEXT, checks its format string, frame 0 and a note. */
+static void check_version(const char *text, const char *format, double ft0, const char *note)
+{
+	struct strbuf notes = STRBUF_INIT;
+	struct frames *f = NULL;
+
+	CHECK_INT(framelog_parse(text, strlen(text), "v.csv", FRAMELOG_AUTO, &f, &notes), 0);
+	if (f) {
+		CHECK_STR(f->format, format);
+		CHECK_NEAR(f->ft_ms[0], ft0, 1e-12);
+		if (note)
+			CHECK_STR(notes.buf, note);
+	}
+	frames_free(f);
+	sb_release(&notes);
+}
+
+/* How the MangoHud version and the frametime unit are found. */
+static void test_mangohud_versions(void)
+{
+	const char *sys = "os,cpu,gpu,ram,kernel,driver,cpuscheduler\nDebian,AMD,,1,6.1,Mesa,\n";
+	char buf[1024];
+
+	/* log_versioning names the version; 0.6.8 and before log microseconds */
+	snprintf(buf, sizeof(buf),
+		 "v1\nv0.6.8\n---------------------SYSTEM INFO---------------------\n%s"
+		 "--------------------FRAME METRICS--------------------\n"
+		 "fps,frametime,elapsed\n100,10000,10000000\n50,20000,30000000\n", sys);
+	check_version(buf, "mangohud-0.6.8", 10, "");
+	/* 0.6.9 and later log milliseconds, whatever the digits look like */
+	snprintf(buf, sizeof(buf), "v1\n0.7.2-1-gabcdef\n%sfps,frametime,elapsed\n"
+		 "62.5,16,16000000\n", sys);
+	check_version(buf, "mangohud-0.7.2", 16, "");
+	/* a version line that disagrees with the numbers wins, with a note */
+	snprintf(buf, sizeof(buf), "v1\n0.6.5\n%sfps,frametime,elapsed\n"
+		 "62.5,16.0,16000000\n", sys);
+	check_version(buf, "mangohud-0.6.5", 0.016,
+		      "'v.csv': frametime looks like ms but the log says version 0.6.5: us "
+		      "assumed\n");
+	/* no version line, whole numbers, but fps * frametime says ms */
+	snprintf(buf, sizeof(buf), "%sfps,frametime,cpu_load,gpu_load,cpu_temp,gpu_temp,"
+		 "gpu_core_clock,gpu_mem_clock,gpu_vram_used,gpu_power,ram_used,swap_used,"
+		 "process_rss,elapsed\n62.5,16,1,1,1,1,1,1,1,1,1,0,1,16000000\n", sys);
+	check_version(buf, "mangohud-0.7", 16,
+		      "'v.csv': mangohud version assumed 0.7 or later: frametime holds whole "
+		      "numbers but fps says they are ms\n");
+	/* no elapsed column: frame ends from the sum */
+	snprintf(buf, sizeof(buf), "%sfps,frametime\n100,10000\n", sys);
+	check_version(buf, "mangohud-0.6.8", 10,
+		      "'v.csv': mangohud version assumed 0.6.8 from integer frametime (us)\n"
+		      "'v.csv': no elapsed column: frame ends from the running sum of frame "
+		      "times\n");
+	/* elapsed going backwards: the sum again, and the line named */
+	snprintf(buf, sizeof(buf), "%sfps,frametime,elapsed\n62.5,16.0,32000000\n"
+		 "62.5,16.0,16000000\n", sys);
+	check_version(buf, "mangohud-0.6.9", 16,
+		      "'v.csv': mangohud version assumed 0.6.9 from float frametime (ms) and 3 "
+		      "columns\n'v.csv': line 5: elapsed decreases: frame ends from the running "
+		      "sum of frame times\n");
+}
+
 static void test_cut_short(void)
 {
 	struct strbuf notes = STRBUF_INIT;
@@ -397,6 +458,23 @@ static void test_format_names(void)
 	CHECK_STR(framelog_format_name((enum framelog_format)99), "unknown");
 }
 
+/* "-" reads standard input (a pipe or a terminal is not mapped). */
+static void test_stdin(void)
+{
+	struct frames *f = NULL;
+
+	if (!freopen(fixture("plain.txt"), "r", stdin)) {
+		T_FAIL("cannot reopen stdin");
+		return;
+	}
+	CHECK_INT(framelog_read("-", FRAMELOG_AUTO, &f, NULL), 0);
+	if (f) {
+		CHECK_STR(f->format, "plain");
+		CHECK_INT(f->n, 40);
+	}
+	frames_free(f);
+}
+
 static void test_missing_file(void)
 {
 	struct strbuf sb = STRBUF_INIT;
@@ -479,6 +557,7 @@ int main(void)
 	T_RUN(test_written_fixtures);
 	T_RUN(test_mangohud_elapsed);
 	T_RUN(test_mangohud_068_real);
+	T_RUN(test_mangohud_versions);
 	T_RUN(test_cut_short);
 	T_RUN(test_errors);
 	T_RUN(test_plain_details);
@@ -486,6 +565,7 @@ int main(void)
 	T_RUN(test_no_trailing_newline);
 	T_RUN(test_format_names);
 	T_RUN(test_missing_file);
+	T_RUN(test_stdin);
 	T_RUN(test_large);
 	T_RUN(test_presentmon_big_file);
 	return t_exit();
