@@ -7,9 +7,10 @@
  * wins over an earlier one. Keys report reads:
  *   program=NAME       the program (the reload rule's section name)
  *   variant=NAME       the variant of a benchmark
- *   t0=S               CLOCK_MONOTONIC seconds of the run's time origin: the
- *                      frames, pass stamps and program.log stamps are seconds
- *                      since t0
+ *   t0=S.US            CLOCK_REALTIME of the run's time origin (the recorder
+ *                      writes it; report only shows it)
+ *   clock_mono_ns=N    CLOCK_MONOTONIC at the same instant as t0: the frames,
+ *                      pass stamps and program.log stamps are seconds since it
  *   pass<N>=S          pass N (1, 2, ...) started S seconds after t0
  *   reload_re=RE, reload_after=S, reload_fixed=S   reload rule overrides
  * Pure: the caller reads the file.
