@@ -28,7 +28,7 @@ deps-test:
 
 build:
 	@cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_INSTALL_PREFIX=$(PREFIX) $(CMAKE_FLAGS) >/dev/null
-	@cmake --build $(BUILD) -j $(JOBS)
+	@cmake --build $(BUILD) -j $(JOBS) -- --no-print-directory
 
 demo: deps build
 	@scripts/demo.sh $(BUILD)
@@ -39,7 +39,7 @@ test: deps-test build test-only
 
 test-only:
 	@cmake -S . -B $(TEST_BUILD) -DCMAKE_BUILD_TYPE=Debug -DSTALLSCOPE_SANITIZE=ON $(CMAKE_FLAGS) >/dev/null
-	@cmake --build $(TEST_BUILD) -j $(JOBS)
+	@cmake --build $(TEST_BUILD) -j $(JOBS) -- --no-print-directory
 	@cd $(TEST_BUILD) && ctest --output-on-failure -j $(JOBS) $(CTEST_FLAGS)
 
 bench: deps-test build
