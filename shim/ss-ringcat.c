@@ -124,6 +124,8 @@ int main(int argc, char **argv)
 			exited = 1;
 		do {
 			n = ring_drain(ring, ss_now_ns(), buf, 4096);
+			if (!n)
+				break;
 			if (n_all + n > alloc) {
 				alloc = (n_all + n) * 2;
 				all = realloc(all, alloc * sizeof(*all));
