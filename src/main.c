@@ -22,6 +22,7 @@ struct command {
 
 static const struct command commands[] = {
 	{ "version", cmd_version, "print the version" },
+	{ "dump", cmd_dump, "print a record as text, one line per record" },
 };
 
 static void usage(FILE *f)

@@ -13,5 +13,6 @@
 #define SS_CMD_H
 
 int cmd_version(int argc, char **argv);
+int cmd_dump(int argc, char **argv);
 
 #endif

@@ -19,7 +19,11 @@ int samp_state_init(struct samp_state *s, size_t nf, const uint8_t *kinds, uint6
 	s->chg = calloc(n, 1);
 	s->p1 = calloc(n, sizeof(*s->p1));
 	s->p2 = calloc(n, sizeof(*s->p2));
-	if (!s->is_str || !s->lin || !s->chg || !s->p1 || !s->p2) {
+	s->avg = calloc(n, sizeof(*s->avg));
+	s->dense = calloc(n, 1);
+	s->freq = calloc(n, sizeof(*s->freq));
+	if (!s->is_str || !s->lin || !s->chg || !s->p1 || !s->p2 || !s->avg || !s->dense ||
+	    !s->freq) {
 		samp_state_release(s);
 		return -ENOMEM;
 	}
@@ -35,6 +39,9 @@ void samp_state_release(struct samp_state *s)
 	free(s->chg);
 	free(s->p1);
 	free(s->p2);
+	free(s->avg);
+	free(s->dense);
+	free(s->freq);
 	*s = (struct samp_state){ 0 };
 }
 
@@ -42,7 +49,23 @@ void samp_state_update(struct samp_state *s, uint64_t t, const int64_t *vals)
 {
 	for (size_t f = 0; f < s->nf; f++) {
 		uint64_t v = (uint64_t)vals[f], p1 = s->p1[f];
+		unsigned q = s->freq[f];
 
+		/* How often it changed: an exponential average. Flagged ("dense")
+		 * while it changes in 20% to 80% of samples (where toggles would
+		 * cost more than a bit a sample), sparse again below 10% or above
+		 * 90%. */
+		if (v != samp_pred(s, f))
+			q += (256 - q) >> 3;
+		else
+			q -= q >> 3;
+		s->freq[f] = (uint16_t)q;
+		if (!s->dense[f] && q >= 51 && q <= 205)
+			s->dense[f] = 1;
+		else if (s->dense[f] && (q < 26 || q > 230))
+			s->dense[f] = 0;
+		if (s->dense[f])
+			s->chg[f] = 0;
 		if (!s->is_str[f]) {
 			uint64_t ec = zz_enc((int64_t)(v - p1));
 			uint64_t el = zz_enc((int64_t)(v - (2 * p1 - s->p2[f])));

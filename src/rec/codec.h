@@ -168,16 +168,52 @@ static inline bool cur_u8(struct cur *c, uint8_t *ret)
  * line (mode "lin"). The time is predicted as the previous time plus the
  * period (meta "period_ns"), or plus the previous interval when there is
  * none. All arithmetic wraps modulo 2^64, so every value round-trips.
+ *
+ * A field whose changes come and go (it differed from its prediction in
+ * 20% to 80% of recent samples) is "dense": every sample has a bit saying
+ * whether it changed. The others are "sparse": coded only while in the
+ * changed set, which a sample edits by naming the fields that enter or
+ * leave it (toggles), so a field that never changes, or always does, costs
+ * nothing to say so.
  */
 struct samp_state {
 	size_t nf;
 	uint8_t *is_str;	/* per field: a REC_STR field (never "lin") */
 	uint64_t *p1, *p2;	/* the previous value and the one before */
 	uint8_t *lin;		/* per field: predicted by the line */
-	uint8_t *chg;		/* per field: differed from its prediction last sample */
+	uint8_t *chg;		/* per sparse field: in the changed set */
+	uint8_t *dense;		/* per field: a changed bit in every sample */
+	uint16_t *freq;		/* per field: how often it changed lately, 0..256 */
+	uint64_t *avg;		/* per field: the Rice coder's running mean */
 	uint64_t n;		/* samples so far */
 	uint64_t t_prev, dt_prev, period;
+	uint64_t avg_t, avg_ntog, avg_gap;	/* the other Rice coders' means */
 };
+
+/*
+ * Adaptive Rice codes: the samples are a bit stream (LSB first) in which a
+ * number u >= 0 is written with parameter k (the bit length of its coder's
+ * running mean, minus one) as q = u >> k one-bits, a zero, and the k low
+ * bits of u; when q >= RICE_QMAX, as RICE_QMAX one-bits, 6 bits of
+ * (bit length of u) - 1, and those bits of u. After each number the mean
+ * moves an eighth of the way towards it (u capped at 2^48).
+ */
+#define RICE_QMAX 24
+
+static inline unsigned rice_k(uint64_t avg)
+{
+	return avg ? 63u - (unsigned)__builtin_clzll(avg) : 0;
+}
+
+static inline void rice_adapt(uint64_t *avg, uint64_t u)
+{
+	if (u > (1ull << 48))
+		u = 1ull << 48;
+	if (u >= *avg)
+		*avg += (u - *avg) >> 3;
+	else
+		*avg -= (*avg - u) >> 3;
+}
 
 /* Sets up S for NF fields (KINDS[f] an enum rec_kind); 0 or -ENOMEM. */
 int samp_state_init(struct samp_state *s, size_t nf, const uint8_t *kinds, uint64_t period);

@@ -166,18 +166,82 @@ static int freeze(struct rd *d)
 	return 0;
 }
 
+/* A bounded bit reader over the samples' bit stream (LSB first). */
+struct bitr {
+	const uint8_t *p, *end;
+	uint64_t acc;
+	unsigned n;
+};
+
+static bool br_get(struct bitr *b, unsigned nbits, uint64_t *ret)
+{
+	while (b->n < nbits) {
+		if (b->p == b->end)
+			return false;
+		b->acc |= (uint64_t)*b->p++ << b->n;
+		b->n += 8;
+	}
+	*ret = nbits ? b->acc & ((1ull << nbits) - 1) : 0;
+	b->acc = nbits ? b->acc >> nbits : b->acc;
+	b->n -= nbits;
+	return true;
+}
+
+static bool br_get64(struct bitr *b, unsigned nbits, uint64_t *ret)
+{
+	uint64_t lo, hi;
+
+	if (nbits <= 32)
+		return br_get(b, nbits, ret);
+	if (!br_get(b, 32, &lo) || !br_get(b, nbits - 32, &hi))
+		return false;
+	*ret = lo | hi << 32;
+	return true;
+}
+
+/* Reads a number in the adaptive Rice code whose running mean is *AVG. */
+static bool br_rice(struct bitr *b, uint64_t *avg, uint64_t *ret)
+{
+	unsigned k = rice_k(*avg), q = 0;
+	uint64_t bit, u;
+
+	for (;;) {
+		if (!br_get(b, 1, &bit))
+			return false;
+		if (!bit)
+			break;
+		if (++q == RICE_QMAX)
+			break;
+	}
+	if (q < RICE_QMAX) {
+		if (!br_get64(b, k, &u))
+			return false;
+		u |= (uint64_t)q << k;
+	} else {
+		uint64_t len;
+
+		if (!br_get(b, 6, &len) || !br_get64(b, (unsigned)len + 1, &u))
+			return false;
+	}
+	rice_adapt(avg, u);
+	*ret = u;
+	return true;
+}
+
 static int rd_samples(struct rd *d, struct cur *c)
 {
 	struct rec *r = d->r;
 	struct samp_state *s = &d->ss;
 	size_t nf = r->nfields;
+	struct bitr b;
 	uint64_t count, i;
 	int ret;
 
 	ret = freeze(d);
 	if (ret < 0)
 		return ret;
-	if (!cur_varint(c, &count) || count > (uint64_t)(c->end - c->p))
+	/* A sample takes at least 2 bits. */
+	if (!cur_varint(c, &count) || count > (uint64_t)(c->end - c->p) * 4)
 		return bad(d, "samples record: count larger than the record");
 	if (nf && count > d->expand_left / nf)
 		return bad(d, "samples record: more values than a file this size can hold");
@@ -199,37 +263,43 @@ static int rd_samples(struct rd *d, struct cur *c)
 		r->vals = v;
 		d->cap_samples = cap;
 	}
+	b = (struct bitr){ .p = c->p, .end = c->end };
 	for (i = 0; i < count; i++) {
 		int64_t *row = r->vals + r->nsamples * nf;
-		uint64_t head, ntog, tz, last = 0, t;
+		uint64_t ntog, tz, last = 0, t;
 
-		if (!cur_varint(c, &head))
+		if (!br_rice(&b, &s->avg_t, &tz) || !br_rice(&b, &s->avg_ntog, &ntog))
 			return bad(d, "samples record: truncated sample");
-		if ((head & 3) == 3) {
-			if (head != 3 || !cur_varint(c, &ntog) || !cur_varint(c, &tz))
-				return bad(d, "samples record: bad sample head");
-		} else {
-			ntog = head & 3;
-			tz = head >> 2;
-		}
 		if (ntog > nf)
 			return bad(d, "samples record: more changes than fields");
 		for (uint64_t k = 0; k < ntog; k++) {
 			uint64_t gap, f;
 
-			if (!cur_varint(c, &gap) || gap >= nf - last)
+			if (!br_rice(&b, &s->avg_gap, &gap) || gap >= nf - last)
 				return bad(d, "samples record: field index out of range");
 			f = last + gap;
+			if (s->dense[f])
+				return bad(d, "samples record: a dense field toggled");
 			s->chg[f] ^= 1;
 			last = f + 1;
 		}
 		for (size_t f = 0; f < nf; f++) {
 			uint64_t v = samp_pred(s, f), e;
 
-			if (s->chg[f]) {
-				if (!cur_varint(c, &e))
+			if (s->dense[f]) {
+				uint64_t flag;
+
+				if (!br_get(&b, 1, &flag))
 					return bad(d, "samples record: truncated value");
-				v += (uint64_t)zz_dec(e);
+				if (flag) {
+					if (!br_rice(&b, &s->avg[f], &e))
+						return bad(d, "samples record: truncated value");
+					v += (uint64_t)zz_dec(e + 1);
+				}
+			} else if (s->chg[f]) {
+				if (!br_rice(&b, &s->avg[f], &e))
+					return bad(d, "samples record: truncated value");
+				v += (uint64_t)zz_dec(e + 1);
 			}
 			row[f] = (int64_t)v;
 		}
@@ -237,7 +307,7 @@ static int rd_samples(struct rd *d, struct cur *c)
 		r->t_ns[r->nsamples++] = t;
 		samp_state_update(s, t, row);
 	}
-	if (c->p != c->end)
+	if (b.p != b.end || b.n >= 8)
 		return bad(d, "samples record: bytes left after the last sample");
 	return 0;
 }
