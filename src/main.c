@@ -23,6 +23,7 @@ struct command {
 static const struct command commands[] = {
 	{ "version", cmd_version, "print the version" },
 	{ "dump", cmd_dump, "print a record as text, one line per record" },
+	{ "record", cmd_record, "run or attach to a program and record its frames and samples" },
 };
 
 static void usage(FILE *f)

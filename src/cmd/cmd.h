@@ -14,5 +14,6 @@
 
 int cmd_version(int argc, char **argv);
 int cmd_dump(int argc, char **argv);
+int cmd_record(int argc, char **argv);
 
 #endif
