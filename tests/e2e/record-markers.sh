@@ -31,4 +31,9 @@ pid=$(ini run/run.ini pid)
 	fail "no frame_thread event for tid $ft"
 ls /dev/shm | grep -q "stallscope-$pid" && fail "ring left in /dev/shm"
 [ -f run/record.ssr ] || fail "no record.ssr"
+if "$SS_BIN" 2>&1 | grep -q '^  report '; then
+	# report reads the frames from the record: 240 presents make 239 frames
+	"$SS_BIN" report --warmup 0 --json run > report.json || fail "report failed"
+	grep -q '"frames": 239,' report.json || fail "report: $(grep '"frames"' report.json)"
+fi
 echo "ok: 240 frames from the marker ring, frame thread $ft"

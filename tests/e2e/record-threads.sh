@@ -19,7 +19,14 @@ i0=$(cpu idle0)
 expect_ge "busy0 cpu_ns" "$b0" 100000000
 [ "$b0" -gt $((i0 * 20)) ] || fail "busy0 ran $b0 ns, idle0 $i0 ns: not told apart"
 if "$SS_BIN" 2>&1 | grep -q '^  report '; then
-	"$SS_BIN" report --threads run > threads.txt 2>&1 || fail "report --threads: $(cat threads.txt)"
+	"$SS_BIN" report --threads --warmup 0 run > threads.txt 2>&1 || fail "report --threads: $(cat threads.txt)"
 	grep -q busy0 threads.txt || fail "report --threads names no busy0: $(cat threads.txt)"
+	# busy0's ms/frame is more than idle0's; both print a main CPU
+	awk '$1 == "busy0" { b = $3 } $1 == "idle0" { i = $3 } END { exit !(b > i) }' threads.txt ||
+		fail "report --threads: busy0 not above idle0: $(cat threads.txt)"
+	grep -Eq '^busy0 +[0-9]+ +[0-9.]+ +[0-9.]+ +cpu[0-9]+' threads.txt ||
+		fail "report --threads: no main CPU for busy0: $(cat threads.txt)"
+	"$SS_BIN" report --threads --warmup 0 --json run | grep -q '"ms_per_frame"' ||
+		fail "report --threads --json has no ms_per_frame"
 fi
 echo "ok: busy0 $b0 ns, idle0 $i0 ns"
