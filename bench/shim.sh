@@ -9,11 +9,12 @@
 # ss-ringcat drains (what `record` does). Each run times batches of 20000
 # presents with a 20 ms pause between them (the ring's consumer drains every
 # 10 ms, so the ring never fills), and reports the median batch in ns per
-# present. Printed: the medians of the rounds and the hook's cost (hooked
+# present. Run as bench/shim.sh [BUILD] (scripts/bench.sh passes it).
+# Printed: the medians of the rounds and the hook's cost (hooked
 # with ring minus bare). Goal: <= 500 ns per present.
 set -u
 cd "$(dirname "$0")/.."
-build=$(dirname "${SS_BIN:-build/stallscope}")
+build=${1:-$(dirname "${SS_BIN:-build/stallscope}")}
 lib=$build/libstallscope-frames.so
 ringcat=$build/ss-ringcat
 [ -e "$lib" ] && [ -x "$ringcat" ] || { echo "skip: no shim in '$build' (make build)"; exit 77; }
