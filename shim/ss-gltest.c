@@ -25,6 +25,7 @@ static int marks = 50;
 
 static void *marker(void *arg)
 {
+	pthread_setname_np(pthread_self(), "ss-marker");
 	printf("marker %ld\n", (long)syscall(SYS_gettid));
 	fflush(stdout);
 	for (int i = 0; i < marks; i++) {
