@@ -4,6 +4,8 @@
 # on real programs under Xvfb:
 #   vkcube --c 300          300 frames, all vk, from the main thread, which
 #                           is the frame thread
+#   glxgears, 4 s           glx frames only, increasing, the frame thread is
+#                           glxgears' main thread (the one presenting)
 #   ss-gltest 100 600       GLX presents (main thread) and marks (thread
 #     --thread ss-marker    "ss-marker"): sources 2 and 1 told apart in the
 #                           record; the named thread is the frame thread
@@ -26,6 +28,18 @@ if command -v vkcube >/dev/null && ls /usr/share/vulkan/icd.d/lvp_icd*.json >/de
 	echo "record vkcube: 300 vk frames"
 else
 	echo "no vkcube or lavapipe: Vulkan part left out"
+fi
+
+if command -v glxgears >/dev/null; then
+	rec -o "$TMP/gears" --duration 4 -- glxgears
+	n=$("$SS_BIN" dump "$TMP/gears" | awk '$1 == "frame" { n++ } END { print n + 0 }')
+	[ "$n" -gt 20 ] || fail "glxgears: $n frames in 4 s"
+	[ "$(frames "$TMP/gears" 2)" = "$n" ] || fail "glxgears: frames of other sources than glx"
+	[ "$(ini "$TMP/gears" frame_thread)" = "$(ini "$TMP/gears" pid)" ] ||
+		fail "glxgears: frame thread is not its presenting (main) thread"
+	"$SS_BIN" dump "$TMP/gears" | awk '$1 == "frame" { sub("t=", "", $2); if ($2 + 0 <= p) bad++; p = $2 + 0 }
+		END { exit bad > 0 }' || fail "glxgears: frame stamps not increasing"
+	echo "record glxgears: $n glx frames from its main thread"
 fi
 
 [ -x "$SS_BUILD/ss-gltest" ] || skip "no ss-gltest (GL and X11 headers missing at build)"
