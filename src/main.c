@@ -21,12 +21,16 @@ struct command {
 };
 
 static const struct command commands[] = {
+	/* recording and analysis, in the order a user meets them */
+	{ "record", cmd_record, "run or attach to a program and record its frames and samples" },
+	{ "report", cmd_report, "frame metrics of frame logs and runs" },
+	{ "dump", cmd_dump, "print a record as text, one line per record" },
+	/* the machine */
+	{ "watch", cmd_watch, "the interference detector: throw out runs someone disturbed" },
+	/* results */
+	{ "matrix", cmd_matrix, "one CSV per metric: runs side by side, with medians" },
 	{ "compare", cmd_compare, "A/B comparison of variants with significance" },
 	{ "version", cmd_version, "print the version" },
-	{ "watch", cmd_watch, "the interference detector: throw out runs someone disturbed" },
-	{ "report", cmd_report, "frame metrics of frame logs and runs" },
-	{ "matrix", cmd_matrix, "one CSV per metric: runs side by side, with medians" },
-	{ "dump", cmd_dump, "print a record as text, one line per record" },
 };
 
 static void usage(FILE *f)

@@ -5,18 +5,19 @@
  * name; it returns the process exit code (0 ok, 1 failure, 2 usage) and
  * reports its own errors through cli.h.
  *
- * To add a command: write src/cmd/<name>.c, declare it here, add one line to
- * the table in src/main.c, and write man/stallscope-<name>.1. CMake finds the
- * file by itself.
+ * To add a command: write src/cmd/<name>.c, declare it here (the list is in
+ * alphabetical order, one a line), add one line to the table in src/main.c,
+ * and write man/stallscope-<name>.1. CMake finds the file by itself.
  */
 #ifndef SS_CMD_H
 #define SS_CMD_H
 
 int cmd_compare(int argc, char **argv);
+int cmd_dump(int argc, char **argv);
+int cmd_matrix(int argc, char **argv);
+int cmd_record(int argc, char **argv);
+int cmd_report(int argc, char **argv);
 int cmd_version(int argc, char **argv);
 int cmd_watch(int argc, char **argv);
-int cmd_report(int argc, char **argv);
-int cmd_matrix(int argc, char **argv);
-int cmd_dump(int argc, char **argv);
 
 #endif
