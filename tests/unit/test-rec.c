@@ -578,13 +578,13 @@ static uint64_t rnd64(void)
 static int64_t wild(int64_t prev, size_t i, size_t f)
 {
 	switch ((f + i / 97) % 7) {
-	case 0: return prev + 1000000 + (int64_t)(rnd64() % 1000);
+	case 0: return (int64_t)((uint64_t)prev + 1000000 + rnd64() % 1000);
 	case 1: return prev;
 	case 2: return (int64_t)rnd64();
 	case 3: return rnd64() % 3 ? prev : (rnd64() % 2 ? INT64_MIN : INT64_MAX);
-	case 4: return prev + (int64_t)(rnd64() % 5) - 2;
+	case 4: return (int64_t)((uint64_t)prev + rnd64() % 5 - 2);
 	case 5: return (int64_t)(rnd64() >> (rnd64() % 64));
-	default: return rnd64() % 10 ? prev : -prev;
+	default: return rnd64() % 10 ? prev : (int64_t)(0 - (uint64_t)prev);
 	}
 }
 
