@@ -2,6 +2,7 @@
 # SPDX-License-Identifier: MIT
 #
 # fuzz.sh [build|run] [RUNS]: builds every libFuzzer target fuzz/fuzz-<name>.c
+# (or those named in $FUZZ_TARGETS, e.g. "fuzz-rec fuzz-rec-roundtrip")
 # with clang (-fsanitize=fuzzer,address,undefined) into $FUZZ_OUT (default
 # build-fuzz/), then, unless "build", runs each for RUNS inputs (default
 # 100000) from its seed corpus tests/fixtures/<name>-corpus/, copied to a
@@ -30,7 +31,9 @@ if ! "$cc" -fsanitize=fuzzer "$probe" -o "$out/probe" 2>/dev/null; then
 fi
 
 status=0
-for t in fuzz/fuzz-*.c; do
+targets=
+for n in ${FUZZ_TARGETS:-}; do targets="$targets fuzz/$n.c"; done
+for t in ${targets:-fuzz/fuzz-*.c}; do
 	[ -f "$t" ] || continue
 	name=$(basename "$t" .c)
 	srcs=$(sed -n 's/^ \* fuzz-sources: //p' "$t")
