@@ -203,19 +203,35 @@ static bool br_get64(struct bitr *b, unsigned nbits, uint64_t *ret)
 	return true;
 }
 
+/* Tops the accumulator up to at least 32 bits while input lasts. */
+static inline void br_fill(struct bitr *b)
+{
+	while (b->n <= 56 - 8 && b->p < b->end) {
+		b->acc |= (uint64_t)*b->p++ << b->n;
+		b->n += 8;
+	}
+}
+
 /* Reads a number in the adaptive Rice code whose running mean is *AVG. */
 static bool br_rice(struct bitr *b, uint64_t *avg, uint64_t *ret)
 {
-	unsigned k = rice_k(*avg), q = 0;
-	uint64_t bit, u;
+	unsigned k = rice_k(*avg), q;
+	uint64_t u;
 
-	for (;;) {
-		if (!br_get(b, 1, &bit))
-			return false;
-		if (!bit)
-			break;
-		if (++q == RICE_QMAX)
-			break;
+	br_fill(b);
+	/* The unary part: count the one-bits (at most RICE_QMAX). */
+	q = b->acc == UINT64_MAX ? 64 : (unsigned)__builtin_ctzll(~b->acc);
+	if (q > b->n)
+		q = b->n;
+	if (q >= RICE_QMAX) {
+		q = RICE_QMAX;
+		b->acc >>= RICE_QMAX;
+		b->n -= RICE_QMAX;
+	} else if (q < b->n) {
+		b->acc >>= q + 1;	/* the ones and the zero */
+		b->n -= q + 1;
+	} else {
+		return false;		/* the input ends inside the unary part */
 	}
 	if (q < RICE_QMAX) {
 		if (!br_get64(b, k, &u))
