@@ -11,7 +11,9 @@
  * the first that is not ends the reading, and the bytes from there on are
  * counted as torn (a recorder killed mid-block leaves exactly that). A
  * whole block whose records do not decode is damage, not a crash: an error.
- * Speed: one pass; a sample costs one pass over the fields.
+ * Speed: a first pass checks the blocks' CRCs and counts the samples, so
+ * that the sample matrix is allocated once; the second decodes, a sample
+ * costing one pass over the fields (a field that holds still is copied).
  */
 #include <errno.h>
 #include <fcntl.h>
