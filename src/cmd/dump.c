@@ -241,6 +241,7 @@ int cmd_dump(int argc, char **argv)
 	int c, ret;
 
 	optind = 1;
+	opterr = 0;
 	while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
 		switch (c) {
 		case 's':
@@ -250,7 +251,9 @@ int cmd_dump(int argc, char **argv)
 			usage(stdout);
 			return 0;
 		default:
-			return cli_usage_error("unknown option");
+			if (optopt && optopt < 256)
+				return cli_usage_error("unknown option '-%c'", optopt);
+			return cli_usage_error("unknown option '%s'", argv[optind - 1]);
 		}
 	}
 	if (optind != argc - 1)
