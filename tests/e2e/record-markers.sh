@@ -35,5 +35,6 @@ if "$SS_BIN" 2>&1 | grep -q '^  report '; then
 	# report reads the frames from the record: 240 presents make 239 frames
 	"$SS_BIN" report --warmup 0 --json run > report.json || fail "report failed"
 	grep -q '"frames": 239,' report.json || fail "report: $(grep '"frames"' report.json)"
+	grep -q '"us_per_sample": [0-9]' report.json || fail "report --json has no recorder figures"
 fi
 echo "ok: 240 frames from the marker ring, frame thread $ft"
