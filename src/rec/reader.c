@@ -40,6 +40,7 @@ struct rd {
 	struct samp_state ss;
 	uint8_t *kinds;
 	uint64_t expand_left;	/* values and thread entries still allowed */
+	uint64_t hint_samples;	/* samples in the whole blocks (from the first pass) */
 	size_t cap_samples, cap_frames, cap_threads, cap_clocks, cap_events, cap_strs,
 		cap_meta, cap_fields;
 	uint64_t f_n, f_tprev, f_dtprev;
@@ -248,6 +249,12 @@ static int rd_samples(struct rd *d, struct cur *c)
 	d->expand_left -= count * nf;
 	if (r->nsamples + count > d->cap_samples) {
 		size_t cap = d->cap_samples ? d->cap_samples : 256;
+
+		/* The first time, room for every sample of the file, when the
+		 * hint fits the cap (a lying hint costs only the cap). */
+		if (!d->cap_samples && d->hint_samples > cap &&
+		    (!nf || d->hint_samples <= (d->expand_left + count * nf) / nf))
+			cap = (size_t)d->hint_samples;
 		uint64_t *t;
 		int64_t *v;
 
@@ -278,34 +285,33 @@ static int rd_samples(struct rd *d, struct cur *c)
 			if (!br_rice(&b, &s->avg_gap, &gap) || gap >= nf - last)
 				return bad(d, "samples record: field index out of range");
 			f = last + gap;
-			if (s->dense[f])
+			if (s->fs[f].dense)
 				return bad(d, "samples record: a dense field toggled");
-			s->chg[f] ^= 1;
+			s->fs[f].chg ^= 1;
 			last = f + 1;
 		}
 		for (size_t f = 0; f < nf; f++) {
-			uint64_t v = samp_pred(s, f), e;
+			struct samp_field *sf = &s->fs[f];
+			uint64_t v, e, flag = 1;
 
-			if (s->dense[f]) {
-				uint64_t flag;
-
-				if (!br_get(&b, 1, &flag))
-					return bad(d, "samples record: truncated value");
-				if (flag) {
-					if (!br_rice(&b, &s->avg[f], &e))
-						return bad(d, "samples record: truncated value");
-					v += (uint64_t)zz_dec(e + 1);
-				}
-			} else if (s->chg[f]) {
-				if (!br_rice(&b, &s->avg[f], &e))
+			if (samp_quiet(sf)) {
+				row[f] = (int64_t)sf->p1;
+				continue;
+			}
+			v = samp_pred(sf);
+			if (sf->dense && !br_get(&b, 1, &flag))
+				return bad(d, "samples record: truncated value");
+			if ((sf->dense && flag) || sf->chg) {
+				if (!br_rice(&b, &sf->avg, &e))
 					return bad(d, "samples record: truncated value");
 				v += (uint64_t)zz_dec(e + 1);
 			}
 			row[f] = (int64_t)v;
+			samp_field_update(sf, v);
 		}
 		t = samp_tpred(s) + (uint64_t)zz_dec(tz);
 		r->t_ns[r->nsamples++] = t;
-		samp_state_update(s, t, row);
+		samp_time_update(s, t);
 	}
 	if (b.p != b.end || b.n >= 8)
 		return bad(d, "samples record: bytes left after the last sample");
@@ -481,6 +487,26 @@ static int rd_event(struct rd *d, struct cur *c)
 	return 0;
 }
 
+/* Adds the sample counts of the block's RT_SAMPLES records to the hint;
+ * damage is left for rd_block to report. */
+static void count_samples(struct rd *d, const uint8_t *p, size_t n)
+{
+	struct cur c = { p, p + n };
+
+	while (c.p < c.end) {
+		uint8_t type;
+		uint64_t len, count;
+		struct cur rc;
+
+		if (!cur_u8(&c, &type) || !cur_varint(&c, &len) || len > (uint64_t)(c.end - c.p))
+			return;
+		rc = (struct cur){ c.p, c.p + len };
+		c.p += len;
+		if (type == RT_SAMPLES && cur_varint(&rc, &count) && count <= len * 8)
+			d->hint_samples += count;
+	}
+}
+
 /* Decodes the records of one whole block (payload P, N bytes, at file
  * offset OFF). */
 static int rd_block(struct rd *d, const uint8_t *p, size_t n, size_t off)
@@ -584,7 +610,7 @@ static int rd_header(struct rd *d)
 int rec_parse(const void *buf, size_t len, struct rec **ret, struct strbuf *err)
 {
 	struct rd d = { .base = buf, .len = len, .err = err };
-	size_t off = REC_FILE_HEADER;
+	size_t off = REC_FILE_HEADER, end;
 	int r;
 
 	if (!ret || (!buf && len))
@@ -605,6 +631,8 @@ int rec_parse(const void *buf, size_t len, struct rec **ret, struct strbuf *err)
 		goto fail;
 	}
 	d.r->nstrs = 1;
+	/* First pass: the whole blocks (length and CRC), and how many
+	 * samples they hold, so that the sample matrix is allocated once. */
 	for (bool first = true;; first = false) {
 		const uint8_t *p = d.base + off;
 		size_t rest = len - off;
@@ -620,10 +648,7 @@ int rec_parse(const void *buf, size_t len, struct rec **ret, struct strbuf *err)
 		crc = rec_crc32c(rec_crc32c(0, p, 4), p + REC_BLOCK_HEADER, n);
 		if (crc != le32_get(p + 4))
 			goto torn;
-		d.header_block = first;
-		r = rd_block(&d, p + REC_BLOCK_HEADER, n, off + REC_BLOCK_HEADER);
-		if (r < 0)
-			goto fail;
+		count_samples(&d, p + REC_BLOCK_HEADER, n);
 		off += REC_BLOCK_HEADER + n;
 		continue;
 torn:
@@ -634,6 +659,16 @@ torn:
 		}
 		d.r->torn_bytes = rest;
 		break;
+	}
+	end = off;
+	for (off = REC_FILE_HEADER; off < end;) {
+		uint32_t n = le32_get(d.base + off);
+
+		d.header_block = off == REC_FILE_HEADER;
+		r = rd_block(&d, d.base + off + REC_BLOCK_HEADER, n, off + REC_BLOCK_HEADER);
+		if (r < 0)
+			goto fail;
+		off += REC_BLOCK_HEADER + n;
 	}
 	if (off == REC_FILE_HEADER) {
 		d.off = off;

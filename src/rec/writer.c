@@ -474,11 +474,11 @@ int rec_writer_sample(struct rec_writer *w, uint64_t t_ns, const int64_t *vals)
 		return -EINVAL;
 	s = &w->ss;
 	for (f = 0; f < s->nf; f++) {
-		uint64_t e = (uint64_t)vals[f] - samp_pred(s, f);
+		uint64_t e = (uint64_t)vals[f] - samp_pred(&s->fs[f]);
 
 		w->errs[f] = e;
-		w->newchg[f] = !s->dense[f] && e != 0;
-		ntog += w->newchg[f] != s->chg[f];
+		w->newchg[f] = !s->fs[f].dense && e != 0;
+		ntog += w->newchg[f] != s->fs[f].chg;
 	}
 	/* A Rice code takes at most 24 + 6 + 64 bits. */
 	if (ob_reserve(&w->samples, 16 * (3 + ntog + s->nf)) < 0)
@@ -486,21 +486,23 @@ int rec_writer_sample(struct rec_writer *w, uint64_t t_ns, const int64_t *vals)
 	bw_rice(w, zz_enc((int64_t)(t_ns - samp_tpred(s))), &s->avg_t);
 	bw_rice(w, ntog, &s->avg_ntog);
 	for (f = 0, last = 0; f < s->nf; f++) {
-		if (w->newchg[f] == s->chg[f])
+		if (w->newchg[f] == s->fs[f].chg)
 			continue;
 		bw_rice(w, f - last, &s->avg_gap);
 		last = f + 1;
 	}
 	for (f = 0; f < s->nf; f++) {
-		if (s->dense[f]) {
+		struct samp_field *sf = &s->fs[f];
+
+		if (sf->dense) {
 			bw_put(w, w->errs[f] != 0, 1);
 			if (w->errs[f])
-				bw_rice(w, zz_enc((int64_t)w->errs[f]) - 1, &s->avg[f]);
+				bw_rice(w, zz_enc((int64_t)w->errs[f]) - 1, &sf->avg);
 		} else if (w->newchg[f]) {
-			bw_rice(w, zz_enc((int64_t)w->errs[f]) - 1, &s->avg[f]);
+			bw_rice(w, zz_enc((int64_t)w->errs[f]) - 1, &sf->avg);
 		}
+		sf->chg = w->newchg[f];
 	}
-	memcpy(s->chg, w->newchg, s->nf);
 	samp_state_update(s, t_ns, vals);
 	w->block_samples++;
 	w->nsamples++;
