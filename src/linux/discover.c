@@ -94,6 +94,18 @@ static const char *base_name(const char *s)
 	return slash ? slash + 1 : s;
 }
 
+/* Copies S into BUF (SIZE bytes); -ENAMETOOLONG, BUF untouched, if it does
+ * not fit. */
+static int set_name(char *buf, size_t size, const char *s)
+{
+	size_t n = strlen(s);
+
+	if (n >= size)
+		return -ENAMETOOLONG;
+	memcpy(buf, s, n + 1);
+	return 0;
+}
+
 static bool exists(const char *path)
 {
 	struct stat st;
@@ -150,7 +162,8 @@ static void add_block(const char *root, const char *name, unsigned roles, struct
 
 	if (depth > 8)
 		return;
-	snprintf(disk, sizeof(disk), "%s", name);
+	if (set_name(disk, sizeof(disk), name) < 0)
+		return;
 	if (discover_path(path, sizeof(path), root, "/sys/class/block/%s/partition", name) == 0 &&
 	    exists(path)) {
 		/* .../block/DISK/PART: the disk is the component before the last. */
@@ -163,7 +176,8 @@ static void add_block(const char *root, const char *name, unsigned roles, struct
 		if (!slash)
 			return;
 		*slash = '\0';
-		snprintf(disk, sizeof(disk), "%s", base_name(link));
+		if (set_name(disk, sizeof(disk), base_name(link)) < 0)
+			return;
 	}
 	list_add(l, disk, roles);
 	if (discover_path(path, sizeof(path), root, "/sys/class/block/%s/slaves", disk) < 0)
@@ -185,8 +199,7 @@ static int devnum_name(const char *root, unsigned major, unsigned minor, char *n
 	if (discover_path(path, sizeof(path), root, "/sys/dev/block/%u:%u", major, minor) < 0 ||
 	    read_link(path, link, sizeof(link)) < 0)
 		return -ENOENT;
-	snprintf(name, size, "%s", base_name(link));
-	return 0;
+	return set_name(name, size, base_name(link)) < 0 ? -ENOENT : 0;
 }
 
 /* The sysfs name of the block device at device path DEV ("/dev/vda2",
@@ -199,20 +212,16 @@ static int dev_path_name(const char *root, const char *dev, char *name, size_t s
 	if (strncmp(dev, "/dev/", 5) != 0)
 		return -ENOENT;
 	if (discover_path(path, sizeof(path), root, "/sys/class/block/%s", base_name(dev)) == 0 &&
-	    exists(path)) {
-		snprintf(name, size, "%s", base_name(dev));
-		return 0;
-	}
+	    exists(path))
+		return set_name(name, size, base_name(dev)) < 0 ? -ENOENT : 0;
 	/* /dev/mapper/NAME and /dev/disk/by-... are links to ../dm-N, ../../sda2. */
 	if (discover_path(path, sizeof(path), root, "%s", dev) == 0 &&
 	    read_link(path, link, sizeof(link)) == 0) {
 		char p2[PATH_SIZE];
 
 		if (discover_path(p2, sizeof(p2), root, "/sys/class/block/%s",
-				  base_name(link)) == 0 && exists(p2)) {
-			snprintf(name, size, "%s", base_name(link));
-			return 0;
-		}
+				  base_name(link)) == 0 && exists(p2))
+			return set_name(name, size, base_name(link)) < 0 ? -ENOENT : 0;
 	}
 	if (discover_path(path, sizeof(path), root, "%s", dev) == 0 && stat(path, &st) == 0 &&
 	    S_ISBLK(st.st_mode))

@@ -106,6 +106,8 @@ struct thr {
 	bool have_blocked;	/* wchan/syscall were read while it was blocked */
 	int64_t read_run, read_slices;	/* schedstat when wchan/syscall were read */
 	uint64_t blocked_since;	/* 0: running */
+	char last_wchan[64];	/* the last wchan interned, and its id: most */
+	uint32_t last_wchan_id;	/* reads find the same one */
 	uint64_t last_stack;
 };
 
@@ -191,7 +193,8 @@ struct sampler {
 	const char **vm_names;
 	int *vm_field;
 	int64_t *vm_vals;
-	uint64_t gate_sig;	/* the sum of the gating signals at the last vmstat read */
+	uint64_t gate_sig;	/* vm_signal() at the last vmstat read */
+	uint64_t proc_sig;	/* the I/O signature at the last /proc/PID/stat read */
 	bool gate_valid;
 
 	struct disk disks[MAX_DISKS];
@@ -221,7 +224,8 @@ struct sampler {
 	int gpu_field[MAX_GPU_ENGINES];
 	size_t ngpu;
 	int f_gpu_other;
-	uint64_t drm_scan_at;
+	uint64_t drm_scan_at;	/* sample number of the next forced rescan */
+	uint64_t drm_last_scan;
 
 	struct fd_cache_ent fdc[2][FD_CACHE];
 	unsigned stacks;
@@ -599,12 +603,15 @@ static int thr_open(struct sampler *s, struct thr *t, int tid)
 	t->have_blocked = false;
 	t->blocked_since = 0;
 	t->last_stack = 0;
+	t->last_wchan_id = 0;
 	memset(s->fdc[t == &s->th[1]], 0, sizeof(s->fdc[0]));
 	if (tid == 0)
 		return 0;
 	r = src_openf(s, &t->stat, "%s/task/%d/stat", s->proc, tid);
-	if (r < 0)
+	if (r < 0) {
+		t->gone = true;	/* sampled as gone, never read */
 		return r == -ENOENT ? -ESRCH : r;
+	}
 	(void)src_openf(s, &t->schedstat, "%s/task/%d/schedstat", s->proc, tid);
 	(void)src_openf(s, &t->wchan, "%s/task/%d/wchan", s->proc, tid);
 	(void)src_openf(s, &t->syscall, "%s/task/%d/syscall", s->proc, tid);
@@ -688,7 +695,8 @@ static void sample_thread(struct sampler *s, struct thr *t, uint64_t t_ns)
 	int64_t *v = s->cur + t->base;
 	struct pp_task_stat st;
 	struct pp_schedstat ss;
-	bool running, ran = true;
+	bool running, ran = true, ran_now = true;
+	int64_t prev_run = v[TF_RUN], prev_slices = v[TF_SLICES];
 	ssize_t n;
 
 	v[TF_TID] = t->tid;
@@ -719,6 +727,7 @@ static void sample_thread(struct sampler *s, struct thr *t, uint64_t t_ns)
 			v[TF_WAIT] = (int64_t)ss.wait_ns;
 			v[TF_SLICES] = (int64_t)ss.slices;
 			ran = v[TF_RUN] != t->read_run || v[TF_SLICES] != t->read_slices;
+			ran_now = v[TF_RUN] != prev_run || v[TF_SLICES] != prev_slices;
 		} else if (n != -ESRCH) {
 			src_failed(s, &t->schedstat, n < 0 ? (int)n : -EINVAL, t->tid);
 		}
@@ -744,10 +753,15 @@ static void sample_thread(struct sampler *s, struct thr *t, uint64_t t_ns)
 		char w[128];
 
 		n = src_read(s, &t->wchan, 256, C_WCHAN);
-		if (n >= 0 && pp_wchan(s->buf, (size_t)n, w, sizeof(w)) == 0)
-			v[TF_WCHAN] = w[0] ? s->o.intern(s->o.intern_ctx, w) : 0;
-		else
+		if (n >= 0 && pp_wchan(s->buf, (size_t)n, w, sizeof(w)) == 0 && w[0]) {
+			if (!t->last_wchan_id || strcmp(w, t->last_wchan) != 0) {
+				t->last_wchan_id = s->o.intern(s->o.intern_ctx, w);
+				snprintf(t->last_wchan, sizeof(t->last_wchan), "%.63s", w);
+			}
+			v[TF_WCHAN] = t->last_wchan_id;
+		} else {
 			v[TF_WCHAN] = 0;
+		}
 		n = src_read(s, &t->syscall, 256, C_SYSCALL);
 		if (n >= 0 && pp_syscall(s->buf, (size_t)n, &sc) == 0) {
 			v[TF_SYSCALL] = sc.nr;
@@ -770,9 +784,13 @@ static void sample_thread(struct sampler *s, struct thr *t, uint64_t t_ns)
 		t->read_slices = v[TF_SLICES];
 	}
 
-	/* The kernel stack: once blocked 50 ms, then every 250 ms. */
-	if (t->blocked_since == 0)
+	/* The kernel stack: once blocked 50 ms, then every 250 ms. A thread
+	 * that ran since the previous sample starts a new episode, though it
+	 * was asleep at both (a frame loop sleeping between frames). */
+	if (t->blocked_since == 0 || ran_now) {
 		t->blocked_since = t_ns ? t_ns : 1;
+		t->last_stack = 0;
+	}
 	if (src_ok(&t->stack) && s->stacks < MAX_STACKS &&
 	    t_ns - t->blocked_since >= STACK_AFTER_NS &&
 	    (t->last_stack == 0 || t_ns - t->last_stack >= STACK_EVERY_NS)) {
@@ -1019,10 +1037,14 @@ static void sample_gpu(struct sampler *s)
 	if (s->f_gpu_other < 0)
 		return;
 	/* The fd count (st_size of /proc/PID/fd, Linux >= 6.2) is the cheap
-	 * signal that fds came or went; rescan then, and every 10 s anyway. */
-	if (count != s->drm_fdcount || count < 0 || s->nsample >= s->drm_scan_at) {
+	 * signal that fds came or went; rescan then (at most once a second: a
+	 * scan readlinks every fd, and a loading game opens many), and every
+	 * 10 s anyway. */
+	if (((count != s->drm_fdcount || count < 0) && s->nsample >= s->drm_last_scan + 100) ||
+	    s->nsample >= s->drm_scan_at) {
 		drm_scan(s);
 		s->drm_fdcount = count;
+		s->drm_last_scan = s->nsample;
 		s->drm_scan_at = s->nsample + 1000;
 	}
 	memset(sums, 0, sizeof(sums));
@@ -1343,7 +1365,7 @@ static int setup(struct sampler *s)
 			src_close(&d->stat);
 			continue;
 		}
-		snprintf(d->name, sizeof(d->name), "%s", dd[i].name);
+		memcpy(d->name, dd[i].name, sizeof(d->name));	/* both 64 bytes, NUL-terminated */
 		for (int k = 0; k < 7; k++) {
 			r = add_field(s, SAMPLER_INT, "disk.%s.%s", d->name, dn[k]);
 			if (r < 0)
@@ -1669,24 +1691,40 @@ int sampler_set_thread(struct sampler *s, unsigned which, int tid)
 	return 0;
 }
 
-/* The sum of the cheap signals that vmstat's counters can have moved. */
-static uint64_t gate_signal(struct sampler *s)
+/* Mixes V into the signature H. Not a sum: in_flight goes down as rd_ios
+ * goes up, and a sum would hide that both moved. */
+static uint64_t mix(uint64_t h, int64_t v)
 {
-	uint64_t sig = 0;
+	h ^= (uint64_t)v + 0x9e3779b97f4a7c15ull + (h << 6) + (h >> 2);
+	return h * 0xff51afd7ed558ccdull;
+}
 
-	if (s->psi[1].f_some >= 0)
-		sig += (uint64_t)s->cur[s->psi[1].f_some];
-	for (size_t i = 0; i < s->ndisks; i++)
-		sig += (uint64_t)s->cur[s->disks[i].base + 0] +
-		       (uint64_t)s->cur[s->disks[i].base + 3] +
-		       (uint64_t)s->cur[s->disks[i].base + 5];
-	sig += (uint64_t)s->cur[s->f_proc_majflt];
-	sig += (uint64_t)s->cur[s->th[0].base + TF_MAJFLT];
-	sig += (uint64_t)s->cur[s->th[1].base + TF_MAJFLT];
-	for (int i = 1; i < 3; i++)
-		if (s->others[i].f_cpu >= 0)
-			sig += (uint64_t)s->cur[s->others[i].f_cpu];
-	return sig;
+/* The signature of the I/O signals: every watched disk's reads, writes and
+ * requests in flight, and the frame threads' major faults. */
+static uint64_t io_signal(const struct sampler *s)
+{
+	uint64_t h = 0;
+
+	for (size_t i = 0; i < s->ndisks; i++) {
+		const int64_t *d = s->cur + s->disks[i].base;
+
+		h = mix(h, d[0]);	/* rd_ios */
+		h = mix(h, d[3]);	/* wr_ios */
+		h = mix(h, d[5]);	/* in_flight */
+	}
+	h = mix(h, s->cur[s->th[0].base + TF_MAJFLT]);
+	h = mix(h, s->cur[s->th[1].base + TF_MAJFLT]);
+	return h;
+}
+
+/* The signature of the signals that vmstat's counters can have moved: the
+ * I/O signals, PSI memory and the process's major faults. */
+static uint64_t vm_signal(const struct sampler *s)
+{
+	uint64_t h = io_signal(s);
+
+	h = mix(h, s->psi[1].f_some >= 0 ? s->cur[s->psi[1].f_some] : 0);
+	return mix(h, s->cur[s->f_proc_majflt]);
 }
 
 static void read_psi(struct sampler *s, struct psi_src *p, enum cost kind)
@@ -1706,42 +1744,59 @@ static void read_psi(struct sampler *s, struct psi_src *p, enum cost kind)
 		s->cur[p->f_full] = (int64_t)v.full_us;
 }
 
+/* Reads /proc/PID/stat. Returns 0, or -ESRCH when the process has gone
+ * (or is a zombie with no live thread). */
+static int read_proc_stat(struct sampler *s)
+{
+	struct pp_task_stat st;
+	ssize_t n = src_read(s, &s->proc_stat, 1024, C_PROC_STAT);
+
+	if (n == -ESRCH || n == -ENOENT)
+		return -ESRCH;
+	if (n < 0 || pp_task_stat(s->buf, (size_t)n, &st) < 0) {
+		src_failed(s, &s->proc_stat, n < 0 ? (int)n : -EINVAL, s->o.pid);
+		return 0;
+	}
+	s->cur[s->f_proc_minflt] = (int64_t)st.minflt;
+	s->cur[s->f_proc_majflt] = (int64_t)st.majflt;
+	s->cur[s->f_proc_threads] = st.num_threads;
+	if (!s->has_proc_clk)
+		s->cur[s->f_proc_cpu] = (int64_t)((st.utime + st.stime) * s->tick_ns);
+	/* A zombie leader with live threads is still a running program. */
+	if ((st.state == 'Z' || st.state == 'X') && st.num_threads <= 1)
+		return -ESRCH;
+	return 0;
+}
+
 int sampler_sample(struct sampler *s, uint64_t t_ns, int64_t *vals)
 {
 	bool slow = s->nsample % s->slow_every == 0;
-	struct pp_task_stat st;
+	bool first = s->nsample == 0;
+	bool proc_read = false, mem_moved = true;
+	int64_t psi_mem_before = s->psi[1].f_some >= 0 ? s->cur[s->psi[1].f_some] : 0;
+	uint64_t sig;
 	ssize_t n;
 	int ret = 0;
 
 	s->nevents = 0;
 	s->nsnap = 0;
 
-	/* The process: gone ends the run. */
-	n = src_read(s, &s->proc_stat, 1024, C_PROC_STAT);
-	if (n == -ESRCH || n == -ENOENT) {
-		ret = -ESRCH;
-		goto out;
-	}
-	if (n >= 0 && pp_task_stat(s->buf, (size_t)n, &st) == 0) {
-		s->cur[s->f_proc_minflt] = (int64_t)st.minflt;
-		s->cur[s->f_proc_majflt] = (int64_t)st.majflt;
-		s->cur[s->f_proc_threads] = st.num_threads;
-		if (!s->has_proc_clk)
-			s->cur[s->f_proc_cpu] = (int64_t)((st.utime + st.stime) * s->tick_ns);
-		/* A zombie leader with live threads is still a running program. */
-		if ((st.state == 'Z' || st.state == 'X') && st.num_threads <= 1)
-			ret = -ESRCH;
-	} else {
-		src_failed(s, &s->proc_stat, n < 0 ? (int)n : -EINVAL, s->o.pid);
-	}
+	/* The process: its CPU clock is exact and says whether it still
+	 * exists; when it cannot be read, its stat decides. */
 	if (s->has_proc_clk) {
 		int64_t c = cpu_clock(s, s->proc_clk, C_PROC_CLOCK);
 
 		if (c >= 0)
 			s->cur[s->f_proc_cpu] = c;
+		else
+			proc_read = true;
 	}
-	if (ret < 0)
-		goto out;
+	if (proc_read || !s->has_proc_clk || first || slow || !s->gate) {
+		ret = read_proc_stat(s);
+		if (ret < 0)
+			goto out;
+		proc_read = true;
+	}
 
 	sample_thread(s, &s->th[0], t_ns);
 	sample_thread(s, &s->th[1], t_ns);
@@ -1768,14 +1823,43 @@ int sampler_sample(struct sampler *s, uint64_t t_ns, int64_t *vals)
 		read_psi(s, &s->psi[i], C_PSI);
 	for (int i = 0; i < 3; i++)
 		read_psi(s, &s->cg[i], C_CG_PSI);
-	for (int i = 0; i < 3; i++)
+	if (s->psi[1].f_some >= 0)
+		mem_moved = s->cur[s->psi[1].f_some] != psi_mem_before;
+
+	/* The process's faults and thread count: a major fault of any of its
+	 * threads needs a read from a disk (seen in the disks' counters) or
+	 * waits on I/O (PSI io), so they are read when those moved. */
+	if (!proc_read) {
+		sig = mix(io_signal(s), s->psi[2].f_some >= 0 ? s->cur[s->psi[2].f_some] : 0);
+		if (sig != s->proc_sig || s->psi[2].f_some < 0) {
+			ret = read_proc_stat(s);
+			if (ret < 0)
+				goto out;
+			proc_read = true;
+		} else {
+			s->costs[C_PROC_STAT].skipped++;
+		}
+	}
+	if (proc_read)
+		s->proc_sig = mix(io_signal(s), s->psi[2].f_some >= 0 ? s->cur[s->psi[2].f_some] : 0);
+
+	/* The display server every sample; kswapd and kcompactd when memory
+	 * pressure moved (their work is a memory stall), and on slow samples. */
+	sample_other(s, &s->others[0], slow);
+	for (int i = 1; i < 3; i++) {
+		if (s->gate && !slow && !first && !mem_moved) {
+			if (s->others[i].pid)
+				s->costs[C_OTHER_CLOCK].skipped++;
+			continue;
+		}
 		sample_other(s, &s->others[i], slow);
+	}
 
 	/* vmstat last: the signals above are fresh. */
 	if (s->nvm) {
-		uint64_t sig = gate_signal(s);
 		bool have_psi = s->psi[1].f_some >= 0;
 
+		sig = vm_signal(s);
 		if (!s->gate || !have_psi || slow || !s->gate_valid || sig != s->gate_sig) {
 			n = src_read(s, &s->vmstat, BUF_SIZE, C_VMSTAT);
 			if (n >= 0 && pp_keyed(s->buf, (size_t)n, s->vm_names, s->nvm,

@@ -343,6 +343,153 @@ static void test_live(void)
 	sampler_free(s);
 }
 
+/* Writes TEXT into DIR/REL (a file of the copied fake tree). */
+static void put(const char *dir, const char *rel, const char *text)
+{
+	char path[4096];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, rel);
+	f = fopen(path, "w");
+	if (!f) {
+		T_FAIL("cannot write '%s'", path);
+		return;
+	}
+	fputs(text, f);
+	fclose(f);
+}
+
+/* The gates, on a copy of the fake tree whose files the test changes: vmstat
+ * moving alone is not read until a signal moves or a slow sample comes; a
+ * disk read brings it in the same sample; no_gate reads it every time. */
+static void test_gates(void)
+{
+	char dir[] = "/tmp/ss-test-sampler.XXXXXX", cmd[8192];
+	struct sampler_opts o = { .pid = 1234, .intern = intern };
+	struct sampler *g = NULL, *ng = NULL;
+	const struct sampler_field *f;
+	int64_t *v, *w;
+	size_t nf;
+	int vm, proc_min;
+	const char *vm1 = "pgmajfault 500\npswpin 7\npgscan_direct 1\n";
+	const char *vm2 = "pgmajfault 600\npswpin 7\npgscan_direct 2\n";
+	const char *disk2 = "   45512     7774  3662570    13655     9688    11401   922112     "
+			    "2790        0     8492    17589     5530       76   194912      889 "
+			    "    1108      254\n";
+
+	if (!mkdtemp(dir)) {
+		T_FAIL("mkdtemp: %s", strerror(errno));
+		return;
+	}
+	snprintf(cmd, sizeof(cmd), "cp -a '%s/.' '%s'", t_fixture("tree-lvm"), dir);
+	if (system(cmd) != 0) {
+		T_FAIL("'%s' failed", cmd);
+		return;
+	}
+	o.root = dir;
+	o.slow_every = 100;
+	CHECK_INT(sampler_new(&o, &g), 0);
+	o.no_gate = true;
+	CHECK_INT(sampler_new(&o, &ng), 0);
+	if (!g || !ng)
+		goto out;
+	nf = sampler_fields(g, &f);
+	v = calloc(nf, sizeof(*v));
+	w = calloc(nf, sizeof(*w));
+	vm = field(g, "vm.pgmajfault");
+	proc_min = field(g, "proc.minflt");
+	CHECK_INT(sampler_sample(g, 1, v), 0);		/* slow: reads all */
+	CHECK_INT(v[vm], 411);
+
+	/* vmstat and the process's stat move, no signal does. */
+	put(dir, "proc/vmstat", vm1);
+	put(dir, "proc/1234/stat", "1234 (game.x86_64) S 1 1 1 0 -1 4194304 3000 0 0 0 6 4 0 0 "
+				   "20 0 1 0 62870 16965632 3347 18446744073709551615 1 1 1 0 0 0 "
+				   "0 0 0 1 0 0 17 1 0 0 0 0 0\n");
+	CHECK_INT(sampler_sample(g, 2, v), 0);
+	CHECK_INT(sampler_sample(ng, 2, w), 0);
+	CHECK_INT(v[vm], 411);		/* gated: kept, as no signal moved */
+	/* With a root prefix there is no CPU clock to say the process lives,
+	 * so its stat is read every sample. */
+	CHECK_INT(v[proc_min], 3000);
+	CHECK_INT(w[vm], 500);		/* ungated: read */
+	CHECK_INT(w[proc_min], 3000);
+
+	/* A read on a watched disk: both gates open in the same sample. */
+	put(dir, "sys/devices/virtual/block/zram0/stat", disk2);
+	CHECK_INT(sampler_sample(g, 3, v), 0);
+	CHECK_INT(v[vm], 500);
+	CHECK_INT(v[proc_min], 3000);
+	CHECK_INT(v[field(g, "vm.pgscan_direct")], 1);
+
+	/* PSI memory moving opens the vmstat gate. */
+	put(dir, "proc/vmstat", vm2);
+	put(dir, "proc/pressure/memory", "some avg10=0.00 avg60=0.00 avg300=0.00 total=2100\n"
+					 "full avg10=0.00 avg60=0.00 avg300=0.00 total=900\n");
+	CHECK_INT(sampler_sample(g, 4, v), 0);
+	CHECK_INT(v[vm], 600);
+	CHECK_INT(v[field(g, "vm.pgscan_direct")], 2);
+	{
+		const struct sampler_cost *c;
+		size_t n = sampler_costs(g, &c);
+		uint64_t skipped = 0;
+
+		for (size_t i = 0; i < n; i++)
+			if (strcmp(c[i].source, "vmstat") == 0)
+				skipped = c[i].skipped;
+		CHECK_INT(skipped, 1);
+	}
+	free(v);
+	free(w);
+out:
+	sampler_free(g);
+	sampler_free(ng);
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+	if (system(cmd) != 0)
+		T_FAIL("'%s' failed", cmd);
+}
+
+/* A process that execs: the sampler keeps reading it (same pid, new comm),
+ * never fails, and ends with -ESRCH when it exits. */
+static void test_exec(void)
+{
+	struct sampler_opts o = { .intern = intern, .slow_every = 2 };
+	struct sampler *s = NULL;
+	const struct sampler_field *f;
+	const struct sampler_thread *th;
+	bool renamed = false;
+	int64_t *v;
+	pid_t pid;
+	int r = 0;
+
+	pid = fork();
+	if (pid == 0) {
+		usleep(100000);
+		execl("/bin/sleep", "sleep", "0.3", (char *)NULL);
+		_exit(127);
+	}
+	o.pid = pid;
+	CHECK_INT(sampler_new(&o, &s), 0);
+	if (!s) {
+		kill(pid, SIGKILL);
+		waitpid(pid, NULL, 0);
+		return;
+	}
+	v = calloc(sampler_fields(s, &f), sizeof(*v));
+	for (int i = 0; i < 400 && r == 0; i++) {
+		r = sampler_sample(s, (uint64_t)i * 10000000ull, v);
+		if (sampler_threads(s, &th) == 1 && strcmp(str(th[0].name), "sleep") == 0)
+			renamed = true;
+		if (r == 0)
+			usleep(5000);
+	}
+	CHECK(renamed);
+	CHECK_INT(r, -ESRCH);	/* it exited (a zombie until reaped) */
+	waitpid(pid, NULL, 0);
+	free(v);
+	sampler_free(s);
+}
+
 /* The naive mode reads the same values as the kept-open one. */
 static void test_naive_same(void)
 {
@@ -379,7 +526,9 @@ int main(void)
 {
 	T_RUN(test_fake_tree);
 	T_RUN(test_naive_same);
+	T_RUN(test_gates);
 	T_RUN(test_live);
+	T_RUN(test_exec);
 	for (uint32_t i = 0; i < nstrs; i++)
 		free(strs[i]);
 	return t_exit();
