@@ -31,6 +31,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/utsname.h>
@@ -1132,6 +1133,8 @@ int cmd_record(int argc, char **argv)
 	} else {
 		if (write_ini(r, false) < 0)
 			goto stop;
+		/* wake at the deadline, not up to 50 us after it (the default slack) */
+		prctl(PR_SET_TIMERSLACK, 1UL, 0UL, 0UL, 0UL);
 		if (r->o.rt)
 			set_rt(r);
 		r->cpu0_ns = clock_ns(CLOCK_PROCESS_CPUTIME_ID);
