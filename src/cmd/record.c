@@ -420,7 +420,7 @@ static int write_ini(struct run *r, bool final)
 			p = nl + 1;
 		}
 	}
-	err = recsys_write_atomic(r->ini_path, sb.buf, sb.len, r->uid, r->gid);
+	err = recsys_write_atomic(r->ini_path, sb.buf, sb.len, r->uid, r->gid, final);
 	sb_release(&sb);
 	if (err < 0)
 		return cli_error_errno(err, "cannot write '%s'", r->ini_path);
