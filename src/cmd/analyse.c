@@ -232,7 +232,10 @@ static int load_run_dir(const char *dir, const struct analyse_opts *o, struct an
 		cli_error("%s", err.buf);
 		goto fail;
 	}
-	r = runini_get_double(ini, path.buf, "t0", &t0, &err);
+	/* record writes t0 as CLOCK_REALTIME and t0_mono on the frames' clock */
+	r = runini_get_double(ini, path.buf, "t0_mono", &t0, &err);
+	if (r == -ENOENT)
+		r = runini_get_double(ini, path.buf, "t0", &t0, &err);
 	if (r == -EINVAL) {
 		cli_error("%s", err.buf);
 		goto fail;
@@ -247,7 +250,7 @@ static int load_run_dir(const char *dir, const struct analyse_opts *o, struct an
 			cli_error_errno(r, "cannot read '%s'", path.buf);
 		goto fail;
 	}
-	if (isnan(t0) && (v = rec_meta_get(rec, "t0"))) {
+	if (isnan(t0) && (v = rec_meta_get(rec, "t0_mono"))) {
 		char *end;
 		double x = strtod(v, &end);
 
