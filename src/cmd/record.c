@@ -73,6 +73,8 @@ struct record_opts {
 	long pid;		/* -p: attach; 0: start argv */
 	bool quiet;
 	bool naive;		/* benchmarks: the sampler opens/reads/closes every file */
+	bool no_hook;		/* --no-hook: the ring for markers, no GL/EGL/Vulkan hooks */
+	const char *thread;	/* --thread TID|NAME: the frame thread; NULL: the presenting one */
 };
 
 enum frame_mode { FRAMES_NONE, FRAMES_RING, FRAMES_HUD };
@@ -132,6 +134,7 @@ struct run {
 	uint64_t period_ns;
 	struct rec_clock clock0;
 	int ft_tid, ft2_tid;
+	bool thread_found;	/* --thread: the named thread is the frame thread */
 	/* figures */
 	uint64_t samples, missed, frames, bytes0, bytes_end, t_start, t_end;
 	uint64_t cpu0_ns;
@@ -387,6 +390,9 @@ static int write_ini(struct run *r, bool final)
 			inifmt_addf(&sb, "hud_restarts", "%llu",
 				    (unsigned long long)hud_restarts(r->hud));
 		inifmt_addf(&sb, "frame_thread", "%d", r->ft_tid);
+		if (r->o.thread)
+			inifmt_addf(&sb, "frame_thread_named", "%s%s", r->o.thread,
+				    r->thread_found ? "" : " (never seen; main thread used)");
 		inifmt_addf(&sb, "recorder_samples", "%llu", (unsigned long long)r->samples);
 		inifmt_addf(&sb, "recorder_missed", "%llu", (unsigned long long)r->missed);
 		inifmt_addf(&sb, "recorder_cpu_s", "%.3f", cpu_s);
@@ -707,8 +713,60 @@ static void drain_ring(struct run *r, uint64_t now)
 		}
 		r->frames += n;
 	} while (n == sizeof(buf) / sizeof(buf[0]));
-	if (last_tid && last_tid != r->ft_tid)
+	/* Follow the presenting thread, unless the user named one. */
+	if (last_tid && last_tid != r->ft_tid && !r->o.thread)
 		switch_frame_thread(r, now, last_tid);
+}
+
+/* --thread: the thread the user named, a TID or a name (its comm, as in
+ * /proc/PID/task/TID/comm); 0 while the program has no such thread. */
+static int named_thread(struct run *r)
+{
+	const struct sampler_thread *th;
+	struct strbuf name = STRBUF_INIT;
+	char *end;
+	long tid;
+	size_t n;
+	int found = 0;
+
+	tid = strtol(r->o.thread, &end, 10);
+	if (*r->o.thread && !*end)
+		return (int)tid;
+	n = sampler_threads(r->s, &th);
+	for (size_t i = 0; i < n && !found; i++) {
+		sb_reset(&name);
+		if (recsys_comm(r->pid, (int)th[i].tid, &name) == 0 &&
+		    !strcmp(name.buf, r->o.thread))
+			found = (int)th[i].tid;
+	}
+	sb_release(&name);
+	return found;
+}
+
+/* --thread: every 10th sample, until the named thread is the frame thread
+ * (threads start late: a render thread after the window opens), and again
+ * when it has gone (a new one of that name takes over). */
+static void watch_named_thread(struct run *r, uint64_t now)
+{
+	struct strbuf name = STRBUF_INIT;
+	int tid;
+
+	if (r->samples % 10 != 1)
+		return;
+	if (r->thread_found) {
+		if (recsys_comm(r->pid, r->ft_tid, &name) == 0) {
+			sb_release(&name);
+			return;
+		}
+		sb_release(&name);
+		r->thread_found = false;
+	}
+	tid = named_thread(r);
+	if (tid <= 0)
+		return;
+	if (tid != r->ft_tid)
+		switch_frame_thread(r, now, tid);
+	r->thread_found = r->ft_tid == tid;
 }
 
 static void poll_hud(struct run *r, uint64_t now)
@@ -823,6 +881,8 @@ static void loop(struct run *r)
 		}
 		if (r->ring)
 			drain_ring(r, now);
+		if (r->o.thread && r->s)
+			watch_named_thread(r, now);
 		if (r->hud)
 			poll_hud(r, now);
 		pump_log(r, now, false);
@@ -1006,6 +1066,11 @@ static void usage(FILE *f)
 		"      --stop-file PATH  stop when PATH appears (checked every 10 periods)\n"
 		"      --frames SOURCE   auto (default: marker ring plus GL/EGL and Vulkan hooks),\n"
 		"                        marker, gl, vk, hud:PATH (count a HUD's lines), none\n"
+		"      --no-hook         no GL/EGL preload, no Vulkan layer: frames from the\n"
+		"                        marker API only (same as --frames marker)\n"
+		"      --thread TID|NAME the frame thread: this TID, or the thread of this name\n"
+		"                        (default: the thread that presents; the main thread\n"
+		"                        is sampled too when it is another)\n"
 		"      --rt              sample at SCHED_FIFO with memory locked, when permitted\n"
 		"  -q, --quiet           no summary at the end\n"
 		"      --naive-sampler   benchmarks only: open, read and close every file each time\n"
@@ -1013,7 +1078,8 @@ static void usage(FILE *f)
 		"EXAMPLES\n"
 		"  stallscope record -- ./game --benchmark\n"
 		"  stallscope record -o runs/base --duration 120 --frames hud:/tmp/hud.log -- glxgears\n"
-		"  stallscope record -p $(pidof game) --stop-file /tmp/stop\n");
+		"  stallscope record -p $(pidof game) --stop-file /tmp/stop\n"
+		"  stallscope record --thread dxvk-submit -- wine game.exe\n");
 }
 
 int cmd_record(int argc, char **argv)
@@ -1028,6 +1094,8 @@ int cmd_record(int argc, char **argv)
 		{ "rt", no_argument, NULL, 'r' },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "naive-sampler", no_argument, NULL, 'N' },
+		{ "no-hook", no_argument, NULL, 'H' },
+		{ "thread", required_argument, NULL, 'T' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 },
 	};
@@ -1087,6 +1155,15 @@ int cmd_record(int argc, char **argv)
 		case 'N':
 			r->o.naive = true;
 			break;
+		case 'H':
+			r->o.no_hook = true;
+			break;
+		case 'T':
+			if (!*optarg)
+				return cli_usage_error("option '--thread': expected a TID or a "
+						       "thread name, got ''");
+			r->o.thread = optarg;
+			break;
 		case 'h':
 			usage(stdout);
 			return 0;
@@ -1102,6 +1179,12 @@ int cmd_record(int argc, char **argv)
 		return cli_usage_error("expected a command to run, or -p PID");
 	if (parse_frames(r))
 		return EXIT_USAGE;
+	if (r->o.no_hook) {
+		if (strcmp(r->o.frames, "auto") && strcmp(r->o.frames, "marker"))
+			return cli_usage_error("'--no-hook' contradicts '--frames %s'",
+					       r->o.frames);
+		r->hooks = 0;	/* the ring stays, for the marker API */
+	}
 	if (r->o.pid && r->fmode == FRAMES_RING && strcmp(r->o.frames, "auto"))
 		return cli_usage_error("'--frames %s' needs the program started by record; "
 				       "with -p use hud:PATH or none", r->o.frames);
