@@ -59,6 +59,7 @@ extern char **environ;
 #define HUD_SOURCE 5		/* struct rec_frame.source of a HUD line */
 #define CLOCK_EVERY_NS (10 * NSEC)
 #define FLUSH_EVERY_NS NSEC
+#define FT_SWITCH_NS NSEC	/* a frame thread that presented within this stays */
 #define STOP_GRACE_NS (5 * NSEC)	/* a stopped program's time to exit before SIGKILL */
 
 /* ------------------------------------------------------------ options */
@@ -134,6 +135,7 @@ struct run {
 	uint64_t period_ns;
 	struct rec_clock clock0;
 	int ft_tid, ft2_tid;
+	uint64_t ft_presented_ns;	/* the frame thread's last present; 0: none yet */
 	bool thread_found;	/* --thread: the named thread is the frame thread */
 	/* figures */
 	uint64_t samples, missed, frames, bytes0, bytes_end, t_start, t_end;
@@ -708,14 +710,23 @@ static void drain_ring(struct run *r, uint64_t now)
 			struct rec_frame f = { buf[i].t_ns, buf[i].tid, buf[i].source };
 
 			rec_writer_frame(r->w, &f);
-			if (buf[i].tid)
+			if ((int)buf[i].tid == r->ft_tid)
+				r->ft_presented_ns = buf[i].t_ns;
+			else if (buf[i].tid)
 				last_tid = (int)buf[i].tid;
 		}
 		r->frames += n;
 	} while (n == sizeof(buf) / sizeof(buf[0]));
-	/* Follow the presenting thread, unless the user named one. */
-	if (last_tid && last_tid != r->ft_tid && !r->o.thread)
+	/* Follow the presenting thread, unless the user named one. When two
+	 * threads present (GL in one, markers in another), the frame thread
+	 * stays until it has not presented for FT_SWITCH_NS, so that it does
+	 * not flap between them every sample. */
+	if (last_tid && !r->o.thread &&
+	    (!r->ft_presented_ns || now - r->ft_presented_ns > FT_SWITCH_NS)) {
 		switch_frame_thread(r, now, last_tid);
+		if (r->ft_tid == last_tid)
+			r->ft_presented_ns = now;
+	}
 }
 
 /* --thread: the thread the user named, a TID or a name (its comm, as in
