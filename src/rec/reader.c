@@ -145,16 +145,21 @@ static int rd_field(struct rd *d, struct cur *c)
 		return bad(d, "field record: expected a kind and a name");
 	if (r->nfields >= INT32_MAX)
 		return bad(d, "too many fields");
-	if (grow(&r->fields, &d->cap_fields, r->nfields, sizeof(*r->fields)) < 0)
-		return -ENOMEM;
-	kinds = realloc(d->kinds, r->nfields + 1);
-	if (!kinds)
-		return -ENOMEM;
-	d->kinds = kinds;
+	if (r->nfields >= d->cap_fields) {
+		size_t cap = d->cap_fields;
+
+		if (grow(&r->fields, &cap, r->nfields, sizeof(*r->fields)) < 0)
+			return -ENOMEM;
+		kinds = realloc(d->kinds, cap);
+		if (!kinds)
+			return -ENOMEM;
+		d->kinds = kinds;
+		d->cap_fields = cap;
+	}
 	name = dupn(c->p, (size_t)(c->end - c->p));
 	if (!name)
 		return -ENOMEM;
-	kinds[r->nfields] = kind;
+	d->kinds[r->nfields] = kind;
 	r->fields[r->nfields++] = (struct rec_field){ .name = name, .kind = (enum rec_kind)kind };
 	return 0;
 }
