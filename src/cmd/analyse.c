@@ -232,14 +232,18 @@ static int load_run_dir(const char *dir, const struct analyse_opts *o, struct an
 		cli_error("%s", err.buf);
 		goto fail;
 	}
-	/* t0 is CLOCK_REALTIME; the record's stamps are CLOCK_MONOTONIC, and
-	 * clock_mono_ns is the monotonic clock at t0 (the recorder's clock pair) */
-	r = runini_get_double(ini, path.buf, "clock_mono_ns", &t0, &err);
+	/* t0 is CLOCK_REALTIME; the record's stamps are CLOCK_MONOTONIC. The
+	 * recorder writes t0_mono (seconds) and its clock pair's clock_mono_ns,
+	 * both the monotonic clock at t0. */
+	r = runini_get_double(ini, path.buf, "t0_mono", &t0, &err);
+	if (r == -ENOENT) {
+		r = runini_get_double(ini, path.buf, "clock_mono_ns", &t0, &err);
+		t0 /= 1e9;
+	}
 	if (r == -EINVAL) {
 		cli_error("%s", err.buf);
 		goto fail;
 	}
-	t0 /= 1e9;
 	sb_reset(&path);
 	sb_addf(&path, "%s/record.ssr", dir);
 	r = rec_read_file(path.buf, &rec, &err);
@@ -250,18 +254,18 @@ static int load_run_dir(const char *dir, const struct analyse_opts *o, struct an
 			cli_error_errno(r, "cannot read '%s'", path.buf);
 		goto fail;
 	}
-	if (isnan(t0) && (v = rec_meta_get(rec, "clock_mono_ns"))) {
+	if (isnan(t0) && (v = rec_meta_get(rec, "t0_mono"))) {
 		char *end;
 		double x = strtod(v, &end);
 
 		if (end != v && !*end && isfinite(x))
-			t0 = x / 1e9;
+			t0 = x;
 	}
 	if (rec->torn_bytes)
 		sb_addf(notes, "'%s': the last %llu bytes were torn (a crash?); their frames are "
 			       "missing\n", path.buf, (unsigned long long)rec->torn_bytes);
 	if (isnan(t0))
-		sb_addf(notes, "'%s': no t0 (clock_mono_ns) in run.ini or the record; times are from the first "
+		sb_addf(notes, "'%s': no t0_mono in run.ini or the record; times are from the first "
 			       "present\n", dir);
 	r = frames_of_rec(rec, t0, ret_f);
 	rec_free(rec);

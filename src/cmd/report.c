@@ -252,6 +252,7 @@ static void print_json(const struct analysis *as, size_t n, const struct metrics
 			json_knum(&j, cfx_keys[k], cfx_val(&a->cfx, (int)k));
 		json_obj_end(&j);
 		json_obj_end(&j);
+		report_recorder_json(&j, a);
 		if (want_threads)
 			report_threads_json(&j, a);
 		json_key(&j, "notes");

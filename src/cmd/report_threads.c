@@ -15,6 +15,7 @@
 
 #include "cli.h"
 #include "cmd/report_threads.h"
+#include "core/runini.h"
 #include "core/threadcpu.h"
 #include "out/table.h"
 #include "rec/rec.h"
@@ -186,4 +187,50 @@ void report_threads_json(struct json *j, const struct analysis *a)
 	}
 	json_arr_end(j);
 	release(&res);
+}
+
+void report_recorder_json(struct json *j, const struct analysis *a)
+{
+	static const char *const keys[] = {
+		"recorder_samples", "recorder_missed", "recorder_cpu_s", "recorder_us_per_sample",
+		"recorder_cpu_pct", "recorder_late_p99_ms", "recorder_late_max_ms",
+		"recorder_bytes_per_sample",
+	};
+	struct strbuf path = STRBUF_INIT, err = STRBUF_INIT, buf = STRBUF_INIT;
+	struct runini *ini = NULL;
+	char chunk[4096];
+	FILE *f = NULL;
+	size_t n;
+
+	if (strcmp(a->format, "record") && strcmp(a->format, "run")) {
+		json_knull(j, "recorder");
+		return;
+	}
+	sb_addf(&path, "%s/run.ini", a->source);
+	f = fopen(path.buf, "r");
+	while (f && (n = fread(chunk, 1, sizeof(chunk), f)) > 0)
+		sb_add(&buf, chunk, n);
+	if (!f || ferror(f) || runini_parse(buf.buf, buf.len, path.buf, &ini, &err) < 0) {
+		json_knull(j, "recorder");
+	} else {
+		json_key(j, "recorder");
+		json_obj_begin(j);
+		for (size_t k = 0; k < sizeof(keys) / sizeof(keys[0]); k++) {
+			const char *v = runini_get(ini, keys[k]);
+			char *end;
+			double x = v ? strtod(v, &end) : NAN;
+
+			if (!v || end == v || *end)
+				x = NAN;
+			/* "recorder_samples" -> "samples" */
+			json_knum(j, keys[k] + strlen("recorder_"), x);
+		}
+		json_obj_end(j);
+	}
+	if (f)
+		fclose(f);
+	runini_free(ini);
+	sb_release(&path);
+	sb_release(&err);
+	sb_release(&buf);
 }

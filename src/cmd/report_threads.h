@@ -6,6 +6,9 @@
  * numbers come from the record's thread snapshots (core/threadcpu.h); the
  * window is the one report's metrics used (its first frame's start to its
  * last frame's present).
+ *
+ * Also here: the "recorder" object of report --json, the recorder's own
+ * cost figures from a run directory's run.ini.
  */
 #ifndef SS_CMD_REPORT_THREADS_H
 #define SS_CMD_REPORT_THREADS_H
@@ -22,5 +25,10 @@ int report_threads_print(const struct analysis *as, size_t n);
  * { name, tid, ms_per_frame, busy_pct, cpu, cpu_pct }, or null with key
  * "threads_note" saying why. */
 void report_threads_json(struct json *j, const struct analysis *a);
+
+/* Writes key "recorder" into the open JSON object of A: the recorder_*
+ * figures of its run.ini as numbers (null when '-' or absent), or null for
+ * an input that is not a run directory. */
+void report_recorder_json(struct json *j, const struct analysis *a);
 
 #endif

@@ -9,7 +9,8 @@
  *   variant=NAME       the variant of a benchmark
  *   t0=S.US            CLOCK_REALTIME of the run's time origin (the recorder
  *                      writes it; report only shows it)
- *   clock_mono_ns=N    CLOCK_MONOTONIC at the same instant as t0: the frames,
+ *   t0_mono=S          CLOCK_MONOTONIC seconds at the same instant as t0
+ *                      (else clock_mono_ns=N, the same in ns): the frames,
  *                      pass stamps and program.log stamps are seconds since it
  *   pass<N>=S          pass N (1, 2, ...) started S seconds after t0
  *   reload_re=RE, reload_after=S, reload_fixed=S   reload rule overrides

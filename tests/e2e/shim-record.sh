@@ -44,7 +44,8 @@ fi
 
 [ -x "$SS_BUILD/ss-gltest" ] || skip "no ss-gltest (GL and X11 headers missing at build)"
 rec -o "$TMP/gl" --thread ss-marker -- "$SS_BUILD/ss-gltest" 100 600
-mark=$(awk '$1 == "marker" { print $2 }' "$TMP/gl/program.log")
+# program.log lines are stamped "[S] text" by record
+mark=$(awk '{ sub(/^\[[0-9.]+\] /, "") } $1 == "marker" { print $2 }' "$TMP/gl/program.log")
 [ "$(frames "$TMP/gl" 2)" = 100 ] || fail "ss-gltest: $(frames "$TMP/gl" 2) glx frames, expected 100"
 [ "$(frames "$TMP/gl" 1)" = 600 ] || fail "ss-gltest: $(frames "$TMP/gl" 1) marker frames, expected 600"
 [ "$(ini "$TMP/gl" frame_thread_named)" = ss-marker ] || fail "ss-gltest: --thread not in run.ini"

@@ -36,7 +36,7 @@ static int write_run(const char *dir, int with_t0)
 	if (!f)
 		return -errno;
 	fprintf(f, "program=demo-loop\nvariant=%s\n%spass1=0\npass2=30\npass3=60\n",
-		with_t0 ? "base" : "no-t0", with_t0 ? "t0=1764495000.000000\nclock_mono_ns=1000000000000\n" : "");
+		with_t0 ? "base" : "no-t0", with_t0 ? "t0=1764495000.000000\nt0_mono=1000.000000000\n" : "");
 	fclose(f);
 	snprintf(path, sizeof(path), "%s/program.log", dir);
 	f = fopen(path, "w");
