@@ -882,3 +882,92 @@ void causes_evidence(const struct causes *c, uint64_t a, uint64_t b, struct caus
 	}
 	*ret = e;
 }
+
+/* ------------------------------------------------------- report's columns */
+
+unsigned causes_stall_parts(const struct frames *f, size_t i, const struct metrics *m,
+			    const struct metrics_opts *o, const struct metrics_seg *segs,
+			    size_t nsegs)
+{
+	double fe = f->t_s[i], fs = fe - f->ft_ms[i] / 1000.0;
+	unsigned ret = 0;
+	size_t k;
+
+	if (!(f->ft_ms[i] > o->stall_ms))
+		return 0;
+	/* metrics.c: the warm-up is the frames ending at or before origin + warmup */
+	if (fe <= m->origin_s + o->warmup_s)
+		ret |= CAUSES_IN_WARM;
+	if (i >= m->win_first && i < m->win_first + m->win_n) {
+		ret |= CAUSES_IN_WINDOW | CAUSES_IN_PLAY;
+		/* a frame is reload, not play, when it overlaps a segment */
+		for (k = 0; k < nsegs; k++)
+			if (segs[k].end_s > segs[k].start_s && fs < segs[k].end_s &&
+			    fe > segs[k].start_s) {
+				ret &= ~CAUSES_IN_PLAY;
+				break;
+			}
+	}
+	return ret;
+}
+
+static uint64_t to_ns(uint64_t t0_ns, double t_s)
+{
+	double v = (double)t0_ns + t_s * 1e9;
+
+	return v <= 0 ? 0 : (uint64_t)v;
+}
+
+static double disk_s(const struct cause_split *s)
+{
+	return cause_split_cause(s, CAUSE_DISK) + cause_split_cause(s, CAUSE_IO);
+}
+
+void causes_columns(const struct causes *c, const struct frames *f, uint64_t t0_ns,
+		    const struct metrics *m, const struct metrics_opts *o,
+		    const struct metrics_seg *segs, size_t nsegs, bool play_known,
+		    struct cause_cols *ret)
+{
+	struct cause_split win = { 0 }, play = { 0 }, load = { 0 }, warm = { 0 };
+	const struct rec *r = c->r;
+	size_t i, k;
+
+	for (i = 0; i < f->n; i++) {
+		unsigned parts = causes_stall_parts(f, i, m, o, segs, nsegs);
+		uint64_t a, b;
+
+		if (!(parts & CAUSES_IN_WINDOW))
+			continue;
+		b = to_ns(t0_ns, f->t_s[i]);
+		a = to_ns(t0_ns, f->t_s[i] - f->ft_ms[i] / 1000.0);
+		causes_split(c, a, b, &win);
+		if (parts & CAUSES_IN_PLAY)
+			causes_split(c, a, b, &play);
+	}
+	for (k = 0; k < COL_N; k++) {
+		ret->stall_s[k] = cause_split_col(&win, (enum cause_col)k);
+		ret->play_s[k] = play_known ? cause_split_col(&play, (enum cause_col)k) : NAN;
+	}
+	ret->why = cause_split_why(&win);
+	ret->why_play = play_known ? cause_split_why(&play) : -1;
+	ret->load_disk_s = NAN;
+	ret->warm_disk_s = NAN;
+	if (!r->nsamples || !f->n)
+		return;
+	/* the load: first sample to the first frame's start, plus reloads */
+	if (to_ns(t0_ns, m->origin_s) > r->t_ns[0])
+		causes_split(c, r->t_ns[0], to_ns(t0_ns, m->origin_s), &load);
+	for (k = 0; k < nsegs; k++)
+		if (segs[k].end_s > segs[k].start_s)
+			causes_split(c, to_ns(t0_ns, segs[k].start_s), to_ns(t0_ns, segs[k].end_s),
+				     &load);
+	ret->load_disk_s = disk_s(&load);
+	{
+		double end = m->origin_s + o->warmup_s;
+
+		if (end > f->t_s[f->n - 1])
+			end = f->t_s[f->n - 1];
+		causes_split(c, to_ns(t0_ns, m->origin_s), to_ns(t0_ns, end), &warm);
+		ret->warm_disk_s = disk_s(&warm);
+	}
+}

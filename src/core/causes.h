@@ -27,6 +27,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "core/frames.h"
+#include "core/metrics.h"
 #include "core/record.h"
 
 /* The causes, in the words of DESIGN.md. */
@@ -195,5 +197,43 @@ struct cause_evidence {
  * written). */
 void causes_evidence(const struct causes *c, uint64_t a_ns, uint64_t b_ns,
 		     struct cause_evidence *ret);
+
+/* ------------------------------------------------------- report's columns */
+
+/* report's cause columns of one run (docs/METRICS.md, "Stall causes"). */
+struct cause_cols {
+	double stall_s[COL_N];	/* window stalls' seconds by column */
+	int why;		/* enum cause_col with the most, -1: no stall */
+	double play_s[COL_N];	/* the same over play; NaN when play is unknown */
+	int why_play;
+	double load_disk_s;	/* seconds of the load waiting on disk (disk + io) */
+	double warm_disk_s;	/* seconds of the warm-up waiting on disk (disk + io) */
+};
+
+/*
+ * Fills *RET for frames F, whose clock (t_s) counts from T0_NS on the
+ * record's clock, with the stalls chosen as metrics_compute chose them:
+ * M is its result for F under O with reload segments SEGS (NSEGS);
+ * PLAY_KNOWN false leaves the play columns NaN. The load is the time from the
+ * first sample to the start of the first frame, plus the reload segments;
+ * the warm-up is the first frame's start to O->warmup_s later (or the last
+ * frame's end, if sooner). Always fills *ret.
+ */
+void causes_columns(const struct causes *c, const struct frames *f, uint64_t t0_ns,
+		    const struct metrics *m, const struct metrics_opts *o,
+		    const struct metrics_seg *segs, size_t nsegs, bool play_known,
+		    struct cause_cols *ret);
+
+/*
+ * Whether frame I of F is a stall of the warm-up, of the window or of play,
+ * exactly as metrics_compute counts them (M its result). Bits: 1 warm-up,
+ * 2 window, 4 play (play needs SEGS).
+ */
+#define CAUSES_IN_WARM 1
+#define CAUSES_IN_WINDOW 2
+#define CAUSES_IN_PLAY 4
+unsigned causes_stall_parts(const struct frames *f, size_t i, const struct metrics *m,
+			    const struct metrics_opts *o, const struct metrics_seg *segs,
+			    size_t nsegs);
 
 #endif
