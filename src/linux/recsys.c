@@ -228,9 +228,16 @@ int recsys_cmdline(int pid, struct strbuf *out)
 	return words;
 }
 
-int recsys_comm(int pid, struct strbuf *out)
+int recsys_comm(int pid, int tid, struct strbuf *out)
 {
-	int err = read_proc(pid, "comm", out);
+	char what[48];
+	int err;
+
+	if (tid)
+		snprintf(what, sizeof(what), "task/%d/comm", tid);
+	else
+		snprintf(what, sizeof(what), "comm");
+	err = read_proc(pid, what, out);
 
 	if (err < 0)
 		return err;

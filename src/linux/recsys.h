@@ -37,7 +37,8 @@ int recsys_move(const char *src, const char *dst);
  * cmdline); returns the number of words, or -ESRCH/-EACCES/... */
 int recsys_cmdline(int pid, struct strbuf *out);
 
-/* The comm (thread name) of process PID into OUT; 0 or a negative errno. */
-int recsys_comm(int pid, struct strbuf *out);
+/* The comm (thread name) of thread TID of process PID (TID 0: the process)
+ * appended to OUT; 0 or a negative errno. */
+int recsys_comm(int pid, int tid, struct strbuf *out);
 
 #endif

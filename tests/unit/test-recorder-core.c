@@ -3,7 +3,7 @@
  * (percentiles at the bucket edges, overflow, empty) and run.ini lines
  * (newlines flattened, argv quoted so a shell splits it back). */
 #include "core/lathist.h"
-#include "core/runini.h"
+#include "core/inifmt.h"
 #include "t.h"
 
 static struct lathist h;
@@ -34,12 +34,12 @@ static void test_runini(void)
 	struct strbuf sb = STRBUF_INIT;
 	char *argv[] = { "game", "--level", "two words", "it's", "", "a=b" };
 
-	CHECK_INT(runini_add(&sb, "a", "x\ny"), 0);
-	CHECK_INT(runini_add(&sb, "b", NULL), 0);
-	CHECK_INT(runini_addf(&sb, "c", "%d.%06d", 3, 42), 0);
+	CHECK_INT(inifmt_add(&sb, "a", "x\ny"), 0);
+	CHECK_INT(inifmt_add(&sb, "b", NULL), 0);
+	CHECK_INT(inifmt_addf(&sb, "c", "%d.%06d", 3, 42), 0);
 	CHECK_STR(sb.buf, "a=x y\nb=-\nc=3.000042\n");
 	sb_reset(&sb);
-	CHECK_INT(runini_quote_argv(&sb, 6, argv), 0);
+	CHECK_INT(inifmt_quote_argv(&sb, 6, argv), 0);
 	CHECK_STR(sb.buf, "game --level 'two words' 'it'\\''s' '' a=b");
 	sb_release(&sb);
 }

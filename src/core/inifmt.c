@@ -1,13 +1,13 @@
 // SPDX-License-Identifier: MIT
-/* runini.c: run.ini lines and shell-quoted command lines (see runini.h). */
+/* inifmt.c: run.ini lines and shell-quoted command lines (see inifmt.h). */
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
-#include "core/runini.h"
+#include "core/inifmt.h"
 
-int runini_add(struct strbuf *sb, const char *key, const char *value)
+int inifmt_add(struct strbuf *sb, const char *key, const char *value)
 {
 	size_t old = sb->len;
 
@@ -27,7 +27,7 @@ nomem:
 	return -ENOMEM;
 }
 
-int runini_addf(struct strbuf *sb, const char *key, const char *fmt, ...)
+int inifmt_addf(struct strbuf *sb, const char *key, const char *fmt, ...)
 {
 	struct strbuf v = STRBUF_INIT;
 	va_list ap;
@@ -37,7 +37,7 @@ int runini_addf(struct strbuf *sb, const char *key, const char *fmt, ...)
 	r = sb_vaddf(&v, fmt, ap);
 	va_end(ap);
 	if (r == 0)
-		r = runini_add(sb, key, v.buf);
+		r = inifmt_add(sb, key, v.buf);
 	sb_release(&v);
 	return r;
 }
@@ -53,7 +53,7 @@ static int is_plain(const char *s)
 	return 1;
 }
 
-int runini_quote_argv(struct strbuf *sb, int n, char *const *argv)
+int inifmt_quote_argv(struct strbuf *sb, int n, char *const *argv)
 {
 	for (int i = 0; i < n; i++) {
 		const char *a = argv[i];
