@@ -22,6 +22,8 @@ struct command {
 
 static const struct command commands[] = {
 	{ "version", cmd_version, "print the version" },
+	{ "report", cmd_report, "frame metrics of frame logs and runs" },
+	{ "matrix", cmd_matrix, "one CSV per metric: runs side by side, with medians" },
 };
 
 static void usage(FILE *f)

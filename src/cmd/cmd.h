@@ -13,5 +13,7 @@
 #define SS_CMD_H
 
 int cmd_version(int argc, char **argv);
+int cmd_report(int argc, char **argv);
+int cmd_matrix(int argc, char **argv);
 
 #endif

@@ -159,12 +159,19 @@ static struct metrics_seg *merge_segs(const struct metrics_seg *segs, size_t n, 
 	return m;
 }
 
+/* Overlaps shorter than this are rounding (a frame's start is computed as
+ * its end less its frame time), not overlaps: 1 us, below any present clock's
+ * resolution that matters. */
+#define SEG_EPS_S 1e-6
+
 /* The merged segment frame [fs, fe] overlaps, or -1 (binary search for the
  * first segment ending after fs). */
 static long seg_of(const struct metrics_seg *m, size_t n, double fs, double fe)
 {
 	size_t lo = 0, hi = n;
 
+	fs += SEG_EPS_S;
+	fe -= SEG_EPS_S;
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
 
