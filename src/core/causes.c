@@ -54,10 +54,10 @@ static const struct {
 	[SUB_WAIT_OTHER] = { "wait_other", CAUSE_WAIT },
 };
 
-static const char *const col_names[COL_N] = {
-	[COL_DISK] = "disk", [COL_SWAP] = "swap", [COL_RECLAIM] = "reclaim",
-	[COL_GPU] = "gpu",   [COL_CPU] = "cpu",	  [COL_IO] = "io",
-	[COL_WAIT] = "wait", [COL_OTHER] = "other",
+static const char *const col_names[CAUSE_COL_N] = {
+	[CAUSE_COL_DISK] = "disk", [CAUSE_COL_SWAP] = "swap", [CAUSE_COL_RECLAIM] = "reclaim",
+	[CAUSE_COL_GPU] = "gpu",   [CAUSE_COL_CPU] = "cpu",	  [CAUSE_COL_IO] = "io",
+	[CAUSE_COL_WAIT] = "wait", [CAUSE_COL_OTHER] = "other",
 };
 
 const char *cause_name(enum cause c)
@@ -72,7 +72,7 @@ const char *cause_sub_name(enum cause_sub s)
 
 const char *cause_col_name(enum cause_col c)
 {
-	return (unsigned)c < COL_N ? col_names[c] : "other";
+	return (unsigned)c < CAUSE_COL_N ? col_names[c] : "other";
 }
 
 enum cause cause_of_sub(enum cause_sub s)
@@ -84,22 +84,22 @@ enum cause_col cause_col_of(enum cause c)
 {
 	switch (c) {
 	case CAUSE_DISK:
-		return COL_DISK;
+		return CAUSE_COL_DISK;
 	case CAUSE_SWAP:
-		return COL_SWAP;
+		return CAUSE_COL_SWAP;
 	case CAUSE_RECLAIM:
-		return COL_RECLAIM;
+		return CAUSE_COL_RECLAIM;
 	case CAUSE_GPU:
-		return COL_GPU;
+		return CAUSE_COL_GPU;
 	case CAUSE_CPU:
 	case CAUSE_RUNQ:
-		return COL_CPU;
+		return CAUSE_COL_CPU;
 	case CAUSE_IO:
-		return COL_IO;
+		return CAUSE_COL_IO;
 	case CAUSE_WAIT:
-		return COL_WAIT;
+		return CAUSE_COL_WAIT;
 	default:
-		return COL_OTHER;
+		return CAUSE_COL_OTHER;
 	}
 }
 
@@ -748,7 +748,7 @@ int cause_split_why(const struct cause_split *s)
 	double best = 0;
 	int i, bi = -1;
 
-	for (i = 0; i < COL_N; i++) {
+	for (i = 0; i < CAUSE_COL_N; i++) {
 		double v = cause_split_col(s, (enum cause_col)i);
 
 		if (v > best) {
@@ -944,7 +944,7 @@ void causes_columns(const struct causes *c, const struct frames *f, uint64_t t0_
 		if (parts & CAUSES_IN_PLAY)
 			causes_split(c, a, b, &play);
 	}
-	for (k = 0; k < COL_N; k++) {
+	for (k = 0; k < CAUSE_COL_N; k++) {
 		ret->stall_s[k] = cause_split_col(&win, (enum cause_col)k);
 		ret->play_s[k] = play_known ? cause_split_col(&play, (enum cause_col)k) : NAN;
 	}

@@ -76,18 +76,18 @@ enum cause_sub {
 
 /* The report's columns: stall_<name>_s. */
 enum cause_col {
-	COL_DISK,
-	COL_SWAP,
-	COL_RECLAIM,
-	COL_GPU,
-	COL_CPU,	/* cpu and runq */
-	COL_IO,
-	COL_WAIT,
-	COL_OTHER,	/* fault and unknown */
-	COL_N
+	CAUSE_COL_DISK,
+	CAUSE_COL_SWAP,
+	CAUSE_COL_RECLAIM,
+	CAUSE_COL_GPU,
+	CAUSE_COL_CPU,	/* cpu and runq */
+	CAUSE_COL_IO,
+	CAUSE_COL_WAIT,
+	CAUSE_COL_OTHER,	/* fault and unknown */
+	CAUSE_COL_N
 };
 
-/* Names ("disk", "swap_zram", "cpu" for COL_CPU); never NULL. */
+/* Names ("disk", "swap_zram", "cpu" for CAUSE_COL_CPU); never NULL. */
 const char *cause_name(enum cause c);
 const char *cause_sub_name(enum cause_sub s);
 const char *cause_col_name(enum cause_col c);
@@ -202,9 +202,9 @@ void causes_evidence(const struct causes *c, uint64_t a_ns, uint64_t b_ns,
 
 /* report's cause columns of one run (docs/METRICS.md, "Stall causes"). */
 struct cause_cols {
-	double stall_s[COL_N];	/* window stalls' seconds by column */
+	double stall_s[CAUSE_COL_N];	/* window stalls' seconds by column */
 	int why;		/* enum cause_col with the most, -1: no stall */
-	double play_s[COL_N];	/* the same over play; NaN when play is unknown */
+	double play_s[CAUSE_COL_N];	/* the same over play; NaN when play is unknown */
 	int why_play;
 	double load_disk_s;	/* seconds of the load waiting on disk (disk + io) */
 	double warm_disk_s;	/* seconds of the warm-up waiting on disk (disk + io) */

@@ -35,6 +35,13 @@ enum metric_id {
 	/* play */
 	M_STALLS_PLAY, M_STALL_PLAY_S, M_LONGEST_PLAY_MS, M_LOW1_PLAY, M_WIN_PLAY_S, M_RELOAD_S,
 	M_RELOAD_N,
+	/* stall causes (docs/CAUSES.md); NaN here, filled from a run's record
+	 * by causes_columns (core/causes.h), in enum cause_col's order */
+	M_STALL_DISK_S, M_STALL_SWAP_S, M_STALL_RECLAIM_S, M_STALL_GPU_S, M_STALL_CPU_S,
+	M_STALL_IO_S, M_STALL_WAIT_S, M_STALL_OTHER_S,
+	M_STALL_DISK_PLAY_S, M_STALL_SWAP_PLAY_S, M_STALL_RECLAIM_PLAY_S, M_STALL_GPU_PLAY_S,
+	M_STALL_CPU_PLAY_S, M_STALL_IO_PLAY_S, M_STALL_WAIT_PLAY_S, M_STALL_OTHER_PLAY_S,
+	M_LOAD_DISK_S, M_WARM_DISK_S,
 	M_COUNT
 };
 

@@ -205,7 +205,7 @@ static void check_stall(struct rec *r, enum cause_sub want, enum cause_col col, 
 	CHECK_INT(metrics_compute(f, &o, NULL, 0, NULL, &m), 0);
 	CHECK_INT(m.v[M_STALLS], 1);
 	causes_columns(c, f, T0, &m, &o, NULL, 0, true, &cols);
-	for (k = 0; k < COL_N; k++) {
+	for (k = 0; k < CAUSE_COL_N; k++) {
 		CHECK_NEAR(cols.stall_s[k], k == col ? 0.2 : 0.0, 1e-9);
 		CHECK_NEAR(cols.play_s[k], k == col ? 0.2 : 0.0, 1e-9);
 	}
@@ -228,7 +228,7 @@ static void test_disk(void)
 	stall_count(r, "vm.pgmajfault", 3);
 	stall_count(r, "disk.vda.rd_ios", 3);
 	stall_count(r, "disk.vda.rd_sectors", 24);
-	check_stall(r, SUB_DISK, COL_DISK, "disk");
+	check_stall(r, SUB_DISK, CAUSE_COL_DISK, "disk");
 }
 
 static void test_io(void)
@@ -241,7 +241,7 @@ static void test_io(void)
 	stall_set(r, "ft.fd_target", 6);
 	stall_set(r, "ft.wchan", 7);
 	stall_count(r, "disk.vda.rd_ios", 4);
-	check_stall(r, SUB_IO_READ, COL_IO, "io");
+	check_stall(r, SUB_IO_READ, CAUSE_COL_IO, "io");
 }
 
 static void test_swap_zram(void)
@@ -255,7 +255,7 @@ static void test_swap_zram(void)
 	stall_count(r, "vm.pswpin", 400);
 	stall_count(r, "disk.zram0.rd_ios", 400);
 	stall_sched(r, 10, 0);
-	check_stall(r, SUB_SWAP_ZRAM, COL_SWAP, "swap_zram");
+	check_stall(r, SUB_SWAP_ZRAM, CAUSE_COL_SWAP, "swap_zram");
 }
 
 static void test_swap_dev(void)
@@ -267,7 +267,7 @@ static void test_swap_dev(void)
 	stall_count(r, "ft.majflt", 2);
 	stall_count(r, "vm.pswpin", 2);
 	stall_count(r, "disk.sdb.rd_ios", 2);
-	check_stall(r, SUB_SWAP_DEV, COL_SWAP, "swap_dev");
+	check_stall(r, SUB_SWAP_DEV, CAUSE_COL_SWAP, "swap_dev");
 }
 
 static void test_reclaim_direct(void)
@@ -280,7 +280,7 @@ static void test_reclaim_direct(void)
 	stall_count(r, "vm.allocstall_normal", 1);
 	stall_count(r, "ft.minflt", 500);
 	stall_sched(r, 10, 0);
-	check_stall(r, SUB_RECLAIM_DIRECT, COL_RECLAIM, "reclaim_direct");
+	check_stall(r, SUB_RECLAIM_DIRECT, CAUSE_COL_RECLAIM, "reclaim_direct");
 }
 
 static void test_reclaim_psi(void)
@@ -292,7 +292,7 @@ static void test_reclaim_psi(void)
 	stall_set(r, "ft.syscall", -1);
 	stall_count(r, "cg.memory.some_us", 8000);
 	stall_sched(r, 10, 0);
-	check_stall(r, SUB_RECLAIM_PSI, COL_RECLAIM, "reclaim_psi");
+	check_stall(r, SUB_RECLAIM_PSI, CAUSE_COL_RECLAIM, "reclaim_psi");
 }
 
 static void test_reclaim_compact(void)
@@ -302,7 +302,7 @@ static void test_reclaim_compact(void)
 	stall_set(r, "ft.state", 'D');
 	stall_set(r, "ft.syscall", 9);	/* mmap */
 	stall_count(r, "vm.compact_stall", 1);
-	check_stall(r, SUB_RECLAIM_COMPACT, COL_RECLAIM, "reclaim_compact");
+	check_stall(r, SUB_RECLAIM_COMPACT, CAUSE_COL_RECLAIM, "reclaim_compact");
 }
 
 static void test_gpu_fence(void)
@@ -313,7 +313,7 @@ static void test_gpu_fence(void)
 	stall_set(r, "ft.state", 'S');
 	stall_set(r, "ft.syscall", 7);	/* poll */
 	stall_set(r, "ft.wchan", 3);	/* dma_fence_default_wait */
-	check_stall(r, SUB_GPU_FENCE, COL_GPU, "gpu fence");
+	check_stall(r, SUB_GPU_FENCE, CAUSE_COL_GPU, "gpu fence");
 }
 
 static void test_gpu_ioctl(void)
@@ -325,7 +325,7 @@ static void test_gpu_ioctl(void)
 	stall_set(r, "ft.fd", 7);
 	stall_set(r, "ft.fd_target", 2);	/* /dev/dri/card0 */
 	stall_set(r, "ft.wchan", 3);
-	check_stall(r, SUB_GPU_IOCTL, COL_GPU, "gpu ioctl card0");
+	check_stall(r, SUB_GPU_IOCTL, CAUSE_COL_GPU, "gpu ioctl card0");
 }
 
 static void test_gpu_nvidia(void)
@@ -339,7 +339,7 @@ static void test_gpu_nvidia(void)
 	stall_set(r, "ft.fd", 9);
 	stall_set(r, "ft.fd_target", 4);	/* /dev/nvidiactl */
 	stall_set(r, "ft.wchan", 10);	/* os_acquire_spinlock */
-	check_stall(r, SUB_GPU_IOCTL, COL_GPU, "nvidia ioctl");
+	check_stall(r, SUB_GPU_IOCTL, CAUSE_COL_GPU, "nvidia ioctl");
 }
 
 static void test_cpu(void)
@@ -349,7 +349,7 @@ static void test_cpu(void)
 	stall_set(r, "ft.state", 'R');
 	stall_set(r, "ft.syscall", -1);
 	stall_sched(r, 10, 0);
-	check_stall(r, SUB_CPU, COL_CPU, "cpu");
+	check_stall(r, SUB_CPU, CAUSE_COL_CPU, "cpu");
 }
 
 static void test_runq(void)
@@ -359,7 +359,7 @@ static void test_runq(void)
 	stall_set(r, "ft.state", 'R');
 	stall_set(r, "ft.syscall", -1);
 	stall_sched(r, 1, 9);
-	check_stall(r, SUB_RUNQ, COL_CPU, "runq");
+	check_stall(r, SUB_RUNQ, CAUSE_COL_CPU, "runq");
 }
 
 static void test_wait_futex(void)
@@ -369,7 +369,7 @@ static void test_wait_futex(void)
 	stall_set(r, "ft.state", 'S');
 	stall_set(r, "ft.syscall", 202);
 	stall_set(r, "ft.wchan", 5);
-	check_stall(r, SUB_WAIT_FUTEX, COL_WAIT, "futex");
+	check_stall(r, SUB_WAIT_FUTEX, CAUSE_COL_WAIT, "futex");
 }
 
 static void test_wait_futex_arm64(void)
@@ -379,12 +379,12 @@ static void test_wait_futex_arm64(void)
 	/* 98 is futex on aarch64 (getrusage on x86_64) */
 	stall_set(r, "ft.state", 'S');
 	stall_set(r, "ft.syscall", 98);
-	check_stall(r, SUB_WAIT_FUTEX, COL_WAIT, "futex arm64");
+	check_stall(r, SUB_WAIT_FUTEX, CAUSE_COL_WAIT, "futex arm64");
 	/* ... and on x86_64 it is nothing the rules name */
 	r = rec_make("x86_64");
 	stall_set(r, "ft.state", 'S');
 	stall_set(r, "ft.syscall", 98);
-	check_stall(r, SUB_WAIT_OTHER, COL_WAIT, "98 on x86_64");
+	check_stall(r, SUB_WAIT_OTHER, CAUSE_COL_WAIT, "98 on x86_64");
 	CHECK_STR(cause_syscall_name("aarch64", 98), "futex");
 	CHECK_STR(cause_syscall_name(NULL, 202), "futex");
 	CHECK(cause_syscall_name("x86_64", 98) == NULL);
@@ -397,12 +397,12 @@ static void test_wait_poll_socket(void)
 	stall_set(r, "ft.state", 'S');
 	stall_set(r, "ft.syscall", 271);	/* ppoll */
 	stall_set(r, "ft.wchan", 8);
-	check_stall(r, SUB_WAIT_POLL, COL_WAIT, "ppoll");
+	check_stall(r, SUB_WAIT_POLL, CAUSE_COL_WAIT, "ppoll");
 	r = rec_make("x86_64");
 	stall_set(r, "ft.state", 'S');
 	stall_set(r, "ft.syscall", 0);	/* read */
 	stall_set(r, "ft.fd_target", 9);	/* socket:[123] */
-	check_stall(r, SUB_WAIT_SOCKET, COL_WAIT, "read of a socket");
+	check_stall(r, SUB_WAIT_SOCKET, CAUSE_COL_WAIT, "read of a socket");
 }
 
 static void test_wait_sleep(void)
@@ -410,7 +410,7 @@ static void test_wait_sleep(void)
 	struct rec *r = rec_make("x86_64");
 
 	/* the whole record already sleeps: the stall is a 200 ms sleep */
-	check_stall(r, SUB_WAIT_SLEEP, COL_WAIT, "sleep");
+	check_stall(r, SUB_WAIT_SLEEP, CAUSE_COL_WAIT, "sleep");
 }
 
 static void test_fault_unknown(void)
@@ -420,10 +420,10 @@ static void test_fault_unknown(void)
 	/* D in a fault, no read and no reclaim seen */
 	stall_set(r, "ft.state", 'D');
 	stall_set(r, "ft.syscall", -1);
-	check_stall(r, SUB_FAULT, COL_OTHER, "fault");
+	check_stall(r, SUB_FAULT, CAUSE_COL_OTHER, "fault");
 	r = rec_make("x86_64");
 	stall_set(r, "ft.state", 'T');	/* stopped: no rule knows it */
-	check_stall(r, SUB_UNKNOWN, COL_OTHER, "stopped");
+	check_stall(r, SUB_UNKNOWN, CAUSE_COL_OTHER, "stopped");
 }
 
 /* A major fault wins over the state: the thread is asleep at the sample
@@ -434,14 +434,14 @@ static void test_order(void)
 
 	stall_count(r, "ft.majflt", 1);
 	stall_count(r, "disk.vda.rd_ios", 1);
-	check_stall(r, SUB_DISK, COL_DISK, "majflt over sleep");
+	check_stall(r, SUB_DISK, CAUSE_COL_DISK, "majflt over sleep");
 	/* reclaim counters do not make a GPU wait reclaim */
 	r = rec_make("x86_64");
 	stall_set(r, "ft.state", 'D');
 	stall_set(r, "ft.syscall", 16);
 	stall_set(r, "ft.fd_target", 2);
 	stall_count(r, "vm.pgscan_direct", 100);
-	check_stall(r, SUB_GPU_IOCTL, COL_GPU, "gpu over reclaim");
+	check_stall(r, SUB_GPU_IOCTL, CAUSE_COL_GPU, "gpu over reclaim");
 	/* a frame-thread change hides the thread counters' jump */
 	r = rec_make("x86_64");
 	stall_set(r, "ft.state", 'R');
@@ -457,7 +457,7 @@ static void test_order(void)
 				r->vals[i * NF + (size_t)w] += 500000000;	/* another thread's */
 		}
 	}
-	check_stall(r, SUB_CPU, COL_CPU, "thread change");
+	check_stall(r, SUB_CPU, CAUSE_COL_CPU, "thread change");
 }
 
 /* The split: pieces up to each sample inside take its cause, the tail after
@@ -599,10 +599,10 @@ static void test_columns_load(void)
 	CHECK_NEAR(cols.load_disk_s, 0.2, 1e-9);
 	CHECK_NEAR(cols.warm_disk_s, 0.0, 1e-12);
 	CHECK_INT(cols.why, -1);
-	CHECK_NEAR(cols.stall_s[COL_WAIT], 0.0, 1e-12);
+	CHECK_NEAR(cols.stall_s[CAUSE_COL_WAIT], 0.0, 1e-12);
 	/* unknown play leaves the play columns NaN */
 	causes_columns(c, f, T0, &m, &o, &seg, 1, false, &cols);
-	CHECK(isnan(cols.play_s[COL_DISK]));
+	CHECK(isnan(cols.play_s[CAUSE_COL_DISK]));
 	causes_free(c);
 	rec_free(r);
 	frames_free(f);
@@ -644,10 +644,10 @@ static void test_names(void)
 	for (i = 0; i < CAUSE_N; i++)
 		CHECK_INT(cause_from_name(cause_name((enum cause)i)), i);
 	CHECK_INT(cause_from_name("nonsense"), -1);
-	CHECK_INT(cause_col_of(CAUSE_RUNQ), COL_CPU);
-	CHECK_INT(cause_col_of(CAUSE_FAULT), COL_OTHER);
-	CHECK_INT(cause_col_of(CAUSE_UNKNOWN), COL_OTHER);
-	CHECK_STR(cause_col_name(COL_OTHER), "other");
+	CHECK_INT(cause_col_of(CAUSE_RUNQ), CAUSE_COL_CPU);
+	CHECK_INT(cause_col_of(CAUSE_FAULT), CAUSE_COL_OTHER);
+	CHECK_INT(cause_col_of(CAUSE_UNKNOWN), CAUSE_COL_OTHER);
+	CHECK_STR(cause_col_name(CAUSE_COL_OTHER), "other");
 }
 
 /* An empty record and a record without frame-thread fields never crash. */
