@@ -24,6 +24,7 @@ static const struct command commands[] = {
 	{ "version", cmd_version, "print the version" },
 	{ "report", cmd_report, "frame metrics of frame logs and runs" },
 	{ "matrix", cmd_matrix, "one CSV per metric: runs side by side, with medians" },
+	{ "stalls", cmd_stalls, "every stall with its cause and the evidence" },
 };
 
 static void usage(FILE *f)

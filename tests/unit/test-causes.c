@@ -8,6 +8,9 @@
  * an NVIDIA ioctl, a zram swap-in, direct reclaim, compaction, the run
  * queue); it checks the sample rule, the stall's verdict and report's
  * columns (causes_columns over metrics_compute's stall choice).
+ *
+ *   test-causes --write DIR   writes a run directory with one 200 ms stall of
+ *                             each of eight causes (tests/e2e/stalls.sh)
  */
 #include <errno.h>
 #include <math.h>
@@ -19,6 +22,7 @@
 #include "core/frames.h"
 #include "core/metrics.h"
 #include "core/record.h"
+#include "rec/rec.h"
 #include "t.h"
 
 #define NS 101
@@ -670,8 +674,143 @@ static void test_empty(void)
 	rec_free(r);
 }
 
-int main(void)
+/* ------------------------------------------------------- a run directory */
+
+/* The stalls of the written run: kind at START s after t0, 200 ms each. */
+static const struct {
+	const char *kind;
+	double start;
+} run_stalls[] = {
+	{ "disk", 1.0 },      { "gpu_fence", 2.0 }, { "swap_zram", 3.0 }, { "reclaim", 4.0 },
+	{ "runq", 5.0 },      { "nvidia", 6.0 },    { "io", 7.0 },	      { "wait_futex", 8.0 },
+};
+#define RUN_T0 1000000000000ull	/* t0 = 1000 s on the record's clock */
+
+/* The kind of the sample at T_NS: a stall's when T is in (start, start +
+ * 0.2], "load" before t0, else NULL (the frame limiter's sleep). */
+static const char *kind_at(uint64_t t)
 {
+	size_t k;
+
+	if (t <= RUN_T0)
+		return "load";
+	for (k = 0; k < sizeof(run_stalls) / sizeof(run_stalls[0]); k++) {
+		uint64_t a = RUN_T0 + (uint64_t)(run_stalls[k].start * 1e9 + 0.5);
+
+		if (t > a && t <= a + 200 * MS)
+			return run_stalls[k].kind;
+	}
+	return NULL;
+}
+
+static int write_run(const char *dir)
+{
+	char path[4096];
+	struct rec_writer *w;
+	struct rec_frame fr = { .tid = 4242, .source = 1 };
+	int64_t v[NF] = { 0 };
+	uint32_t s_sleep, s_card, s_fence, s_nvidia, s_futex, s_pak, s_folio;
+	uint64_t t;
+	size_t f, k;
+	FILE *ini;
+
+	snprintf(path, sizeof(path), "%s/run.ini", dir);
+	ini = fopen(path, "w");
+	if (!ini)
+		return -errno;
+	fprintf(ini, "program=fakegame\nvariant=hand-made\nt0=1000\n");
+	fclose(ini);
+	snprintf(path, sizeof(path), "%s/record.ssr", dir);
+	if (rec_writer_new(path, &w) < 0)
+		return -EIO;
+	rec_writer_meta(w, "period_ns", "10000000");
+	rec_writer_meta(w, "arch", "x86_64");
+	rec_writer_meta(w, "disk.vda", "root");
+	rec_writer_meta(w, "disk.zram0", "swap,zram");
+	rec_writer_meta(w, "disk.sdb", "swap");
+	for (f = 0; f < NF; f++)
+		if (rec_writer_field(w, field_names[f],
+				     strstr(field_names[f], "wchan") || strstr(field_names[f], "target")
+					     ? REC_STR
+					     : REC_INT) != (int)f)
+			return -EIO;
+	if (rec_writer_begin(w) < 0)
+		return -EIO;
+	s_sleep = rec_writer_intern(w, "hrtimer_nanosleep");
+	s_card = rec_writer_intern(w, "/dev/dri/card0");
+	s_fence = rec_writer_intern(w, "dma_fence_default_wait");
+	s_nvidia = rec_writer_intern(w, "/dev/nvidia0");
+	s_futex = rec_writer_intern(w, "futex_wait_queue");
+	s_pak = rec_writer_intern(w, "/var/tmp/game.pak");
+	s_folio = rec_writer_intern(w, "folio_wait_bit_common");
+	(void)s_card;
+	/* samples every 10 ms from t0 - 0.5 s to t0 + 10 s */
+	v[0] = 4242;
+	for (t = RUN_T0 - 500 * MS; t <= RUN_T0 + 10000 * MS; t += 10 * MS) {
+		const char *kind = kind_at(t);
+
+		v[1] = 'S';
+		v[2] = s_sleep;
+		v[3] = 230;
+		v[4] = -1;
+		v[5] = 0;
+		v[8] += 1000000;
+		v[9] += 20000;
+		if (!kind) {
+		} else if (!strcmp(kind, "load")) {
+			v[1] = 'D', v[2] = s_folio, v[3] = 0, v[4] = 5, v[5] = s_pak;
+			v[17] += 2;
+			v[18] += 64;
+		} else if (!strcmp(kind, "disk")) {
+			v[1] = 'D', v[2] = s_folio, v[3] = -1;
+			v[7] += 3, v[10] += 3, v[11] += 3, v[17] += 3, v[18] += 24;
+		} else if (!strcmp(kind, "gpu_fence")) {
+			v[3] = 7, v[2] = s_fence;
+		} else if (!strcmp(kind, "swap_zram")) {
+			v[1] = 'R', v[2] = 0, v[3] = -1;
+			v[7] += 400, v[10] += 400, v[11] += 400, v[12] += 400, v[20] += 400;
+			v[8] += 9000000;
+		} else if (!strcmp(kind, "reclaim")) {
+			v[1] = 'R', v[2] = 0, v[3] = -1;
+			v[13] += 1000, v[14] += 1, v[8] += 9000000;
+		} else if (!strcmp(kind, "runq")) {
+			v[1] = 'R', v[2] = 0, v[3] = -1;
+			v[9] += 9000000;
+		} else if (!strcmp(kind, "nvidia")) {
+			v[3] = 16, v[4] = 9, v[5] = s_nvidia, v[2] = 0;
+		} else if (!strcmp(kind, "io")) {
+			v[1] = 'D', v[2] = s_folio, v[3] = 17, v[4] = 5, v[5] = s_pak;
+			v[17] += 4, v[18] += 32;
+		} else if (!strcmp(kind, "wait_futex")) {
+			v[3] = 202, v[2] = s_futex;
+		}
+		if (rec_writer_sample(w, t, v) < 0)
+			return -EIO;
+		if (t == RUN_T0 + 1100 * MS &&
+		    rec_writer_event(w, t, 4242, "stack",
+				     "folio_wait_bit_common\nfilemap_fault\n__do_fault\n"
+				     "handle_mm_fault") < 0)
+			return -EIO;
+	}
+	/* presents every 20 ms from t0, but for the stalls */
+	for (t = RUN_T0; t <= RUN_T0 + 10000 * MS;) {
+		uint64_t next = t + 20 * MS;
+
+		fr.t_ns = t;
+		if (rec_writer_frame(w, &fr) < 0)
+			return -EIO;
+		for (k = 0; k < sizeof(run_stalls) / sizeof(run_stalls[0]); k++)
+			if (t == RUN_T0 + (uint64_t)(run_stalls[k].start * 1e9 + 0.5))
+				next = t + 200 * MS;
+		t = next;
+	}
+	return rec_writer_close(w);
+}
+
+int main(int argc, char **argv)
+{
+	if (argc >= 3 && !strcmp(argv[1], "--write"))
+		return write_run(argv[2]) < 0;
 	T_RUN(test_disk);
 	T_RUN(test_io);
 	T_RUN(test_swap_zram);
