@@ -13,7 +13,7 @@ BUILD_PKGS="gcc make cmake pkg-config libinih-dev libsqlite3-dev libvulkan-dev"
 # Real programs the tests record (Mesa software rendering under Xvfb), the
 # tools the benchmarks compare against, clang's libFuzzer for the fuzz tests.
 TEST_PKGS="$BUILD_PKGS xvfb xauth mesa-utils vulkan-tools mesa-vulkan-drivers mangohud
- rt-tests python3 python3-numpy python3-pandas clang libclang-rt-14-dev sqlite3 procps
+ rt-tests python3 python3-numpy python3-pandas clang libclang-rt-14-dev sqlite3 procps time
  util-linux"
 
 what=${1:-build}

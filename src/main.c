@@ -25,6 +25,7 @@ static const struct command commands[] = {
 	{ "report", cmd_report, "frame metrics of frame logs and runs" },
 	{ "matrix", cmd_matrix, "one CSV per metric: runs side by side, with medians" },
 	{ "stalls", cmd_stalls, "every stall with its cause and the evidence" },
+	{ "dump", cmd_dump, "print a record as text, one line per record" },
 };
 
 static void usage(FILE *f)

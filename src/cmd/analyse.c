@@ -377,8 +377,8 @@ int analyse_input(const char *input, const struct analyse_opts *o, struct analys
 				goto out;
 			}
 			if (unstamped)
-				sb_addf(&notes, "'%s': %zu lines without a [seconds] stamp were "
-						"skipped\n", path.buf, unstamped);
+				sb_addf(&notes, "'%s': %zu unstamped line%s (no [seconds] prefix) "
+						"skipped\n", path.buf, unstamped, unstamped == 1 ? "" : "s");
 		} else if (r != -ENOENT) {
 			cli_error_errno(r, "cannot read '%s'", path.buf);
 			sb_release(&path);

@@ -16,5 +16,6 @@ int cmd_version(int argc, char **argv);
 int cmd_report(int argc, char **argv);
 int cmd_matrix(int argc, char **argv);
 int cmd_stalls(int argc, char **argv);
+int cmd_dump(int argc, char **argv);
 
 #endif

@@ -42,23 +42,22 @@ static const char usage_text[] =
 	"  stallscope matrix -o m/ --warmup 0 a.csv b.csv\n";
 
 struct row {
-	const char *program, *variant;
+	char *program;		/* owned */
+	const char *variant;
 	size_t n;		/* runs */
 	size_t *idx;		/* indices into the analyses */
 };
 
-static const char *base_name(const char *p)
+/* The last component of path P without trailing slashes, in a new string. */
+static char *base_name(const char *p)
 {
-	const char *s = strrchr(p, '/');
+	size_t n = strlen(p), b;
 
-	while (s && !s[1] && s > p) {	/* "dir/" */
-		const char *q = s - 1;
-
-		while (q > p && *q != '/')
-			q--;
-		return *q == '/' ? q + 1 : q;
-	}
-	return s ? s + 1 : p;
+	while (n > 1 && p[n - 1] == '/')
+		n--;
+	for (b = n; b > 0 && p[b - 1] != '/'; b--)
+		;
+	return strndup(p + b, n - b);
 }
 
 /* Writes DIR/NAME.csv for metric M; 0 or -1 (reported). */
@@ -167,32 +166,38 @@ int cmd_matrix(int argc, char **argv)
 		goto out;
 	}
 	for (i = first; i < (size_t)argc; i++) {
-		const char *prog, *var;
+		const char *var;
+		char *prog;
 
 		if (analyse_input(argv[i], &o.a, &as[n]) < 0) {
 			failed++;
 			continue;
 		}
-		prog = as[n].program ? as[n].program : base_name(as[n].source);
-		var = as[n].variant ? as[n].variant : "";
+		n++;
+		prog = as[n - 1].program ? strdup(as[n - 1].program) : base_name(as[n - 1].source);
+		var = as[n - 1].variant ? as[n - 1].variant : "";
+		if (!prog) {
+			cli_error_errno(-ENOMEM, "inputs");
+			goto out;
+		}
 		for (r = 0; r < nrows; r++)
 			if (!strcmp(rows[r].program, prog) && !strcmp(rows[r].variant, var))
 				break;
 		if (r == nrows) {
 			rows[r].program = prog;
 			rows[r].variant = var;
+			nrows++;
 			rows[r].idx = calloc(argc - first, sizeof(size_t));
 			if (!rows[r].idx) {
 				cli_error_errno(-ENOMEM, "inputs");
-				n++;
 				goto out;
 			}
-			nrows++;
+		} else {
+			free(prog);
 		}
-		rows[r].idx[rows[r].n++] = n;
+		rows[r].idx[rows[r].n++] = n - 1;
 		if (rows[r].n > maxruns)
 			maxruns = rows[r].n;
-		n++;
 	}
 	for (m = 0; m < M_COUNT; m++) {
 		for (i = 0; i < n && isnan(as[i].m.v[m]); i++)
@@ -211,8 +216,10 @@ int cmd_matrix(int argc, char **argv)
 out:
 	for (i = 0; i < n; i++)
 		analysis_release(&as[i]);
-	for (r = 0; r < nrows; r++)
+	for (r = 0; r < nrows; r++) {
 		free(rows[r].idx);
+		free(rows[r].program);
+	}
 	free(rows);
 	free(as);
 	free(pass);

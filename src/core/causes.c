@@ -891,7 +891,6 @@ unsigned causes_stall_parts(const struct frames *f, size_t i, const struct metri
 {
 	double fe = f->t_s[i], fs = fe - f->ft_ms[i] / 1000.0;
 	unsigned ret = 0;
-	size_t k;
 
 	if (!(f->ft_ms[i] > o->stall_ms))
 		return 0;
@@ -899,14 +898,9 @@ unsigned causes_stall_parts(const struct frames *f, size_t i, const struct metri
 	if (fe <= m->origin_s + o->warmup_s)
 		ret |= CAUSES_IN_WARM;
 	if (i >= m->win_first && i < m->win_first + m->win_n) {
-		ret |= CAUSES_IN_WINDOW | CAUSES_IN_PLAY;
-		/* a frame is reload, not play, when it overlaps a segment */
-		for (k = 0; k < nsegs; k++)
-			if (segs[k].end_s > segs[k].start_s && fs < segs[k].end_s &&
-			    fe > segs[k].start_s) {
-				ret &= ~CAUSES_IN_PLAY;
-				break;
-			}
+		ret |= CAUSES_IN_WINDOW;
+		if (!metrics_in_reload(segs, nsegs, fs, fe))
+			ret |= CAUSES_IN_PLAY;
 	}
 	return ret;
 }

@@ -2,10 +2,10 @@
 /*
  * metrics.c: the window, warm-up and play metrics of metrics.h.
  *
- * One pass over the window for counts and sums, one sort of its frame times
- * for the percentiles, one pass for CapFrameX's moving average, and for play
- * a second sorted buffer of the play frames. Memory: two arrays of the
- * window's size (the sort's own scratch aside). Assumes a frame log fits in
+ * One pass over the window for counts and sums, selections (not a sort) on
+ * a copy of its frame times for the percentiles, one pass for CapFrameX's
+ * moving average, and for play a copy of the play frames (only when reload
+ * segments take some). Memory: one array of the window's size. Assumes a frame log fits in
  * memory (a one-hour 144 fps log is 518,400 frames, 4 MB of doubles).
  */
 #include <errno.h>
@@ -203,6 +203,18 @@ static long seg_of(const struct metrics_seg *m, size_t n, double fs, double fe)
 	return -1;
 }
 
+bool metrics_in_reload(const struct metrics_seg *segs, size_t nsegs, double fs, double fe)
+{
+	size_t k;
+
+	/* as seg_of over the merged segments: an overlap of SEG_EPS_S or more */
+	for (k = 0; k < nsegs; k++)
+		if (segs[k].end_s > segs[k].start_s && segs[k].end_s > fs + SEG_EPS_S &&
+		    segs[k].start_s < fe - SEG_EPS_S)
+			return true;
+	return false;
+}
+
 /* ------------------------------------------------------------ compute */
 
 static void window_part(const struct frames *f, size_t a, size_t n, const struct metrics_opts *o,
@@ -262,11 +274,16 @@ static void window_part(const struct frames *f, size_t a, size_t n, const struct
 	}
 	m->v[M_LONGEST_MS] = longest;
 	memcpy(buf, ft, n * sizeof(*buf));
-	stats_sort(buf, n);
-	m->v[M_MEDIAN_MS] = stats_quantile_sorted(buf, n, 0.5);
-	m->v[M_P95_MS] = stats_quantile_sorted(buf, n, 0.95);
-	p99 = m->v[M_P99_MS] = stats_quantile_sorted(buf, n, 0.99);
-	p999 = m->v[M_P999_MS] = stats_quantile_sorted(buf, n, 0.999);
+	{
+		static const double ps[] = { 0.5, 0.95, 0.99, 0.999 };
+		double q[4];
+
+		stats_quantiles_select(buf, n, ps, 4, q);
+		m->v[M_MEDIAN_MS] = q[0];
+		m->v[M_P95_MS] = q[1];
+		p99 = m->v[M_P99_MS] = q[2];
+		p999 = m->v[M_P999_MS] = q[3];
+	}
 	m->v[M_LOW1] = p99 > 0.0 ? 1000.0 / p99 : NAN;
 	m->v[M_LOW01] = p999 > 0.0 ? 1000.0 / p999 : NAN;
 	if (!(p999 > 0.0))
@@ -297,8 +314,8 @@ static void warm_part(const struct frames *f, size_t n, const struct metrics_opt
 	m->v[M_STALL_WARM_S] = stall_ms / 1000.0;
 	m->v[M_LONGEST_WARM_MS] = n ? longest : NAN;
 	if (!n)
-		metrics_note(m, "longest_warm_ms: no frames in the warm-up%s",
-			     o->warmup_s == 0.0 ? " (--warmup 0)" : "");
+		metrics_note(m, "longest_warm_ms: %s", o->warmup_s == 0.0 ? "no warm-up (--warmup 0)"
+									     : "no frames in the warm-up");
 }
 
 /* Play: the window's frames that overlap no reload segment. BUF has room
@@ -348,11 +365,12 @@ static int play_part(const struct frames *f, const struct metrics_seg *segs, siz
 	m->v[M_LONGEST_PLAY_MS] = np ? longest : NAN;
 	m->v[M_STALLS_PLAY] = stalls;
 	m->v[M_STALL_PLAY_S] = stall_ms / 1000.0;
-	if (np) {
-		double p99;
+	if (np == n) {
+		m->v[M_LOW1_PLAY] = m->v[M_LOW1];	/* play is the window */
+	} else if (np) {
+		double p99, p = 0.99;
 
-		stats_sort(buf, np);
-		p99 = stats_quantile_sorted(buf, np, 0.99);
+		stats_quantiles_select(buf, np, &p, 1, &p99);
 		m->v[M_LOW1_PLAY] = p99 > 0.0 ? 1000.0 / p99 : NAN;
 	} else {
 		m->v[M_LOW1_PLAY] = NAN;

@@ -21,6 +21,7 @@
 #define SS_CORE_METRICS_H
 
 #include <math.h>
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "core/frames.h"
@@ -98,6 +99,10 @@ struct metrics {
 int metrics_compute(const struct frames *f, const struct metrics_opts *o,
 		    const struct metrics_seg *segs, size_t nsegs, const char *play_unknown,
 		    struct metrics *ret);
+
+/* Whether the frame from FS to FE (s) is reload, not play: whether it
+ * overlaps one of SEGS (NSEGS, any order) as metrics_compute decides. */
+bool metrics_in_reload(const struct metrics_seg *segs, size_t nsegs, double fs, double fe);
 
 /* Appends a note to M (dropped silently once METRICS_MAX_NOTES are held;
  * truncated to METRICS_NOTE_LEN). */

@@ -125,6 +125,88 @@ double stats_quantile_sorted(const double *sorted, size_t n, double p)
 	return sorted[i] + (h - fl) * (sorted[i + 1] - sorted[i]);
 }
 
+static void swap_d(double *a, double *b)
+{
+	double t = *a;
+
+	*a = *b;
+	*b = t;
+}
+
+/* Reorders x[lo..hi) so that x[k] holds what a sort would put there, with
+ * nothing greater before it and nothing smaller after it. Quickselect with a
+ * median-of-three pivot and a three-way partition; after 64 rounds (never,
+ * short of adversarial input) it sorts the range instead. */
+static void select_k(double *x, size_t lo, size_t hi, size_t k)
+{
+	int budget = 64;
+	size_t i, j;
+
+	while (hi - lo > 16) {
+		size_t mid = lo + (hi - lo) / 2, lt = lo, gt = hi;
+		double a = x[lo], b = x[mid], c = x[hi - 1], piv;
+
+		if (budget-- == 0) {
+			qsort(x + lo, hi - lo, sizeof(*x), cmp_double);
+			return;
+		}
+		piv = a < b ? (b < c ? b : (a < c ? c : a)) : (a < c ? a : (b < c ? c : b));
+		i = lo;
+		while (i < gt) {
+			if (x[i] < piv)
+				swap_d(&x[lt++], &x[i++]);
+			else if (x[i] > piv)
+				swap_d(&x[i], &x[--gt]);
+			else
+				i++;
+		}
+		if (k < lt)
+			hi = lt;
+		else if (k >= gt)
+			lo = gt;
+		else
+			return;
+	}
+	for (i = lo + 1; i < hi; i++) {
+		double v = x[i];
+
+		for (j = i; j > lo && x[j - 1] > v; j--)
+			x[j] = x[j - 1];
+		x[j] = v;
+	}
+}
+
+void stats_quantiles_select(double *x, size_t n, const double *ps, size_t np, double *out)
+{
+	size_t lo = 0, q, i;
+
+	for (q = 0; q < np; q++) {
+		double h, fl, v, next;
+		size_t k;
+
+		if (n == 0 || !(ps[q] >= 0.0 && ps[q] <= 1.0)) {
+			out[q] = NAN;
+			continue;
+		}
+		h = (double)(n - 1) * ps[q];
+		fl = floor(h);
+		k = (size_t)fl;
+		if (k < lo)
+			lo = 0;	/* PS not ascending: search the whole range again */
+		select_k(x, lo, n, k);
+		v = x[k];
+		if (h > fl && k + 1 < n) {
+			next = x[k + 1];
+			for (i = k + 2; i < n; i++)
+				if (x[i] < next)
+					next = x[i];
+			v += (h - fl) * (next - v);
+		}
+		out[q] = v;
+		lo = k;
+	}
+}
+
 double stats_sum(const double *x, size_t n)
 {
 	double s = 0.0, c = 0.0;

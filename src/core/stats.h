@@ -27,6 +27,15 @@ double *stats_sorted_copy(const double *x, size_t n);
  * 0 or P is outside [0, 1]. */
 double stats_quantile_sorted(const double *sorted, size_t n, double p);
 
+/*
+ * The R-7 quantiles PS[0..NP-1] (ascending, each in [0, 1]) of the N values
+ * of X, written to OUT[0..NP-1], without sorting: X is reordered in place
+ * (a selection per quantile, expected O(N) each, three-way partitions so
+ * that runs of equal values cost nothing extra). NaN for every quantile
+ * when N is 0. The values equal stats_quantile_sorted() on a sorted copy.
+ */
+void stats_quantiles_select(double *x, size_t n, const double *ps, size_t np, double *out);
+
 /* The arithmetic mean of the N values of X (compensated summation); NaN when
  * N is 0. */
 double stats_mean(const double *x, size_t n);

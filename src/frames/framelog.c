@@ -4,12 +4,15 @@
  * 0.8.x), PresentMon CSV (v1, v2, current) and one frame time a line.
  *
  * One pass over the buffer, a line at a time, with no allocation per line:
- * lines are found with memchr, fields are walked in place, numbers are read
- * by a small decimal reader (exact for up to 15 significant digits and
- * powers of ten up to 22, strtod on a stack copy beyond that). Values go
- * straight into the growing arrays of struct frames; unit decisions that
- * need the whole log (MangoHud's microseconds or milliseconds) scale them
- * afterwards in place.
+ * lines are found with memchr, fields are split in one byte loop, numbers
+ * are read by a small decimal reader (exact for up to 15 significant digits
+ * and powers of ten up to 22, strtod on a stack copy beyond that). Values go
+ * straight into the arrays of struct frames, sized up front from the line
+ * density of the first 64 KB; unit decisions that need the whole log
+ * (MangoHud's microseconds or milliseconds) scale them afterwards in place.
+ * framelog_read maps a regular file and drops the pages the parser has read
+ * past, so an hour's log (45 MB of MangoHud CSV) costs about the frames'
+ * arrays in memory, not the file.
  *
  * Assumptions, each checked and reported rather than trusted:
  *   - MangoHud writes no quoting and no blank lines; a row has as many
@@ -29,18 +32,32 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "frames/framelog.h"
 
 /* ------------------------------------------------------------------ */
 /* lines, fields, numbers */
 
+/*
+ * Where the parser is. RELEASE, when set, is called with each further 8 MB
+ * of the buffer the parser has read past (framelog_read drops those pages
+ * of its mapping, so an hour's log never sits in memory whole); the parser
+ * may still read released bytes again, they are only dropped from memory.
+ */
 struct cursor {
 	const char *p;		/* next unread byte */
 	const char *end;
 	size_t lineno;		/* number of the line last returned, 1-based */
 	bool last_had_nl;	/* the line last returned ended in '\n' */
+	void (*release)(const char *from, const char *to);
+	const char *released;	/* RELEASE was called up to here */
 };
+
+#define RELEASE_STEP (8u << 20)
 
 struct span {
 	const char *s;
@@ -68,6 +85,10 @@ static bool next_line(struct cursor *c, struct span *line)
 	if (line->len && line->s[line->len - 1] == '\r')
 		line->len--;
 	c->lineno++;
+	if (c->release && (size_t)(c->p - c->released) >= RELEASE_STEP) {
+		c->release(c->released, line->s);
+		c->released = line->s;
+	}
 	return true;
 }
 
@@ -132,6 +153,32 @@ static int field_index(struct span line, const char *name, int *nfields)
 	if (nfields)
 		*nfields = i;
 	return found;
+}
+
+/*
+ * Splits LINE at commas in one byte loop (fields are short: a memchr call
+ * per field costs more than it saves). Field WANT[k] (k < 3, -1 for none) is
+ * stored in OUT[k]. Returns the number of fields.
+ */
+static int split_fields(struct span line, const int want[3], struct span out[3])
+{
+	const char *p = line.s, *end = line.s + line.len, *start = p;
+	int i = 0;
+
+	for (;; p++) {
+		if (p == end || *p == ',') {
+			if (i == want[0])
+				out[0] = (struct span){ start, (size_t)(p - start) };
+			else if (i == want[1])
+				out[1] = (struct span){ start, (size_t)(p - start) };
+			else if (i == want[2])
+				out[2] = (struct span){ start, (size_t)(p - start) };
+			i++;
+			if (p == end)
+				return i;
+			start = p + 1;
+		}
+	}
 }
 
 static const double pow10_exact[23] = {
@@ -450,32 +497,21 @@ static int parse_mangohud(struct parse *ps, struct cursor *c)
 	i_el = field_index(line, "elapsed", NULL);
 
 	while (next_line(c, &line)) {
-		const char *p = line.s, *end = line.s + line.len;
-		struct span ft_s = { 0 }, fps_s = { 0 }, el_s = { 0 };
-		int i = 0;
+		const int want[3] = { i_ft, i_fps, i_el };
+		struct span fl[3] = { { 0 } };
+		struct span ft_s, fps_s, el_s;
+		int i = split_fields(line, want, fl);
 		double ft, el = NAN;
 		bool is_int = true;
 
+		ft_s = fl[0];
+		fps_s = fl[1];
+		el_s = fl[2];
 		if (!line.len) {
 			if (c->p >= c->end)
 				break;
 			return perr(ps, c->lineno, "expected a row of %d fields, got an empty line",
 				    nfields);
-		}
-		for (;;) {
-			const char *comma = memchr(p, ',', (size_t)(end - p));
-			struct span fld = { p, (size_t)((comma ? comma : end) - p) };
-
-			if (i == i_ft)
-				ft_s = fld;
-			else if (i == i_fps)
-				fps_s = fld;
-			else if (i == i_el)
-				el_s = fld;
-			i++;
-			if (!comma)
-				break;
-			p = comma + 1;
 		}
 		if (i != nfields) {
 			if (!c->last_had_nl && i < nfields) {
@@ -591,32 +627,106 @@ struct pm_chain {
 	size_t rows;
 };
 
-/* The key of a row: its first three fields, or the whole line if fewer. */
+/* The key of a row: its first three fields and a comma, or the whole line if fewer. */
 static struct span pm_key(struct span line)
 {
-	const char *p = line.s, *end = line.s + line.len;
+	int commas = 0;
 
-	for (int i = 0; i < 3 && p < end; i++) {
-		const char *comma = memchr(p, ',', (size_t)(end - p));
+	for (size_t i = 0; i < line.len; i++)
+		if (line.s[i] == ',' && ++commas == 3)
+			return (struct span){ line.s, i + 1 };
+	return line;
+}
 
-		if (!comma)
-			return line;
-		p = comma + 1;
+struct pm_log {
+	int nfields;		/* in the header */
+	int i_ft;		/* the frame-time column */
+	size_t header_line;
+	const char *col;	/* its name */
+	bool keyed;		/* rows start Application,ProcessID,SwapChainAddress */
+	struct pm_chain chains[PM_MAX_CHAINS];
+	size_t nchains;
+	size_t other_rows;	/* rows of chains past PM_MAX_CHAINS */
+};
+
+/*
+ * One pass over the rows: parses the frames of swap chain *KEY (the first
+ * row's chain when KEY->s is NULL; every row when the log is not keyed) and,
+ * when COUNT, counts the rows of every chain. 0 or a negative errno.
+ */
+static int pm_pass(struct parse *ps, struct cursor *c, struct pm_log *pl, struct span *key,
+		   bool count)
+{
+	struct span line;
+	int r;
+
+	while (next_line(c, &line)) {
+		const int want[3] = { pl->i_ft, -1, -1 };
+		struct span fl[3] = { { 0 } };
+		bool mine = true, is_int;
+		int i;
+		double ft;
+
+		if (!line.len) {
+			if (c->p >= c->end)
+				break;
+			return perr(ps, c->lineno, "expected a row of %d fields, got an empty line",
+				    pl->nfields);
+		}
+		if (pl->keyed) {
+			struct span k = pm_key(line);
+
+			if (!key->s)
+				*key = k;
+			mine = k.len == key->len && memcmp(k.s, key->s, k.len) == 0;
+			if (count) {
+				size_t j;
+
+				for (j = 0; j < pl->nchains; j++)
+					if (pl->chains[j].key.len == k.len &&
+					    memcmp(pl->chains[j].key.s, k.s, k.len) == 0)
+						break;
+				if (j == pl->nchains && pl->nchains < PM_MAX_CHAINS)
+					pl->chains[pl->nchains++] = (struct pm_chain){ k, 0 };
+				if (j < pl->nchains)
+					pl->chains[j].rows++;
+				else
+					pl->other_rows++;
+			}
+		}
+		if (!mine)
+			continue;
+		i = split_fields(line, want, fl);
+		if (i != pl->nfields) {
+			if (!c->last_had_nl && i < pl->nfields) {
+				note(ps, "line %zu: last line cut short (%d of %d fields, no newline): "
+				     "left out", c->lineno, i, pl->nfields);
+				break;
+			}
+			return perr(ps, c->lineno, "expected %d fields as in the header on line "
+				    "%zu, got %d", pl->nfields, pl->header_line, i);
+		}
+		r = read_ft(ps, c->lineno, fl[0], "a frame time in ms in column", &ft, &is_int);
+		if (r < 0) {
+			/* name the column in the message */
+			if (ps->msg)
+				sb_addf(ps->msg, " ('%s')", pl->col);
+			return r;
+		}
+		if (r > 0 && (r = frames_push_ft(ps->f, ft)) < 0)
+			return r;
 	}
-	return (struct span){ line.s, (size_t)(p - line.s) };
+	return 0;
 }
 
 static int parse_presentmon(struct parse *ps, struct cursor *c)
 {
-	struct span line, header;
-	const char *col, *fmt;
-	int nfields = 0, i_ft;
-	size_t header_line;
-	bool keyed;
-	struct pm_chain chains[PM_MAX_CHAINS];
-	size_t nchains = 0, other_rows = 0, best = 0, total_rows = 0;
+	struct span line, header, key = { NULL, 0 };
+	const char *fmt;
+	struct pm_log *pl;
 	struct cursor data;
 	struct frames *f = ps->f;
+	size_t best = 0, total = 0;
 	int r;
 
 	do {
@@ -624,119 +734,66 @@ static int parse_presentmon(struct parse *ps, struct cursor *c)
 			return perr(ps, 0, "empty file: expected a frame log");
 	} while (!trim(line).len);
 	header = line;
-	header_line = c->lineno;
-	if ((i_ft = field_index(header, "MsBetweenPresents", &nfields)) >= 0) {
-		col = "MsBetweenPresents";
+	pl = calloc(1, sizeof(*pl));
+	if (!pl)
+		return -ENOMEM;
+	pl->header_line = c->lineno;
+	if ((pl->i_ft = field_index(header, "MsBetweenPresents", &pl->nfields)) >= 0) {
+		pl->col = "MsBetweenPresents";
 		fmt = "presentmon";
-	} else if ((i_ft = field_index(header, "msBetweenPresents", &nfields)) >= 0) {
-		col = "msBetweenPresents";
+	} else if ((pl->i_ft = field_index(header, "msBetweenPresents", &pl->nfields)) >= 0) {
+		pl->col = "msBetweenPresents";
 		fmt = "presentmon-v1";
-	} else if ((i_ft = field_index(header, "FrameTime", &nfields)) >= 0) {
-		col = "FrameTime";
+	} else if ((pl->i_ft = field_index(header, "FrameTime", &pl->nfields)) >= 0) {
+		pl->col = "FrameTime";
 		fmt = "presentmon-v2";
 	} else {
-		return perr_got(ps, header_line, header,
+		free(pl);
+		return perr_got(ps, c->lineno, header,
 				"expected a PresentMon CSV header with msBetweenPresents (v1), "
 				"FrameTime (v2) or MsBetweenPresents");
 	}
 	snprintf(f->format, sizeof(f->format), "%s", fmt);
-	keyed = span_starts(header, "Application,ProcessID,SwapChainAddress");
+	pl->keyed = span_starts(header, "Application,ProcessID,SwapChainAddress");
 
-	/* pass 1: count the rows of each swap chain */
+	/* one pass parses the first row's swap chain and counts them all; a
+	 * second (released pages come back from the page cache) is needed only
+	 * when another chain has more rows */
 	data = *c;
-	if (keyed) {
-		while (next_line(c, &line)) {
-			struct span key;
-			size_t i;
-
-			if (!line.len)
-				continue;
-			key = pm_key(line);
-			for (i = 0; i < nchains; i++)
-				if (chains[i].key.len == key.len &&
-				    memcmp(chains[i].key.s, key.s, key.len) == 0)
-					break;
-			if (i == nchains) {
-				if (nchains == PM_MAX_CHAINS) {
-					other_rows++;
-					continue;
-				}
-				chains[nchains++] = (struct pm_chain){ key, 0 };
-			}
-			chains[i].rows++;
-			total_rows++;
-		}
-		for (size_t i = 1; i < nchains; i++)
-			if (chains[i].rows > chains[best].rows)
-				best = i;
+	if ((r = pm_pass(ps, c, pl, &key, true)) < 0)
+		goto out;
+	for (size_t i = 0; i < pl->nchains; i++) {
+		total += pl->chains[i].rows;
+		if (pl->chains[i].rows > pl->chains[best].rows)
+			best = i;
+	}
+	if (best != 0) {
+		f->n = 0;
+		ps->zero_rows = 0;
+		sb_reset(&ps->notes);
+		key = pl->chains[best].key;
 		*c = data;
+		if ((r = pm_pass(ps, c, pl, &key, false)) < 0)
+			goto out;
 	}
-
-	/* pass 2: the frames of the chosen swap chain */
-	while (next_line(c, &line)) {
-		const char *p = line.s, *end = line.s + line.len;
-		struct span ft_s = { 0 };
-		int i = 0;
-		double ft;
-		bool is_int;
-
-		if (!line.len) {
-			if (c->p >= c->end)
-				break;
-			return perr(ps, c->lineno, "expected a row of %d fields, got an empty line",
-				    nfields);
-		}
-		if (keyed && nchains > 1) {
-			struct span key = pm_key(line);
-
-			if (key.len != chains[best].key.len ||
-			    memcmp(key.s, chains[best].key.s, key.len) != 0)
-				continue;
-		}
-		for (;;) {
-			const char *comma = memchr(p, ',', (size_t)(end - p));
-
-			if (i == i_ft)
-				ft_s = (struct span){ p, (size_t)((comma ? comma : end) - p) };
-			i++;
-			if (!comma)
-				break;
-			p = comma + 1;
-		}
-		if (i != nfields) {
-			if (!c->last_had_nl && i < nfields) {
-				note(ps, "line %zu: last line cut short (%d of %d fields, no newline): "
-				     "left out", c->lineno, i, nfields);
-				break;
-			}
-			return perr(ps, c->lineno, "expected %d fields as in the header on line "
-				    "%zu, got %d", nfields, header_line, i);
-		}
-		r = read_ft(ps, c->lineno, ft_s, "a frame time in ms in column", &ft, &is_int);
-		if (r < 0) {
-			/* name the column in the message */
-			if (ps->msg)
-				sb_addf(ps->msg, " ('%s')", col);
-			return r;
-		}
-		if (r == 0)
-			continue;
-		if ((r = frames_push_ft(f, ft)) < 0)
-			return r;
+	if (!f->n) {
+		r = perr(ps, 0, "no frames after the header on line %zu", pl->header_line);
+		goto out;
 	}
-	if (!f->n)
-		return perr(ps, 0, "no frames after the header on line %zu", header_line);
-	if (nchains > 1 || other_rows) {
-		struct span k = chains[best].key;
+	if (pl->nchains > 1 || pl->other_rows) {
+		struct span k = pl->chains[best].key;
 
 		if (k.len && k.s[k.len - 1] == ',')
 			k.len--;
 		note(ps, "%zu swap chains in the log; kept '%.*s' (%zu frames), left out %zu rows "
-		     "of the others", nchains + (other_rows ? 1 : 0), (int)k.len, k.s,
-		     chains[best].rows, total_rows + other_rows - chains[best].rows);
+		     "of the others", pl->nchains + (pl->other_rows ? 1 : 0), (int)k.len, k.s,
+		     pl->chains[best].rows, total + pl->other_rows - pl->chains[best].rows);
 	}
-	note(ps, "%s: frame times from column %s; frame ends from their running sum", fmt, col);
-	return 0;
+	note(ps, "%s: frame times from column %s; frame ends from their running sum", fmt,
+	     pl->col);
+out:
+	free(pl);
+	return r;
 }
 
 /* ------------------------------------------------------------------ */
@@ -783,6 +840,40 @@ static int parse_plain(struct parse *ps, struct cursor *c)
 /* ------------------------------------------------------------------ */
 /* detection and the API */
 
+/*
+ * Sizes F's arrays (still empty) for the frames [P, END) likely holds, so
+ * that they rarely grow by copying (an hour's log would otherwise copy 8 MB
+ * about ten times). The line count of the first 64 KB, scaled to the whole,
+ * plus a quarter: counting every line would read the whole buffer twice.
+ * Untouched capacity costs address space, not memory. frames_push() grows
+ * the arrays as usual past the estimate. Uses struct frames' fields.
+ */
+static int frames_reserve_lines(struct frames *f, const char *p, const char *end)
+{
+	size_t len = (size_t)(end - p), head = len < 65536 ? len : 65536, lines = 1, n;
+	const char *q = p, *hend = p + head;
+	double *a, *b;
+
+	while (q < hend && (q = memchr(q, '\n', (size_t)(hend - q)))) {
+		lines++;
+		q++;
+	}
+	n = (size_t)((double)lines * ((double)len / (double)(head ? head : 1)) * 1.25) + 1024;
+	a = malloc(n * sizeof(*a));
+	b = malloc(n * sizeof(*b));
+	if (!a || !b) {
+		free(a);
+		free(b);
+		return -ENOMEM;
+	}
+	free(f->ft_ms);
+	free(f->t_s);
+	f->ft_ms = a;
+	f->t_s = b;
+	f->alloc = n;
+	return 0;
+}
+
 /* The format of the first meaningful line; -EINVAL with a message if none. */
 static int detect(struct parse *ps, struct cursor c, enum framelog_format *ret)
 {
@@ -813,13 +904,14 @@ static int detect(struct parse *ps, struct cursor c, enum framelog_format *ret)
 	return perr(ps, 0, "no frames: only comments and blank lines");
 }
 
-int framelog_parse(const char *buf, size_t len, const char *name, enum framelog_format fmt,
-		   struct frames **ret, struct strbuf *msg)
+/* framelog_parse, with RELEASE as in struct cursor (may be NULL). */
+static int parse_buf(const char *buf, size_t len, const char *name, enum framelog_format fmt,
+		     struct frames **ret, struct strbuf *msg,
+		     void (*release)(const char *from, const char *to))
 {
 	struct parse ps = { .name = name ? name : "-", .msg = msg };
-	struct cursor c = { buf, buf + len, 0, false };
+	struct cursor c = { buf, buf + len, 0, false, release, buf };
 	int r;
-
 	sb_init(&ps.notes);
 	/* a UTF-8 byte order mark (PresentMon writes one) */
 	if (len >= 3 && memcmp(buf, "\xef\xbb\xbf", 3) == 0)
@@ -827,8 +919,12 @@ int framelog_parse(const char *buf, size_t len, const char *name, enum framelog_
 	if (fmt == FRAMELOG_AUTO && (r = detect(&ps, c, &fmt)) < 0)
 		return r;
 	ps.f = frames_new();
-	if (!ps.f)
+	if (!ps.f || frames_reserve_lines(ps.f, c.p, c.end) < 0) {
+		frames_free(ps.f);
+		if (msg)
+			sb_addf(msg, "'%s': out of memory", ps.name);
 		return -ENOMEM;
+	}
 	switch (fmt) {
 	case FRAMELOG_MANGOHUD:
 		r = parse_mangohud(&ps, &c);
@@ -863,44 +959,88 @@ int framelog_parse(const char *buf, size_t len, const char *name, enum framelog_
 	return 0;
 }
 
+int framelog_parse(const char *buf, size_t len, const char *name, enum framelog_format fmt,
+		   struct frames **ret, struct strbuf *msg)
+{
+	return parse_buf(buf, len, name, fmt, ret, msg, NULL);
+}
+
+/* Drops the whole pages of [FROM, TO) of a read-only file mapping from memory. */
+static void release_pages(const char *from, const char *to)
+{
+	uintptr_t page = 4096, a = ((uintptr_t)from + page - 1) & ~(page - 1);
+	uintptr_t b = (uintptr_t)to & ~(page - 1);
+
+	if (b > a)
+		madvise((void *)a, b - a, MADV_DONTNEED);
+}
+
+/* Reads all of FP into SB; 0 or a negative errno. */
+static int read_stream(FILE *fp, struct strbuf *sb)
+{
+	for (;;) {
+		size_t got;
+
+		if (sb_grow(sb, sb->len < 65536 ? 65536 : sb->len) < 0)
+			return -ENOMEM;
+		got = fread(sb->buf + sb->len, 1, sb->alloc - sb->len - 1, fp);
+		sb->len += got;
+		sb->buf[sb->len] = '\0';
+		if (got == 0)
+			return ferror(fp) ? -EIO : 0;
+	}
+}
+
 int framelog_read(const char *path, enum framelog_format fmt, struct frames **ret,
 		  struct strbuf *msg)
 {
 	struct strbuf sb = STRBUF_INIT;
-	FILE *fp = strcmp(path, "-") == 0 ? stdin : fopen(path, "rb");
-	int r = 0;
+	struct stat st;
+	FILE *fp;
+	int fd = -1, r;
 
+	if (strcmp(path, "-") == 0) {
+		fp = stdin;
+		goto stream;
+	}
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0 || fstat(fd, &st) < 0) {
+		r = -errno;
+		goto fail;
+	}
+	/* a regular file is mapped: no copy, and the page cache backs it */
+	if (S_ISREG(st.st_mode) && st.st_size > 0) {
+		size_t len = (size_t)st.st_size;
+		void *map = mmap(NULL, len, PROT_READ, MAP_PRIVATE, fd, 0);
+
+		if (map != MAP_FAILED) {
+			close(fd);
+			madvise(map, len, MADV_SEQUENTIAL);
+			r = parse_buf(map, len, path, fmt, ret, msg, release_pages);
+			munmap(map, len);
+			return r;
+		}
+	}
+	fp = fdopen(fd, "rb");
 	if (!fp) {
 		r = -errno;
-		if (msg)
-			sb_addf(msg, "'%s': %s", path, strerror(-r));
-		return r;
+		goto fail;
 	}
-	for (;;) {
-		size_t got;
-
-		if (sb_grow(&sb, sb.len < 65536 ? 65536 : sb.len) < 0) {
-			r = -ENOMEM;
-			break;
-		}
-		got = fread(sb.buf + sb.len, 1, sb.alloc - sb.len - 1, fp);
-		sb.len += got;
-		sb.buf[sb.len] = '\0';
-		if (got == 0) {
-			if (ferror(fp))
-				r = -EIO;
-			break;
-		}
-	}
+	fd = -1;	/* fp owns it now */
+stream:
+	r = read_stream(fp, &sb);
 	if (fp != stdin)
 		fclose(fp);
-	if (r < 0) {
-		if (msg)
-			sb_addf(msg, "'%s': %s", path, strerror(-r));
-		sb_release(&sb);
-		return r;
-	}
+	if (r < 0)
+		goto fail;
 	r = framelog_parse(sb.buf, sb.len, path, fmt, ret, msg);
+	sb_release(&sb);
+	return r;
+fail:
+	if (fd >= 0)
+		close(fd);
+	if (msg)
+		sb_addf(msg, "'%s': %s", path, strerror(-r));
 	sb_release(&sb);
 	return r;
 }

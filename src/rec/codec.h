@@ -168,26 +168,108 @@ static inline bool cur_u8(struct cur *c, uint8_t *ret)
  * line (mode "lin"). The time is predicted as the previous time plus the
  * period (meta "period_ns"), or plus the previous interval when there is
  * none. All arithmetic wraps modulo 2^64, so every value round-trips.
+ *
+ * A field whose changes come and go (it differed from its prediction in
+ * 20% to 80% of recent samples) is "dense": every sample has a bit saying
+ * whether it changed. The others are "sparse": coded only while in the
+ * changed set, which a sample edits by naming the fields that enter or
+ * leave it (toggles), so a field that never changes, or always does, costs
+ * nothing to say so.
  */
+struct samp_field {
+	uint64_t p1, p2;	/* the previous value and the one before */
+	uint64_t avg;		/* the Rice coder's running mean */
+	uint16_t freq;		/* how often it changed lately, 0..256 */
+	uint8_t lin;		/* predicted by the line */
+	uint8_t chg;		/* sparse: in the changed set */
+	uint8_t dense;		/* a changed bit in every sample */
+	uint8_t is_str;		/* a REC_STR field (never "lin") */
+};
+
 struct samp_state {
 	size_t nf;
-	uint8_t *is_str;	/* per field: a REC_STR field (never "lin") */
-	uint64_t *p1, *p2;	/* the previous value and the one before */
-	uint8_t *lin;		/* per field: predicted by the line */
-	uint8_t *chg;		/* per field: differed from its prediction last sample */
+	struct samp_field *fs;
 	uint64_t n;		/* samples so far */
 	uint64_t t_prev, dt_prev, period;
+	uint64_t avg_t, avg_ntog, avg_gap;	/* the other Rice coders' means */
 };
+
+/*
+ * Adaptive Rice codes: the samples are a bit stream (LSB first) in which a
+ * number u >= 0 is written with parameter k (the bit length of its coder's
+ * running mean, minus one) as q = u >> k one-bits, a zero, and the k low
+ * bits of u; when q >= RICE_QMAX, as RICE_QMAX one-bits, 6 bits of
+ * (bit length of u) - 1, and those bits of u. After each number the mean
+ * moves an eighth of the way towards it (u capped at 2^48).
+ */
+#define RICE_QMAX 24
+
+static inline unsigned rice_k(uint64_t avg)
+{
+	return avg ? 63u - (unsigned)__builtin_clzll(avg) : 0;
+}
+
+static inline void rice_adapt(uint64_t *avg, uint64_t u)
+{
+	if (u > (1ull << 48))
+		u = 1ull << 48;
+	if (u >= *avg)
+		*avg += (u - *avg) >> 3;
+	else
+		*avg -= (*avg - u) >> 3;
+}
 
 /* Sets up S for NF fields (KINDS[f] an enum rec_kind); 0 or -ENOMEM. */
 int samp_state_init(struct samp_state *s, size_t nf, const uint8_t *kinds, uint64_t period);
 void samp_state_release(struct samp_state *s);
-/* Moves S past a sample at T holding VALS. */
+/* Moves S past a sample at T holding VALS (samp_field_update on every
+ * field, then samp_time_update). */
 void samp_state_update(struct samp_state *s, uint64_t t, const int64_t *vals);
 
-static inline uint64_t samp_pred(const struct samp_state *s, size_t f)
+static inline uint64_t samp_pred(const struct samp_field *sf)
 {
-	return s->lin[f] ? 2 * s->p1[f] - s->p2[f] : s->p1[f];
+	return sf->lin ? 2 * sf->p1 - sf->p2 : sf->p1;
+}
+
+/* True when a field's state is one that a sample equal to its prediction
+ * leaves exactly as it is (it changed long ago and holds still): the reader
+ * then copies the value and skips the field's update, which is a no-op. */
+static inline bool samp_quiet(const struct samp_field *sf)
+{
+	return sf->freq < 8 && !sf->lin && !sf->chg && !sf->dense && sf->p1 == sf->p2;
+}
+
+/* Moves field SF past its value V in a sample. */
+static inline void samp_field_update(struct samp_field *sf, uint64_t v)
+{
+	uint64_t p1 = sf->p1;
+	unsigned q = sf->freq;
+
+	/* How often it changed: an exponential average. Flagged ("dense")
+	 * while it changes in 20% to 80% of samples (where toggles would cost
+	 * more than a bit a sample), sparse again below 10% or above 90%. */
+	if (v != samp_pred(sf))
+		q += (256 - q) >> 3;
+	else
+		q -= q >> 3;
+	sf->freq = (uint16_t)q;
+	if (!sf->dense && q >= 51 && q <= 205)
+		sf->dense = 1;
+	else if (sf->dense && (q < 26 || q > 230))
+		sf->dense = 0;
+	if (sf->dense)
+		sf->chg = 0;
+	if (!sf->is_str) {
+		uint64_t ec = zz_enc((int64_t)(v - p1));
+		uint64_t el = zz_enc((int64_t)(v - (2 * p1 - sf->p2)));
+
+		if (el < ec)
+			sf->lin = 1;
+		else if (ec < el)
+			sf->lin = 0;
+	}
+	sf->p2 = p1;
+	sf->p1 = v;
 }
 
 static inline uint64_t samp_tpred(const struct samp_state *s)
@@ -195,6 +277,13 @@ static inline uint64_t samp_tpred(const struct samp_state *s)
 	if (!s->n)
 		return 0;
 	return s->t_prev + (s->period ? s->period : s->dt_prev);
+}
+
+static inline void samp_time_update(struct samp_state *s, uint64_t t)
+{
+	s->dt_prev = s->n ? t - s->t_prev : 0;
+	s->t_prev = t;
+	s->n++;
 }
 
 /* Parses a decimal u64 (the meta "period_ns"); 0 when S is not one. */

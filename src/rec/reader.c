@@ -40,6 +40,7 @@ struct rd {
 	struct samp_state ss;
 	uint8_t *kinds;
 	uint64_t expand_left;	/* values and thread entries still allowed */
+	uint64_t hint_samples;	/* samples in the whole blocks (from the first pass) */
 	size_t cap_samples, cap_frames, cap_threads, cap_clocks, cap_events, cap_strs,
 		cap_meta, cap_fields;
 	uint64_t f_n, f_tprev, f_dtprev;
@@ -166,24 +167,94 @@ static int freeze(struct rd *d)
 	return 0;
 }
 
+/* A bounded bit reader over the samples' bit stream (LSB first). */
+struct bitr {
+	const uint8_t *p, *end;
+	uint64_t acc;
+	unsigned n;
+};
+
+static bool br_get(struct bitr *b, unsigned nbits, uint64_t *ret)
+{
+	while (b->n < nbits) {
+		if (b->p == b->end)
+			return false;
+		b->acc |= (uint64_t)*b->p++ << b->n;
+		b->n += 8;
+	}
+	*ret = nbits ? b->acc & ((1ull << nbits) - 1) : 0;
+	b->acc = nbits ? b->acc >> nbits : b->acc;
+	b->n -= nbits;
+	return true;
+}
+
+static bool br_get64(struct bitr *b, unsigned nbits, uint64_t *ret)
+{
+	uint64_t lo, hi;
+
+	if (nbits <= 32)
+		return br_get(b, nbits, ret);
+	if (!br_get(b, 32, &lo) || !br_get(b, nbits - 32, &hi))
+		return false;
+	*ret = lo | hi << 32;
+	return true;
+}
+
+/* Reads a number in the adaptive Rice code whose running mean is *AVG. */
+static bool br_rice(struct bitr *b, uint64_t *avg, uint64_t *ret)
+{
+	unsigned k = rice_k(*avg), q = 0;
+	uint64_t bit, u;
+
+	for (;;) {
+		if (!br_get(b, 1, &bit))
+			return false;
+		if (!bit)
+			break;
+		if (++q == RICE_QMAX)
+			break;
+	}
+	if (q < RICE_QMAX) {
+		if (!br_get64(b, k, &u))
+			return false;
+		u |= (uint64_t)q << k;
+	} else {
+		uint64_t len;
+
+		if (!br_get(b, 6, &len) || !br_get64(b, (unsigned)len + 1, &u))
+			return false;
+	}
+	rice_adapt(avg, u);
+	*ret = u;
+	return true;
+}
+
 static int rd_samples(struct rd *d, struct cur *c)
 {
 	struct rec *r = d->r;
 	struct samp_state *s = &d->ss;
 	size_t nf = r->nfields;
+	struct bitr b;
 	uint64_t count, i;
 	int ret;
 
 	ret = freeze(d);
 	if (ret < 0)
 		return ret;
-	if (!cur_varint(c, &count) || count > (uint64_t)(c->end - c->p))
+	/* A sample takes at least 2 bits. */
+	if (!cur_varint(c, &count) || count > (uint64_t)(c->end - c->p) * 4)
 		return bad(d, "samples record: count larger than the record");
 	if (nf && count > d->expand_left / nf)
 		return bad(d, "samples record: more values than a file this size can hold");
 	d->expand_left -= count * nf;
 	if (r->nsamples + count > d->cap_samples) {
 		size_t cap = d->cap_samples ? d->cap_samples : 256;
+
+		/* The first time, room for every sample of the file, when the
+		 * hint fits the cap (a lying hint costs only the cap). */
+		if (!d->cap_samples && d->hint_samples > cap &&
+		    (!nf || d->hint_samples <= (d->expand_left + count * nf) / nf))
+			cap = (size_t)d->hint_samples;
 		uint64_t *t;
 		int64_t *v;
 
@@ -199,45 +270,50 @@ static int rd_samples(struct rd *d, struct cur *c)
 		r->vals = v;
 		d->cap_samples = cap;
 	}
+	b = (struct bitr){ .p = c->p, .end = c->end };
 	for (i = 0; i < count; i++) {
 		int64_t *row = r->vals + r->nsamples * nf;
-		uint64_t head, ntog, tz, last = 0, t;
+		uint64_t ntog, tz, last = 0, t;
 
-		if (!cur_varint(c, &head))
+		if (!br_rice(&b, &s->avg_t, &tz) || !br_rice(&b, &s->avg_ntog, &ntog))
 			return bad(d, "samples record: truncated sample");
-		if ((head & 3) == 3) {
-			if (head != 3 || !cur_varint(c, &ntog) || !cur_varint(c, &tz))
-				return bad(d, "samples record: bad sample head");
-		} else {
-			ntog = head & 3;
-			tz = head >> 2;
-		}
 		if (ntog > nf)
 			return bad(d, "samples record: more changes than fields");
 		for (uint64_t k = 0; k < ntog; k++) {
 			uint64_t gap, f;
 
-			if (!cur_varint(c, &gap) || gap >= nf - last)
+			if (!br_rice(&b, &s->avg_gap, &gap) || gap >= nf - last)
 				return bad(d, "samples record: field index out of range");
 			f = last + gap;
-			s->chg[f] ^= 1;
+			if (s->fs[f].dense)
+				return bad(d, "samples record: a dense field toggled");
+			s->fs[f].chg ^= 1;
 			last = f + 1;
 		}
 		for (size_t f = 0; f < nf; f++) {
-			uint64_t v = samp_pred(s, f), e;
+			struct samp_field *sf = &s->fs[f];
+			uint64_t v, e, flag = 1;
 
-			if (s->chg[f]) {
-				if (!cur_varint(c, &e))
+			if (samp_quiet(sf)) {
+				row[f] = (int64_t)sf->p1;
+				continue;
+			}
+			v = samp_pred(sf);
+			if (sf->dense && !br_get(&b, 1, &flag))
+				return bad(d, "samples record: truncated value");
+			if ((sf->dense && flag) || sf->chg) {
+				if (!br_rice(&b, &sf->avg, &e))
 					return bad(d, "samples record: truncated value");
-				v += (uint64_t)zz_dec(e);
+				v += (uint64_t)zz_dec(e + 1);
 			}
 			row[f] = (int64_t)v;
+			samp_field_update(sf, v);
 		}
 		t = samp_tpred(s) + (uint64_t)zz_dec(tz);
 		r->t_ns[r->nsamples++] = t;
-		samp_state_update(s, t, row);
+		samp_time_update(s, t);
 	}
-	if (c->p != c->end)
+	if (b.p != b.end || b.n >= 8)
 		return bad(d, "samples record: bytes left after the last sample");
 	return 0;
 }
@@ -411,6 +487,26 @@ static int rd_event(struct rd *d, struct cur *c)
 	return 0;
 }
 
+/* Adds the sample counts of the block's RT_SAMPLES records to the hint;
+ * damage is left for rd_block to report. */
+static void count_samples(struct rd *d, const uint8_t *p, size_t n)
+{
+	struct cur c = { p, p + n };
+
+	while (c.p < c.end) {
+		uint8_t type;
+		uint64_t len, count;
+		struct cur rc;
+
+		if (!cur_u8(&c, &type) || !cur_varint(&c, &len) || len > (uint64_t)(c.end - c.p))
+			return;
+		rc = (struct cur){ c.p, c.p + len };
+		c.p += len;
+		if (type == RT_SAMPLES && cur_varint(&rc, &count) && count <= len * 8)
+			d->hint_samples += count;
+	}
+}
+
 /* Decodes the records of one whole block (payload P, N bytes, at file
  * offset OFF). */
 static int rd_block(struct rd *d, const uint8_t *p, size_t n, size_t off)
@@ -514,7 +610,7 @@ static int rd_header(struct rd *d)
 int rec_parse(const void *buf, size_t len, struct rec **ret, struct strbuf *err)
 {
 	struct rd d = { .base = buf, .len = len, .err = err };
-	size_t off = REC_FILE_HEADER;
+	size_t off = REC_FILE_HEADER, end;
 	int r;
 
 	if (!ret || (!buf && len))
@@ -535,6 +631,8 @@ int rec_parse(const void *buf, size_t len, struct rec **ret, struct strbuf *err)
 		goto fail;
 	}
 	d.r->nstrs = 1;
+	/* First pass: the whole blocks (length and CRC), and how many
+	 * samples they hold, so that the sample matrix is allocated once. */
 	for (bool first = true;; first = false) {
 		const uint8_t *p = d.base + off;
 		size_t rest = len - off;
@@ -550,10 +648,7 @@ int rec_parse(const void *buf, size_t len, struct rec **ret, struct strbuf *err)
 		crc = rec_crc32c(rec_crc32c(0, p, 4), p + REC_BLOCK_HEADER, n);
 		if (crc != le32_get(p + 4))
 			goto torn;
-		d.header_block = first;
-		r = rd_block(&d, p + REC_BLOCK_HEADER, n, off + REC_BLOCK_HEADER);
-		if (r < 0)
-			goto fail;
+		count_samples(&d, p + REC_BLOCK_HEADER, n);
 		off += REC_BLOCK_HEADER + n;
 		continue;
 torn:
@@ -564,6 +659,16 @@ torn:
 		}
 		d.r->torn_bytes = rest;
 		break;
+	}
+	end = off;
+	for (off = REC_FILE_HEADER; off < end;) {
+		uint32_t n = le32_get(d.base + off);
+
+		d.header_block = off == REC_FILE_HEADER;
+		r = rd_block(&d, d.base + off + REC_BLOCK_HEADER, n, off + REC_BLOCK_HEADER);
+		if (r < 0)
+			goto fail;
+		off += REC_BLOCK_HEADER + n;
 	}
 	if (off == REC_FILE_HEADER) {
 		d.off = off;

@@ -40,7 +40,9 @@ struct rec_writer {
 	bool begun;
 	uint64_t written;	/* bytes in the file */
 	struct obuf main;	/* records of the block being filled, in call order */
-	struct obuf samples;	/* its samples, coded back to back */
+	struct obuf samples;	/* its samples: a bit stream, see codec.h */
+	uint64_t bw_acc;	/* bits not yet in samples */
+	unsigned bw_n;
 	struct obuf frames;	/* its frames, coded back to back */
 	struct obuf scratch;
 	uint64_t block_samples, block_frames;
@@ -126,7 +128,7 @@ static int w_record(struct rec_writer *w, uint8_t type, const void *p, size_t n)
 
 static size_t block_size(const struct rec_writer *w)
 {
-	return REC_BLOCK_HEADER + w->main.len + (w->samples.len ? 21 + w->samples.len : 0) +
+	return REC_BLOCK_HEADER + w->main.len + (w->block_samples ? 22 + w->samples.len : 0) +
 	       (w->frames.len ? 21 + w->frames.len : 0);
 }
 
@@ -146,6 +148,61 @@ static int write_all(int fd, const uint8_t *p, size_t n)
 		n -= (size_t)k;
 	}
 	return 0;
+}
+
+/* ---------------------------------------------------------------- bits */
+
+/* Appends the NBITS (<= 32) low bits of V to the samples' bit stream; the
+ * caller reserved the room. */
+static void bw_put(struct rec_writer *w, uint64_t v, unsigned nbits)
+{
+	if (!nbits)
+		return;
+	w->bw_acc |= (v & ((1ull << nbits) - 1)) << w->bw_n;
+	w->bw_n += nbits;
+	while (w->bw_n >= 8) {
+		w->samples.p[w->samples.len++] = (uint8_t)w->bw_acc;
+		w->bw_acc >>= 8;
+		w->bw_n -= 8;
+	}
+}
+
+static void bw_put64(struct rec_writer *w, uint64_t v, unsigned nbits)
+{
+	if (nbits > 32) {
+		bw_put(w, v, 32);
+		bw_put(w, v >> 32, nbits - 32);
+	} else {
+		bw_put(w, v, nbits);
+	}
+}
+
+/* Writes U with the adaptive Rice code whose running mean is *AVG. */
+static void bw_rice(struct rec_writer *w, uint64_t u, uint64_t *avg)
+{
+	unsigned k = rice_k(*avg);
+	uint64_t q = u >> k;
+
+	if (q < RICE_QMAX) {
+		bw_put(w, (1ull << q) - 1, (unsigned)q + 1);
+		bw_put64(w, u, k);
+	} else {
+		unsigned len = 64u - (unsigned)__builtin_clzll(u);
+
+		bw_put(w, (1ull << RICE_QMAX) - 1, RICE_QMAX);
+		bw_put(w, len - 1, 6);
+		bw_put64(w, u, len);
+	}
+	rice_adapt(avg, u);
+}
+
+/* Pads the bit stream to a whole byte (at the end of a block). */
+static void bw_finish(struct rec_writer *w)
+{
+	if (w->bw_n)
+		w->samples.p[w->samples.len++] = (uint8_t)w->bw_acc;
+	w->bw_acc = 0;
+	w->bw_n = 0;
 }
 
 /* Appends the batch record (TYPE, COUNT, then the coded bytes of B) to OUT. */
@@ -169,14 +226,15 @@ static int flush_block(struct rec_writer *w, bool force)
 
 	if (w->err)
 		return w->err;
-	if (!force && !w->main.len && !w->samples.len && !w->frames.len)
+	if (!force && !w->main.len && !w->block_samples && !w->frames.len)
 		return 0;
 	blk->len = 0;
 	if (ob_reserve(blk, block_size(w)) < 0)
 		return w_fail(w, -ENOMEM);
+	bw_finish(w);
 	blk->len = REC_BLOCK_HEADER;
 	ob_bytes(blk, w->main.p, w->main.len);
-	if (w->samples.len)
+	if (w->block_samples)
 		put_batch(blk, RT_SAMPLES, w->block_samples, &w->samples);
 	if (w->frames.len)
 		put_batch(blk, RT_FRAMES, w->block_frames, &w->frames);
@@ -404,9 +462,8 @@ uint32_t rec_writer_intern(struct rec_writer *w, const char *s)
 
 int rec_writer_sample(struct rec_writer *w, uint64_t t_ns, const int64_t *vals)
 {
-	struct samp_state *s = &w->ss;
-	struct obuf *b = &w->samples;
-	uint64_t tz, ntog = 0, nchg = 0;
+	struct samp_state *s;
+	uint64_t ntog = 0;
 	size_t f, last;
 
 	if (!w || (!vals && w->nfields))
@@ -415,34 +472,37 @@ int rec_writer_sample(struct rec_writer *w, uint64_t t_ns, const int64_t *vals)
 		return w->err;
 	if (!w->begun)
 		return -EINVAL;
+	s = &w->ss;
 	for (f = 0; f < s->nf; f++) {
-		uint64_t e = (uint64_t)vals[f] - samp_pred(s, f);
+		uint64_t e = (uint64_t)vals[f] - samp_pred(&s->fs[f]);
 
 		w->errs[f] = e;
-		w->newchg[f] = e != 0;
-		ntog += w->newchg[f] != s->chg[f];
-		nchg += w->newchg[f];
+		w->newchg[f] = !s->fs[f].dense && e != 0;
+		ntog += w->newchg[f] != s->fs[f].chg;
 	}
-	if (ob_reserve(b, 30 + 10 * (ntog + nchg)) < 0)
+	/* A Rice code takes at most 24 + 6 + 64 bits. */
+	if (ob_reserve(&w->samples, 16 * (3 + ntog + s->nf)) < 0)
 		return w_fail(w, -ENOMEM);
-	tz = zz_enc((int64_t)(t_ns - samp_tpred(s)));
-	if (ntog <= 2 && tz < (1ull << 62)) {
-		ob_varint(b, tz << 2 | ntog);
-	} else {
-		ob_varint(b, 3);
-		ob_varint(b, ntog);
-		ob_varint(b, tz);
-	}
+	bw_rice(w, zz_enc((int64_t)(t_ns - samp_tpred(s))), &s->avg_t);
+	bw_rice(w, ntog, &s->avg_ntog);
 	for (f = 0, last = 0; f < s->nf; f++) {
-		if (w->newchg[f] == s->chg[f])
+		if (w->newchg[f] == s->fs[f].chg)
 			continue;
-		ob_varint(b, f - last);
+		bw_rice(w, f - last, &s->avg_gap);
 		last = f + 1;
 	}
-	for (f = 0; f < s->nf; f++)
-		if (w->newchg[f])
-			ob_varint(b, zz_enc((int64_t)w->errs[f]));
-	memcpy(s->chg, w->newchg, s->nf);
+	for (f = 0; f < s->nf; f++) {
+		struct samp_field *sf = &s->fs[f];
+
+		if (sf->dense) {
+			bw_put(w, w->errs[f] != 0, 1);
+			if (w->errs[f])
+				bw_rice(w, zz_enc((int64_t)w->errs[f]) - 1, &sf->avg);
+		} else if (w->newchg[f]) {
+			bw_rice(w, zz_enc((int64_t)w->errs[f]) - 1, &sf->avg);
+		}
+		sf->chg = w->newchg[f];
+	}
 	samp_state_update(s, t_ns, vals);
 	w->block_samples++;
 	w->nsamples++;
@@ -634,7 +694,7 @@ uint64_t rec_writer_bytes(const struct rec_writer *w)
 {
 	if (!w)
 		return 0;
-	if (!w->main.len && !w->samples.len && !w->frames.len)
+	if (!w->main.len && !w->block_samples && !w->frames.len)
 		return w->written;
 	return w->written + block_size(w);
 }

@@ -160,17 +160,26 @@ static void test_cut_short(void)
 	sb_release(&notes);
 }
 
-/* Parses TEXT as NAME and checks it fails with exactly MSG. */
+/*
+ * Parses TEXT as "x.csv" and checks it fails with exactly MSG. The text is
+ * copied into a buffer of its exact length, without a NUL, so that ASan
+ * catches any read past the end (mapped files have no NUL either).
+ */
 static void check_err(const char *text, enum framelog_format fmt, const char *msg)
 {
 	struct strbuf sb = STRBUF_INIT;
 	struct frames *f = (struct frames *)&sb;	/* must stay untouched */
-	int r = framelog_parse(text, strlen(text), "x.csv", fmt, &f, &sb);
+	size_t len = strlen(text);
+	char *copy = malloc(len ? len : 1);
+	int r;
 
+	memcpy(copy, text, len);
+	r = framelog_parse(copy, len, "x.csv", fmt, &f, &sb);
 	CHECK_INT(r, -EINVAL);
 	CHECK(f == (struct frames *)&sb);
 	CHECK_STR(sb.buf, msg);
 	sb_release(&sb);
+	free(copy);
 }
 
 /* Reads fixture NAME and checks it fails with MSG after "'<path>'". */
@@ -343,6 +352,32 @@ static void test_numbers_exact(void)
 	CHECK_INT(bad, 0);
 }
 
+/* Valid logs that end without a newline, in buffers without a NUL. */
+static void test_no_trailing_newline(void)
+{
+	static const char *const texts[] = {
+		"16.7\n17.2",
+		"16.7 # c",
+		"fps,frametime,elapsed\n60,16.7,16700000\n59,16.9,33600000",
+		"Application,ProcessID,SwapChainAddress,msBetweenPresents\ng,1,0x1,16.7\ng,1,0x1,17",
+		"Application,ProcessID,SwapChainAddress,FrameTime\ng,1,0x1,16.7\nh,2,0x2,1e1",
+	};
+	static const size_t want_n[] = { 2, 1, 2, 2, 1 };
+
+	for (size_t i = 0; i < sizeof(texts) / sizeof(texts[0]); i++) {
+		size_t len = strlen(texts[i]);
+		char *copy = malloc(len);
+		struct frames *f = NULL;
+
+		memcpy(copy, texts[i], len);
+		CHECK_INT(framelog_parse(copy, len, "t", FRAMELOG_AUTO, &f, NULL), 0);
+		if (f)
+			CHECK_INT(f->n, want_n[i]);
+		frames_free(f);
+		free(copy);
+	}
+}
+
 static void test_format_names(void)
 {
 	enum framelog_format fmt = FRAMELOG_PLAIN;
@@ -393,6 +428,52 @@ static void test_large(void)
 	sb_release(&sb);
 }
 
+/*
+ * A PresentMon log of over 8 MB read from a file: framelog_read maps it and
+ * drops pages it has read past; the first row's swap chain (dwm.exe) is not
+ * the biggest, so a second pass reads released pages again.
+ */
+static void test_presentmon_big_file(void)
+{
+	const char *path = "test-framelog-big.csv";
+	struct strbuf notes = STRBUF_INIT;
+	struct frames *f = NULL;
+	FILE *fp = fopen(path, "w");
+	const size_t n = 200000;
+	size_t bad = 0;
+
+	if (!fp) {
+		T_FAIL("cannot write %s", path);
+		return;
+	}
+	fputs("Application,ProcessID,SwapChainAddress,Runtime,SyncInterval,PresentFlags,"
+	      "Dropped,TimeInSeconds,msInPresentAPI,msBetweenPresents\n", fp);
+	for (size_t i = 0; i < n; i++) {
+		if (i % 1000 == 0)
+			fprintf(fp, "dwm.exe,1180,0x0000024C8E4A1030,Other,0,0,0,%zu.5,0.1,16.0\n",
+				i);
+		fprintf(fp, "game.exe,4242,0x000001D3A8F0C2B0,DXGI,1,0,0,%zu.25,0.21373,%zu.%03zu\n",
+			i, 5 + i % 7, i % 1000);
+	}
+	fclose(fp);
+	CHECK_INT(framelog_read(path, FRAMELOG_AUTO, &f, &notes), 0);
+	if (f) {
+		CHECK_STR(f->format, "presentmon-v1");
+		CHECK_INT(f->n, n);
+		for (size_t i = 0; i < f->n; i++)
+			if (fabs(f->ft_ms[i] - ((double)(5 + i % 7) + (double)(i % 1000) / 1000)) >
+			    1e-9)
+				bad++;
+		CHECK_INT(bad, 0);
+		CHECK(strstr(notes.buf, "2 swap chains in the log; kept "
+					"'game.exe,4242,0x000001D3A8F0C2B0' (200000 frames), left "
+					"out 200 rows of the others") != NULL);
+	}
+	frames_free(f);
+	sb_release(&notes);
+	remove(path);
+}
+
 int main(void)
 {
 	T_RUN(test_written_fixtures);
@@ -402,8 +483,10 @@ int main(void)
 	T_RUN(test_errors);
 	T_RUN(test_plain_details);
 	T_RUN(test_numbers_exact);
+	T_RUN(test_no_trailing_newline);
 	T_RUN(test_format_names);
 	T_RUN(test_missing_file);
 	T_RUN(test_large);
+	T_RUN(test_presentmon_big_file);
 	return t_exit();
 }

@@ -327,8 +327,250 @@ static void test_torn_tail(void)
 	free(buf);
 }
 
+/* Appends a block with payload P (N bytes) at BUF + *LEN. */
+static void put_block(uint8_t *buf, size_t *len, const void *p, size_t n)
+{
+	uint8_t *b = buf + *len;
+
+	le32_put(b, (uint32_t)n);
+	memcpy(b + REC_BLOCK_HEADER, p, n);
+	le32_put(b + 4, rec_crc32c(rec_crc32c(0, b, 4), b + REC_BLOCK_HEADER, n));
+	*len += REC_BLOCK_HEADER + n;
+}
+
+/* A minimal file: the header and a header block with one field. */
+static size_t minimal(uint8_t *buf, unsigned major, unsigned minor)
+{
+	static const uint8_t hdr_block[] = { RT_FIELD, 2, REC_INT, 'x' };
+	size_t len = REC_FILE_HEADER;
+
+	le64_put(buf, REC_MAGIC);
+	le16_put(buf + 8, (uint16_t)major);
+	le16_put(buf + 10, (uint16_t)minor);
+	le32_put(buf + 12, 0);
+	put_block(buf, &len, hdr_block, sizeof(hdr_block));
+	return len;
+}
+
+static void test_unknown_and_versions(void)
+{
+	/* A newer minor adds a record type 200 and a type 9 with a longer
+	 * payload: both read, the unknown one counted. */
+	static const uint8_t data[] = {
+		200, 3, 1, 2, 3,			/* unknown, skipped */
+		/* 2 samples of x, Rice-coded bits (LSB first): t: zz 10 = ten
+		 * 1s and a 0; one toggle: 10; gap 0: 0; x: zz(7) - 1 = 13:
+		 * thirteen 1s and a 0; then t: 0, one toggle: 10, gap: 0. */
+		RT_SAMPLES, 5, 2, 0xff, 0xcb, 0xff, 0x27,
+		RT_CLOCK, 2, 1, 2,
+		250, 0,					/* unknown, empty */
+		RT_END, 3, 2, 0, 9,			/* end, with an extra byte */
+	};
+	uint8_t buf[256];
+	size_t len;
+	struct strbuf err = STRBUF_INIT;
+	struct rec *r = NULL;
+
+	len = minimal(buf, REC_VERSION_MAJOR, REC_VERSION_MINOR + 3);
+	put_block(buf, &len, data, sizeof(data));
+	CHECK_INT(rec_parse(buf, len, &r, &err), 0);
+	if (r) {
+		CHECK_INT(r->version_minor, REC_VERSION_MINOR + 3);
+		CHECK_INT(r->unknown_records, 2);
+		CHECK_INT(r->nsamples, 2);
+		CHECK_INT(r->nclocks, 1);
+		CHECK(r->complete);
+		CHECK_INT(r->t_ns[0], 5);
+		CHECK_INT(r->t_ns[1], 5);
+		CHECK_INT(r->vals[0], 7);
+		CHECK_INT(r->vals[1], 7);
+	}
+	rec_free(r);
+	r = NULL;
+
+	/* A newer major is refused, saying so. */
+	sb_reset(&err);
+	len = minimal(buf, REC_VERSION_MAJOR + 1, 0);
+	CHECK_INT(rec_parse(buf, len, &r, &err), -EPROTONOSUPPORT);
+	CHECK(r == NULL);
+	CHECK(strstr(err.buf, "version 2.0 is newer than this reader (1.0)") != NULL);
+	sb_reset(&err);
+	len = minimal(buf, 0, 0);
+	CHECK_INT(rec_parse(buf, len, &r, &err), -EINVAL);
+
+	/* Written on a big-endian machine (magic read swapped). */
+	sb_reset(&err);
+	len = minimal(buf, 1, 0);
+	for (int i = 0; i < 4; i++) {
+		uint8_t t = buf[i];
+
+		buf[i] = buf[7 - i];
+		buf[7 - i] = t;
+	}
+	CHECK_INT(rec_parse(buf, len, &r, &err), -EPROTONOSUPPORT);
+	CHECK(strstr(err.buf, "big-endian") != NULL);
+	sb_release(&err);
+}
+
+static void test_bad_files(void)
+{
+	static const char *garbage[] = {
+		"", "X", "SSREC", "SSREC\r\n\x1a", "hello, world, this is not a record",
+		"SSREC\r\n\x1a\x01\x00\x00\x00\x00\x00\x00\x00",	/* header, no block */
+	};
+	static const char *want[] = {
+		"offset 0: empty file", "offset 0: not a stallscope record",
+		"offset 0: file ends inside the file header",
+		"offset 0: file ends inside the file header",
+		"offset 0: not a stallscope record (bad magic)",
+		"offset 16: file ends before the header block",
+	};
+	uint8_t buf[256];
+	size_t len;
+
+	for (size_t i = 0; i < sizeof(garbage) / sizeof(garbage[0]); i++) {
+		struct strbuf err = STRBUF_INIT;
+		struct rec *r = NULL;
+		size_t n = i == 5 ? 16 : strlen(garbage[i]);
+
+		CHECK_INT(rec_parse(garbage[i], n, &r, &err), -EINVAL);
+		CHECK(r == NULL);
+		if (strncmp(err.buf, want[i], strlen(want[i])))
+			T_FAIL("garbage %zu: message '%s', expected '%s...'", i, err.buf, want[i]);
+		sb_release(&err);
+	}
+
+	/* A damaged header block is an error, not a torn tail. */
+	len = minimal(buf, 1, 0);
+	buf[len - 1] ^= 1;
+	{
+		struct strbuf err = STRBUF_INIT;
+		struct rec *r = NULL;
+
+		CHECK_INT(rec_parse(buf, len, &r, &err), -EINVAL);
+		CHECK_STR(err.buf, "offset 16: the header block is torn or damaged");
+		sb_release(&err);
+	}
+
+	/* A whole block whose records do not decode: an error naming the offset. */
+	{
+		static const uint8_t data[] = { RT_SAMPLES, 5, 1, 3, 0, 0, 0 };
+		struct strbuf err = STRBUF_INIT;
+		struct rec *r = NULL;
+
+		len = minimal(buf, 1, 0);
+		put_block(buf, &len, data, sizeof(data));
+		CHECK_INT(rec_parse(buf, len, &r, &err), -EINVAL);
+		CHECK(strstr(err.buf, "offset 36: samples record") != NULL);
+		sb_release(&err);
+	}
+
+	/* A file that is not there. */
+	{
+		struct strbuf err = STRBUF_INIT;
+		struct rec *r = NULL;
+
+		CHECK_INT(rec_read_file("/nonexistent/x.ssr", &r, &err), -ENOENT);
+		CHECK_STR(err.buf, "cannot open '/nonexistent/x.ssr': No such file or directory");
+		sb_release(&err);
+	}
+}
+
+/* A checksum that does not match in a middle block ends the reading there:
+ * what follows counts as torn. */
+static void test_bad_crc_middle(void)
+{
+	static const uint8_t data[] = { RT_CLOCK, 2, 1, 2 };
+	uint8_t buf[256];
+	size_t len, mid;
+	struct rec *r = NULL;
+
+	len = minimal(buf, 1, 0);
+	put_block(buf, &len, data, sizeof(data));
+	mid = len;
+	put_block(buf, &len, data, sizeof(data));
+	put_block(buf, &len, data, sizeof(data));
+	buf[mid + REC_BLOCK_HEADER + 2] ^= 0x40;
+	CHECK_INT(rec_parse(buf, len, &r, NULL), 0);
+	if (r) {
+		CHECK_INT(r->nclocks, 1);
+		CHECK_INT(r->torn_bytes, len - mid);
+	}
+	rec_free(r);
+}
+
+static void test_crc32c(void)
+{
+	CHECK_INT(rec_crc32c(0, "123456789", 9), 0xe3069283u);
+	CHECK_INT(rec_crc32c(rec_crc32c(0, "1234", 4), "56789", 5), 0xe3069283u);
+	CHECK_INT(rec_crc32c(0, "", 0), 0);
+}
+
+static void test_varint(void)
+{
+	static const uint64_t v[] = { 0, 1, 127, 128, 300, UINT32_MAX, UINT64_MAX / 2,
+				      UINT64_MAX };
+	uint8_t b[16];
+
+	for (size_t i = 0; i < sizeof(v) / sizeof(v[0]); i++) {
+		size_t n = varint_put(b, v[i]);
+		struct cur c = { b, b + n };
+		uint64_t got = 0;
+
+		CHECK(cur_varint(&c, &got));
+		CHECK(got == v[i]);
+		CHECK(c.p == b + n);
+		c = (struct cur){ b, b + n - 1 };
+		CHECK(!cur_varint(&c, &got));	/* truncated */
+		CHECK(zz_dec(zz_enc((int64_t)v[i])) == (int64_t)v[i]);
+	}
+	/* 11 bytes, and 10 bytes whose last carries bits beyond 64 */
+	memset(b, 0xff, 11);
+	b[10] = 1;
+	{
+		struct cur c = { b, b + 11 };
+		uint64_t got;
+
+		CHECK(!cur_varint(&c, &got));
+		b[9] = 2;
+		c = (struct cur){ b, b + 10 };
+		CHECK(!cur_varint(&c, &got));
+	}
+	CHECK_INT(zz_enc(-1), 1);
+	CHECK_INT(zz_enc(1), 2);
+	CHECK(zz_enc(INT64_MIN) == UINT64_MAX);
+}
+
+/* Structs built by hand are freed by rec_free too; NULL is fine. */
+static void test_record_accessors(void)
+{
+	struct rec *r = calloc(1, sizeof(*r));
+
+	rec_free(NULL);
+	CHECK(rec_meta_get(NULL, "x") == NULL);
+	CHECK_INT(rec_field_index(NULL, "x"), -1);
+	CHECK_STR(rec_str(NULL, 1), "");
+	if (!r)
+		return;
+	r->nmeta = 2;
+	r->meta = calloc(2, sizeof(*r->meta));
+	r->meta[0] = (struct rec_meta){ strdup("k"), strdup("old") };
+	r->meta[1] = (struct rec_meta){ strdup("k"), strdup("new") };
+	CHECK_STR(rec_meta_get(r, "k"), "new");
+	r->nevents = 1;
+	r->events = calloc(1, sizeof(*r->events));
+	r->events[0] = (struct rec_event){ 1, 2, strdup("note"), strdup("x") };
+	rec_free(r);
+}
+
 int main(void)
 {
+	T_RUN(test_crc32c);
+	T_RUN(test_varint);
+	T_RUN(test_record_accessors);
+	T_RUN(test_unknown_and_versions);
+	T_RUN(test_bad_files);
+	T_RUN(test_bad_crc_middle);
 	T_RUN(test_round_trip);
 	T_RUN(test_torn_tail);
 	return t_exit();

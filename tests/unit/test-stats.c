@@ -79,6 +79,44 @@ static void test_sort_small(void)
 	CHECK_NEAR(x[4], 3, 0);
 }
 
+/* Selection gives what sorting gives, on random values, many ties, tiny N
+ * and quantiles out of order. */
+static void test_quantiles_select(void)
+{
+	const double ps[] = { 0.0, 0.5, 0.95, 0.99, 0.999, 1.0 };
+	size_t sizes[] = { 1, 2, 3, 17, 1000, 100001 }, s, i, q;
+	double out[6];
+
+	srand(11);
+	for (s = 0; s < sizeof(sizes) / sizeof(sizes[0]); s++) {
+		size_t n = sizes[s];
+		int ties;
+
+		for (ties = 0; ties < 2; ties++) {
+			double *x = malloc(n * sizeof(*x)), *c;
+
+			for (i = 0; i < n; i++)
+				x[i] = ties ? (double)(rand() % 5) : (double)rand() / RAND_MAX * 50;
+			c = stats_sorted_copy(x, n);
+			stats_quantiles_select(x, n, ps, 6, out);
+			for (q = 0; q < 6; q++)
+				CHECK_NEAR(out[q], stats_quantile_sorted(c, n, ps[q]), 1e-12);
+			free(x);
+			free(c);
+		}
+	}
+	{
+		double x[] = { 4, 1, 3, 2 }, back[] = { 0.99, 0.25, 0.5 };
+
+		stats_quantiles_select(x, 4, back, 3, out);
+		CHECK_NEAR(out[0], 3.97, 1e-12);
+		CHECK_NEAR(out[1], 1.75, 1e-12);
+		CHECK_NEAR(out[2], 2.5, 1e-12);
+		stats_quantiles_select(x, 0, back, 1, out);
+		CHECK(isnan(out[0]));
+	}
+}
+
 static void test_sum_mean(void)
 {
 	double x[] = { 1e16, 1.0, -1e16 };
@@ -98,6 +136,7 @@ int main(void)
 	T_RUN(test_quantile_small);
 	T_RUN(test_sort_small);
 	T_RUN(test_sort_large);
+	T_RUN(test_quantiles_select);
 	T_RUN(test_sum_mean);
 	return t_exit();
 }
