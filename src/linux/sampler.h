@@ -75,7 +75,11 @@ struct sampler_opts {
 	unsigned slow_every;	/* slow sources every this many samples; 0: 10 */
 	uint64_t period_ns;	/* the sampling period, for notes and stack timing; 0: 10 ms */
 	bool no_stacks;		/* never read kernel stacks (they are read when root) */
-	bool naive;		/* benchmarks only: fopen/fread/fclose every file on every read */
+	bool naive;		/* benchmarks only: fopen/fread/fclose every file on every read,
+				 * and no gating (as no_gate) */
+	bool no_gate;		/* benchmarks only: read the sources that cheap signals gate
+				 * (vmstat, other processes' stat, a blocked thread's wchan and
+				 * syscall, idle threads' stat) on every sample */
 	bool profile;		/* measure the time of each source (sampler_costs) */
 	/* Interns S and returns its id (> 0; 0 for "" or on failure). Required. */
 	uint32_t (*intern)(void *ctx, const char *s);
