@@ -22,9 +22,10 @@ struct command {
 
 static const struct command commands[] = {
 	{ "version", cmd_version, "print the version" },
+	{ "record", cmd_record, "run or attach to a program and record its frames and samples" },
 	{ "report", cmd_report, "frame metrics of frame logs and runs" },
-	{ "matrix", cmd_matrix, "one CSV per metric: runs side by side, with medians" },
 	{ "stalls", cmd_stalls, "every stall with its cause and the evidence" },
+	{ "matrix", cmd_matrix, "one CSV per metric: runs side by side, with medians" },
 	{ "dump", cmd_dump, "print a record as text, one line per record" },
 };
 

@@ -17,5 +17,6 @@ int cmd_report(int argc, char **argv);
 int cmd_matrix(int argc, char **argv);
 int cmd_stalls(int argc, char **argv);
 int cmd_dump(int argc, char **argv);
+int cmd_record(int argc, char **argv);
 
 #endif

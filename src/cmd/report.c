@@ -14,6 +14,7 @@
 #include "cli.h"
 #include "cmd/cmd.h"
 #include "cmd/report.h"
+#include "cmd/report_threads.h"
 #include "out/json.h"
 #include "out/table.h"
 
@@ -42,12 +43,15 @@ static const char usage_text[] =
 	"                   capframex.KEY\n"
 	"  --csv            CSV (every column unless --cols; notes in the last column)\n"
 	"  --json           a JSON array, one object per input\n"
+	"  --threads        per run directory: each thread's CPU ms per frame over the\n"
+	"                   window, its share of one CPU and the CPU it ran on most\n"
 	"  -h, --help       this text\n"
 	"\n"
 	"EXAMPLES\n"
 	"  stallscope report mangohud.csv\n"
 	"  stallscope report --warmup 0 --cols source,fps,stalls,longest_ms *.csv\n"
 	"  stallscope report --json runs/2026*-ioquake3-*/ > metrics.json\n"
+	"  stallscope report --threads --warmup 10 runs/2026*-game/\n"
 	"  stallscope report --program ioquake3 --pass 0,95.5,191 --rules my.ini log.csv\n";
 
 #define DEFAULT_COLS                                                                       \
@@ -228,6 +232,8 @@ static int add_cell(struct table *t, const struct col *c, const struct analysis 
 	return table_add_num(t, a->m.v[c->metric], metric_descs[c->metric].decimals);
 }
 
+static bool want_threads;	/* --threads: print_json adds them */
+
 static void print_json(const struct analysis *as, size_t n, const struct metrics_opts *mo)
 {
 	struct json j;
@@ -266,6 +272,9 @@ static void print_json(const struct analysis *as, size_t n, const struct metrics
 			json_knum(&j, cfx_keys[k], cfx_val(&a->cfx, (int)k));
 		json_obj_end(&j);
 		json_obj_end(&j);
+		report_recorder_json(&j, a);
+		if (want_threads)
+			report_threads_json(&j, a);
 		json_key(&j, "notes");
 		json_arr_begin(&j);
 		for (k = 0; k < a->m.nnotes; k++)
@@ -329,6 +338,7 @@ static int print_table(const struct analysis *as, size_t n, const struct col *co
 
 enum { OPT_WARMUP = 256, OPT_FROM, OPT_TO, OPT_STALL, OPT_FORMAT, OPT_RULES, OPT_PASS,
        OPT_COLS, OPT_CSV, OPT_JSON, OPT_PROGRAM };
+enum { OPT_THREADS = 300 };	/* report --threads (report_threads.c) */
 
 static const struct option long_opts[] = {
 	{ "warmup", required_argument, NULL, OPT_WARMUP },
@@ -342,6 +352,7 @@ static const struct option long_opts[] = {
 	{ "cols", required_argument, NULL, OPT_COLS },
 	{ "csv", no_argument, NULL, OPT_CSV },
 	{ "json", no_argument, NULL, OPT_JSON },
+	{ "threads", no_argument, NULL, OPT_THREADS },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -411,6 +422,9 @@ int report_parse_common(int argc, char **argv, const char *usage, struct report_
 		case OPT_JSON:
 			o->json = true;
 			break;
+		case OPT_THREADS:
+			o->threads = true;
+			break;
 		case 'o':
 			*ret_outdir = optarg;
 			break;
@@ -460,6 +474,10 @@ int cmd_report(int argc, char **argv)
 		cli_usage_error("expected one of --csv and --json, got both");
 		goto usage;
 	}
+	if (o.threads && o.csv) {
+		cli_usage_error("option '--threads' does not apply to --csv");
+		goto usage;
+	}
 	if (o.json && o.cols) {
 		cli_usage_error("option '--cols' does not apply to --json");
 		goto usage;
@@ -490,11 +508,14 @@ int cmd_report(int argc, char **argv)
 		else
 			n++;
 	}
+	want_threads = o.threads;
 	if (n) {
 		if (o.json)
 			print_json(as, n, &o.a.m);
 		else if (print_table(as, n, cols, ncols, o.csv) < 0)
 			failed = cli_error_errno(-ENOMEM, "table");
+		if (o.threads && !o.json && report_threads_print(as, n) < 0)
+			failed = 1;
 	}
 	status = failed ? 1 : 0;
 out:

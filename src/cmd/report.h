@@ -79,6 +79,7 @@ struct report_options {
 	const char *rules;	/* --rules */
 	const char *cols;	/* --cols */
 	bool csv, json;
+	bool threads;	/* --threads (report): per-thread CPU per frame */
 };
 
 /*
