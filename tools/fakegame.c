@@ -9,8 +9,8 @@
  *
  *   disk     major faults: random touches of a 64 MB file mapped with
  *            MADV_RANDOM after POSIX_FADV_DONTNEED dropped it from the cache
- *   io       pread64 of 4 KiB at random offsets of the same file, dropped
- *   cpu      a busy loop
+ *   io       pread64 of 1 MiB at a time of the same file, dropped
+ *   cpu      a busy loop (at SCHED_FIFO 1 when permitted)
  *   runq     a busy loop pinned to one CPU with three busy hogs of higher
  *            priority (nice -10 when permitted) pinned to the same CPU
  *   wait     a futex wait that another thread ends after MS
@@ -159,6 +159,30 @@ static int write_pid(const char *dir, pid_t pid)
 	return write_file(path, s);
 }
 
+/* SCHED_FIFO priority 1 for the calling thread while a stall runs, when
+ * permitted: on a busy machine other programs (which nice does not reach
+ * across autogroups) would otherwise add run-queue waits to every stall. */
+struct rt_saved {
+	int policy;
+	struct sched_param param;
+	bool on;
+};
+
+static void rt_enter(struct rt_saved *s)
+{
+	struct sched_param rt = { .sched_priority = 1 };
+
+	s->policy = sched_getscheduler(0);
+	sched_getparam(0, &s->param);
+	s->on = sched_setscheduler(0, SCHED_FIFO, &rt) == 0;
+}
+
+static void rt_leave(const struct rt_saved *s)
+{
+	if (s->on)
+		sched_setscheduler(0, s->policy, &s->param);
+}
+
 /* ------------------------------------------------------- disk and io */
 
 static int data_fd = -1;
@@ -223,26 +247,38 @@ static void stall_disk(double ms, char *what, size_t len)
 	snprintf(what, len, "%ld major faults, %zu pages", self_majflt() - f0, touched);
 }
 
-/* pread64 of 4 KiB at random offsets of the dropped file. */
+/* pread64 of 1 MiB at a time with O_DIRECT (the page cache, dropped or
+ * not, is bypassed), in a scattered order: the thread waits in D inside the
+ * syscall for the disk, and spends next to nothing copying. */
+#define IO_CHUNK ((size_t)1 << 20)
 static void stall_io(double ms, char *what, size_t len)
 {
-	size_t npages = ((size_t)FILE_MB << 20) / PAGE, reads = 0, i = 0;
+	size_t nchunks = ((size_t)FILE_MB << 20) / IO_CHUNK, reads = 0, i = 0;
 	double end = now_s() + ms / 1000.0;
-	char buf[PAGE];
+	char path[64];
+	struct rt_saved rt;
+	void *buf;
+	int fd;
 
-	file_drop();
-	posix_fadvise(data_fd, 0, 0, POSIX_FADV_RANDOM);
+	/* the unlinked file, reopened through our own fd for O_DIRECT */
+	snprintf(path, sizeof(path), "/proc/self/fd/%d", data_fd);
+	fd = open(path, O_RDONLY | O_DIRECT | O_CLOEXEC);
+	if (fd < 0)
+		die("cannot open '%s' with O_DIRECT", data_path, errno);
+	if (posix_memalign(&buf, 4096, IO_CHUNK))
+		die("out of memory%s", "", ENOMEM);
+	rt_enter(&rt);
 	while (now_s() < end) {
-		if (i == npages) {
-			file_drop();
-			i = 0;
-		}
-		if (pread(data_fd, buf, PAGE, (off_t)(((i * 7919) % npages) * PAGE)) < 0)
+		if (pread(fd, buf, IO_CHUNK, (off_t)(((i * 37) % nchunks) * IO_CHUNK)) < 0)
 			die("cannot read '%s'", data_path, errno);
 		i++;
 		reads++;
 	}
-	snprintf(what, len, "%zu reads", reads);
+	rt_leave(&rt);
+	snprintf(what, len, "%zu reads of 1 MiB with O_DIRECT%s", reads,
+		 rt.on ? " at SCHED_FIFO 1" : "");
+	free(buf);
+	close(fd);
 }
 
 /* ------------------------------------------------------- cpu and runq */
@@ -256,17 +292,14 @@ static void spin_until(double end)
 			x += (uint64_t)i * 2654435761u;
 }
 
-/* A busy loop; at nice -15 when permitted, so that other programs on a busy
- * machine do not turn it into a run-queue wait. */
 static void stall_cpu(double ms, char *what, size_t len)
 {
-	int old = getpriority(PRIO_PROCESS, 0);
-	bool niced = setpriority(PRIO_PROCESS, 0, -15) == 0;
+	struct rt_saved rt;
 
+	rt_enter(&rt);
 	spin_until(now_s() + ms / 1000.0);
-	if (niced)
-		setpriority(PRIO_PROCESS, 0, old);
-	snprintf(what, len, "busy loop%s", niced ? " at nice -15" : "");
+	rt_leave(&rt);
+	snprintf(what, len, "busy loop%s", rt.on ? " at SCHED_FIFO 1" : "");
 }
 
 struct hog {
@@ -721,8 +754,8 @@ static void do_stall(struct stall *s, double t0)
 	}
 	s->done = true;
 	if (!opt.quiet)
-		printf("fakegame: stall %s %.1f ms at %.3f s: %s\n", kind_names[s->kind],
-		       (now_s() - a) * 1000.0, a - t0, what);
+		printf("fakegame: stall %s %.1f ms at %.3f s (mono %.6f): %s\n",
+		       kind_names[s->kind], (now_s() - a) * 1000.0, a - t0, a, what);
 }
 
 int main(int argc, char **argv)

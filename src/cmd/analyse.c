@@ -235,7 +235,11 @@ static int load_run_dir(const char *dir, const struct analyse_opts *o, struct an
 		cli_error("%s", err.buf);
 		goto fail;
 	}
-	r = runini_get_double(ini, path.buf, "t0", &t0, &err);
+	/* the record's stamps are CLOCK_MONOTONIC: t0_mono is t0 on that clock
+	 * (stallscope record writes t0 itself as CLOCK_REALTIME) */
+	r = runini_get_double(ini, path.buf, "t0_mono", &t0, &err);
+	if (r != -EINVAL && isnan(t0))
+		r = runini_get_double(ini, path.buf, "t0", &t0, &err);
 	if (r == -EINVAL) {
 		cli_error("%s", err.buf);
 		goto fail;
@@ -250,7 +254,7 @@ static int load_run_dir(const char *dir, const struct analyse_opts *o, struct an
 			cli_error_errno(r, "cannot read '%s'", path.buf);
 		goto fail;
 	}
-	if (isnan(t0) && (v = rec_meta_get(rec, "t0"))) {
+	if (isnan(t0) && ((v = rec_meta_get(rec, "t0_mono")) || (v = rec_meta_get(rec, "t0")))) {
 		char *end;
 		double x = strtod(v, &end);
 

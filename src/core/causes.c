@@ -465,6 +465,56 @@ static double mem_pressure(const struct causes *c, size_t i, uint64_t dt_ns)
 	return (double)delta(c, i, f) * 1000.0 / (double)dt_ns;
 }
 
+static bool is_running(const struct causes *c, size_t i)
+{
+	return c->ft_state >= 0 && val(c, i, c->ft_state) == 'R';
+}
+
+static bool same_thread(const struct causes *c, size_t i, size_t j)
+{
+	return c->ft_tid < 0 || val(c, i, c->ft_tid) == val(c, j, c->ft_tid);
+}
+
+/*
+ * Whether running sample I waited in the run queue longer than it ran. The
+ * kernel adds to schedstat's wait only when a wait ends and to its run time
+ * at ticks and switches, so one 10 ms interval can show a whole 30 ms wait
+ * or nothing: the two are compared over the samples around I (up to
+ * CAUSES_RUNQ_SPAN either side) in which the same thread kept running.
+ */
+static bool runq_wins(const struct causes *c, size_t i)
+{
+	size_t lo = i, hi = i;
+	int64_t wait, run;
+
+	if (c->ft_run < 0 || c->ft_wait < 0)
+		return false;
+	while (lo > 0 && i - lo < CAUSES_RUNQ_SPAN && is_running(c, lo - 1) &&
+	       same_thread(c, lo - 1, i))
+		lo--;
+	while (hi + 1 < c->r->nsamples && hi - i < CAUSES_RUNQ_SPAN && is_running(c, hi + 1) &&
+	       same_thread(c, hi + 1, i))
+		hi++;
+	/* the interval before lo belongs to lo */
+	if (lo == 0 || !same_thread(c, lo - 1, lo))
+		return false;
+	/* a wait that ends the running samples is added when the thread gets
+	 * the CPU, in the interval after the last of them: count it */
+	if (hi + 1 < c->r->nsamples && hi - i < CAUSES_RUNQ_SPAN && same_thread(c, hi + 1, i))
+		hi++;
+	wait = val(c, hi, c->ft_wait) - val(c, lo - 1, c->ft_wait);
+	run = val(c, hi, c->ft_run) - val(c, lo - 1, c->ft_run);
+	/* nothing accounted yet (a long wait not over): look further ahead,
+	 * through the running samples and the one after them */
+	while (wait == 0 && run == 0 && hi + 1 < c->r->nsamples && same_thread(c, hi + 1, i) &&
+	       is_running(c, hi)) {
+		hi++;
+		wait = val(c, hi, c->ft_wait) - val(c, lo - 1, c->ft_wait);
+		run = val(c, hi, c->ft_run) - val(c, lo - 1, c->ft_run);
+	}
+	return wait > run;
+}
+
 static enum cause_sub classify(const struct causes *c, size_t i)
 {
 	const struct rec *r = c->r;
@@ -536,12 +586,8 @@ static enum cause_sub classify(const struct causes *c, size_t i)
 		}
 	}
 	/* 5. running */
-	if (st == 'R') {
-		if (c->ft_run >= 0 && c->ft_wait >= 0 &&
-		    ft_delta(c, i, c->ft_wait) > ft_delta(c, i, c->ft_run))
-			return SUB_RUNQ;
-		return SUB_CPU;
-	}
+	if (st == 'R')
+		return runq_wins(c, i) ? SUB_RUNQ : SUB_CPU;
 	/* 6. asleep */
 	if (asleep) {
 		switch (cls) {
@@ -575,9 +621,9 @@ int causes_new(const struct rec *r, struct causes **ret)
 	if (!c)
 		return -ENOMEM;
 	c->r = r;
-	arch = rec_meta_get(r, "arch");
+	arch = rec_meta_get(r, "syscall_abi");
 	if (!arch)
-		arch = rec_meta_get(r, "host.arch");
+		arch = rec_meta_get(r, "arch");
 	c->arm64 = arch_is_arm64(arch);
 	c->ft_tid = rec_field_index(r, "ft.tid");
 	c->ft_state = rec_field_index(r, "ft.state");

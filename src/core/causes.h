@@ -13,8 +13,9 @@
  * the split and says what the rules cannot see.
  *
  * Assumes the field names of docs/FORMAT.md (ft.state, ft.syscall, vm.*,
- * disk.<dev>.*, psi.*, cg.*) and the meta keys "arch" (uname -m; x86_64 when
- * absent) and "disk.<dev>" (roles: root, swap, zram). Any field may be
+ * disk.<dev>.*, psi.*, cg.*) and the meta keys "syscall_abi" (or "arch":
+ * x86_64 or aarch64; x86_64 when absent) and "disk.<dev>" (roles: root,
+ * swap, zram). Any field may be
  * missing: a rule that needs it then does not fire.
  *
  * Times: a span is given in ns on the record's clock (CLOCK_MONOTONIC, as
@@ -109,6 +110,10 @@ const char *cause_syscall_name(const char *arch, long nr);
 /* Memory pressure (the cgroup's "some", else the system's) over at least
  * this share of a sample's interval makes a running or D sample reclaim. */
 #define CAUSES_PSI_SHARE 0.25
+
+/* Running samples compare run-queue wait and run time over this many
+ * running samples either side (schedstat moves in lumps: causes.c). */
+#define CAUSES_RUNQ_SPAN 5
 
 struct causes;
 

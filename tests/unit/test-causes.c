@@ -430,6 +430,37 @@ static void test_fault_unknown(void)
 	check_stall(r, SUB_UNKNOWN, CAUSE_COL_OTHER, "stopped");
 }
 
+/* schedstat moves in lumps: a wait is added when it ends, so samples see
+ * +27 ms or nothing; the running samples around each one decide together. */
+static void test_runq_lumps(void)
+{
+	struct rec *r = rec_make("x86_64");
+	int w = fidx(r, "ft.wait_ns"), run = fidx(r, "ft.run_ns");
+	size_t i;
+	int64_t wadd = 0, radd = 0;
+
+	stall_set(r, "ft.state", 'R');
+	stall_set(r, "ft.syscall", -1);
+	for (i = 41; i < NS; i++) {
+		if (i <= 60 && i % 3 == 0)
+			wadd += 27000000, radd += 2000000;
+		r->vals[i * NF + (size_t)w] += wadd;
+		r->vals[i * NF + (size_t)run] += radd - (int64_t)(i <= 60 ? i - 40 : 20) * 1000000;
+	}
+	check_stall(r, SUB_RUNQ, CAUSE_COL_CPU, "runq in lumps");
+	/* and a busy thread whose run time comes in lumps is cpu */
+	r = rec_make("x86_64");
+	stall_set(r, "ft.state", 'R');
+	stall_set(r, "ft.syscall", -1);
+	radd = 0;
+	for (i = 41; i < NS; i++) {
+		if (i <= 60 && i % 4 == 0)
+			radd += 40000000;
+		r->vals[i * NF + (size_t)run] += radd - (int64_t)(i <= 60 ? i - 40 : 20) * 1000000;
+	}
+	check_stall(r, SUB_CPU, CAUSE_COL_CPU, "cpu in lumps");
+}
+
 /* A major fault wins over the state: the thread is asleep at the sample
  * but faulted from the disk during its interval. */
 static void test_order(void)
@@ -477,31 +508,28 @@ static void test_split(void)
 	stall_set(r, "ft.state", 'R');
 	stall_set(r, "ft.syscall", -1);
 	stall_sched(r, 10, 0);
-	/* the last 5 samples of the stall are runq: 50 of 200 ms */
+	/* the last 5 samples of the stall wait on a futex: 50 of 200 ms */
 	{
-		int w = fidx(r, "ft.wait_ns"), run = fidx(r, "ft.run_ns");
+		int st = fidx(r, "ft.state"), sc = fidx(r, "ft.syscall");
 		size_t i;
-		int64_t add = 0;
 
-		for (i = 56; i < NS; i++) {
-			if (i <= 60)
-				add += 9000000;
-			r->vals[i * NF + (size_t)w] += add;
-			r->vals[i * NF + (size_t)run] -= add;
+		for (i = 56; i <= 60; i++) {
+			r->vals[i * NF + (size_t)st] = 'S';
+			r->vals[i * NF + (size_t)sc] = 202;
 		}
 	}
 	CHECK_INT(causes_new(r, &c), 0);
 	if (!c)
 		return;
 	/* from 0.405 s to 0.6055 s: 5 ms to the sample at 0.41 (cpu), ... the
-	 * 5.5 ms after the sample at 0.60 go to it (runq) */
+	 * 5.5 ms after the sample at 0.60 go to it (wait) */
 	causes_split(c, T0 + 405 * MS, T0 + 605 * MS + 500000, &s);
 	CHECK_NEAR(cause_split_total(&s), 0.2005, 1e-12);
-	CHECK_NEAR(s.sub_s[SUB_RUNQ], 0.0555, 1e-12);
+	CHECK_NEAR(s.sub_s[SUB_WAIT_FUTEX], 0.0555, 1e-12);
 	CHECK_NEAR(s.sub_s[SUB_CPU], 0.145, 1e-12);
 	cause_split_verdict(&s, &v);
 	CHECK_INT(v.cause, CAUSE_CPU);
-	CHECK_INT(v.second, CAUSE_RUNQ);
+	CHECK_INT(v.second, CAUSE_WAIT);
 	CHECK_NEAR(v.second_share, 0.0555 / 0.2005, 1e-9);
 	/* a span with no sample inside takes the next sample's cause */
 	memset(&s, 0, sizeof(s));
@@ -522,8 +550,8 @@ static void test_split(void)
 	causes_evidence(c, T0 + 400 * MS, T0 + 600 * MS, &e);
 	CHECK_INT(e.nsamples, 20);
 	CHECK_INT(e.state, 'R');
-	CHECK_NEAR(e.runq_ms, 45.0, 1e-6);
-	CHECK_NEAR(e.run_ms, 155.0, 1e-6);
+	CHECK_NEAR(e.runq_ms, 0.0, 1e-6);
+	CHECK_NEAR(e.run_ms, 200.0, 1e-6);
 	causes_free(c);
 	rec_free(r);
 }
@@ -823,6 +851,7 @@ int main(int argc, char **argv)
 	T_RUN(test_gpu_nvidia);
 	T_RUN(test_cpu);
 	T_RUN(test_runq);
+	T_RUN(test_runq_lumps);
 	T_RUN(test_wait_futex);
 	T_RUN(test_wait_futex_arm64);
 	T_RUN(test_wait_poll_socket);
