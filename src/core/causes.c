@@ -455,14 +455,33 @@ static struct io_seen io_seen(const struct causes *c, size_t i)
 	return s;
 }
 
-/* Pressure over sample I's interval, as a share of the interval. */
-static double mem_pressure(const struct causes *c, size_t i, uint64_t dt_ns)
+static bool is_running_or_d(const struct causes *c, size_t i)
+{
+	int64_t st = c->ft_state >= 0 ? val(c, i, c->ft_state) : 0;
+
+	return st == 'R' || st == 'D';
+}
+
+/* Memory pressure (the cgroup's "some", else the system's) as a share of
+ * the time, over sample I's interval and those of up to CAUSES_PSI_SPAN
+ * samples either side in which the thread also ran or was in D: a thread
+ * that reclaims page after page stalls in bursts, and the pressure files
+ * move with the bursts. */
+static double mem_pressure(const struct causes *c, size_t i)
 {
 	int f = c->cg_mem_some >= 0 ? c->cg_mem_some : c->psi_mem_some;
+	size_t lo = i, hi = i;
 
-	if (f < 0 || i == 0 || dt_ns == 0)
+	if (f < 0 || i == 0)
 		return 0;
-	return (double)delta(c, i, f) * 1000.0 / (double)dt_ns;
+	while (lo > 1 && i - lo < CAUSES_PSI_SPAN && is_running_or_d(c, lo - 1))
+		lo--;
+	while (hi + 1 < c->r->nsamples && hi - i < CAUSES_PSI_SPAN && is_running_or_d(c, hi + 1))
+		hi++;
+	if (c->r->t_ns[hi] <= c->r->t_ns[lo - 1])
+		return 0;
+	return (double)(val(c, hi, f) - val(c, lo - 1, f)) * 1000.0 /
+	       (double)(c->r->t_ns[hi] - c->r->t_ns[lo - 1]);
 }
 
 static bool is_running(const struct causes *c, size_t i)
@@ -517,8 +536,6 @@ static bool runq_wins(const struct causes *c, size_t i)
 
 static enum cause_sub classify(const struct causes *c, size_t i)
 {
-	const struct rec *r = c->r;
-	uint64_t dt = i ? r->t_ns[i] - r->t_ns[i - 1] : 0;
 	char st = c->ft_state >= 0 ? (char)val(c, i, c->ft_state) : 0;
 	long sc = c->ft_syscall >= 0 ? (long)val(c, i, c->ft_syscall) : -2;
 	const char *wchan = str_field(c, i, c->ft_wchan);
@@ -560,7 +577,7 @@ static enum cause_sub classify(const struct causes *c, size_t i)
 			return SUB_RECLAIM_DIRECT;
 		if (delta(c, i, c->vm[VM_COMPACT_STALL]) > 0)
 			return SUB_RECLAIM_COMPACT;
-		if (mem_pressure(c, i, dt) >= CAUSES_PSI_SHARE)
+		if (mem_pressure(c, i) >= CAUSES_PSI_SHARE)
 			return SUB_RECLAIM_PSI;
 	}
 	if (in_fault)

@@ -108,8 +108,12 @@ const char *cause_syscall_name(const char *arch, long nr);
 /* ------------------------------------------------------- per sample */
 
 /* Memory pressure (the cgroup's "some", else the system's) over at least
- * this share of a sample's interval makes a running or D sample reclaim. */
-#define CAUSES_PSI_SHARE 0.25
+ * this share of the time around a running or D sample (CAUSES_PSI_SPAN
+ * samples either side) makes it reclaim. Low, because the system's "some"
+ * is averaged over the busy CPUs: one thread stalled all the time on a
+ * machine with two busy CPUs reads as 50 %. */
+#define CAUSES_PSI_SHARE 0.10
+#define CAUSES_PSI_SPAN 2
 
 /* Running samples compare run-queue wait and run time over this many
  * running samples either side (schedstat moves in lumps: causes.c). */
