@@ -277,6 +277,7 @@ enum vm_field {
 	VM_COMPACT_STALL,
 	VM_PSWPOUT,
 	VM_PGSCAN_KSWAPD,
+	VM_REFAULT_ANON,
 	VM_N
 };
 
@@ -284,7 +285,7 @@ static const char *const vm_names[VM_N] = {
 	"vm.pgmajfault",	  "vm.pswpin",		   "vm.pgscan_direct",
 	"vm.pgsteal_direct",	  "vm.allocstall_normal", "vm.allocstall_movable",
 	"vm.allocstall_dma32", "vm.compact_stall",	  "vm.pswpout",
-	"vm.pgscan_kswapd",
+	"vm.pgscan_kswapd",	  "vm.workingset_refault_anon",
 };
 
 struct causes {
@@ -529,8 +530,10 @@ static bool same_thread(const struct causes *c, size_t i, size_t j)
  * Whether running sample I waited in the run queue longer than it ran. The
  * kernel adds to schedstat's wait only when a wait ends and to its run time
  * at ticks and switches, so one 10 ms interval can show a whole 30 ms wait
- * or nothing: the two are compared over the samples around I (up to
- * CAUSES_RUNQ_SPAN either side) in which the same thread kept running.
+ * or nothing: the samples around I (up to CAUSES_RUNQ_SPAN either side) in
+ * which the same thread stayed runnable decide together. Three or more: it
+ * ran less than half their time. Fewer: the wait accounted against the run
+ * time, looking ahead until a wait is accounted.
  */
 static bool runq_wins(const struct causes *c, size_t i)
 {
@@ -548,16 +551,26 @@ static bool runq_wins(const struct causes *c, size_t i)
 	/* the interval before lo belongs to lo */
 	if (lo == 0 || !same_thread(c, lo - 1, lo))
 		return false;
+	/* three running samples or more: runnable all along, so the time it did
+	 * not run is time it waited, accounted yet or not (run time lags by a
+	 * tick at most; the interval after may still add some) */
+	if (hi - lo + 1 >= 3) {
+		uint64_t elapsed = c->r->t_ns[hi] - c->r->t_ns[lo - 1];
+		size_t h = hi + 1 < c->r->nsamples && same_thread(c, hi + 1, i) ? hi + 1 : hi;
+
+		run = val(c, h, c->ft_run) - val(c, lo - 1, c->ft_run);
+		return run >= 0 && (double)run < (double)elapsed / 2;
+	}
 	/* a wait that ends the running samples is added when the thread gets
 	 * the CPU, in the interval after the last of them: count it */
 	if (hi + 1 < c->r->nsamples && hi - i < CAUSES_RUNQ_SPAN && same_thread(c, hi + 1, i))
 		hi++;
 	wait = val(c, hi, c->ft_wait) - val(c, lo - 1, c->ft_wait);
 	run = val(c, hi, c->ft_run) - val(c, lo - 1, c->ft_run);
-	/* nothing accounted yet (a long wait not over): look further ahead,
-	 * through the running samples and the one after them */
-	while (wait == 0 && run == 0 && hi + 1 < c->r->nsamples && same_thread(c, hi + 1, i) &&
-	       is_running(c, hi)) {
+	/* no wait accounted yet (a long wait not over, or none): look further
+	 * ahead, through the running samples and the one after them */
+	while (wait == 0 && hi + 1 < c->r->nsamples && hi - i < CAUSES_RUNQ_AHEAD &&
+	       same_thread(c, hi + 1, i) && is_running(c, hi)) {
 		hi++;
 		wait = val(c, hi, c->ft_wait) - val(c, lo - 1, c->ft_wait);
 		run = val(c, hi, c->ft_run) - val(c, lo - 1, c->ft_run);
@@ -579,7 +592,10 @@ static enum cause_sub classify(const struct causes *c, size_t i)
 	bool in_fault = st == 'D' && sc == -1;
 	bool gpu_fence = asleep && wchan_is_gpu(wchan);
 	bool gpu_ioctl = asleep && cls == SC_IOCTL && fd_is_gpu(fdt);
-	bool swapped = delta(c, i, c->vm[VM_PSWPIN]) > 0;
+	/* a swap-in: pswpin, or an anon page refaulting (found by its shadow
+	 * entry: it was swapped out) */
+	bool swapped = delta(c, i, c->vm[VM_PSWPIN]) > 0 ||
+		       delta(c, i, c->vm[VM_REFAULT_ANON]) > 0;
 
 	if (c->ft_majflt >= 0)
 		majflt = ft_delta(c, i, c->ft_majflt);
