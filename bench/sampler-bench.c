@@ -43,7 +43,7 @@
 #include "linux/sampler.h"
 
 enum { S_GATED, S_KEPT, S_NAIVE, S_PROF, S_N };
-static const char *const s_names[S_N] = { "gated", "kept-open", "naive", "profiled" };
+static const char *const s_names[S_N] = {"gated", "kept-open", "naive", "profiled"};
 
 static uint64_t now_ns(void)
 {
@@ -189,7 +189,7 @@ struct stat3 {
 
 static struct stat3 stats(uint64_t *v, size_t n)
 {
-	struct stat3 r = { 0, 0, 0 };
+	struct stat3 r = {0, 0, 0};
 	double sum = 0;
 
 	if (n == 0)
@@ -206,15 +206,15 @@ static struct stat3 stats(uint64_t *v, size_t n)
 /* ---------------------------------------------------------------- gate replay */
 
 struct gate_check {
-	int *sig;		/* fields whose sum is the gate's signal */
+	int *sig; /* fields whose sum is the gate's signal */
 	size_t nsig;
-	int *vm;		/* vm.* fields */
+	int *vm; /* vm.* fields */
 	size_t nvm;
 	int64_t *last_sig;
 	int64_t *last_vm;
-	uint64_t late_since;	/* sample from which a skipped read left a value late; 0 none */
-	uint64_t late_max;	/* the most samples a value was late */
-	uint64_t *miss_by;	/* per vm field: samples it was late in */
+	uint64_t late_since; /* sample from which a skipped read left a value late; 0 none */
+	uint64_t late_max;   /* the most samples a value was late */
+	uint64_t *miss_by;   /* per vm field: samples it was late in */
 	bool have;
 	uint64_t samples, skipped, moved, missed;
 };
@@ -289,20 +289,16 @@ static void gate_step(struct gate_check *g, const int64_t *v, bool slow)
 int main(int argc, char **argv)
 {
 	static const struct option longopts[] = {
-		{ "samples", required_argument, NULL, 'n' },
-		{ "period-ms", required_argument, NULL, 'p' },
-		{ "threads", required_argument, NULL, 't' },
-		{ "busy", required_argument, NULL, 'b' },
-		{ "pressure", no_argument, NULL, 'P' },
-		{ "pid", required_argument, NULL, 'i' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
+	    {"samples", required_argument, NULL, 'n'}, {"period-ms", required_argument, NULL, 'p'},
+	    {"threads", required_argument, NULL, 't'}, {"busy", required_argument, NULL, 'b'},
+	    {"pressure", no_argument, NULL, 'P'},      {"pid", required_argument, NULL, 'i'},
+	    {"help", no_argument, NULL, 'h'},	       {NULL, 0, NULL, 0},
 	};
 	struct {
 		long samples, period_ms, threads, busy, pid;
 		bool pressure;
-	} opt = { .samples = 1000, .period_ms = 10, .threads = 8, .busy = 0, .pid = 0 };
-	struct sampler *s[S_N] = { NULL };
+	} opt = {.samples = 1000, .period_ms = 10, .threads = 8, .busy = 0, .pid = 0};
+	struct sampler *s[S_N] = {NULL};
 	uint64_t *t[S_N];
 	int64_t *vals[S_N];
 	struct gate_check g;
@@ -313,12 +309,24 @@ int main(int argc, char **argv)
 
 	while ((c = getopt_long(argc, argv, "n:p:t:b:Pi:h", longopts, NULL)) != -1) {
 		switch (c) {
-		case 'n': opt.samples = strtol(optarg, NULL, 10); break;
-		case 'p': opt.period_ms = strtol(optarg, NULL, 10); break;
-		case 't': opt.threads = strtol(optarg, NULL, 10); break;
-		case 'b': opt.busy = strtol(optarg, NULL, 10); break;
-		case 'P': opt.pressure = true; break;
-		case 'i': opt.pid = strtol(optarg, NULL, 10); break;
+		case 'n':
+			opt.samples = strtol(optarg, NULL, 10);
+			break;
+		case 'p':
+			opt.period_ms = strtol(optarg, NULL, 10);
+			break;
+		case 't':
+			opt.threads = strtol(optarg, NULL, 10);
+			break;
+		case 'b':
+			opt.busy = strtol(optarg, NULL, 10);
+			break;
+		case 'P':
+			opt.pressure = true;
+			break;
+		case 'i':
+			opt.pid = strtol(optarg, NULL, 10);
+			break;
 		case 'h':
 			printf("usage: sampler-bench [--samples N] [--period-ms P] [--threads K] "
 			       "[--busy K] [--pressure] [--pid PID]\n\nEXAMPLES\n"
@@ -339,17 +347,17 @@ int main(int argc, char **argv)
 
 	for (int i = 0; i < S_N; i++) {
 		struct sampler_opts o = {
-			.pid = target,
-			.intern = intern,
-			.naive = i == S_NAIVE,
-			.no_gate = i == S_KEPT,
-			.profile = i == S_PROF,
+		    .pid = target,
+		    .intern = intern,
+		    .naive = i == S_NAIVE,
+		    .no_gate = i == S_KEPT,
+		    .profile = i == S_PROF,
 		};
 		int r = sampler_new(&o, &s[i]);
 
 		if (r < 0) {
-			fprintf(stderr, "sampler-bench: error: sampler for pid %d: %s\n", (int)target,
-				strerror(-r));
+			fprintf(stderr, "sampler-bench: error: sampler for pid %d: %s\n",
+				(int)target, strerror(-r));
 			goto out;
 		}
 		{
@@ -379,7 +387,8 @@ int main(int argc, char **argv)
 
 			t[i][k] = now_ns() - t0;
 			if (r == -ESRCH) {
-				fprintf(stderr, "sampler-bench: error: pid %d has gone\n", (int)target);
+				fprintf(stderr, "sampler-bench: error: pid %d has gone\n",
+					(int)target);
 				goto out;
 			}
 		}
@@ -411,12 +420,14 @@ int main(int argc, char **argv)
 			if (cost[i].reads == 0 && cost[i].skipped == 0)
 				continue;
 			printf("  %-20s %7.2f %7.3f %7.3f\n", cost[i].source,
-			       cost[i].reads ? (double)cost[i].ns / (double)cost[i].reads / 1e3 : 0.0,
+			       cost[i].reads ? (double)cost[i].ns / (double)cost[i].reads / 1e3
+					     : 0.0,
 			       (double)cost[i].reads / (double)opt.samples,
 			       (double)cost[i].skipped / (double)opt.samples);
 		}
 		printf("vmstat gate replay: skipped %.1f%% of samples; vm.* moved in %llu samples, "
-		       "%llu of them while the gate skipped (late values, at most %llu samples late)\n",
+		       "%llu of them while the gate skipped (late values, at most %llu samples "
+		       "late)\n",
 		       100.0 * (double)g.skipped / (double)g.samples, (unsigned long long)g.moved,
 		       (unsigned long long)g.missed, (unsigned long long)g.late_max);
 		{

@@ -219,8 +219,9 @@ static int dev_path_name(const char *root, const char *dev, char *name, size_t s
 	    read_link(path, link, sizeof(link)) == 0) {
 		char p2[PATH_SIZE];
 
-		if (discover_path(p2, sizeof(p2), root, "/sys/class/block/%s",
-				  base_name(link)) == 0 && exists(p2))
+		if (discover_path(p2, sizeof(p2), root, "/sys/class/block/%s", base_name(link)) ==
+			0 &&
+		    exists(p2))
 			return set_name(name, size, base_name(link)) < 0 ? -ENOENT : 0;
 	}
 	if (discover_path(path, sizeof(path), root, "%s", dev) == 0 && stat(path, &st) == 0 &&
@@ -234,7 +235,7 @@ static int add_root(const char *root, int pid, struct disk_list *l, struct strbu
 	static char buf[1 << 16];
 	char path[PATH_SIZE], name[64];
 	struct pp_mount m;
-	const char *which[2] = { NULL, "/proc/self/mountinfo" };
+	const char *which[2] = {NULL, "/proc/self/mountinfo"};
 	char pidpath[64];
 
 	snprintf(pidpath, sizeof(pidpath), "/proc/%d/mountinfo", pid);
@@ -288,9 +289,11 @@ static void add_swaps(const char *root, struct disk_list *l, struct strbuf *why)
 			add_block(root, name, DISC_SWAP, l, 0);
 			continue;
 		}
-		if (sw[i].is_file && discover_path(path, sizeof(path), root, "%s", sw[i].path) == 0 &&
+		if (sw[i].is_file &&
+		    discover_path(path, sizeof(path), root, "%s", sw[i].path) == 0 &&
 		    stat(path, &st) == 0 &&
-		    devnum_name(root, major(st.st_dev), minor(st.st_dev), name, sizeof(name)) == 0) {
+		    devnum_name(root, major(st.st_dev), minor(st.st_dev), name, sizeof(name)) ==
+			0) {
 			add_block(root, name, DISC_SWAP, l, 0);
 			continue;
 		}
@@ -312,7 +315,8 @@ static void add_zram(const char *root, struct disk_list *l, struct strbuf *why)
 	while ((e = readdir(d))) {
 		if (strncmp(e->d_name, "zram", 4) != 0 || !isdigit((unsigned char)e->d_name[4]))
 			continue;
-		if (discover_path(path, sizeof(path), root, "/sys/block/%s/disksize", e->d_name) < 0)
+		if (discover_path(path, sizeof(path), root, "/sys/block/%s/disksize", e->d_name) <
+		    0)
 			continue;
 		/* An uninitialized zram (disksize 0) can do no I/O: not watched. */
 		if (discover_read(path, buf, sizeof(buf)) > 0 && strtoull(buf, NULL, 10) == 0) {
@@ -327,7 +331,7 @@ static void add_zram(const char *root, struct disk_list *l, struct strbuf *why)
 int discover_disks(const char *root, int pid, struct disc_disk *ret, size_t max, size_t *ret_n,
 		   struct strbuf *why)
 {
-	struct disk_list l = { .v = ret, .max = max };
+	struct disk_list l = {.v = ret, .max = max};
 
 	(void)add_root(root, pid, &l, why);
 	add_swaps(root, &l, why);
@@ -341,7 +345,7 @@ int discover_disks(const char *root, int pid, struct disc_disk *ret, size_t max,
 void discover_roles(unsigned roles, char *buf, size_t size)
 {
 	size_t n = 0;
-	const char *names[] = { "root", "swap", "zram" };
+	const char *names[] = {"root", "swap", "zram"};
 
 	if (size == 0)
 		return;
@@ -360,14 +364,30 @@ void discover_roles(unsigned roles, char *buf, size_t size)
 /* ---------------------------------------------------------------- processes */
 
 const char *const discover_display_servers[] = {
-	/* A nested or session compositor made for games shows the game. */
-	"gamescope-wl", "gamescope",
-	/* X servers: most games (and Proton) talk X11, on Xwayland or Xorg. */
-	"Xwayland", "Xorg", "X", "Xvfb", "Xephyr",
-	/* Wayland compositors, for native Wayland programs. */
-	"gnome-shell", "kwin_wayland", "kwin_x11", "sway", "weston", "Hyprland", "labwc",
-	"wayfire", "river", "niri", "cage", "cosmic-comp", "mutter",
-	NULL,
+    /* A nested or session compositor made for games shows the game. */
+    "gamescope-wl",
+    "gamescope",
+    /* X servers: most games (and Proton) talk X11, on Xwayland or Xorg. */
+    "Xwayland",
+    "Xorg",
+    "X",
+    "Xvfb",
+    "Xephyr",
+    /* Wayland compositors, for native Wayland programs. */
+    "gnome-shell",
+    "kwin_wayland",
+    "kwin_x11",
+    "sway",
+    "weston",
+    "Hyprland",
+    "labwc",
+    "wayfire",
+    "river",
+    "niri",
+    "cage",
+    "cosmic-comp",
+    "mutter",
+    NULL,
 };
 
 int discover_by_comm(const char *root, const char *const *names, size_t n, int *pids)

@@ -24,21 +24,21 @@
 /* Formats ROOT followed by FMT into BUF (SIZE bytes). Returns 0, or
  * -ENAMETOOLONG when it does not fit. */
 int discover_path(char *buf, size_t size, const char *root, const char *fmt, ...)
-	__attribute__((format(printf, 4, 5)));
+    __attribute__((format(printf, 4, 5)));
 
 /* Reads the whole file PATH (up to SIZE - 1 bytes) into BUF and
  * NUL-terminates it. Returns its length, or a negative errno. */
 ssize_t discover_read(const char *path, char *buf, size_t size);
 
 enum {
-	DISC_ROOT = 1 << 0,	/* under the root file system */
-	DISC_SWAP = 1 << 1,	/* under a swap area */
-	DISC_ZRAM = 1 << 2,	/* a zram device */
+	DISC_ROOT = 1 << 0, /* under the root file system */
+	DISC_SWAP = 1 << 1, /* under a swap area */
+	DISC_ZRAM = 1 << 2, /* a zram device */
 };
 
 struct disc_disk {
-	char name[64];		/* the block device's name in /sys/class/block ("vda", "dm-0") */
-	unsigned roles;		/* DISC_* */
+	char name[64];	/* the block device's name in /sys/class/block ("vda", "dm-0") */
+	unsigned roles; /* DISC_* */
 };
 
 /*

@@ -140,7 +140,7 @@ static bool eat(struct cur *c, const char *s)
 int pp_task_stat(const char *buf, size_t len, struct pp_task_stat *ret)
 {
 	const char *open, *close = NULL;
-	struct pp_task_stat st = { 0 };
+	struct pp_task_stat st = {0};
 	struct cur c;
 	uint64_t v;
 	int64_t iv;
@@ -185,13 +185,26 @@ int pp_task_stat(const char *buf, size_t len, struct pp_task_stat *ret)
 		if (r < 0)
 			return r;
 		switch (field) {
-		case 10: st.minflt = v; break;
-		case 12: st.majflt = v; break;
-		case 14: st.utime = v; break;
-		case 15: st.stime = v; break;
-		case 20: st.num_threads = iv; break;
-		case 39: st.processor = (int32_t)iv; break;
-		default: break;
+		case 10:
+			st.minflt = v;
+			break;
+		case 12:
+			st.majflt = v;
+			break;
+		case 14:
+			st.utime = v;
+			break;
+		case 15:
+			st.stime = v;
+			break;
+		case 20:
+			st.num_threads = iv;
+			break;
+		case 39:
+			st.processor = (int32_t)iv;
+			break;
+		default:
+			break;
 		}
 	}
 	*ret = st;
@@ -202,11 +215,10 @@ int pp_task_stat(const char *buf, size_t len, struct pp_task_stat *ret)
 
 int pp_schedstat(const char *buf, size_t len, struct pp_schedstat *ret)
 {
-	struct cur c = { buf, buf + len };
+	struct cur c = {buf, buf + len};
 	struct pp_schedstat s;
 
-	if (get_u64(&c, &s.run_ns) < 0 || get_u64(&c, &s.wait_ns) < 0 ||
-	    get_u64(&c, &s.slices) < 0)
+	if (get_u64(&c, &s.run_ns) < 0 || get_u64(&c, &s.wait_ns) < 0 || get_u64(&c, &s.slices) < 0)
 		return -EINVAL;
 	*ret = s;
 	return 0;
@@ -216,8 +228,8 @@ int pp_schedstat(const char *buf, size_t len, struct pp_schedstat *ret)
 
 int pp_syscall(const char *buf, size_t len, struct pp_syscall *ret)
 {
-	struct cur c = { buf, buf + len };
-	struct pp_syscall s = { .nr = -1 };
+	struct cur c = {buf, buf + len};
+	struct pp_syscall s = {.nr = -1};
 
 	if (eat(&c, "running")) {
 		s.running = true;
@@ -265,10 +277,9 @@ int pp_wchan(const char *buf, size_t len, char *ret, size_t size)
 
 /* ---------------------------------------------------------------- keyed */
 
-int pp_keyed(const char *buf, size_t len, const char *const *names, size_t n,
-	     int64_t *vals)
+int pp_keyed(const char *buf, size_t len, const char *const *names, size_t n, int64_t *vals)
 {
-	struct cur c = { buf, buf + len };
+	struct cur c = {buf, buf + len};
 	int found = 0;
 
 	while (!cur_eof(&c)) {
@@ -300,16 +311,24 @@ int pp_keyed(const char *buf, size_t len, const char *const *names, size_t n,
 
 int pp_blkstat(const char *buf, size_t len, struct pp_blkstat *ret)
 {
-	struct cur c = { buf, buf + len };
+	struct cur c = {buf, buf + len};
 	uint64_t v[11];
 
 	for (int i = 0; i < 11; i++)
 		if (get_u64(&c, &v[i]) < 0)
 			return -EINVAL;
 	*ret = (struct pp_blkstat){
-		.rd_ios = v[0], .rd_merges = v[1], .rd_sectors = v[2], .rd_ticks = v[3],
-		.wr_ios = v[4], .wr_merges = v[5], .wr_sectors = v[6], .wr_ticks = v[7],
-		.in_flight = v[8], .io_ticks = v[9], .time_in_queue = v[10],
+	    .rd_ios = v[0],
+	    .rd_merges = v[1],
+	    .rd_sectors = v[2],
+	    .rd_ticks = v[3],
+	    .wr_ios = v[4],
+	    .wr_merges = v[5],
+	    .wr_sectors = v[6],
+	    .wr_ticks = v[7],
+	    .in_flight = v[8],
+	    .io_ticks = v[9],
+	    .time_in_queue = v[10],
 	};
 	return 0;
 }
@@ -318,8 +337,8 @@ int pp_blkstat(const char *buf, size_t len, struct pp_blkstat *ret)
 
 int pp_psi(const char *buf, size_t len, struct pp_psi *ret)
 {
-	struct cur c = { buf, buf + len };
-	struct pp_psi s = { 0 };
+	struct cur c = {buf, buf + len};
+	struct pp_psi s = {0};
 
 	while (!cur_eof(&c)) {
 		bool some = eat(&c, "some "), full = !some && eat(&c, "full ");
@@ -363,7 +382,7 @@ int pp_psi(const char *buf, size_t len, struct pp_psi *ret)
 
 int pp_cpustat(const char *buf, size_t len, struct pp_cpustat *ret)
 {
-	struct cur c = { buf, buf + len };
+	struct cur c = {buf, buf + len};
 	uint64_t v[8];
 
 	if (!eat(&c, "cpu "))
@@ -372,8 +391,14 @@ int pp_cpustat(const char *buf, size_t len, struct pp_cpustat *ret)
 		if (get_u64(&c, &v[i]) < 0)
 			return -EINVAL;
 	*ret = (struct pp_cpustat){
-		.user = v[0], .nice = v[1], .system = v[2], .idle = v[3],
-		.iowait = v[4], .irq = v[5], .softirq = v[6], .steal = v[7],
+	    .user = v[0],
+	    .nice = v[1],
+	    .system = v[2],
+	    .idle = v[3],
+	    .iowait = v[4],
+	    .irq = v[5],
+	    .softirq = v[6],
+	    .steal = v[7],
 	};
 	return 0;
 }
@@ -448,7 +473,7 @@ static int mount_line(struct cur *c, struct pp_mount *m)
 int pp_mountinfo_find(const char *buf, size_t len, const char *point, const char *fstype,
 		      struct pp_mount *ret)
 {
-	struct cur c = { buf, buf + len };
+	struct cur c = {buf, buf + len};
 	struct pp_mount m, best;
 	bool found = false;
 
@@ -482,14 +507,14 @@ int pp_mountinfo_find(const char *buf, size_t len, const char *point, const char
 
 int pp_swaps(const char *buf, size_t len, struct pp_swap *ret, size_t max)
 {
-	struct cur c = { buf, buf + len };
+	struct cur c = {buf, buf + len};
 	size_t n = 0;
 
 	if (!eat(&c, "Filename"))
 		return -EINVAL;
 	skip_line(&c);
 	while (!cur_eof(&c)) {
-		struct pp_swap s = { 0 };
+		struct pp_swap s = {0};
 		char type[32];
 
 		skip_blanks(&c);
@@ -523,7 +548,7 @@ static bool copy_str(char *out, size_t size, const char *p, size_t n)
 
 int pp_drm_fdinfo(const char *buf, size_t len, struct pp_drm *ret)
 {
-	struct cur c = { buf, buf + len };
+	struct cur c = {buf, buf + len};
 	struct pp_drm d;
 
 	memset(&d, 0, sizeof(d));
@@ -561,8 +586,8 @@ int pp_drm_fdinfo(const char *buf, size_t len, struct pp_drm *ret)
 				return -EINVAL;
 			skip_blanks(&c);
 			if (eat(&c, "ns") && d.nengines < PP_DRM_MAX_ENGINES &&
-			    copy_str(d.engines[d.nengines].name,
-				     sizeof(d.engines[0].name), name, nlen)) {
+			    copy_str(d.engines[d.nengines].name, sizeof(d.engines[0].name), name,
+				     nlen)) {
 				d.engines[d.nengines].ns = v;
 				d.nengines++;
 			}
@@ -577,8 +602,8 @@ int pp_drm_fdinfo(const char *buf, size_t len, struct pp_drm *ret)
 
 int pp_cgroup(const char *buf, size_t len, struct pp_cgroup *ret)
 {
-	struct cur c = { buf, buf + len };
-	struct pp_cgroup g = { 0 };
+	struct cur c = {buf, buf + len};
+	struct pp_cgroup g = {0};
 
 	while (!cur_eof(&c)) {
 		if (*c.p == '\n') {

@@ -48,48 +48,91 @@
 #include "linux/procparse.h"
 
 #define PATH_SIZE 4096
-#define BUF_SIZE (1 << 15)	/* /proc/vmstat is ~4 KiB on 6.18 */
+#define BUF_SIZE (1 << 15) /* /proc/vmstat is ~4 KiB on 6.18 */
 #define MAX_DISKS 32
 #define MAX_EVENTS 16
 #define MAX_STACKS 1000
-#define STACK_AFTER_NS 50000000ull	/* blocked this long: first stack */
-#define STACK_EVERY_NS 250000000ull	/* then one every this long */
+#define STACK_AFTER_NS 50000000ull  /* blocked this long: first stack */
+#define STACK_EVERY_NS 250000000ull /* then one every this long */
 #define FD_CACHE 1024
-#define FD_CACHE_NS 1000000000ull	/* a cached fd target is trusted this long */
+#define FD_CACHE_NS 1000000000ull /* a cached fd target is trusted this long */
 #define MAX_GPU_ENGINES 24
 
 /* ---------------------------------------------------------------- costs */
 
 enum cost {
-	C_TASK_STAT, C_SCHEDSTAT, C_WCHAN, C_SYSCALL, C_FD_LINK, C_STACK, C_PROC_STAT,
-	C_PROC_CLOCK, C_DISK, C_PSI, C_CG_PSI, C_VMSTAT, C_OTHER_CLOCK, C_OTHER_STAT,
-	C_THREADS, C_SYS_STAT, C_MEMINFO, C_DRM, C_NCOST
+	C_TASK_STAT,
+	C_SCHEDSTAT,
+	C_WCHAN,
+	C_SYSCALL,
+	C_FD_LINK,
+	C_STACK,
+	C_PROC_STAT,
+	C_PROC_CLOCK,
+	C_DISK,
+	C_PSI,
+	C_CG_PSI,
+	C_VMSTAT,
+	C_OTHER_CLOCK,
+	C_OTHER_STAT,
+	C_THREADS,
+	C_SYS_STAT,
+	C_MEMINFO,
+	C_DRM,
+	C_NCOST
 };
 
 static const char *const cost_names[C_NCOST] = {
-	"task stat", "task schedstat", "task wchan", "task syscall", "fd readlink",
-	"task stack", "proc stat", "proc cpu clock", "disk stat", "psi", "cgroup psi",
-	"vmstat", "other cpu clock", "other stat", "threads (slow)", "/proc/stat (slow)",
-	"meminfo (slow)", "drm fdinfo (slow)",
+    [C_TASK_STAT] = "task stat",
+    [C_SCHEDSTAT] = "task schedstat",
+    [C_WCHAN] = "task wchan",
+    [C_SYSCALL] = "task syscall",
+    [C_FD_LINK] = "fd readlink",
+    [C_STACK] = "task stack",
+    [C_PROC_STAT] = "proc stat",
+    [C_PROC_CLOCK] = "proc cpu clock",
+    [C_DISK] = "disk stat",
+    [C_PSI] = "psi",
+    [C_CG_PSI] = "cgroup psi",
+    [C_VMSTAT] = "vmstat",
+    [C_OTHER_CLOCK] = "other cpu clock",
+    [C_OTHER_STAT] = "other stat",
+    [C_THREADS] = "threads (slow)",
+    [C_SYS_STAT] = "/proc/stat (slow)",
+    [C_MEMINFO] = "meminfo (slow)",
+    [C_DRM] = "drm fdinfo (slow)",
 };
 
 /* ---------------------------------------------------------------- types */
 
 /* One kept-open file. */
 struct src {
-	int fd;			/* -1: not open */
-	char *path;		/* for naive mode and notes */
-	bool noted;		/* a read error was already noted */
+	int fd;	    /* -1: not open */
+	char *path; /* for naive mode and notes */
+	bool noted; /* a read error was already noted */
 };
 
 /* The field indices of one sampled thread (ft or ft2). */
 enum {
-	TF_TID, TF_STATE, TF_WCHAN, TF_SYSCALL, TF_FD, TF_FD_TARGET, TF_MINFLT, TF_MAJFLT,
-	TF_UTIME, TF_STIME, TF_CPU, TF_RUN, TF_WAIT, TF_SLICES, TF_N
+	TF_TID,
+	TF_STATE,
+	TF_WCHAN,
+	TF_SYSCALL,
+	TF_FD,
+	TF_FD_TARGET,
+	TF_MINFLT,
+	TF_MAJFLT,
+	TF_UTIME,
+	TF_STIME,
+	TF_CPU,
+	TF_RUN,
+	TF_WAIT,
+	TF_SLICES,
+	TF_N
 };
 static const char *const tf_names[TF_N] = {
-	"tid", "state", "wchan", "syscall", "fd", "fd_target", "minflt", "majflt",
-	"utime_ns", "stime_ns", "cpu", "run_ns", "wait_ns", "slices",
+    "tid",    "state",	  "wchan",    "syscall", "fd",	   "fd_target", "minflt",
+    "majflt", "utime_ns", "stime_ns", "cpu",	 "run_ns", "wait_ns",	"slices",
 };
 
 struct fd_cache_ent {
@@ -98,16 +141,16 @@ struct fd_cache_ent {
 };
 
 struct thr {
-	const char *prefix;	/* "ft" or "ft2" */
-	int tid;		/* 0: none */
-	int base;		/* index of its first field */
+	const char *prefix; /* "ft" or "ft2" */
+	int tid;	    /* 0: none */
+	int base;	    /* index of its first field */
 	struct src stat, schedstat, wchan, syscall, stack;
 	bool gone;
-	bool have_blocked;	/* wchan/syscall were read while it was blocked */
-	int64_t read_run, read_slices;	/* schedstat when wchan/syscall were read */
-	uint64_t blocked_since;	/* 0: running */
-	char last_wchan[64];	/* the last wchan interned, and its id: most */
-	uint32_t last_wchan_id;	/* reads find the same one */
+	bool have_blocked;	       /* wchan/syscall were read while it was blocked */
+	int64_t read_run, read_slices; /* schedstat when wchan/syscall were read */
+	uint64_t blocked_since;	       /* 0: running */
+	char last_wchan[64];	       /* the last wchan interned, and its id: most */
+	uint32_t last_wchan_id;	       /* reads find the same one */
 	uint64_t last_stack;
 };
 
@@ -115,7 +158,7 @@ struct thr {
 struct other {
 	const char *prefix;
 	int pid;
-	int f_state, f_majflt, f_cpu;	/* field indices, -1 if not declared */
+	int f_state, f_majflt, f_cpu; /* field indices, -1 if not declared */
 	struct src stat;
 	clockid_t clk;
 	bool has_clk;
@@ -125,13 +168,13 @@ struct other {
 
 struct disk {
 	char name[64];
-	int base;		/* rd_ios rd_sectors rd_ticks wr_ios wr_sectors in_flight io_ticks */
+	int base; /* rd_ios rd_sectors rd_ticks wr_ios wr_sectors in_flight io_ticks */
 	struct src stat;
 };
 
 struct psi_src {
 	struct src f;
-	int f_some, f_full;	/* -1 if not declared */
+	int f_some, f_full; /* -1 if not declared */
 };
 
 /* A thread of the process in the slow snapshot. */
@@ -146,26 +189,26 @@ struct tslot {
 };
 
 struct drm_fd {
-	int fd;			/* the program's fd number */
+	int fd; /* the program's fd number */
 	struct src info;
 };
 
 struct sampler {
 	struct sampler_opts o;
 	const char *root;
-	char *proc;		/* ROOT/proc/PID */
+	char *proc; /* ROOT/proc/PID */
 	long hz;
 	uint64_t tick_ns;
 	unsigned slow_every;
 	uint64_t nsample;
-	bool live;		/* no root prefix: CPU clocks usable */
+	bool live; /* no root prefix: CPU clocks usable */
 	bool gate;
 	bool is_root;
 	char *buf;
 
 	/* fields */
 	struct sampler_field *fields;
-	char **names;		/* owned names, parallel to fields */
+	char **names; /* owned names, parallel to fields */
 	size_t nfields, afields;
 	int64_t *cur;
 
@@ -193,16 +236,16 @@ struct sampler {
 	const char **vm_names;
 	int *vm_field;
 	int64_t *vm_vals;
-	uint64_t gate_sig;	/* vm_signal() at the last vmstat read */
-	uint64_t proc_sig;	/* the I/O signature at the last /proc/PID/stat read */
+	uint64_t gate_sig; /* vm_signal() at the last vmstat read */
+	uint64_t proc_sig; /* the I/O signature at the last /proc/PID/stat read */
 	bool gate_valid;
 
 	struct disk disks[MAX_DISKS];
 	size_t ndisks;
 
-	struct psi_src psi[3], cg[3];	/* cpu, memory, io */
+	struct psi_src psi[3], cg[3]; /* cpu, memory, io */
 
-	struct other others[3];	/* srv, kswapd, kcompactd */
+	struct other others[3]; /* srv, kswapd, kcompactd */
 
 	/* slow */
 	DIR *taskdir;
@@ -212,11 +255,11 @@ struct sampler {
 	size_t nsnap, asnap;
 
 	struct src sys_stat;
-	int f_sys[5];		/* user system idle iowait steal */
+	int f_sys[5]; /* user system idle iowait steal */
 	struct src meminfo;
 	int f_mem_avail;
 
-	int drm_dirfd;		/* ROOT/proc/PID/fd, for its size (the fd count) */
+	int drm_dirfd; /* ROOT/proc/PID/fd, for its size (the fd count) */
 	int64_t drm_fdcount;
 	struct drm_fd *drm;
 	size_t ndrm, adrm;
@@ -224,7 +267,7 @@ struct sampler {
 	int gpu_field[MAX_GPU_ENGINES];
 	size_t ngpu;
 	int f_gpu_other;
-	uint64_t drm_scan_at;	/* sample number of the next forced rescan */
+	uint64_t drm_scan_at; /* sample number of the next forced rescan */
 	uint64_t drm_last_scan;
 
 	struct fd_cache_ent fdc[2][FD_CACHE];
@@ -242,7 +285,7 @@ static uint64_t mono_ns(void)
 }
 
 static void note(struct sampler *s, bool event, int tid, const char *fmt, ...)
-	__attribute__((format(printf, 4, 5)));
+    __attribute__((format(printf, 4, 5)));
 static void note(struct sampler *s, bool event, int tid, const char *fmt, ...)
 {
 	struct strbuf sb = STRBUF_INIT;
@@ -276,14 +319,14 @@ static void note(struct sampler *s, bool event, int tid, const char *fmt, ...)
 		sb_reset(t);
 		if (sb_adds(t, text) == 0) {
 			s->events[s->nevents] =
-				(struct sampler_event){ .tid = tid, .kind = "note", .text = t->buf };
+			    (struct sampler_event){.tid = tid, .kind = "note", .text = t->buf};
 			s->nevents++;
 		}
 	}
 }
 
 static int add_field(struct sampler *s, enum sampler_kind kind, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
+    __attribute__((format(printf, 3, 4)));
 static int add_field(struct sampler *s, enum sampler_kind kind, const char *fmt, ...)
 {
 	struct strbuf sb = STRBUF_INIT;
@@ -318,12 +361,12 @@ static int add_field(struct sampler *s, enum sampler_kind kind, const char *fmt,
 		s->afields = a;
 	}
 	s->names[s->nfields] = name;
-	s->fields[s->nfields] = (struct sampler_field){ .name = name, .kind = kind };
+	s->fields[s->nfields] = (struct sampler_field){.name = name, .kind = kind};
 	return (int)s->nfields++;
 }
 
 static int add_meta(struct sampler *s, const char *key, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
+    __attribute__((format(printf, 3, 4)));
 static int add_meta(struct sampler *s, const char *key, const char *fmt, ...)
 {
 	struct strbuf sb = STRBUF_INIT;
@@ -349,7 +392,7 @@ static int add_meta(struct sampler *s, const char *key, const char *fmt, ...)
 		s->meta = m;
 		s->ameta = a;
 	}
-	s->meta[s->nmeta++] = (struct sampler_meta){ .key = k, .value = v };
+	s->meta[s->nmeta++] = (struct sampler_meta){.key = k, .value = v};
 	return 0;
 nomem:
 	free(k);
@@ -385,13 +428,13 @@ static int src_open(struct sampler *s, struct src *f, const char *path)
 		return -errno;
 	if (s->o.naive) {
 		close(f->fd);
-		f->fd = -2;	/* "openable": read opens it each time */
+		f->fd = -2; /* "openable": read opens it each time */
 	}
 	return 0;
 }
 
 static int src_openf(struct sampler *s, struct src *f, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
+    __attribute__((format(printf, 3, 4)));
 static int src_openf(struct sampler *s, struct src *f, const char *fmt, ...)
 {
 	char path[PATH_SIZE];
@@ -489,9 +532,9 @@ static bool syscall_has_fd(int64_t nr)
 {
 #if defined(__x86_64__)
 	switch (nr) {
-	case 0:   /* read */
-	case 1:   /* write */
-	case 5:   /* fstat */
+	case 0:	  /* read */
+	case 1:	  /* write */
+	case 5:	  /* fstat */
 	case 16:  /* ioctl */
 	case 17:  /* pread64 */
 	case 18:  /* pwrite64 */
@@ -609,7 +652,7 @@ static int thr_open(struct sampler *s, struct thr *t, int tid)
 		return 0;
 	r = src_openf(s, &t->stat, "%s/task/%d/stat", s->proc, tid);
 	if (r < 0) {
-		t->gone = true;	/* sampled as gone, never read */
+		t->gone = true; /* sampled as gone, never read */
 		return r == -ENOENT ? -ESRCH : r;
 	}
 	(void)src_openf(s, &t->schedstat, "%s/task/%d/schedstat", s->proc, tid);
@@ -687,7 +730,7 @@ static void stack_event(struct sampler *s, struct thr *t, ssize_t n)
 	if (sb->len == 0)
 		return;
 	s->events[s->nevents++] =
-		(struct sampler_event){ .tid = t->tid, .kind = "stack", .text = sb->buf };
+	    (struct sampler_event){.tid = t->tid, .kind = "stack", .text = sb->buf};
 }
 
 static void sample_thread(struct sampler *s, struct thr *t, uint64_t t_ns)
@@ -903,7 +946,8 @@ static void sample_threads(struct sampler *s)
 			src_init(&t->stat);
 			src_init(&t->schedstat);
 			if (src_openf(s, &t->stat, "%s/task/%ld/stat", s->proc, tid) < 0 ||
-			    src_openf(s, &t->schedstat, "%s/task/%ld/schedstat", s->proc, tid) < 0) {
+			    src_openf(s, &t->schedstat, "%s/task/%ld/schedstat", s->proc, tid) <
+				0) {
 				src_close(&t->stat);
 				src_close(&t->schedstat);
 				s->nts--;
@@ -912,7 +956,7 @@ static void sample_threads(struct sampler *s)
 		}
 		n = src_read(s, &t->schedstat, 256, C_THREADS);
 		if (n < 0)
-			continue;	/* gone: dropped below */
+			continue; /* gone: dropped below */
 		if (pp_schedstat(s->buf, (size_t)n, &ss) == 0) {
 			ran = (int64_t)ss.run_ns != t->run_ns;
 			t->run_ns = (int64_t)ss.run_ns;
@@ -955,10 +999,10 @@ static void sample_threads(struct sampler *s)
 	}
 	for (size_t i = 0; i < s->nts; i++)
 		s->snap[i] = (struct sampler_thread){
-			.tid = (uint32_t)s->ts[i].tid,
-			.name = s->ts[i].name,
-			.cpu_ns = s->ts[i].run_ns < 0 ? 0 : (uint64_t)s->ts[i].run_ns,
-			.cpu = s->ts[i].cpu,
+		    .tid = (uint32_t)s->ts[i].tid,
+		    .name = s->ts[i].name,
+		    .cpu_ns = s->ts[i].run_ns < 0 ? 0 : (uint64_t)s->ts[i].run_ns,
+		    .cpu = s->ts[i].cpu,
 		};
 	s->nsnap = s->nts;
 }
@@ -1087,13 +1131,13 @@ static const struct {
 	const char *driver;
 	const char *engines[9];
 } drm_engines[] = {
-	{ "i915", { "render", "copy", "video", "video-enhance", "compute", NULL } },
-	{ "amdgpu", { "gfx", "compute", "dma", "dec", "enc", "enc_1", "jpeg", "vpe", NULL } },
-	{ "msm", { "gpu", NULL } },
-	{ "panfrost", { "fragment", "vertex-tiler", NULL } },
-	{ "panthor", { "panthor", NULL } },
-	{ "v3d", { "bin", "render", "tfu", "csd", "cache_clean", NULL } },
-	{ "etnaviv", { "3d", "2d", NULL } },
+    {"i915", {"render", "copy", "video", "video-enhance", "compute", NULL}},
+    {"amdgpu", {"gfx", "compute", "dma", "dec", "enc", "enc_1", "jpeg", "vpe", NULL}},
+    {"msm", {"gpu", NULL}},
+    {"panfrost", {"fragment", "vertex-tiler", NULL}},
+    {"panthor", {"panthor", NULL}},
+    {"v3d", {"bin", "render", "tfu", "csd", "cache_clean", NULL}},
+    {"etnaviv", {"3d", "2d", NULL}},
 };
 
 static void gpu_add_engine(struct sampler *s, const char *name)
@@ -1129,7 +1173,7 @@ static int setup_gpu(struct sampler *s)
 		if (strncmp(e->d_name, "renderD", 7) != 0 && strncmp(e->d_name, "card", 4) != 0)
 			continue;
 		if (strchr(e->d_name, '-'))
-			continue;	/* connectors: card0-HDMI-A-1 */
+			continue; /* connectors: card0-HDMI-A-1 */
 		if (discover_path(path, sizeof(path), s->root, "/sys/class/drm/%s/device/driver",
 				  e->d_name) < 0)
 			continue;
@@ -1178,18 +1222,30 @@ static int setup_gpu(struct sampler *s)
 	s->drm_fdcount = fd_count(s);
 	add_meta(s, "gpu.drivers", "%s", drivers);
 	if (s->ngpu == 0)
-		note(s, false, 0, "gpu: driver '%s' reports no drm-engine-* busy time known here; "
-			"engines seen later count in gpu.other_ns", drivers);
+		note(s, false, 0,
+		     "gpu: driver '%s' reports no drm-engine-* busy time known here; "
+		     "engines seen later count in gpu.other_ns",
+		     drivers);
 	return 0;
 }
 
 /* ---------------------------------------------------------------- setup */
 
 static const char *const vm_wanted[] = {
-	"pgmajfault", "pswpin", "pswpout", "pgscan_direct", "pgsteal_direct",
-	"allocstall_normal", "allocstall_movable", "allocstall_dma32", "compact_stall",
-	"pgscan_kswapd", "pgsteal_kswapd", "workingset_refault_file",
-	"workingset_refault_anon", "oom_kill",
+    "pgmajfault",
+    "pswpin",
+    "pswpout",
+    "pgscan_direct",
+    "pgsteal_direct",
+    "allocstall_normal",
+    "allocstall_movable",
+    "allocstall_dma32",
+    "compact_stall",
+    "pgscan_kswapd",
+    "pgsteal_kswapd",
+    "workingset_refault_file",
+    "workingset_refault_anon",
+    "oom_kill",
 };
 #define NVM (sizeof(vm_wanted) / sizeof(vm_wanted[0]))
 
@@ -1218,14 +1274,15 @@ static int setup_vmstat(struct sampler *s)
 	if (!s->vm_names || !s->vm_field || !s->vm_vals)
 		return -ENOMEM;
 	for (size_t i = 0; i < NVM; i++) {
-		const char *one[1] = { vm_wanted[i] };
+		const char *one[1] = {vm_wanted[i]};
 
 		vals[i] = -1;
 		found[i] = pp_keyed(s->buf, (size_t)n, one, 1, &vals[i]) == 1;
 	}
 	for (size_t i = 0; i < NVM; i++) {
 		if (!found[i]) {
-			note(s, false, 0, "vm.%s: not in /proc/vmstat on this kernel", vm_wanted[i]);
+			note(s, false, 0, "vm.%s: not in /proc/vmstat on this kernel",
+			     vm_wanted[i]);
 			continue;
 		}
 		r = add_field(s, SAMPLER_INT, "vm.%s", vm_wanted[i]);
@@ -1238,8 +1295,8 @@ static int setup_vmstat(struct sampler *s)
 	return 0;
 }
 
-static int setup_psi(struct sampler *s, struct psi_src *p, const char *scope,
-		     const char *dir, const char *file, const char *res, bool want_full)
+static int setup_psi(struct sampler *s, struct psi_src *p, const char *scope, const char *dir,
+		     const char *file, const char *res, bool want_full)
 {
 	char path[PATH_SIZE];
 	struct pp_psi v;
@@ -1272,8 +1329,7 @@ static int setup_psi(struct sampler *s, struct psi_src *p, const char *scope,
 	return 0;
 }
 
-static int setup_other(struct sampler *s, struct other *o, const char *prefix, int pid,
-		       bool majflt)
+static int setup_other(struct sampler *s, struct other *o, const char *prefix, int pid, bool majflt)
 {
 	int r;
 
@@ -1309,8 +1365,9 @@ static int setup_thread_fields(struct sampler *s, struct thr *t, const char *pre
 {
 	t->prefix = prefix;
 	for (int i = 0; i < TF_N; i++) {
-		int r = add_field(s, (i == TF_WCHAN || i == TF_FD_TARGET) ? SAMPLER_STR : SAMPLER_INT,
-				  "%s.%s", prefix, tf_names[i]);
+		int r =
+		    add_field(s, (i == TF_WCHAN || i == TF_FD_TARGET) ? SAMPLER_STR : SAMPLER_INT,
+			      "%s.%s", prefix, tf_names[i]);
 
 		if (r < 0)
 			return r;
@@ -1325,8 +1382,8 @@ static int setup(struct sampler *s)
 	struct disc_disk dd[MAX_DISKS];
 	struct strbuf why = STRBUF_INIT;
 	char path[PATH_SIZE], dir[PATH_SIZE], srv_name[64];
-	const char *kt_names[2] = { "kswapd0", "kcompactd0" };
-	int kt_pids[2] = { 0, 0 }, srv_pid = 0;
+	const char *kt_names[2] = {"kswapd0", "kcompactd0"};
+	int kt_pids[2] = {0, 0}, srv_pid = 0;
 	size_t nd = 0;
 	int r;
 
@@ -1355,8 +1412,8 @@ static int setup(struct sampler *s)
 	(void)discover_disks(s->root, s->o.pid, dd, MAX_DISKS, &nd, &why);
 	for (size_t i = 0; i < nd; i++) {
 		struct disk *d = &s->disks[s->ndisks];
-		static const char *const dn[] = { "rd_ios", "rd_sectors", "rd_ticks", "wr_ios",
-						  "wr_sectors", "in_flight", "io_ticks" };
+		static const char *const dn[] = {"rd_ios",     "rd_sectors", "rd_ticks", "wr_ios",
+						 "wr_sectors", "in_flight",  "io_ticks"};
 		char roles[32];
 
 		src_init(&d->stat);
@@ -1365,7 +1422,7 @@ static int setup(struct sampler *s)
 			src_close(&d->stat);
 			continue;
 		}
-		memcpy(d->name, dd[i].name, sizeof(d->name));	/* both 64 bytes, NUL-terminated */
+		memcpy(d->name, dd[i].name, sizeof(d->name)); /* both 64 bytes, NUL-terminated */
 		for (int k = 0; k < 7; k++) {
 			r = add_field(s, SAMPLER_INT, "disk.%s.%s", d->name, dn[k]);
 			if (r < 0)
@@ -1383,7 +1440,7 @@ static int setup(struct sampler *s)
 
 	/* Pressure, system-wide and the program's cgroup. */
 	{
-		static const char *const res[3] = { "cpu", "memory", "io" };
+		static const char *const res[3] = {"cpu", "memory", "io"};
 		bool any = false;
 
 		if (discover_path(dir, sizeof(dir), s->root, "/proc/pressure") < 0)
@@ -1395,8 +1452,9 @@ static int setup(struct sampler *s)
 			any |= r == 0;
 		}
 		if (!any)
-			note(s, false, 0, "psi: no /proc/pressure (kernel without CONFIG_PSI, or "
-					  "psi=0): psi.* not recorded, vmstat read every sample");
+			note(s, false, 0,
+			     "psi: no /proc/pressure (kernel without CONFIG_PSI, or "
+			     "psi=0): psi.* not recorded, vmstat read every sample");
 		if (discover_cgroup(s->root, s->o.pid, dir, sizeof(dir), &why) == 0) {
 			for (int i = 0; i < 3; i++) {
 				char file[32];
@@ -1433,8 +1491,8 @@ static int setup(struct sampler *s)
 	if ((r = setup_gpu(s)) < 0)
 		return r;
 	{
-		static const char *const sn[5] = { "user_ns", "system_ns", "idle_ns", "iowait_ns",
-						   "steal_ns" };
+		static const char *const sn[5] = {"user_ns", "system_ns", "idle_ns", "iowait_ns",
+						  "steal_ns"};
 
 		if (discover_path(path, sizeof(path), s->root, "/proc/stat") == 0 &&
 		    src_open(s, &s->sys_stat, path) == 0) {
@@ -1708,9 +1766,9 @@ static uint64_t io_signal(const struct sampler *s)
 	for (size_t i = 0; i < s->ndisks; i++) {
 		const int64_t *d = s->cur + s->disks[i].base;
 
-		h = mix(h, d[0]);	/* rd_ios */
-		h = mix(h, d[3]);	/* wr_ios */
-		h = mix(h, d[5]);	/* in_flight */
+		h = mix(h, d[0]); /* rd_ios */
+		h = mix(h, d[3]); /* wr_ios */
+		h = mix(h, d[5]); /* in_flight */
 	}
 	h = mix(h, s->cur[s->th[0].base + TF_MAJFLT]);
 	h = mix(h, s->cur[s->th[1].base + TF_MAJFLT]);
@@ -1841,7 +1899,8 @@ int sampler_sample(struct sampler *s, uint64_t t_ns, int64_t *vals)
 		}
 	}
 	if (proc_read)
-		s->proc_sig = mix(io_signal(s), s->psi[2].f_some >= 0 ? s->cur[s->psi[2].f_some] : 0);
+		s->proc_sig =
+		    mix(io_signal(s), s->psi[2].f_some >= 0 ? s->cur[s->psi[2].f_some] : 0);
 
 	/* The display server every sample; kswapd and kcompactd when memory
 	 * pressure moved (their work is a memory stall), and on slow samples. */
@@ -1862,8 +1921,8 @@ int sampler_sample(struct sampler *s, uint64_t t_ns, int64_t *vals)
 		sig = vm_signal(s);
 		if (!s->gate || !have_psi || slow || !s->gate_valid || sig != s->gate_sig) {
 			n = src_read(s, &s->vmstat, BUF_SIZE, C_VMSTAT);
-			if (n >= 0 && pp_keyed(s->buf, (size_t)n, s->vm_names, s->nvm,
-					       s->vm_vals) >= 0) {
+			if (n >= 0 &&
+			    pp_keyed(s->buf, (size_t)n, s->vm_names, s->nvm, s->vm_vals) >= 0) {
 				for (size_t i = 0; i < s->nvm; i++)
 					s->cur[s->vm_field[i]] = s->vm_vals[i];
 				s->gate_sig = sig;
@@ -1885,7 +1944,7 @@ int sampler_sample(struct sampler *s, uint64_t t_ns, int64_t *vals)
 			if (n >= 0 && pp_cpustat(s->buf, (size_t)n, &c) == 0) {
 				s->cur[s->f_sys[0]] = (int64_t)((c.user + c.nice) * s->tick_ns);
 				s->cur[s->f_sys[1]] =
-					(int64_t)((c.system + c.irq + c.softirq) * s->tick_ns);
+				    (int64_t)((c.system + c.irq + c.softirq) * s->tick_ns);
 				s->cur[s->f_sys[2]] = (int64_t)(c.idle * s->tick_ns);
 				s->cur[s->f_sys[3]] = (int64_t)(c.iowait * s->tick_ns);
 				s->cur[s->f_sys[4]] = (int64_t)(c.steal * s->tick_ns);
@@ -1894,7 +1953,7 @@ int sampler_sample(struct sampler *s, uint64_t t_ns, int64_t *vals)
 			}
 		}
 		if (s->f_mem_avail >= 0) {
-			static const char *const mi[1] = { "MemAvailable" };
+			static const char *const mi[1] = {"MemAvailable"};
 			int64_t v;
 
 			n = src_read(s, &s->meminfo, 512, C_MEMINFO);

@@ -35,12 +35,12 @@
 struct sampler;
 
 enum sampler_kind {
-	SAMPLER_INT = 1,	/* a signed 64-bit number: a counter or a gauge (= REC_INT) */
-	SAMPLER_STR = 2,	/* an interned string's id, 0 for none (= REC_STR) */
+	SAMPLER_INT = 1, /* a signed 64-bit number: a counter or a gauge (= REC_INT) */
+	SAMPLER_STR = 2, /* an interned string's id, 0 for none (= REC_STR) */
 };
 
 struct sampler_field {
-	const char *name;	/* "ft.state", "disk.vda.rd_ios", ...; owned by the sampler */
+	const char *name; /* "ft.state", "disk.vda.rd_ios", ...; owned by the sampler */
 	enum sampler_kind kind;
 };
 
@@ -54,33 +54,33 @@ struct sampler_meta {
 /* Something that happened in one sample, for rec_writer_event. Valid until
  * the next sampler_sample or sampler_free. */
 struct sampler_event {
-	int32_t tid;		/* the thread it concerns, or 0 */
-	const char *kind;	/* "stack" (text: the kernel stack, one frame a line) or "note" */
+	int32_t tid;	  /* the thread it concerns, or 0 */
+	const char *kind; /* "stack" (text: the kernel stack, one frame a line) or "note" */
 	const char *text;
 };
 
 /* One thread of the process in a slow sample (maps 1:1 onto struct rec_thread). */
 struct sampler_thread {
 	uint32_t tid;
-	uint32_t name;		/* interned id of its comm */
-	uint64_t cpu_ns;	/* cumulative CPU time, schedstat run time (ns) */
-	int32_t cpu;		/* the CPU it last ran on */
+	uint32_t name;	 /* interned id of its comm */
+	uint64_t cpu_ns; /* cumulative CPU time, schedstat run time (ns) */
+	int32_t cpu;	 /* the CPU it last ran on */
 };
 
 struct sampler_opts {
-	int pid;		/* the program (required) */
-	int ft_tid;		/* the frame thread; 0: the main thread (pid) */
-	int ft2_tid;		/* a second sampled thread; 0: none (ft2.* read as 0) */
-	const char *root;	/* prefix before every /proc and /sys path; NULL/"" = live system */
-	unsigned slow_every;	/* slow sources every this many samples; 0: 10 */
-	uint64_t period_ns;	/* the sampling period, for notes and stack timing; 0: 10 ms */
-	bool no_stacks;		/* never read kernel stacks (they are read when root) */
-	bool naive;		/* benchmarks only: fopen/fread/fclose every file on every read,
-				 * and no gating (as no_gate) */
-	bool no_gate;		/* benchmarks only: read the sources that cheap signals gate
-				 * (vmstat, other processes' stat, a blocked thread's wchan and
-				 * syscall, idle threads' stat) on every sample */
-	bool profile;		/* measure the time of each source (sampler_costs) */
+	int pid;	     /* the program (required) */
+	int ft_tid;	     /* the frame thread; 0: the main thread (pid) */
+	int ft2_tid;	     /* a second sampled thread; 0: none (ft2.* read as 0) */
+	const char *root;    /* prefix before every /proc and /sys path; NULL/"" = live system */
+	unsigned slow_every; /* slow sources every this many samples; 0: 10 */
+	uint64_t period_ns;  /* informational; rates count samples, stacks use t_ns */
+	bool no_stacks;	     /* never read kernel stacks (they are read when root) */
+	bool naive;	     /* benchmarks only: fopen/fread/fclose every file on every read,
+			      * and no gating (as no_gate) */
+	bool no_gate;	     /* benchmarks only: read the sources that cheap signals gate
+			      * (vmstat, other processes' stat, a blocked thread's wchan and
+			      * syscall, idle threads' stat) on every sample */
+	bool profile;	     /* measure the time of each source (sampler_costs) */
 	/* Interns S and returns its id (> 0; 0 for "" or on failure). Required. */
 	uint32_t (*intern)(void *ctx, const char *s);
 	void *intern_ctx;
@@ -139,10 +139,10 @@ size_t sampler_threads(const struct sampler *s, const struct sampler_thread **re
 
 /* With opts.profile: per source kind, reads done and their total ns. */
 struct sampler_cost {
-	const char *source;	/* "task stat", "schedstat", "vmstat", ... */
+	const char *source; /* "task stat", "schedstat", "vmstat", ... */
 	uint64_t reads;
 	uint64_t ns;
-	uint64_t skipped;	/* reads a cheap signal saved (vmstat) */
+	uint64_t skipped; /* reads a cheap signal saved (vmstat) */
 };
 /* Returns the number of source kinds and sets *ret (owned by S). */
 size_t sampler_costs(const struct sampler *s, const struct sampler_cost **ret);

@@ -47,7 +47,7 @@ static void test_disks_lvm(void)
 	CHECK(x && x->roles == DISC_ROOT);
 	x = find(d, n, "nvme0n1");
 	CHECK(x && x->roles == DISC_ROOT);
-	CHECK(find(d, n, "nvme0n1p2") == NULL);	/* a partition becomes its disk */
+	CHECK(find(d, n, "nvme0n1p2") == NULL); /* a partition becomes its disk */
 	x = find(d, n, "sda");
 	CHECK(x && x->roles == DISC_SWAP);
 	x = find(d, n, "zram0");
@@ -82,7 +82,7 @@ static void test_disks_missing(void)
 
 static void test_procs(void)
 {
-	const char *names[] = { "kswapd0", "kcompactd0", "nosuchthing" };
+	const char *names[] = {"kswapd0", "kcompactd0", "nosuchthing"};
 	struct strbuf why = STRBUF_INIT;
 	int pids[3], pid = 0;
 	char name[32];

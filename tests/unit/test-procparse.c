@@ -101,21 +101,21 @@ static void test_syscall(void)
 	size_t n = load("syscall-nanosleep.txt");
 
 	CHECK_INT(pp_syscall(fbuf, n, &s), 0);
-	CHECK_INT(s.nr, 230);	/* clock_nanosleep on x86_64 */
+	CHECK_INT(s.nr, 230); /* clock_nanosleep on x86_64 */
 	CHECK(!s.running);
 	CHECK_INT(s.args[0], 0);
 	CHECK_INT(s.args[2], 0x7fffafb3efb0);
 
 	n = load("syscall-read-pipe.txt");
 	CHECK_INT(pp_syscall(fbuf, n, &s), 0);
-	CHECK_INT(s.nr, 0);	/* read */
-	CHECK_INT(s.args[0], 3);	/* its fd */
+	CHECK_INT(s.nr, 0);	 /* read */
+	CHECK_INT(s.args[0], 3); /* its fd */
 	CHECK_INT(s.args[2], 1);
 
 	n = load("syscall-openat-fifo.txt");
 	CHECK_INT(pp_syscall(fbuf, n, &s), 0);
 	CHECK_INT(s.nr, 257);
-	CHECK_INT(s.args[0], 0xffffff9c);	/* AT_FDCWD as the kernel prints it */
+	CHECK_INT(s.args[0], 0xffffff9c); /* AT_FDCWD as the kernel prints it */
 
 	n = load("syscall-running.txt");
 	CHECK_INT(pp_syscall(fbuf, n, &s), 0);
@@ -151,21 +151,25 @@ static void test_wchan(void)
 
 static void test_vmstat_meminfo(void)
 {
-	const char *vm[] = { "pgmajfault", "pswpin", "pgscan_direct", "allocstall_normal",
-			     "workingset_refault_file", "no_such_counter" };
-	int64_t v[6] = { -5, -5, -5, -5, -5, -5 };
+	const char *vm[] = {"pgmajfault",
+			    "pswpin",
+			    "pgscan_direct",
+			    "allocstall_normal",
+			    "workingset_refault_file",
+			    "no_such_counter"};
+	int64_t v[6] = {-5, -5, -5, -5, -5, -5};
 	size_t n = load("vmstat.txt");
 
 	CHECK_INT(pp_keyed(fbuf, n, vm, 6, v), 5);
-	CHECK(v[0] > 0);		/* this machine has had major faults since boot */
-	CHECK_INT(v[1], 0);		/* and no swap */
+	CHECK(v[0] > 0);    /* this machine has had major faults since boot */
+	CHECK_INT(v[1], 0); /* and no swap */
 	CHECK(v[2] >= 0);
 	CHECK(v[3] >= 0);
 	CHECK(v[4] >= 0);
-	CHECK_INT(v[5], -5);		/* absent: left alone */
+	CHECK_INT(v[5], -5); /* absent: left alone */
 	/* A name must match whole: "pgscan_direct" is not "pgscan_direct_throttle". */
 	{
-		const char *nm[] = { "pgscan_direct" };
+		const char *nm[] = {"pgscan_direct"};
 		int64_t x = -1;
 		const char *txt = "pgscan_direct_throttle 7\npgscan_direct 3\n";
 
@@ -175,8 +179,8 @@ static void test_vmstat_meminfo(void)
 	}
 
 	{
-		const char *mi[] = { "MemAvailable", "MemTotal" };
-		int64_t m[2] = { 0, 0 };
+		const char *mi[] = {"MemAvailable", "MemTotal"};
+		int64_t m[2] = {0, 0};
 
 		n = load("meminfo.txt");
 		CHECK_INT(pp_keyed(fbuf, n, mi, 2, m), 2);
@@ -279,7 +283,7 @@ static void test_swaps(void)
 
 	CHECK_INT(pp_swaps(fbuf, n, s, 2), 0);
 	n = load("made-swaps.txt");
-	CHECK_INT(pp_swaps(fbuf, n, s, 2), 3);	/* three areas, two fit */
+	CHECK_INT(pp_swaps(fbuf, n, s, 2), 3); /* three areas, two fit */
 	CHECK_STR(s[0].path, "/dev/zram0");
 	CHECK(!s[0].is_file);
 	CHECK_STR(s[1].path, "/dev/nvme0n1p3");
@@ -302,7 +306,7 @@ static void test_drm(void)
 	CHECK_STR(d.driver, "i915");
 	CHECK(d.has_client_id);
 	CHECK_INT(d.client_id, 7);
-	CHECK_INT(d.nengines, 4);	/* capacity-video is not an engine time */
+	CHECK_INT(d.nengines, 4); /* capacity-video is not an engine time */
 	CHECK_STR(d.engines[0].name, "render");
 	CHECK_INT(d.engines[0].ns, 25662044495);
 	CHECK_STR(d.engines[3].name, "video-enhance");
@@ -345,12 +349,12 @@ static void test_cgroup(void)
  * the end (ASan), and a truncated number is never taken for a whole one. */
 static void test_prefixes(void)
 {
-	const char *files[] = { "task-stat-parens.txt", "schedstat.txt", "syscall-nanosleep.txt",
-				"wchan-sleep.txt", "vmstat.txt", "blkstat-vda.txt",
-				"pressure-io.txt", "stat.txt", "mountinfo.txt",
-				"made-swaps.txt", "made-fdinfo-i915.txt", "cgroup-hybrid.txt",
-				"meminfo.txt" };
-	const char *vm[] = { "pgmajfault", "MemAvailable" };
+	const char *files[] = {
+	    "task-stat-parens.txt", "schedstat.txt",   "syscall-nanosleep.txt", "wchan-sleep.txt",
+	    "vmstat.txt",	    "blkstat-vda.txt", "pressure-io.txt",	"stat.txt",
+	    "mountinfo.txt",	    "made-swaps.txt",  "made-fdinfo-i915.txt",	"cgroup-hybrid.txt",
+	    "meminfo.txt"};
+	const char *vm[] = {"pgmajfault", "MemAvailable"};
 
 	for (size_t f = 0; f < sizeof(files) / sizeof(files[0]); f++) {
 		size_t n = load(files[f]);

@@ -68,7 +68,7 @@ static bool has_note(struct sampler *s, const char *part)
 
 static void test_fake_tree(void)
 {
-	struct sampler_opts o = { .pid = 1234, .root = t_fixture("tree-lvm"), .intern = intern };
+	struct sampler_opts o = {.pid = 1234, .root = t_fixture("tree-lvm"), .intern = intern};
 	const struct sampler_field *f;
 	const struct sampler_meta *m;
 	struct sampler *s = NULL;
@@ -218,7 +218,7 @@ static void child(int out)
 
 static void test_live(void)
 {
-	struct sampler_opts o = { .intern = intern };
+	struct sampler_opts o = {.intern = intern};
 	const struct sampler_event *ev;
 	struct sampler *s = NULL;
 	int sync[2];
@@ -268,7 +268,8 @@ static void test_live(void)
 
 		CHECK_INT(n, 3);
 		for (size_t i = 0; i < n; i++)
-			named |= th[i].tid == (uint32_t)rtid && strcmp(str(th[i].name), "reader thread") == 0;
+			named |= th[i].tid == (uint32_t)rtid &&
+				 strcmp(str(th[i].name), "reader thread") == 0;
 		CHECK(named);
 	}
 	CHECK_INT(v[field(s, "ft.tid")], pid);
@@ -288,7 +289,7 @@ static void test_live(void)
 	CHECK(strncmp(str(v[field(s, "ft.fd_target")]), "pipe:[", 6) == 0);
 #endif
 	CHECK(strstr(str(v[field(s, "ft.wchan")]), "pipe") != NULL);
-	CHECK_INT(sampler_threads(s, &(const struct sampler_thread *){ NULL }), 0);
+	CHECK_INT(sampler_threads(s, &(const struct sampler_thread *){NULL}), 0);
 
 	/* 60 ms later by the caller's clock: a kernel stack, when root. */
 	CHECK_INT(sampler_sample(s, 1070000000ull, v), 0);
@@ -365,7 +366,7 @@ static void put(const char *dir, const char *rel, const char *text)
 static void test_gates(void)
 {
 	char dir[] = "/tmp/ss-test-sampler.XXXXXX", cmd[8192];
-	struct sampler_opts o = { .pid = 1234, .intern = intern };
+	struct sampler_opts o = {.pid = 1234, .intern = intern};
 	struct sampler *g = NULL, *ng = NULL;
 	const struct sampler_field *f;
 	int64_t *v, *w;
@@ -398,21 +399,22 @@ static void test_gates(void)
 	w = calloc(nf, sizeof(*w));
 	vm = field(g, "vm.pgmajfault");
 	proc_min = field(g, "proc.minflt");
-	CHECK_INT(sampler_sample(g, 1, v), 0);		/* slow: reads all */
+	CHECK_INT(sampler_sample(g, 1, v), 0); /* slow: reads all */
 	CHECK_INT(v[vm], 411);
 
 	/* vmstat and the process's stat move, no signal does. */
 	put(dir, "proc/vmstat", vm1);
-	put(dir, "proc/1234/stat", "1234 (game.x86_64) S 1 1 1 0 -1 4194304 3000 0 0 0 6 4 0 0 "
-				   "20 0 1 0 62870 16965632 3347 18446744073709551615 1 1 1 0 0 0 "
-				   "0 0 0 1 0 0 17 1 0 0 0 0 0\n");
+	put(dir, "proc/1234/stat",
+	    "1234 (game.x86_64) S 1 1 1 0 -1 4194304 3000 0 0 0 6 4 0 0 "
+	    "20 0 1 0 62870 16965632 3347 18446744073709551615 1 1 1 0 0 0 "
+	    "0 0 0 1 0 0 17 1 0 0 0 0 0\n");
 	CHECK_INT(sampler_sample(g, 2, v), 0);
 	CHECK_INT(sampler_sample(ng, 2, w), 0);
-	CHECK_INT(v[vm], 411);		/* gated: kept, as no signal moved */
+	CHECK_INT(v[vm], 411); /* gated: kept, as no signal moved */
 	/* With a root prefix there is no CPU clock to say the process lives,
 	 * so its stat is read every sample. */
 	CHECK_INT(v[proc_min], 3000);
-	CHECK_INT(w[vm], 500);		/* ungated: read */
+	CHECK_INT(w[vm], 500); /* ungated: read */
 	CHECK_INT(w[proc_min], 3000);
 
 	/* A read on a watched disk: both gates open in the same sample. */
@@ -424,8 +426,9 @@ static void test_gates(void)
 
 	/* PSI memory moving opens the vmstat gate. */
 	put(dir, "proc/vmstat", vm2);
-	put(dir, "proc/pressure/memory", "some avg10=0.00 avg60=0.00 avg300=0.00 total=2100\n"
-					 "full avg10=0.00 avg60=0.00 avg300=0.00 total=900\n");
+	put(dir, "proc/pressure/memory",
+	    "some avg10=0.00 avg60=0.00 avg300=0.00 total=2100\n"
+	    "full avg10=0.00 avg60=0.00 avg300=0.00 total=900\n");
 	CHECK_INT(sampler_sample(g, 4, v), 0);
 	CHECK_INT(v[vm], 600);
 	CHECK_INT(v[field(g, "vm.pgscan_direct")], 2);
@@ -453,7 +456,7 @@ out:
  * never fails, and ends with -ESRCH when it exits. */
 static void test_exec(void)
 {
-	struct sampler_opts o = { .intern = intern, .slow_every = 2 };
+	struct sampler_opts o = {.intern = intern, .slow_every = 2};
 	struct sampler *s = NULL;
 	const struct sampler_field *f;
 	const struct sampler_thread *th;
@@ -484,7 +487,7 @@ static void test_exec(void)
 			usleep(5000);
 	}
 	CHECK(renamed);
-	CHECK_INT(r, -ESRCH);	/* it exited (a zombie until reaped) */
+	CHECK_INT(r, -ESRCH); /* it exited (a zombie until reaped) */
 	waitpid(pid, NULL, 0);
 	free(v);
 	sampler_free(s);
@@ -493,7 +496,7 @@ static void test_exec(void)
 /* The naive mode reads the same values as the kept-open one. */
 static void test_naive_same(void)
 {
-	struct sampler_opts o = { .pid = 1234, .root = t_fixture("tree-lvm"), .intern = intern };
+	struct sampler_opts o = {.pid = 1234, .root = t_fixture("tree-lvm"), .intern = intern};
 	struct sampler *a = NULL, *b = NULL;
 	const struct sampler_field *fa, *fb;
 	int64_t *va, *vb;
