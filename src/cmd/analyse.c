@@ -235,10 +235,9 @@ static int load_run_dir(const char *dir, const struct analyse_opts *o, struct an
 		cli_error("%s", err.buf);
 		goto fail;
 	}
-	/* the record's stamps are CLOCK_MONOTONIC: t0_mono is t0 on that clock
-	 * (stallscope record writes t0 itself as CLOCK_REALTIME) */
+	/* record writes t0 as CLOCK_REALTIME and t0_mono on the frames' clock */
 	r = runini_get_double(ini, path.buf, "t0_mono", &t0, &err);
-	if (r != -EINVAL && isnan(t0))
+	if (r == -ENOENT)
 		r = runini_get_double(ini, path.buf, "t0", &t0, &err);
 	if (r == -EINVAL) {
 		cli_error("%s", err.buf);
@@ -254,7 +253,7 @@ static int load_run_dir(const char *dir, const struct analyse_opts *o, struct an
 			cli_error_errno(r, "cannot read '%s'", path.buf);
 		goto fail;
 	}
-	if (isnan(t0) && ((v = rec_meta_get(rec, "t0_mono")) || (v = rec_meta_get(rec, "t0")))) {
+	if (isnan(t0) && (v = rec_meta_get(rec, "t0_mono"))) {
 		char *end;
 		double x = strtod(v, &end);
 
