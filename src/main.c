@@ -24,6 +24,7 @@ static const struct command commands[] = {
 	/* recording and analysis, in the order a user meets them */
 	{ "record", cmd_record, "run or attach to a program and record its frames and samples" },
 	{ "report", cmd_report, "frame metrics of frame logs and runs" },
+	{ "stalls", cmd_stalls, "one line per stall with its cause and evidence" },
 	{ "dump", cmd_dump, "print a record as text, one line per record" },
 	/* the machine */
 	{ "watch", cmd_watch, "the interference detector: throw out runs someone disturbed" },

@@ -17,6 +17,7 @@ int cmd_dump(int argc, char **argv);
 int cmd_matrix(int argc, char **argv);
 int cmd_record(int argc, char **argv);
 int cmd_report(int argc, char **argv);
+int cmd_stalls(int argc, char **argv);
 int cmd_version(int argc, char **argv);
 int cmd_watch(int argc, char **argv);
 

@@ -59,7 +59,8 @@ static const char usage_text[] =
 	"stutter_pct,stalls_warm,stalls_play,low1_play,reload_n"
 
 /* Columns beyond the metrics. */
-enum col_kind { COL_METRIC, COL_SOURCE, COL_FORMAT, COL_PROGRAM, COL_VARIANT, COL_MH, COL_CFX };
+enum col_kind { COL_METRIC, COL_SOURCE, COL_FORMAT, COL_PROGRAM, COL_VARIANT, COL_MH, COL_CFX,
+		COL_WHY, COL_WHY_PLAY };
 
 struct col {
 	enum col_kind kind;
@@ -100,6 +101,10 @@ static int col_parse(const char *name, struct col *c)
 		c->kind = COL_PROGRAM;
 	else if (!strcmp(name, "variant"))
 		c->kind = COL_VARIANT;
+	else if (!strcmp(name, "stall_why"))
+		c->kind = COL_WHY;
+	else if (!strcmp(name, "stall_why_play"))
+		c->kind = COL_WHY_PLAY;
 	else if ((c->metric = metric_find(name)) >= 0)
 		c->kind = COL_METRIC;
 	else {
@@ -127,7 +132,7 @@ static int col_parse(const char *name, struct col *c)
 /* Every column, for --cols all and --csv. */
 static int cols_all(struct col **ret, size_t *ret_n)
 {
-	struct col *c = calloc(4 + M_COUNT + 8, sizeof(*c));
+	struct col *c = calloc(4 + M_COUNT + 8 + 2, sizeof(*c));
 	size_t n = 0;
 	int i;
 	char buf[48];
@@ -140,6 +145,8 @@ static int cols_all(struct col **ret, size_t *ret_n)
 	col_parse("variant", &c[n++]);
 	for (i = 0; i < M_COUNT; i++)
 		col_parse(metric_descs[i].name, &c[n++]);
+	col_parse("stall_why", &c[n++]);
+	col_parse("stall_why_play", &c[n++]);
 	for (i = 0; i < 4; i++) {
 		snprintf(buf, sizeof(buf), "mangohud.%s", mh_keys[i]);
 		col_parse(buf, &c[n++]);
@@ -193,6 +200,13 @@ static int cols_parse(const char *list, struct col **ret, size_t *ret_n)
 	return 0;
 }
 
+/* stall_why's cell: the cause column with the most stall seconds, NULL
+ * ("-", JSON null) when there is none. */
+static const char *why_name(int why)
+{
+	return why < 0 ? NULL : cause_col_name((enum cause_col)why);
+}
+
 static int add_cell(struct table *t, const struct col *c, const struct analysis *a)
 {
 	switch (c->kind) {
@@ -208,6 +222,10 @@ static int add_cell(struct table *t, const struct col *c, const struct analysis 
 		return table_add_num(t, mh_val(&a->mh, c->sub), 1);
 	case COL_CFX:
 		return table_add_num(t, cfx_val(&a->cfx, c->sub), 1);
+	case COL_WHY:
+		return table_add(t, why_name(a->why));
+	case COL_WHY_PLAY:
+		return table_add(t, why_name(a->why_play));
 	case COL_METRIC:
 		break;
 	}
@@ -238,6 +256,8 @@ static void print_json(const struct analysis *as, size_t n, const struct metrics
 		json_knum(&j, "stall_ms", mo->stall_ms);
 		for (m = 0; m < M_COUNT; m++)
 			json_knum(&j, metric_descs[m].name, a->m.v[m]);
+		json_kstr(&j, "stall_why", why_name(a->why));
+		json_kstr(&j, "stall_why_play", why_name(a->why_play));
 		json_key(&j, "compat");
 		json_obj_begin(&j);
 		json_key(&j, "mangohud");
