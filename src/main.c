@@ -22,6 +22,8 @@ struct command {
 
 static const struct command commands[] = {
 	{ "version", cmd_version, "print the version" },
+	{ "probe", cmd_probe, "timer wake-up latency per CPU; late wake-ups listed" },
+	{ "kick", cmd_kick, "wake every CPU from another each period (lost-timer stopgap)" },
 };
 
 static void usage(FILE *f)

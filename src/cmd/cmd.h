@@ -13,5 +13,7 @@
 #define SS_CMD_H
 
 int cmd_version(int argc, char **argv);
+int cmd_probe(int argc, char **argv);
+int cmd_kick(int argc, char **argv);
 
 #endif
