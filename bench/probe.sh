@@ -1,0 +1,86 @@
+#!/bin/bash
+# SPDX-License-Identifier: MIT
+#
+# bench/probe.sh: `stallscope probe` against Debian's cyclictest (rt-tests)
+# with the same interval, priority, duration and CPUs: one after the other,
+# then both at the same time. Prints both tools' p50 and max lateness per CPU
+# and both CPU costs (user + system from wait4's rusage of each process).
+# cyclictest runs with --laptop so that it leaves /dev/cpu_dma_latency alone
+# as the probe does (deep C-states are part of what the probe looks at) and
+# -d 0 so all its threads share one interval, as the probe's do.
+#
+# Goals (docs/PROBE.md): p50 within 20 % of cyclictest's, CPU cost <= its.
+# Settings: BENCH_PROBE_S (seconds per run, default 10), BENCH_PROBE_CPUS
+# (default 0,1), BENCH_PROBE_US (interval, default 1370), BENCH_PROBE_PRIO (50).
+set -u
+[ "$(id -u)" = 0 ] || { echo "skip: needs root (SCHED_FIFO for both tools)"; exit 77; }
+command -v cyclictest >/dev/null || { echo "skip: cyclictest not installed (rt-tests)"; exit 77; }
+: "${SS_BIN:=build/stallscope}"
+export SS_BIN BENCH_PROBE_S=${BENCH_PROBE_S:-10} BENCH_PROBE_CPUS=${BENCH_PROBE_CPUS:-0,1}
+export BENCH_PROBE_US=${BENCH_PROBE_US:-1370} BENCH_PROBE_PRIO=${BENCH_PROBE_PRIO:-50}
+exec python3 - <<'PY'
+import json, os, subprocess, sys, tempfile
+
+S = int(os.environ["BENCH_PROBE_S"])
+CPUS = os.environ["BENCH_PROBE_CPUS"]
+US = int(os.environ["BENCH_PROBE_US"])
+PRIO = int(os.environ["BENCH_PROBE_PRIO"])
+ncpu = len(CPUS.split(","))
+tmp = tempfile.mkdtemp()
+
+def start(tool, tag):
+    out = os.path.join(tmp, "%s-%s.json" % (tool, tag))
+    if tool == "stallscope":
+        cmd = [os.environ["SS_BIN"], "probe", "-t", str(S), "-i", "%.3f" % (US / 1000),
+               "-p", str(PRIO), "--cpus", CPUS, "--json"]
+        p = subprocess.Popen(cmd, stdout=open(out, "w"), stderr=subprocess.PIPE)
+    else:
+        cmd = ["cyclictest", "-m", "-q", "--laptop", "-p", str(PRIO), "-i", str(US), "-d", "0",
+               "-D", str(S), "-a", CPUS, "-t", str(ncpu), "-h", "100000", "--json=" + out]
+        p = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    return tool, p, out
+
+def finish(run):
+    tool, p, out = run
+    _, status, ru = os.wait4(p.pid, 0)
+    p.returncode = os.waitstatus_to_exitcode(status)
+    if p.returncode != 0:
+        sys.exit("%s failed (%d): %s" % (tool, p.returncode, p.stderr.read().decode()))
+    cpu_ms = (ru.ru_utime + ru.ru_stime) * 1000
+    d = json.load(open(out))
+    rows = {}
+    if tool == "stallscope":
+        for c in d["cpus"]:
+            rows[c["cpu"]] = (c["p50_us"], c["max_us"], c["wakeups"])
+    else:
+        for t in d["thread"].values():
+            h = sorted((int(k), v) for k, v in t["histogram"].items())
+            n, seen, p50 = t["cycles"], 0, None
+            for us, cnt in h:
+                seen += cnt
+                if seen >= (n + 1) // 2:
+                    p50 = us
+                    break
+            rows[t["cpu"]] = (p50, t["max"], n)
+    return tool, rows, cpu_ms
+
+results = {}
+for tool in ("stallscope", "cyclictest"):
+    results[("sequential", tool)] = finish(start(tool, "seq"))
+a = start("stallscope", "con")
+b = start("cyclictest", "con")
+results[("concurrent", "stallscope")] = finish(a)
+results[("concurrent", "cyclictest")] = finish(b)
+
+print("probe vs cyclictest: %d s each, interval %d us, SCHED_FIFO %d, cpus %s" % (S, US, PRIO, CPUS))
+print("%-11s %-11s %4s %9s %8s %9s %8s %7s" % ("run", "tool", "cpu", "wakeups", "p50_us", "max_us", "cpu_ms", "cpu_%"))
+for (run, tool), (_, rows, cpu_ms) in results.items():
+    for cpu in sorted(rows):
+        p50, mx, n = rows[cpu]
+        print("%-11s %-11s %4d %9d %8.1f %9.1f %8.1f %7.3f" % (run, tool, cpu, n, p50, mx, cpu_ms, cpu_ms / 10 / S))
+for run in ("sequential", "concurrent"):
+    s, c = results[(run, "stallscope")], results[(run, "cyclictest")]
+    ratios = ["cpu%d %.2f" % (cpu, s[1][cpu][0] / c[1][cpu][0]) for cpu in sorted(s[1]) if c[1].get(cpu, (0,))[0]]
+    print("%s: p50 stallscope/cyclictest %s; cpu cost stallscope/cyclictest %.2f (%.1f / %.1f ms)" %
+          (run, ", ".join(ratios), s[2] / c[2] if c[2] else float("nan"), s[2], c[2]))
+PY
