@@ -13,12 +13,15 @@
 # Settings: BENCH_PROBE_S (seconds per run, default 10), BENCH_PROBE_CPUS
 # (default 0,1), BENCH_PROBE_US (interval, default 1370), BENCH_PROBE_PRIO (50).
 set -u
+# Debian's python3 (a pyenv shim earlier in PATH takes seconds to start)
+PY=/usr/bin/python3
+[ -x $PY ] || PY=python3
 [ "$(id -u)" = 0 ] || { echo "skip: needs root (SCHED_FIFO for both tools)"; exit 77; }
 command -v cyclictest >/dev/null || { echo "skip: cyclictest not installed (rt-tests)"; exit 77; }
 : "${SS_BIN:=build/stallscope}"
 export SS_BIN BENCH_PROBE_S=${BENCH_PROBE_S:-10} BENCH_PROBE_CPUS=${BENCH_PROBE_CPUS:-0,1}
 export BENCH_PROBE_US=${BENCH_PROBE_US:-1370} BENCH_PROBE_PRIO=${BENCH_PROBE_PRIO:-50}
-exec python3 - <<'PY'
+exec "$PY" - <<'PY'
 import json, os, subprocess, sys, tempfile
 
 S = int(os.environ["BENCH_PROBE_S"])

@@ -501,7 +501,8 @@ int cmd_probe(int argc, char **argv)
 	}
 	for (i = 0; i < probe_ncpus(p); i++)
 		own += probe_cpu(p, i)->cpu_ns;
-	qsort(late.v, late.n, sizeof(*late.v), cmp_late);
+	if (late.n)
+		qsort(late.v, late.n, sizeof(*late.v), cmp_late);
 	if (env.json)
 		print_json(p, &env, &late, &clk, wall_s, own, sched_process_cpu_ns() - proc0);
 	else

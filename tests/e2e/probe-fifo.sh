@@ -11,11 +11,14 @@
 # after 2 s, and RT throttling (sched_rt_runtime_us) leaves other tasks
 # 50 ms of every second. Needs root (SCHED_FIFO 99) and CPUs 0 and 1.
 set -u
+# Debian's python3 (a pyenv shim earlier in PATH takes seconds to start)
+PY=/usr/bin/python3
+[ -x $PY ] || PY=python3
 [ "$(id -u)" = 0 ] || { echo "skip: needs root for SCHED_FIFO"; exit 77; }
 online=$(cat /sys/devices/system/cpu/online 2>/dev/null)
 taskset -c 0,1 true 2>/dev/null || { echo "skip: needs CPUs 0 and 1 (online: $online)"; exit 77; }
 chrt -f 99 true 2>/dev/null || { echo "skip: SCHED_FIFO refused here"; exit 77; }
-for t in timeout taskset chrt python3; do
+for t in timeout taskset chrt $PY; do
 	command -v $t >/dev/null || { echo "skip: needs $t"; exit 77; }
 done
 [ "${BASH_VERSINFO[0]}" -ge 5 ] || { echo "skip: needs bash 5 (EPOCHREALTIME)"; exit 77; }
@@ -35,7 +38,7 @@ wait $probe
 rc=$?
 [ $hog = 0 ] || { echo "FAIL: the hog exited $hog"; exit 1; }
 [ $rc = 0 ] || { echo "FAIL: probe exited $rc: $(cat "$tmp/err")"; exit 1; }
-python3 - "$tmp/j" <<'PY'
+"$PY" - "$tmp/j" <<'PY'
 import json, sys
 d = json.load(open(sys.argv[1]))
 cpu = {c["cpu"]: c for c in d["cpus"]}

@@ -7,6 +7,9 @@
 # STALLSCOPE_CPU_DIR), a CPU list file that is not one. Timing is never
 # asserted: only that the probe measured and said so in the right shape.
 set -u
+# Debian's python3 (a pyenv shim earlier in PATH takes seconds to start)
+PY=/usr/bin/python3
+[ -x $PY ] || PY=python3
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 fail=0
@@ -38,7 +41,7 @@ grep -qE '^# cost: probe threads [0-9.]+ ms cpu' "$tmp/text" || no "no cost line
 
 # --- JSON, one CPU, SCHED_OTHER asked for
 "$SS_BIN" probe -t 0.3 --cpus 0 -p 0 --json >"$tmp/j" 2>"$tmp/err" || no "probe --json failed: $(cat "$tmp/err")"
-python3 - "$tmp/j" <<'PY' || fail=1
+"$PY" - "$tmp/j" <<'PY' || fail=1
 import json, sys
 d = json.load(open(sys.argv[1]))
 ok = True
@@ -63,7 +66,7 @@ PY
 
 # --- every late wake-up listed: with --late-ms 0.001 every wake-up is late
 "$SS_BIN" probe -t 0.2 --cpus 0 --late-ms 0.001 --json >"$tmp/j2" 2>"$tmp/err" || no "probe --late-ms failed"
-python3 -c '
+"$PY" -c '
 import json, sys
 c = json.load(open(sys.argv[1]))["cpus"][0]
 assert len(c["late"]) == c["wakeups"] - c.get("late_dropped", 0), (len(c["late"]), c["wakeups"])
@@ -103,7 +106,7 @@ STALLSCOPE_CPU_DIR=$tmp/nonexistent expect 1 "'$tmp/nonexistent/online': No such
 grep -qE '^kick +[0-9]+ +[0-9]+ +[0-9]+ ' "$tmp/k" || no "kick printed no row: $(cat "$tmp/k")"
 grep -qE '^# cost: its threads [0-9.]+ ms cpu' "$tmp/k" || no "kick printed no cost"
 "$SS_BIN" kick -i 5 -t 0.3 --cpus 0 --json >"$tmp/kj" 2>"$tmp/err" || no "kick --json failed"
-python3 -c '
+"$PY" -c '
 import json, sys
 d = json.load(open(sys.argv[1]))
 assert d["mode"] == "kick" and d["cpus"] == "0", d
@@ -111,7 +114,7 @@ assert d["periods"] > 0 and d["wakeups"] > 0, d
 assert d["cpu_ms"] >= 0 and d["cpu_pct"] is not None, d
 ' "$tmp/kj" || no "kick JSON"
 "$SS_BIN" kick -i 5 -t 0.3 --mode sleep --json >"$tmp/ks" 2>"$tmp/err" || no "kick --mode sleep failed"
-python3 -c '
+"$PY" -c '
 import json, sys
 d = json.load(open(sys.argv[1]))
 assert d["mode"] == "sleep" and d["cpus"] is None and d["periods"] > 0 and d["wakeups"] == 0, d
