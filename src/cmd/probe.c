@@ -226,7 +226,8 @@ static void print_text(const struct probe *p, const struct probe_env *env,
 				else
 					table_addf(t, ">=%llu", (unsigned long long)blo);
 				for (i = 0; i < n; i++)
-					table_addf(t, "%llu", (unsigned long long)probe_cpu(p, i)->hist.log2[b]);
+					table_addf(t, "%llu", (unsigned long long)
+						   probe_cpu(p, i)->hist.log2[b]);
 			}
 			printf("\n# histogram: wake-ups by lateness in us, log2 buckets [lo, hi)\n");
 			if (t)
@@ -482,7 +483,7 @@ int cmd_probe(int argc, char **argv)
 
 			probe_progress(p, &n, &max, &nlate);
 			if (t_end)
-				fprintf(stderr, "%s: %.0f s of %.0f s, %llu wake-ups, worst %.3f ms, %llu late by >= %g ms\n",
+				fprintf(stderr, "%s: %.0f s of %g s, %llu wake-ups, worst %.3f ms, %llu late by >= %g ms\n",
 					cli_prog, (now - t0) / 1e9, env.duration_s,
 					(unsigned long long)n, max / 1e6, (unsigned long long)nlate,
 					env.late_ms);
@@ -506,7 +507,8 @@ int cmd_probe(int argc, char **argv)
 	if (env.json)
 		print_json(p, &env, &late, &clk, wall_s, own, sched_process_cpu_ns() - proc0);
 	else
-		print_text(p, &env, &late, &cpus, &clk, wall_s, own, sched_process_cpu_ns() - proc0);
+		print_text(p, &env, &late, &cpus, &clk, wall_s, own,
+			   sched_process_cpu_ns() - proc0);
 	ret = 0;
 out:
 	sigaction(SIGINT, &old_int, NULL);

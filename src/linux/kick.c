@@ -185,7 +185,8 @@ int kick_start(const struct kick_opts *o, struct kick **ret, struct strbuf *err)
 	pthread_cond_init(&k->cond, NULL);
 	lathist_init(&k->res.late);
 	k->res.kicker_cpu = kicker_cpu(o);
-	for (i = 0, cpu = cpulist_next(&o->cpus, 0); i < k->n; i++, cpu = cpulist_next(&o->cpus, cpu + 1)) {
+	cpu = cpulist_next(&o->cpus, 0);
+	for (i = 0; i < k->n; i++, cpu = cpulist_next(&o->cpus, cpu + 1)) {
 		k->w[i].k = k;
 		k->w[i].cpu = cpu;
 	}
@@ -197,7 +198,8 @@ int kick_start(const struct kick_opts *o, struct kick **ret, struct strbuf *err)
 	for (i = 0; i < k->n && r == 0; i++) {
 		r = -pthread_create(&k->w[i].tid, &attr, waiter_main, &k->w[i]);
 		if (r < 0)
-			sb_addf(err, "cpu %d: unable to start a thread: %s", k->w[i].cpu, strerror(-r));
+			sb_addf(err, "cpu %d: unable to start a thread: %s", k->w[i].cpu,
+				strerror(-r));
 		else
 			k->w[i].started = true;
 	}
@@ -220,8 +222,8 @@ int kick_start(const struct kick_opts *o, struct kick **ret, struct strbuf *err)
 		for (i = 0; i < k->n && r == 0; i++) {
 			if (k->w[i].err) {
 				r = k->w[i].err;
-				sb_addf(err, "cpu %d: unable to pin a thread there: %s", k->w[i].cpu,
-					strerror(-r));
+				sb_addf(err, "cpu %d: unable to pin a thread there: %s",
+					k->w[i].cpu, strerror(-r));
 			}
 		}
 		if (r == 0 && k->kicker_err) {

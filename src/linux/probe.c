@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <pthread.h>
 #include <signal.h>
+#include <stdio.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
@@ -142,7 +143,8 @@ int probe_start(const struct probe_opts *o, struct probe **ret, struct strbuf *e
 	}
 	pthread_mutex_init(&p->lock, NULL);
 	pthread_cond_init(&p->cond, NULL);
-	for (i = 0, cpu = cpulist_next(&o->cpus, 0); i < p->n; i++, cpu = cpulist_next(&o->cpus, cpu + 1)) {
+	cpu = cpulist_next(&o->cpus, 0);
+	for (i = 0; i < p->n; i++, cpu = cpulist_next(&o->cpus, cpu + 1)) {
 		p->th[i].p = p;
 		p->th[i].res.cpu = cpu;
 		lathist_init(&p->th[i].res.hist);	/* touches the pages before mlockall */
@@ -258,6 +260,12 @@ size_t probe_ncpus(const struct probe *p)
 const struct probe_cpu *probe_cpu(const struct probe *p, size_t i)
 {
 	return i < p->n ? &p->th[i].res : NULL;
+}
+
+int probe_late_text(const struct probe_late *w, char *buf, size_t size)
+{
+	return snprintf(buf, size, "cpu=%d late_us=%llu", w->cpu,
+			(unsigned long long)(w->late_ns / 1000));
 }
 
 void probe_free(struct probe *p)

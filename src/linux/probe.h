@@ -100,6 +100,12 @@ int probe_lock_result(const struct probe *p);
 size_t probe_ncpus(const struct probe *p);
 const struct probe_cpu *probe_cpu(const struct probe *p, size_t i);
 
+/* The text of a late wake-up as the record's "late_wakeup" event holds it
+ * (docs/FORMAT.md): "cpu=N late_us=M", M whole microseconds. Writes at most
+ * SIZE bytes with the NUL; returns what snprintf returns. The event's time
+ * is w->t_mono_ns (the wake-up); the CPU slept through [t - late, t]. */
+int probe_late_text(const struct probe_late *w, char *buf, size_t size);
+
 /* Stops the probe if it runs, frees it; NULL-safe. */
 void probe_free(struct probe *p);
 
