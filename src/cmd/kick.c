@@ -17,7 +17,7 @@
 #include "cli.h"
 #include "cmd/cmd.h"
 #include "core/cpulist.h"
-#include "core/lathist.h"
+#include "core/hdrhist.h"
 #include "core/strbuf.h"
 #include "linux/kick.h"
 #include "linux/sched.h"

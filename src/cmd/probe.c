@@ -27,7 +27,7 @@
 #include "cli.h"
 #include "cmd/cmd.h"
 #include "core/cpulist.h"
-#include "core/lathist.h"
+#include "core/hdrhist.h"
 #include "core/strbuf.h"
 #include "linux/probe.h"
 #include "linux/sched.h"
@@ -158,7 +158,7 @@ static void print_text(const struct probe *p, const struct probe_env *env,
 	struct strbuf sb = STRBUF_INIT, pol = STRBUF_INIT;
 	struct table *t;
 	size_t i, n = probe_ncpus(p), empty = 0;
-	int lo = LATHIST_LOG2_N, hi = -1, b, lock = probe_lock_result(p);
+	int lo = HDRHIST_LOG2_N, hi = -1, b, lock = probe_lock_result(p);
 	uint64_t dropped = 0;
 
 	cpulist_format(cpus, &sb);
@@ -174,7 +174,7 @@ static void print_text(const struct probe *p, const struct probe_env *env,
 		return;
 	for (i = 0; i < n; i++) {
 		const struct probe_cpu *c = probe_cpu(p, i);
-		const struct lathist *h = &c->hist;
+		const struct hdrhist *h = &c->hist;
 		double nan = h->n ? 0 : NAN;
 
 		table_addf(t, "%d", c->cpu);
@@ -182,14 +182,14 @@ static void print_text(const struct probe *p, const struct probe_env *env,
 		table_addf(t, "%llu", (unsigned long long)h->n);
 		table_addf(t, "%llu", (unsigned long long)c->missed);
 		table_add_num(t, nan + us((double)h->min_ns), 1);
-		table_add_num(t, us(lathist_avg_ns(h)), 1);
-		table_add_num(t, us(lathist_quantile_ns(h, 0.5)), 1);
-		table_add_num(t, us(lathist_quantile_ns(h, 0.99)), 1);
-		table_add_num(t, us(lathist_quantile_ns(h, 0.999)), 1);
+		table_add_num(t, us(hdrhist_avg_ns(h)), 1);
+		table_add_num(t, us(hdrhist_quantile_ns(h, 0.5)), 1);
+		table_add_num(t, us(hdrhist_quantile_ns(h, 0.99)), 1);
+		table_add_num(t, us(hdrhist_quantile_ns(h, 0.999)), 1);
 		table_add_num(t, nan + us((double)h->max_ns), 1);
-		for (b = 0; b < LATHIST_NTHRESH; b++)
+		for (b = 0; b < HDRHIST_NTHRESH; b++)
 			table_addf(t, "%llu", (unsigned long long)h->over[b]);
-		for (b = 0; b < LATHIST_LOG2_N; b++) {
+		for (b = 0; b < HDRHIST_LOG2_N; b++) {
 			if (h->log2[b] && b < lo)
 				lo = b;
 			if (h->log2[b] && b > hi)
@@ -219,7 +219,7 @@ static void print_text(const struct probe *p, const struct probe_env *env,
 			for (b = lo; t && b <= hi; b++) {
 				uint64_t blo, bhi;
 
-				lathist_log2_bounds(b, &blo, &bhi);
+				hdrhist_log2_bounds(b, &blo, &bhi);
 				if (bhi)
 					table_addf(t, "%llu-%llu", (unsigned long long)blo,
 						   (unsigned long long)bhi);
@@ -287,7 +287,7 @@ static void print_json(const struct probe *p, const struct probe_env *env,
 	json_arr_begin(&j);
 	for (i = 0; i < probe_ncpus(p); i++) {
 		const struct probe_cpu *c = probe_cpu(p, i);
-		const struct lathist *h = &c->hist;
+		const struct hdrhist *h = &c->hist;
 		double nan = h->n ? 0 : NAN;
 
 		json_obj_begin(&j);
@@ -296,10 +296,10 @@ static void print_json(const struct probe *p, const struct probe_env *env,
 		json_kuint(&j, "wakeups", h->n);
 		json_kuint(&j, "missed", c->missed);
 		json_knumf(&j, "min_us", nan + us((double)h->min_ns), 3);
-		json_knumf(&j, "avg_us", us(lathist_avg_ns(h)), 3);
-		json_knumf(&j, "p50_us", us(lathist_quantile_ns(h, 0.5)), 3);
-		json_knumf(&j, "p99_us", us(lathist_quantile_ns(h, 0.99)), 3);
-		json_knumf(&j, "p999_us", us(lathist_quantile_ns(h, 0.999)), 3);
+		json_knumf(&j, "avg_us", us(hdrhist_avg_ns(h)), 3);
+		json_knumf(&j, "p50_us", us(hdrhist_quantile_ns(h, 0.5)), 3);
+		json_knumf(&j, "p99_us", us(hdrhist_quantile_ns(h, 0.99)), 3);
+		json_knumf(&j, "p999_us", us(hdrhist_quantile_ns(h, 0.999)), 3);
 		json_knumf(&j, "max_us", nan + us((double)h->max_ns), 3);
 		json_kuint(&j, "late_1ms", h->over[0]);
 		json_kuint(&j, "late_10ms", h->over[1]);
@@ -308,12 +308,12 @@ static void print_json(const struct probe *p, const struct probe_env *env,
 		json_kuint(&j, "late_dropped", c->dropped);
 		json_key(&j, "hist");
 		json_arr_begin(&j);
-		for (b = 0; b < LATHIST_LOG2_N; b++) {
+		for (b = 0; b < HDRHIST_LOG2_N; b++) {
 			uint64_t blo, bhi;
 
 			if (!h->log2[b])
 				continue;
-			lathist_log2_bounds(b, &blo, &bhi);
+			hdrhist_log2_bounds(b, &blo, &bhi);
 			json_obj_begin(&j);
 			json_kuint(&j, "lo_us", blo);
 			if (bhi)

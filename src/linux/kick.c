@@ -108,7 +108,7 @@ static void *kicker_main(void *arg)
 			continue;
 		now = sched_now_ns();
 		late = now > next ? now - next : 0;
-		lathist_add(&k->res.late, late);
+		hdrhist_add(&k->res.late, late);
 		k->res.periods++;
 		for (i = 0; i < k->n; i++) {
 			atomic_fetch_add_explicit(&k->w[i].seq, 1, memory_order_release);
@@ -183,7 +183,7 @@ int kick_start(const struct kick_opts *o, struct kick **ret, struct strbuf *err)
 	}
 	pthread_mutex_init(&k->lock, NULL);
 	pthread_cond_init(&k->cond, NULL);
-	lathist_init(&k->res.late);
+	hdrhist_init(&k->res.late);
 	k->res.kicker_cpu = kicker_cpu(o);
 	cpu = cpulist_next(&o->cpus, 0);
 	for (i = 0; i < k->n; i++, cpu = cpulist_next(&o->cpus, cpu + 1)) {

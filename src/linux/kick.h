@@ -25,7 +25,7 @@
 #include <stdint.h>
 
 #include "core/cpulist.h"
-#include "core/lathist.h"
+#include "core/hdrhist.h"
 #include "core/strbuf.h"
 
 enum kick_mode {
@@ -49,7 +49,7 @@ struct kick_result {
 	int kicker_cpu;		/* the CPU the kicker was pinned to, -1 if floating */
 	bool fifo;		/* every thread got SCHED_FIFO at opts.prio */
 	int fifo_err;		/* when not (and asked): a negative errno */
-	struct lathist late;	/* the kicker's own wake-up lateness */
+	struct hdrhist late;	/* the kicker's own wake-up lateness */
 };
 
 struct kick;

@@ -75,7 +75,7 @@ static void *probe_main(void *arg)
 			continue;
 		now = sched_now_ns();
 		late = now > next ? now - next : 0;
-		lathist_add(&t->res.hist, late);
+		hdrhist_add(&t->res.hist, late);
 		atomic_store_explicit(&t->live_n, t->res.hist.n, memory_order_relaxed);
 		if (late > atomic_load_explicit(&t->live_max, memory_order_relaxed))
 			atomic_store_explicit(&t->live_max, late, memory_order_relaxed);
@@ -147,7 +147,7 @@ int probe_start(const struct probe_opts *o, struct probe **ret, struct strbuf *e
 	for (i = 0; i < p->n; i++, cpu = cpulist_next(&o->cpus, cpu + 1)) {
 		p->th[i].p = p;
 		p->th[i].res.cpu = cpu;
-		lathist_init(&p->th[i].res.hist);	/* touches the pages before mlockall */
+		hdrhist_init(&p->th[i].res.hist);	/* touches the pages before mlockall */
 	}
 	if (o->lock_memory)
 		p->lock_result = sched_lock_memory();

@@ -11,7 +11,7 @@
  * one long stall is one late wake-up, not a burst of catch-up ones.
  *
  * The threads never allocate, lock or print. Each keeps a latency histogram
- * (core/lathist.h) and queues every wake-up late by >= late_ns in a ring of
+ * (core/hdrhist.h) and queues every wake-up late by >= late_ns in a ring of
  * its own; probe_poll() hands the queued ones to the caller's callback in the
  * caller's thread, so the callback may block, write files and take locks. A
  * ring holds PROBE_RING wake-ups; one that fills between two polls drops
@@ -31,7 +31,7 @@
 #include <stdint.h>
 
 #include "core/cpulist.h"
-#include "core/lathist.h"
+#include "core/hdrhist.h"
 #include "core/strbuf.h"
 
 #define PROBE_RING 1024		/* late wake-ups queued per CPU between polls */
@@ -65,7 +65,7 @@ struct probe_cpu {
 	uint64_t missed;	/* deadlines skipped because a wake-up came after them */
 	uint64_t dropped;	/* late wake-ups lost to a full ring */
 	uint64_t cpu_ns;	/* the thread's own CPU time */
-	struct lathist hist;	/* the lateness of every wake-up */
+	struct hdrhist hist;	/* the lateness of every wake-up */
 };
 
 struct probe;
