@@ -18,7 +18,8 @@ PY=/usr/bin/python3
 [ -x $PY ] || PY=python3
 [ "$(id -u)" = 0 ] || { echo "skip: needs root (SCHED_FIFO for both tools)"; exit 77; }
 command -v cyclictest >/dev/null || { echo "skip: cyclictest not installed (rt-tests)"; exit 77; }
-: "${SS_BIN:=build/stallscope}"
+# SS_BIN from scripts/bench.sh, or the build directory as $1
+[ -n "${SS_BIN:-}" ] || SS_BIN=${1:-build}/stallscope
 export SS_BIN BENCH_PROBE_S=${BENCH_PROBE_S:-10} BENCH_PROBE_CPUS=${BENCH_PROBE_CPUS:-0,1}
 export BENCH_PROBE_US=${BENCH_PROBE_US:-1370} BENCH_PROBE_PRIO=${BENCH_PROBE_PRIO:-50}
 exec "$PY" - <<'PY'

@@ -177,7 +177,7 @@ int cmd_kick(int argc, char **argv)
 	while ((c = getopt_long(argc, argv, "i:t:p:h", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'i':
-			if (cli_parse_double("-i", optarg, 0.01, 3600e3, &env.interval_ms) < 0)
+			if (cli_parse_double("-i", optarg, 0.05, 3600e3, &env.interval_ms) < 0)
 				return EXIT_USAGE;
 			break;
 		case 't':
