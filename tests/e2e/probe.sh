@@ -84,6 +84,19 @@ rc=$?
 [ $rc = 0 ] || no "probe ended by SIGINT exited $rc"
 grep -qE '^ *0 +(fifo|other) +[0-9]+' "$tmp/int" || no "probe ended by SIGINT printed no row: $(cat "$tmp/int")"
 
+# --- without the privilege for SCHED_FIFO: SCHED_OTHER, said in the output
+if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null; then
+	setpriv --reuid 65534 --regid 65534 --clear-groups --inh-caps=-all \
+		"$SS_BIN" probe -t 0.2 --cpus 0 >"$tmp/np" 2>"$tmp/err" || no "probe as nobody failed: $(cat "$tmp/err")"
+	grep -q "warning: SCHED_FIFO refused (Operation not permitted): probing at SCHED_OTHER" "$tmp/err" ||
+		no "no warning about SCHED_OTHER: $(cat "$tmp/err")"
+	grep -q "^# stallscope probe: .*SCHED_OTHER (SCHED_FIFO refused: Operation not permitted)" "$tmp/np" ||
+		no "header does not say SCHED_OTHER: $(head -1 "$tmp/np")"
+	grep -qE '^ *0 +other +[0-9]+' "$tmp/np" || no "policy column is not 'other'"
+else
+	echo "note: not root, the SCHED_OTHER fallback is what every run above used"
+fi
+
 # --- errors
 expect 2 "a probe of 0 s measures nothing" "$SS_BIN" probe -t 0
 expect 2 "expected a number" "$SS_BIN" probe -t abc
