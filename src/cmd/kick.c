@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli.h"
 #include "cmd/cmd.h"
@@ -253,6 +254,21 @@ int cmd_kick(int argc, char **argv)
 		goto out;
 	}
 	t0 = sched_now_ns();
+	if (isatty(STDERR_FILENO)) {
+		struct strbuf sb = STRBUF_INIT;
+
+		cpulist_format(&cpus, &sb);
+		if (env.mode == KICK_KICK)
+			fprintf(stderr, "%s: kicking cpus %s every %g ms", cli_prog, sb.buf,
+				env.interval_ms);
+		else
+			fprintf(stderr, "%s: a sleeper every %g ms", cli_prog, env.interval_ms);
+		if (env.duration_s > 0)
+			fprintf(stderr, " for %g s\n", env.duration_s);
+		else
+			fprintf(stderr, " until Ctrl-C\n");
+		sb_release(&sb);
+	}
 	if (env.duration_s > 0)
 		t_end = t0 + (uint64_t)(env.duration_s * 1e9);
 	while (!kick_interrupted) {

@@ -468,6 +468,14 @@ int cmd_probe(int argc, char **argv)
 		t_end = t0 + (uint64_t)(env.duration_s * 1e9);
 	tty = isatty(STDERR_FILENO);
 	next_progress = t0 + 10000000000u;
+	if (tty) {
+		cpulist_format(&cpus, &sb);
+		if (t_end)
+			fprintf(stderr, "%s: probing cpus %s for %g s\n", cli_prog, sb.buf,
+				env.duration_s);
+		else
+			fprintf(stderr, "%s: probing cpus %s until Ctrl-C\n", cli_prog, sb.buf);
+	}
 	while (!probe_interrupted) {
 		uint64_t now = sched_now_ns(), until = now + 100000000u;
 
