@@ -22,6 +22,10 @@ struct command {
 
 static const struct command commands[] = {
 	{ "version", cmd_version, "print the version" },
+	{ "dump", cmd_dump, "print a record as text, one line per record" },
+	{ "record", cmd_record, "run or attach to a program and record its frames and samples" },
+	{ "report", cmd_report, "frame metrics of frame logs and runs" },
+	{ "matrix", cmd_matrix, "one CSV per metric: runs side by side, with medians" },
 	{ "probe", cmd_probe, "timer wake-up latency per CPU; late wake-ups listed" },
 	{ "kick", cmd_kick, "wake every CPU from another each period (lost-timer stopgap)" },
 };

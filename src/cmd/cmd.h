@@ -13,6 +13,10 @@
 #define SS_CMD_H
 
 int cmd_version(int argc, char **argv);
+int cmd_dump(int argc, char **argv);
+int cmd_record(int argc, char **argv);
+int cmd_report(int argc, char **argv);
+int cmd_matrix(int argc, char **argv);
 int cmd_probe(int argc, char **argv);
 int cmd_kick(int argc, char **argv);
 

@@ -1,0 +1,434 @@
+// SPDX-License-Identifier: MIT
+/*
+ * analyse.c: report.h's loading and analysis of one input, shared by
+ * `report` and `matrix` (not a command itself: cmd.h's table has no entry
+ * for it).
+ *
+ * Reads whole files into memory (a run.ini and a program log are small; a
+ * frame log goes through framelog.h, a record through rec.h). Times: a run
+ * directory's frames are put on t0's clock (t_s = present - t0) so that pass
+ * stamps and program-log stamps, both seconds since t0, line up with them.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "cli.h"
+#include "cmd/report.h"
+#include "core/runini.h"
+#include "rec/rec.h"
+
+#ifndef SS_DATADIR
+#define SS_DATADIR "/usr/local/share/stallscope"
+#endif
+
+/* Reads PATH whole; 0 and a NUL-terminated buffer, or a negative errno. */
+static int read_all(const char *path, char **ret, size_t *ret_len)
+{
+	FILE *f = fopen(path, "rb");
+	char *buf = NULL;
+	size_t len = 0, alloc = 0;
+	int err;
+
+	if (!f)
+		return -errno;
+	for (;;) {
+		size_t got;
+
+		if (alloc - len < 65536) {
+			size_t na = alloc ? alloc * 2 : 65536;
+			char *nb = realloc(buf, na + 1);
+
+			if (!nb) {
+				free(buf);
+				fclose(f);
+				return -ENOMEM;
+			}
+			buf = nb;
+			alloc = na;
+		}
+		got = fread(buf + len, 1, alloc - len, f);
+		len += got;
+		if (got == 0)
+			break;
+	}
+	err = ferror(f) ? -EIO : 0;
+	fclose(f);
+	if (err) {
+		free(buf);
+		return err;
+	}
+	buf[len] = '\0';
+	*ret = buf;
+	*ret_len = len;
+	return 0;
+}
+
+int analyse_load_rules(const char *path, struct reload_rules **ret, const char **ret_name)
+{
+	static const char *const defaults[] = {
+		SS_DATADIR "/reload-rules.ini",
+#ifdef SS_SRCDIR
+		SS_SRCDIR "/share/reload-rules.ini",
+#endif
+	};
+	struct strbuf err = STRBUF_INIT;
+	char *buf;
+	size_t len, i;
+	int r;
+
+	*ret = NULL;
+	*ret_name = NULL;
+	if (!path) {
+		for (i = 0; i < sizeof(defaults) / sizeof(defaults[0]); i++) {
+			FILE *f = fopen(defaults[i], "r");
+
+			if (f) {
+				fclose(f);
+				path = defaults[i];
+				break;
+			}
+		}
+		if (!path)
+			return 0;
+	}
+	r = read_all(path, &buf, &len);
+	if (r < 0)
+		return cli_error_errno(r, "cannot read rules file '%s'", path);
+	r = reload_rules_parse(buf, len, path, ret, &err);
+	free(buf);
+	if (r < 0) {
+		if (r == -ENOMEM)
+			cli_error_errno(r, "'%s'", path);
+		else
+			cli_error("%s", err.buf);
+		sb_release(&err);
+		return -1;
+	}
+	*ret_name = path;
+	return 0;
+}
+
+int analyse_parse_passes(const char *arg, double **ret, size_t *ret_n)
+{
+	size_t n = 1, k = 0;
+	const char *p;
+	double *v;
+
+	for (p = arg; *p; p++)
+		n += *p == ',';
+	v = malloc(n * sizeof(*v));
+	if (!v)
+		return cli_error_errno(-ENOMEM, "--pass");
+	p = arg;
+	while (k < n) {
+		char *end;
+		double x;
+
+		errno = 0;
+		x = strtod(p, &end);
+		if (errno || end == p || (*end && *end != ',') || !isfinite(x) || x < 0) {
+			free(v);
+			cli_usage_error("option '--pass': expected seconds >= 0 separated by "
+					"commas, got '%s'", arg);
+			return -1;
+		}
+		v[k++] = x;
+		p = *end ? end + 1 : end;
+	}
+	*ret = v;
+	*ret_n = n;
+	return 0;
+}
+
+void analysis_release(struct analysis *a)
+{
+	if (!a)
+		return;
+	free(a->source);
+	free(a->program);
+	free(a->variant);
+	memset(a, 0, sizeof(*a));
+}
+
+/* Adds every line of MSG (split at '\n') to M's notes. */
+static void add_notes(struct metrics *m, const char *msg)
+{
+	while (msg && *msg) {
+		const char *nl = strchr(msg, '\n');
+		size_t n = nl ? (size_t)(nl - msg) : strlen(msg);
+
+		if (n)
+			metrics_note(m, "%.*s", (int)n, msg);
+		msg += n + (nl ? 1 : 0);
+	}
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* The frames of a record: frame i lasts from present i-1 to present i, on
+ * t0's clock (seconds) when T0 is known, else on the first present's. */
+static int frames_of_rec(const struct rec *r, double t0, struct frames **ret)
+{
+	struct frames *f = frames_new();
+	uint64_t *t;
+	size_t i;
+
+	t = malloc((r->nframes ? r->nframes : 1) * sizeof(*t));
+	if (!f || !t) {
+		frames_free(f);
+		free(t);
+		return -ENOMEM;
+	}
+	for (i = 0; i < r->nframes; i++)
+		t[i] = r->frames[i].t_ns;
+	qsort(t, r->nframes, sizeof(*t), cmp_u64);
+	if (isnan(t0))
+		t0 = r->nframes ? (double)t[0] / 1e9 : 0.0;
+	for (i = 1; i < r->nframes; i++) {
+		if (frames_push(f, (double)t[i] / 1e9 - t0, (double)(t[i] - t[i - 1]) / 1e6) < 0) {
+			frames_free(f);
+			free(t);
+			return -ENOMEM;
+		}
+	}
+	free(t);
+	snprintf(f->format, sizeof(f->format), "record");
+	*ret = f;
+	return 0;
+}
+
+/* The run directory DIR: frames, t0, passes, program log, rule. */
+static int load_run_dir(const char *dir, const struct analyse_opts *o, struct analysis *a,
+			struct frames **ret_f, struct runini **ret_ini, double *ret_t0,
+			struct strbuf *notes)
+{
+	struct strbuf err = STRBUF_INIT, path = STRBUF_INIT;
+	struct runini *ini = NULL;
+	struct rec *rec = NULL;
+	char *buf = NULL;
+	size_t len;
+	double t0 = NAN;
+	const char *v;
+	int r;
+
+	sb_addf(&path, "%s/run.ini", dir);
+	r = read_all(path.buf, &buf, &len);
+	if (r < 0) {
+		cli_error_errno(r, "'%s' is not a run directory: cannot read '%s'", dir, path.buf);
+		goto fail;
+	}
+	r = runini_parse(buf, len, path.buf, &ini, &err);
+	free(buf);
+	buf = NULL;
+	if (r < 0) {
+		cli_error("%s", err.buf);
+		goto fail;
+	}
+	/* record writes t0 as CLOCK_REALTIME and t0_mono on the frames' clock */
+	r = runini_get_double(ini, path.buf, "t0_mono", &t0, &err);
+	if (r == -ENOENT)
+		r = runini_get_double(ini, path.buf, "t0", &t0, &err);
+	if (r == -EINVAL) {
+		cli_error("%s", err.buf);
+		goto fail;
+	}
+	sb_reset(&path);
+	sb_addf(&path, "%s/record.ssr", dir);
+	r = rec_read_file(path.buf, &rec, &err);
+	if (r < 0) {
+		if (err.len)
+			cli_error("%s", err.buf);
+		else
+			cli_error_errno(r, "cannot read '%s'", path.buf);
+		goto fail;
+	}
+	if (isnan(t0) && (v = rec_meta_get(rec, "t0_mono"))) {
+		char *end;
+		double x = strtod(v, &end);
+
+		if (end != v && !*end && isfinite(x))
+			t0 = x;
+	}
+	if (rec->torn_bytes)
+		sb_addf(notes, "'%s': the last %llu bytes were torn (a crash?); their frames are "
+			       "missing\n", path.buf, (unsigned long long)rec->torn_bytes);
+	if (isnan(t0))
+		sb_addf(notes, "'%s': no t0 in run.ini or the record; times are from the first "
+			       "present\n", dir);
+	r = frames_of_rec(rec, t0, ret_f);
+	rec_free(rec);
+	if (r < 0) {
+		cli_error_errno(r, "'%s'", path.buf);
+		goto fail;
+	}
+	if ((v = runini_get(ini, "program")))
+		a->program = strdup(v);
+	if ((v = runini_get(ini, "variant")))
+		a->variant = strdup(v);
+	snprintf(a->format, sizeof(a->format), "run");
+	*ret_ini = ini;
+	*ret_t0 = t0;
+	sb_release(&err);
+	sb_release(&path);
+	return 0;
+fail:
+	runini_free(ini);
+	sb_release(&err);
+	sb_release(&path);
+	return -1;
+}
+
+int analyse_input(const char *input, const struct analyse_opts *o, struct analysis *ret)
+{
+	struct analysis a = { 0 };
+	struct strbuf msg = STRBUF_INIT, notes = STRBUF_INIT, err = STRBUF_INIT;
+	struct frames *f = NULL;
+	struct runini *ini = NULL;
+	struct reload_rule override = { 0 };
+	const struct reload_rule *rule = NULL;
+	struct reload_line *lines = NULL;
+	struct metrics_seg *segs = NULL;
+	double t0 = NAN, *pass = NULL, end_s;
+	const double *passes = o->pass;
+	size_t npass = o->npass, nlines = 0;
+	char *log = NULL;
+	const char *play_unknown = NULL;
+	const char *program;
+	struct stat st;
+	bool is_dir;
+	int r, nsegs = 0, ret_code = -1;
+
+	a.source = strdup(input);
+	if (!a.source)
+		return cli_error_errno(-ENOMEM, "'%s'", input);
+	is_dir = stat(input, &st) == 0 && S_ISDIR(st.st_mode);
+	if (is_dir) {
+		if (load_run_dir(input, o, &a, &f, &ini, &t0, &notes) < 0)
+			goto out;
+	} else {
+		r = framelog_read(input, o->fmt, &f, &msg);
+		if (r < 0) {
+			if (msg.len)
+				cli_error("%s", msg.buf);
+			else
+				cli_error_errno(r, "cannot read '%s'", input);
+			goto out;
+		}
+		snprintf(a.format, sizeof(a.format), "%s", f->format);
+		sb_add(&notes, msg.buf, msg.len);
+	}
+	if (is_dir)
+		snprintf(a.format, sizeof(a.format), "%s", f->format);
+
+	/* The rule: run.ini's overrides, else the rules file's. */
+	program = a.program ? a.program : o->program;
+	if (ini) {
+		r = reload_rule_from_overrides(runini_get(ini, "reload_re"),
+					       runini_get(ini, "reload_after"),
+					       runini_get(ini, "reload_fixed"), &override, &err);
+		if (r < 0) {
+			cli_error("'%s/run.ini': %s", input, err.buf);
+			goto out;
+		}
+		if (r > 0)
+			rule = &override;
+	}
+	if (!rule && program) {
+		rule = reload_rules_find(o->rules, program);
+		if (!rule)
+			sb_addf(&notes, "no reload rule for '%s'%s%s%s: play is the whole window\n",
+				program, o->rules_name ? " in '" : " (no rules file)",
+				o->rules_name ? o->rules_name : "", o->rules_name ? "'" : "");
+	}
+
+	/* Pass stamps: --pass, else run.ini's. */
+	if (!o->pass_given && ini) {
+		r = runini_passes(ini, input, &pass, &err);
+		if (r < 0) {
+			cli_error("%s", err.buf);
+			goto out;
+		}
+		passes = pass;
+		npass = (size_t)r;
+	}
+	if (rule && rule->kind != RELOAD_NONE && npass == 0)
+		sb_addf(&notes, "the reload rule of '%s' needs pass stamps and there are none: play "
+				"is the whole window\n", program ? program : "run.ini");
+
+	/* The program log, for a line rule. */
+	if (rule && rule->kind == RELOAD_LINE && is_dir && npass && !isnan(t0)) {
+		struct strbuf path = STRBUF_INIT;
+		size_t len, unstamped = 0;
+
+		sb_addf(&path, "%s/program.log", input);
+		r = read_all(path.buf, &log, &len);
+		if (r == 0) {
+			if (reload_log_parse(log, len, &lines, &nlines, &unstamped) < 0) {
+				sb_release(&path);
+				cli_error_errno(-ENOMEM, "'%s'", input);
+				goto out;
+			}
+			if (unstamped)
+				sb_addf(&notes, "'%s': %zu unstamped line%s (no [seconds] prefix) "
+						"skipped\n", path.buf, unstamped, unstamped == 1 ? "" : "s");
+		} else if (r != -ENOENT) {
+			cli_error_errno(r, "cannot read '%s'", path.buf);
+			sb_release(&path);
+			goto out;
+		}
+		sb_release(&path);
+	}
+	end_s = f->n ? f->t_s[f->n - 1] : 0.0;
+	sb_reset(&err);
+	nsegs = reload_segments(rule, passes, npass, end_s, lines, nlines, is_dir && !isnan(t0),
+				&segs, &err);
+	if (nsegs == -ENODATA) {
+		play_unknown = err.buf;
+		nsegs = 0;
+	} else if (nsegs < 0) {
+		cli_error_errno(nsegs, "'%s': reload segments", input);
+		goto out;
+	} else {
+		sb_add(&notes, err.buf, err.len);
+	}
+	r = metrics_compute(f, &o->m, segs, (size_t)nsegs, play_unknown, &a.m);
+	if (r < 0) {
+		cli_error_errno(r, "'%s'", input);
+		goto out;
+	}
+	add_notes(&a.m, notes.buf);
+	a.mh_style = compat_mangohud_style_of(f->format);
+	if (compat_mangohud(f->ft_ms + a.m.win_first, a.m.win_n, a.mh_style, &a.mh) < 0 ||
+	    compat_capframex(f->ft_ms + a.m.win_first, a.m.win_n, &a.cfx) < 0) {
+		cli_error_errno(-ENOMEM, "'%s'", input);
+		goto out;
+	}
+	if (a.mh.why)
+		metrics_note(&a.m, "compat.mangohud: %s", a.mh.why);
+	if (a.cfx.why)
+		metrics_note(&a.m, "compat.capframex: %s", a.cfx.why);
+	*ret = a;
+	memset(&a, 0, sizeof(a));
+	ret_code = 0;
+out:
+	analysis_release(&a);
+	reload_rule_release(&override);
+	runini_free(ini);
+	frames_free(f);
+	free(pass);
+	free(lines);
+	free(log);
+	free(segs);
+	sb_release(&msg);
+	sb_release(&notes);
+	sb_release(&err);
+	return ret_code;
+}

@@ -1,0 +1,289 @@
+// SPDX-License-Identifier: MIT
+/*
+ * dump.c: `stallscope dump RUNDIR|FILE`, a record (record.ssr) as text, one
+ * line per record, for people and for tests.
+ *
+ * Reads the whole record (src/rec), then prints its header (version, meta,
+ * fields) and merges samples, frames, thread snapshots, events and clock
+ * pairs into one stream by time (at equal times: clock, sample, threads,
+ * event, frame). A sample line names only the fields that changed since the
+ * previous sample (all of them for the first). The last line is a summary
+ * with the counts, the bytes per sample and the torn bytes. Strings are
+ * quoted and escaped (\n, \t, \\, \', \xHH), so every record stays on one
+ * line.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "cli.h"
+#include "cmd/cmd.h"
+#include "rec/rec.h"
+
+struct dump_opts {
+	bool summary;	/* header and summary only */
+};
+
+static void usage(FILE *f)
+{
+	fprintf(f, "usage: stallscope dump [--summary] RUNDIR|FILE\n"
+		   "\n"
+		   "prints a record (RUNDIR/record.ssr, or FILE) as text, one line per record:\n"
+		   "the header (version, meta, fields), then samples (only the fields that\n"
+		   "changed), frames, thread snapshots (tid:name:cpu_ns:cpu), events and clock\n"
+		   "pairs in time order, then a summary with the torn bytes\n"
+		   "\n"
+		   "options:\n"
+		   "  --summary   print the header and the summary only\n"
+		   "  -h, --help  this text\n"
+		   "\n"
+		   "EXAMPLES\n"
+		   "  stallscope dump runs/20260101T120000Z-game/\n"
+		   "  stallscope dump --summary /dev/shm/stallscope-1234.ssr\n"
+		   "  stallscope dump RUN | grep '^frame' | wc -l\n");
+}
+
+static void put_time(uint64_t t)
+{
+	printf("%" PRIu64 ".%09" PRIu64, t / 1000000000u, t % 1000000000u);
+}
+
+/* S quoted and escaped so that it stays on one line. */
+static void put_str(const char *s)
+{
+	putchar('\'');
+	for (; *s; s++) {
+		unsigned char c = (unsigned char)*s;
+
+		if (c == '\n')
+			fputs("\\n", stdout);
+		else if (c == '\t')
+			fputs("\\t", stdout);
+		else if (c == '\\' || c == '\'')
+			printf("\\%c", c);
+		else if (c < 0x20 || c == 0x7f)
+			printf("\\x%02x", c);
+		else
+			putchar(c);
+	}
+	putchar('\'');
+}
+
+static void put_value(const struct rec *r, size_t f, int64_t v)
+{
+	if (r->fields[f].kind == REC_STR) {
+		if (v == 0 || (uint64_t)v >= r->nstrs)
+			printf("%" PRId64, v);	/* none, or an id the file never defined */
+		else
+			put_str(rec_str(r, v));
+	} else {
+		printf("%" PRId64, v);
+	}
+}
+
+static void dump_header(const struct rec *r, const char *path)
+{
+	printf("record version=%u.%u file=", r->version_major, r->version_minor);
+	put_str(path);
+	putchar('\n');
+	for (size_t i = 0; i < r->nmeta; i++) {
+		printf("meta %s=", r->meta[i].key);
+		put_str(r->meta[i].value);
+		putchar('\n');
+	}
+	for (size_t i = 0; i < r->nfields; i++)
+		printf("field %zu %s %s\n", i, r->fields[i].name,
+		       r->fields[i].kind == REC_INT	? "int"
+		       : r->fields[i].kind == REC_STR ? "str"
+						      : "unknown");
+}
+
+static void dump_sample(const struct rec *r, size_t i)
+{
+	const int64_t *row = r->vals + i * r->nfields;
+	const int64_t *prev = i ? row - r->nfields : NULL;
+
+	fputs("sample t=", stdout);
+	put_time(r->t_ns[i]);
+	for (size_t f = 0; f < r->nfields; f++) {
+		if (prev && prev[f] == row[f])
+			continue;
+		printf(" %s=", r->fields[f].name);
+		put_value(r, f, row[f]);
+	}
+	putchar('\n');
+}
+
+static void dump_threads(const struct rec *r, const struct rec_threads *ts)
+{
+	fputs("threads t=", stdout);
+	put_time(ts->t_ns);
+	printf(" n=%zu", ts->n);
+	for (size_t k = 0; k < ts->n; k++) {
+		printf(" %" PRIu32 ":", ts->th[k].tid);
+		put_str(rec_str(r, ts->th[k].name));
+		printf(":%" PRIu64 ":%" PRId32, ts->th[k].cpu_ns, ts->th[k].cpu);
+	}
+	putchar('\n');
+}
+
+/* The streams, merged by time; the order of this enum breaks ties. */
+enum stream { S_CLOCK, S_SAMPLE, S_THREADS, S_EVENT, S_FRAME, S_N };
+
+static void dump_body(const struct rec *r)
+{
+	size_t pos[S_N] = { 0 };
+	const size_t len[S_N] = { r->nclocks, r->nsamples, r->nthreads, r->nevents, r->nframes };
+
+	for (;;) {
+		int best = -1;
+		uint64_t bt = 0;
+
+		for (int s = 0; s < S_N; s++) {
+			uint64_t t;
+
+			if (pos[s] >= len[s])
+				continue;
+			switch (s) {
+			case S_CLOCK: t = r->clocks[pos[s]].mono_ns; break;
+			case S_SAMPLE: t = r->t_ns[pos[s]]; break;
+			case S_THREADS: t = r->threads[pos[s]].t_ns; break;
+			case S_EVENT: t = r->events[pos[s]].t_ns; break;
+			default: t = r->frames[pos[s]].t_ns; break;
+			}
+			if (best < 0 || t < bt) {
+				best = s;
+				bt = t;
+			}
+		}
+		if (best < 0)
+			break;
+		switch (best) {
+		case S_CLOCK:
+			fputs("clock mono=", stdout);
+			put_time(r->clocks[pos[best]].mono_ns);
+			fputs(" real=", stdout);
+			put_time(r->clocks[pos[best]].real_ns);
+			putchar('\n');
+			break;
+		case S_SAMPLE:
+			dump_sample(r, pos[best]);
+			break;
+		case S_THREADS:
+			dump_threads(r, &r->threads[pos[best]]);
+			break;
+		case S_EVENT: {
+			const struct rec_event *e = &r->events[pos[best]];
+
+			fputs("event t=", stdout);
+			put_time(e->t_ns);
+			printf(" tid=%" PRIu32 " kind=", e->tid);
+			put_str(e->kind);
+			fputs(" text=", stdout);
+			put_str(e->text);
+			putchar('\n');
+			break;
+		}
+		default: {
+			const struct rec_frame *fr = &r->frames[pos[best]];
+
+			fputs("frame t=", stdout);
+			put_time(fr->t_ns);
+			printf(" tid=%" PRIu32 " source=%" PRIu32 "\n", fr->tid, fr->source);
+			break;
+		}
+		}
+		pos[best]++;
+	}
+}
+
+static void dump_summary(const struct rec *r, long long bytes)
+{
+	printf("summary samples=%zu frames=%zu threads=%zu clocks=%zu events=%zu strings=%zu "
+	       "unknown_records=%" PRIu64 " torn_bytes=%" PRIu64 " complete=%s",
+	       r->nsamples, r->frames ? r->nframes : 0, r->nthreads, r->nclocks, r->nevents,
+	       r->nstrs ? r->nstrs - 1 : 0, r->unknown_records, r->torn_bytes,
+	       r->complete ? "yes" : "no");
+	if (r->nsamples >= 2 && r->t_ns[r->nsamples - 1] >= r->t_ns[0]) {
+		fputs(" span_s=", stdout);
+		put_time(r->t_ns[r->nsamples - 1] - r->t_ns[0]);
+	} else {
+		fputs(" span_s=-", stdout);
+	}
+	if (bytes >= 0)
+		printf(" bytes=%lld", bytes);
+	else
+		fputs(" bytes=-", stdout);
+	if (bytes >= 0 && r->nsamples)
+		printf(" bytes_per_sample=%.1f", (double)bytes / (double)r->nsamples);
+	else
+		fputs(" bytes_per_sample=-", stdout);
+	putchar('\n');
+}
+
+int cmd_dump(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "summary", no_argument, NULL, 's' },
+		{ "help", no_argument, NULL, 'h' },
+		{ 0 },
+	};
+	struct dump_opts o = { .summary = false };
+	struct strbuf err = STRBUF_INIT;
+	char *path = NULL;
+	struct rec *r = NULL;
+	struct stat st;
+	long long bytes = -1;
+	int c, ret;
+
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
+		switch (c) {
+		case 's':
+			o.summary = true;
+			break;
+		case 'h':
+			usage(stdout);
+			return 0;
+		default:
+			return cli_usage_error("unknown option");
+		}
+	}
+	if (optind != argc - 1)
+		return cli_usage_error(optind >= argc ? "expected a run directory or a record file"
+						      : "expected one run directory or record file");
+	if (stat(argv[optind], &st) == 0 && S_ISDIR(st.st_mode)) {
+		size_t n = strlen(argv[optind]);
+
+		path = malloc(n + sizeof("/record.ssr"));
+		if (!path)
+			return cli_error("out of memory");
+		snprintf(path, n + sizeof("/record.ssr"), "%s%srecord.ssr", argv[optind],
+			 n && argv[optind][n - 1] == '/' ? "" : "/");
+	} else {
+		path = strdup(argv[optind]);
+		if (!path)
+			return cli_error("out of memory");
+	}
+	ret = rec_read_file(path, &r, &err);
+	if (ret < 0) {
+		cli_error("%s", err.buf);
+		sb_release(&err);
+		free(path);
+		return 1;
+	}
+	if (stat(path, &st) == 0 && S_ISREG(st.st_mode))
+		bytes = (long long)st.st_size;
+	dump_header(r, path);
+	if (!o.summary)
+		dump_body(r);
+	dump_summary(r, bytes);
+	rec_free(r);
+	sb_release(&err);
+	free(path);
+	return 0;
+}

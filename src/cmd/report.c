@@ -1,0 +1,513 @@
+// SPDX-License-Identifier: MIT
+/*
+ * report.c: `stallscope report [options] INPUT...`: the frame metrics of
+ * frame logs and run directories (docs/METRICS.md), one row per input, as an
+ * aligned table, CSV or JSON. The analysis itself is analyse.c's
+ * (report.h), shared with `matrix`.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "cmd/cmd.h"
+#include "cmd/report.h"
+#include "cmd/report_threads.h"
+#include "out/json.h"
+#include "out/table.h"
+
+static const char usage_text[] =
+	"usage: stallscope report [options] INPUT...\n"
+	"\n"
+	"Frame metrics of each INPUT: a frame log (MangoHud CSV, PresentMon CSV, one\n"
+	"frame time in ms a line) or a run directory (run.ini, record.ssr, program.log).\n"
+	"Stalls (frames over --stall-ms) come first; every column is defined in\n"
+	"docs/METRICS.md. A value that cannot be computed prints '-' (JSON null) and a\n"
+	"note says why.\n"
+	"\n"
+	"options:\n"
+	"  --warmup S       leave the first S seconds out of the window (default 60,\n"
+	"                   from the first frame's start); reported as *_warm\n"
+	"  --from S         the window starts S seconds after the first frame's start\n"
+	"                   (instead of the warm-up's end)\n"
+	"  --to S           the window ends S seconds after the first frame's start\n"
+	"  --stall-ms MS    a stall is a frame over MS milliseconds (default 100)\n"
+	"  --format F       auto (default), mangohud, presentmon or plain\n"
+	"  --rules FILE     reload rules (default: the installed reload-rules.ini)\n"
+	"  --program NAME   the program whose reload rule applies to frame logs\n"
+	"  --pass S,...     pass start times in seconds (instead of run.ini's)\n"
+	"  --cols LIST      columns to print, comma-separated, or 'all'; names are the\n"
+	"                   metrics, source, format, program, variant, mangohud.KEY and\n"
+	"                   capframex.KEY\n"
+	"  --csv            CSV (every column unless --cols; notes in the last column)\n"
+	"  --json           a JSON array, one object per input\n"
+	"  --threads        per run directory: each thread's CPU ms per frame over the\n"
+	"                   window, its share of one CPU and the CPU it ran on most\n"
+	"  -h, --help       this text\n"
+	"\n"
+	"EXAMPLES\n"
+	"  stallscope report mangohud.csv\n"
+	"  stallscope report --warmup 0 --cols source,fps,stalls,longest_ms *.csv\n"
+	"  stallscope report --json runs/2026*-ioquake3-*/ > metrics.json\n"
+	"  stallscope report --threads --warmup 10 runs/2026*-game/\n"
+	"  stallscope report --program ioquake3 --pass 0,95.5,191 --rules my.ini log.csv\n";
+
+#define DEFAULT_COLS                                                                       \
+	"source,frames,fps,smooth_fps,median_ms,p99_ms,low1,low01,stalls,stall_s,longest_ms," \
+	"stutter_pct,stalls_warm,stalls_play,low1_play,reload_n"
+
+/* Columns beyond the metrics. */
+enum col_kind { COL_METRIC, COL_SOURCE, COL_FORMAT, COL_PROGRAM, COL_VARIANT, COL_MH, COL_CFX };
+
+struct col {
+	enum col_kind kind;
+	int metric;		/* COL_METRIC */
+	int sub;		/* COL_MH / COL_CFX: index below */
+	char name[48];
+};
+
+static const char *const mh_keys[] = { "fps_0_1_min", "fps_1_min", "fps_97", "fps_avg" };
+static const char *const cfx_keys[] = { "p1", "p0_1", "low1_avg", "low1_integral" };
+
+static double mh_val(const struct compat_mangohud *m, int i)
+{
+	const double v[] = { m->fps_0_1_min, m->fps_1_min, m->fps_97, m->fps_avg };
+
+	return v[i];
+}
+
+static double cfx_val(const struct compat_capframex *c, int i)
+{
+	const double v[] = { c->p1, c->p0_1, c->low1_avg, c->low1_integral };
+
+	return v[i];
+}
+
+/* Parses one column name into *c; 0 or -1 (unknown). */
+static int col_parse(const char *name, struct col *c)
+{
+	size_t i;
+
+	memset(c, 0, sizeof(*c));
+	snprintf(c->name, sizeof(c->name), "%s", name);
+	if (!strcmp(name, "source"))
+		c->kind = COL_SOURCE;
+	else if (!strcmp(name, "format"))
+		c->kind = COL_FORMAT;
+	else if (!strcmp(name, "program"))
+		c->kind = COL_PROGRAM;
+	else if (!strcmp(name, "variant"))
+		c->kind = COL_VARIANT;
+	else if ((c->metric = metric_find(name)) >= 0)
+		c->kind = COL_METRIC;
+	else {
+		for (i = 0; i < 4; i++) {
+			char buf[48];
+
+			snprintf(buf, sizeof(buf), "mangohud.%s", mh_keys[i]);
+			if (!strcmp(name, buf)) {
+				c->kind = COL_MH;
+				c->sub = (int)i;
+				return 0;
+			}
+			snprintf(buf, sizeof(buf), "capframex.%s", cfx_keys[i]);
+			if (!strcmp(name, buf)) {
+				c->kind = COL_CFX;
+				c->sub = (int)i;
+				return 0;
+			}
+		}
+		return -1;
+	}
+	return 0;
+}
+
+/* Every column, for --cols all and --csv. */
+static int cols_all(struct col **ret, size_t *ret_n)
+{
+	struct col *c = calloc(4 + M_COUNT + 8, sizeof(*c));
+	size_t n = 0;
+	int i;
+	char buf[48];
+
+	if (!c)
+		return -ENOMEM;
+	col_parse("source", &c[n++]);
+	col_parse("format", &c[n++]);
+	col_parse("program", &c[n++]);
+	col_parse("variant", &c[n++]);
+	for (i = 0; i < M_COUNT; i++)
+		col_parse(metric_descs[i].name, &c[n++]);
+	for (i = 0; i < 4; i++) {
+		snprintf(buf, sizeof(buf), "mangohud.%s", mh_keys[i]);
+		col_parse(buf, &c[n++]);
+	}
+	for (i = 0; i < 4; i++) {
+		snprintf(buf, sizeof(buf), "capframex.%s", cfx_keys[i]);
+		col_parse(buf, &c[n++]);
+	}
+	*ret = c;
+	*ret_n = n;
+	return 0;
+}
+
+/* Parses --cols LIST; 0, or -1 after a usage error. */
+static int cols_parse(const char *list, struct col **ret, size_t *ret_n)
+{
+	char *copy, *tok, *save = NULL;
+	struct col *c;
+	size_t n = 1, k = 0;
+	const char *p;
+
+	if (!strcmp(list, "all"))
+		return cols_all(ret, ret_n) < 0 ? cli_error_errno(-ENOMEM, "--cols") : 0;
+	for (p = list; *p; p++)
+		n += *p == ',';
+	c = calloc(n, sizeof(*c));
+	copy = strdup(list);
+	if (!c || !copy) {
+		free(c);
+		free(copy);
+		return cli_error_errno(-ENOMEM, "--cols");
+	}
+	for (tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		if (col_parse(tok, &c[k]) < 0) {
+			cli_usage_error("option '--cols': unknown column '%s' (see 'stallscope "
+					"report --help' and docs/METRICS.md)", tok);
+			free(c);
+			free(copy);
+			return -1;
+		}
+		k++;
+	}
+	free(copy);
+	if (!k) {
+		free(c);
+		cli_usage_error("option '--cols': expected column names, got '%s'", list);
+		return -1;
+	}
+	*ret = c;
+	*ret_n = k;
+	return 0;
+}
+
+static int add_cell(struct table *t, const struct col *c, const struct analysis *a)
+{
+	switch (c->kind) {
+	case COL_SOURCE:
+		return table_add(t, a->source);
+	case COL_FORMAT:
+		return table_add(t, a->format);
+	case COL_PROGRAM:
+		return table_add(t, a->program);
+	case COL_VARIANT:
+		return table_add(t, a->variant);
+	case COL_MH:
+		return table_add_num(t, mh_val(&a->mh, c->sub), 1);
+	case COL_CFX:
+		return table_add_num(t, cfx_val(&a->cfx, c->sub), 1);
+	case COL_METRIC:
+		break;
+	}
+	return table_add_num(t, a->m.v[c->metric], metric_descs[c->metric].decimals);
+}
+
+static bool want_threads;	/* --threads: print_json adds them */
+
+static void print_json(const struct analysis *as, size_t n, const struct metrics_opts *mo)
+{
+	struct json j;
+	size_t i, k;
+	int m;
+
+	json_init(&j, stdout, true);
+	json_arr_begin(&j);
+	for (i = 0; i < n; i++) {
+		const struct analysis *a = &as[i];
+
+		json_obj_begin(&j);
+		json_kstr(&j, "source", a->source);
+		json_kstr(&j, "format", a->format);
+		json_kstr(&j, "program", a->program);
+		json_kstr(&j, "variant", a->variant);
+		json_knum(&j, "warmup_s", mo->warmup_s);
+		json_knum(&j, "from_s", mo->from_s);
+		json_knum(&j, "to_s", mo->to_s);
+		json_knum(&j, "stall_ms", mo->stall_ms);
+		for (m = 0; m < M_COUNT; m++)
+			json_knum(&j, metric_descs[m].name, a->m.v[m]);
+		json_key(&j, "compat");
+		json_obj_begin(&j);
+		json_key(&j, "mangohud");
+		json_obj_begin(&j);
+		json_kstr(&j, "style", a->mh_style == COMPAT_MANGOHUD_06 ? "0.6" : "0.7");
+		for (k = 0; k < 4; k++)
+			json_knum(&j, mh_keys[k], mh_val(&a->mh, (int)k));
+		json_obj_end(&j);
+		json_key(&j, "capframex");
+		json_obj_begin(&j);
+		for (k = 0; k < 4; k++)
+			json_knum(&j, cfx_keys[k], cfx_val(&a->cfx, (int)k));
+		json_obj_end(&j);
+		json_obj_end(&j);
+		report_recorder_json(&j, a);
+		if (want_threads)
+			report_threads_json(&j, a);
+		json_key(&j, "notes");
+		json_arr_begin(&j);
+		for (k = 0; k < a->m.nnotes; k++)
+			json_str(&j, a->m.notes[k]);
+		json_arr_end(&j);
+		json_obj_end(&j);
+	}
+	json_arr_end(&j);
+	json_end(&j);
+}
+
+/* The table or CSV; 0 or -ENOMEM. */
+static int print_table(const struct analysis *as, size_t n, const struct col *cols, size_t ncols,
+		       bool csv)
+{
+	const char **hdr = calloc(ncols + 1, sizeof(*hdr));
+	struct table *t;
+	size_t i, k;
+	int r = 0;
+
+	if (!hdr)
+		return -ENOMEM;
+	for (k = 0; k < ncols; k++)
+		hdr[k] = cols[k].name;
+	if (csv)
+		hdr[ncols] = "notes";
+	t = table_new(ncols + (csv ? 1 : 0), hdr);
+	free(hdr);
+	if (!t)
+		return -ENOMEM;
+	for (i = 0; i < n && !r; i++) {
+		for (k = 0; k < ncols && !r; k++)
+			r = add_cell(t, &cols[k], &as[i]);
+		if (csv && !r) {
+			struct strbuf sb = STRBUF_INIT;
+
+			for (k = 0; k < as[i].m.nnotes; k++)
+				sb_addf(&sb, "%s%s", k ? "; " : "", as[i].m.notes[k]);
+			r = table_add(t, sb.buf);
+			sb_release(&sb);
+		}
+	}
+	if (!r) {
+		if (csv)
+			table_print_csv(t, stdout);
+		else
+			table_print(t, stdout);
+	}
+	table_free(t);
+	if (r || csv)
+		return r;
+	for (i = 0; i < n; i++) {
+		if (!as[i].m.nnotes)
+			continue;
+		printf("\n%s:\n", as[i].source);
+		for (k = 0; k < as[i].m.nnotes; k++)
+			printf("  %s\n", as[i].m.notes[k]);
+	}
+	return 0;
+}
+
+enum { OPT_WARMUP = 256, OPT_FROM, OPT_TO, OPT_STALL, OPT_FORMAT, OPT_RULES, OPT_PASS,
+       OPT_COLS, OPT_CSV, OPT_JSON, OPT_PROGRAM };
+enum { OPT_THREADS = 300 };	/* report --threads (report_threads.c) */
+
+static const struct option long_opts[] = {
+	{ "warmup", required_argument, NULL, OPT_WARMUP },
+	{ "from", required_argument, NULL, OPT_FROM },
+	{ "to", required_argument, NULL, OPT_TO },
+	{ "stall-ms", required_argument, NULL, OPT_STALL },
+	{ "format", required_argument, NULL, OPT_FORMAT },
+	{ "rules", required_argument, NULL, OPT_RULES },
+	{ "program", required_argument, NULL, OPT_PROGRAM },
+	{ "pass", required_argument, NULL, OPT_PASS },
+	{ "cols", required_argument, NULL, OPT_COLS },
+	{ "csv", no_argument, NULL, OPT_CSV },
+	{ "json", no_argument, NULL, OPT_JSON },
+	{ "threads", no_argument, NULL, OPT_THREADS },
+	{ "help", no_argument, NULL, 'h' },
+	{ NULL, 0, NULL, 0 },
+};
+
+int report_parse_common(int argc, char **argv, const char *usage, struct report_options *o,
+			double **ret_pass, const char **ret_outdir)
+{
+	static const struct option matrix_opt = { "output", required_argument, NULL, 'o' };
+	struct option opts[sizeof(long_opts) / sizeof(long_opts[0]) + 1];
+	size_t nl = sizeof(long_opts) / sizeof(long_opts[0]);
+	int c;
+
+	memcpy(opts, long_opts, sizeof(long_opts));
+	if (ret_outdir) {
+		opts[nl - 1] = matrix_opt;
+		opts[nl] = long_opts[nl - 1];
+	} else {
+		opts[nl] = long_opts[nl - 1];
+	}
+	optind = 1;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ret_outdir ? "ho:" : "h", opts, NULL)) != -1) {
+		switch (c) {
+		case OPT_WARMUP:
+			if (cli_parse_double("--warmup", optarg, 0, 1e9, &o->a.m.warmup_s) < 0)
+				return -1;
+			break;
+		case OPT_FROM:
+			if (cli_parse_double("--from", optarg, 0, 1e9, &o->a.m.from_s) < 0)
+				return -1;
+			break;
+		case OPT_TO:
+			if (cli_parse_double("--to", optarg, 0, 1e9, &o->a.m.to_s) < 0)
+				return -1;
+			break;
+		case OPT_STALL:
+			if (cli_parse_double("--stall-ms", optarg, 0, 1e9, &o->a.m.stall_ms) < 0)
+				return -1;
+			break;
+		case OPT_FORMAT:
+			if (framelog_format_parse(optarg, &o->a.fmt) < 0) {
+				cli_usage_error("option '--format': expected auto, mangohud, "
+						"presentmon or plain, got '%s'", optarg);
+				return -1;
+			}
+			break;
+		case OPT_RULES:
+			o->rules = optarg;
+			break;
+		case OPT_PROGRAM:
+			o->a.program = optarg;
+			break;
+		case OPT_PASS:
+			free(*ret_pass);
+			*ret_pass = NULL;
+			if (analyse_parse_passes(optarg, ret_pass, &o->a.npass) < 0)
+				return -1;
+			o->a.pass = *ret_pass;
+			o->a.pass_given = true;
+			break;
+		case OPT_COLS:
+			o->cols = optarg;
+			break;
+		case OPT_CSV:
+			o->csv = true;
+			break;
+		case OPT_JSON:
+			o->json = true;
+			break;
+		case OPT_THREADS:
+			o->threads = true;
+			break;
+		case 'o':
+			*ret_outdir = optarg;
+			break;
+		case 'h':
+			fputs(usage, stdout);
+			return -2;
+		default:
+			if (optopt && optopt < 256)
+				cli_usage_error("unknown option '-%c'", optopt);
+			else if (optopt)
+				cli_usage_error("option '%s' needs a value", argv[optind - 1]);
+			else
+				cli_usage_error("unknown option '%s'", argv[optind - 1]);
+			return -1;
+		}
+	}
+	if (!isnan(o->a.m.from_s) && !isnan(o->a.m.to_s) && o->a.m.from_s >= o->a.m.to_s) {
+		cli_usage_error("option '--to': expected a time after --from (%g), got %g",
+				o->a.m.from_s, o->a.m.to_s);
+		return -1;
+	}
+	if (optind >= argc) {
+		cli_usage_error("expected at least one INPUT (a frame log or a run directory)");
+		return -1;
+	}
+	return optind;
+}
+
+int cmd_report(int argc, char **argv)
+{
+	struct report_options o = {
+		.a = { .m = METRICS_OPTS_INIT, .fmt = FRAMELOG_AUTO },
+	};
+	struct reload_rules *rules = NULL;
+	struct analysis *as = NULL;
+	struct col *cols = NULL;
+	double *pass = NULL;
+	size_t ncols = 0, n = 0, i;
+	int first, failed = 0, status = 1;
+
+	first = report_parse_common(argc, argv, usage_text, &o, &pass, NULL);
+	if (first == -2)
+		return 0;
+	if (first < 0)
+		goto usage;
+	if (o.csv && o.json) {
+		cli_usage_error("expected one of --csv and --json, got both");
+		goto usage;
+	}
+	if (o.threads && o.csv) {
+		cli_usage_error("option '--threads' does not apply to --csv");
+		goto usage;
+	}
+	if (o.json && o.cols) {
+		cli_usage_error("option '--cols' does not apply to --json");
+		goto usage;
+	}
+	if (!o.json) {
+		int r;
+
+		if (o.cols)
+			r = cols_parse(o.cols, &cols, &ncols);
+		else if (o.csv)
+			r = cols_all(&cols, &ncols) < 0 ? cli_error_errno(-ENOMEM, "--csv") : 0;
+		else
+			r = cols_parse(DEFAULT_COLS, &cols, &ncols);
+		if (r < 0)
+			goto usage;
+	}
+	if (analyse_load_rules(o.rules, &rules, &o.a.rules_name) < 0)
+		goto out;
+	o.a.rules = rules;
+	as = calloc(argc - first, sizeof(*as));
+	if (!as) {
+		cli_error_errno(-ENOMEM, "inputs");
+		goto out;
+	}
+	for (i = first; i < (size_t)argc; i++) {
+		if (analyse_input(argv[i], &o.a, &as[n]) < 0)
+			failed++;
+		else
+			n++;
+	}
+	want_threads = o.threads;
+	if (n) {
+		if (o.json)
+			print_json(as, n, &o.a.m);
+		else if (print_table(as, n, cols, ncols, o.csv) < 0)
+			failed = cli_error_errno(-ENOMEM, "table");
+		if (o.threads && !o.json && report_threads_print(as, n) < 0)
+			failed = 1;
+	}
+	status = failed ? 1 : 0;
+out:
+	for (i = 0; i < n; i++)
+		analysis_release(&as[i]);
+	free(as);
+	free(cols);
+	free(pass);
+	reload_rules_free(rules);
+	return status;
+usage:
+	free(cols);
+	free(pass);
+	return EXIT_USAGE;
+}

@@ -1,0 +1,81 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * report.h: the analysis `report` and `matrix` share: one input (a frame log
+ * or a run directory) in, its metrics, compat numbers and notes out.
+ *
+ * A run directory holds run.ini (program, variant, t0, pass<N>, reload_*),
+ * record.ssr (the frames, CLOCK_MONOTONIC ns) and program.log (lines
+ * "[S] text", S seconds since t0). A frame log is anything framelog.h reads.
+ * The reload rule for an input is run.ini's reload_* keys, else the rules
+ * file's section for its program (run.ini program=, or --program).
+ */
+#ifndef SS_CMD_REPORT_H
+#define SS_CMD_REPORT_H
+
+#include <stdbool.h>
+
+#include "core/compat.h"
+#include "core/metrics.h"
+#include "core/reload.h"
+#include "frames/framelog.h"
+
+struct analyse_opts {
+	struct metrics_opts m;
+	enum framelog_format fmt;
+	const struct reload_rules *rules;	/* may be NULL */
+	const char *rules_name;		/* the rules file's path, for notes */
+	const char *program;		/* --program: the rule for frame logs */
+	const double *pass;		/* --pass: overrides run.ini's stamps */
+	size_t npass;
+	bool pass_given;
+};
+
+struct analysis {
+	char *source;			/* the input as given */
+	char format[64];		/* the frame source: "mangohud-0.6.8", "record", ... */
+	char *program, *variant;	/* from run.ini; NULL for a frame log */
+	struct metrics m;		/* metrics and every note */
+	struct compat_mangohud mh;
+	enum compat_mangohud_style mh_style;
+	struct compat_capframex cfx;
+};
+
+/*
+ * Analyses INPUT. Returns 0 and fills *ret (free its strings with
+ * analysis_release), or -1 after reporting the error through cli_error()
+ * (a file that cannot be read or parsed: the message names it and the line).
+ */
+int analyse_input(const char *input, const struct analyse_opts *o, struct analysis *ret);
+void analysis_release(struct analysis *a);
+
+/*
+ * Loads the rules file: PATH when given (an error if it cannot be read or
+ * parsed), else the installed or source-tree share/reload-rules.ini when one
+ * exists (none is not an error: *ret is NULL). Returns 0 or -1 (reported).
+ * *ret_name is the path used (static or PATH).
+ */
+int analyse_load_rules(const char *path, struct reload_rules **ret, const char **ret_name);
+
+/* Parses "S,S,..." (seconds >= 0) for --pass into a new array; 0, or -1
+ * after a usage error was printed. */
+int analyse_parse_passes(const char *arg, double **ret, size_t *ret_n);
+
+/* The options of report (and matrix, which adds -o). */
+struct report_options {
+	struct analyse_opts a;
+	const char *rules;	/* --rules */
+	const char *cols;	/* --cols */
+	bool csv, json;
+	bool threads;	/* --threads (report): per-thread CPU per frame */
+};
+
+/*
+ * Parses the options report and matrix share into O; with RET_OUTDIR not
+ * NULL, also -o/--output DIR (matrix). Returns the index of the first input,
+ * -1 after a usage error was printed, or -2 after USAGE was printed for
+ * --help. *ret_pass owns --pass's array (the caller frees it).
+ */
+int report_parse_common(int argc, char **argv, const char *usage, struct report_options *o,
+			double **ret_pass, const char **ret_outdir);
+
+#endif

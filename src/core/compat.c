@@ -1,0 +1,286 @@
+// SPDX-License-Identifier: MIT
+/*
+ * compat.c: MangoHud's and CapFrameX's numbers for a window's frame times,
+ * so that users can reconcile stallscope with the tools they know.
+ *
+ * The formulas were read from the tools' own sources (docs/METRICS.md,
+ * "Compatibility: MangoHud and CapFrameX", names the files):
+ *   MangoHud 0.6.x  src/logging.cpp writeSummary(): per-frame fps sorted
+ *                   ascending; 0.1%/1% are the mean of the lowest
+ *                   ceil(N * p) fps values (N * p computed in float, as
+ *                   MangoHud does); 97% is fps[floor(0.97 * (N - 1))];
+ *                   the average is the mean of per-frame fps.
+ *   MangoHud 0.7+   src/fps_metrics.h calculate(): frame times sorted
+ *                   descending; value 1000 / ft[(uint64)(p * N - 1)] with
+ *                   p * N - 1 in float; average 1000 / mean(ft).
+ *   CapFrameX       FrametimeStatisticProvider.cs: P1 and P0.1 are the R-8
+ *                   quantiles (Math.NET's Quantile) of per-frame fps; the
+ *                   1% low average is 1000 / the mean of the frame times at
+ *                   or above the R-8 0.99 quantile of frame times; the 1% low
+ *                   integral is 1000 / the frame time at which the longest
+ *                   frames, summed from the longest down, first reach 1 % of
+ *                   the total time.
+ * Sums are in double where the tools sum in float; on very long logs the
+ * tools' own printed means can drift from these by float rounding.
+ *
+ * Assumes frame times in ms; a time that is not positive and finite makes
+ * every value NaN. Sorting is an LSD radix sort on the bit patterns of the
+ * (positive) doubles, linear in N: compat runs on every report of an hour's
+ * log (518,400 frames) and must not dominate it.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/compat.h"
+
+/* ------------------------------------------------------------------ */
+/* sorting */
+
+/*
+ * Sorts the N keys in K ascending (TMP holds N); returns the array that
+ * holds the result (K or TMP). Eight byte-wide counting passes; a pass where
+ * every key has the same byte is skipped (the exponent bytes of frame times
+ * mostly agree).
+ */
+static uint64_t *sort_keys(uint64_t *k, uint64_t *tmp, size_t n)
+{
+	uint64_t *src = k, *dst = tmp;
+	size_t count[256];
+
+	for (int shift = 0; shift < 64; shift += 8) {
+		size_t pos = 0;
+		uint64_t *t;
+
+		memset(count, 0, sizeof(count));
+		for (size_t i = 0; i < n; i++)
+			count[(src[i] >> shift) & 0xff]++;
+		if (count[(src[0] >> shift) & 0xff] == n)
+			continue;
+		for (int b = 0; b < 256; b++) {
+			size_t c = count[b];
+
+			count[b] = pos;
+			pos += c;
+		}
+		for (size_t i = 0; i < n; i++)
+			dst[count[(src[i] >> shift) & 0xff]++] = src[i];
+		t = src;
+		src = dst;
+		dst = t;
+	}
+	return src;
+}
+
+/* The reason when FT_MS cannot be used, or NULL. */
+static const char *check_input(const double *ft_ms, size_t n)
+{
+	if (n == 0)
+		return "no frames in the window";
+	for (size_t i = 0; i < n; i++)
+		if (!(isfinite(ft_ms[i]) && ft_ms[i] > 0))
+			return "a frame time is not a positive finite number";
+	return NULL;
+}
+
+/*
+ * A copy of the N positive finite doubles in FT_MS sorted ascending, in a
+ * new array the caller frees; NULL on ENOMEM. For positive doubles the IEEE
+ * bit patterns order like the values, so their bits are the sort keys (moved
+ * with memcpy, so no pointer is read as another type).
+ */
+static double *sorted_copy(const double *ft_ms, size_t n)
+{
+	uint64_t *k = malloc(n * sizeof(*k));
+	uint64_t *tmp = malloc(n * sizeof(*tmp));
+	uint64_t *sorted, *spare;
+	double *out;
+
+	if (!k || !tmp) {
+		free(k);
+		free(tmp);
+		return NULL;
+	}
+	for (size_t i = 0; i < n; i++)
+		memcpy(&k[i], &ft_ms[i], sizeof(k[i]));
+	sorted = sort_keys(k, tmp, n);
+	spare = sorted == k ? tmp : k;
+	/* the spare block becomes the doubles, written front to back */
+	out = (double *)spare;
+	for (size_t i = 0; i < n; i++) {
+		double d;
+
+		memcpy(&d, &sorted[i], sizeof(d));
+		out[i] = d;
+	}
+	free(sorted);
+	return out;
+}
+
+/* ------------------------------------------------------------------ */
+/* MangoHud */
+
+/*
+ * MangoHud 0.7+'s index for fraction P of N values sorted descending:
+ * (uint64_t)(p * N - 1) evaluated in float as fps_metrics.h does (the
+ * fraction comes from std::stof). A value in (-1, 0) truncates to 0.
+ * Returns N when MangoHud would find no value (it then leaves the metric
+ * unset).
+ */
+static size_t mh07_index(float p, size_t n)
+{
+	float x = p * (float)n - 1.0f;
+
+	if (!(x > -1.0f))
+		return n;
+	return x < 0 ? 0 : (size_t)x;
+}
+
+int compat_mangohud(const double *ft_ms, size_t n, enum compat_mangohud_style style,
+		    struct compat_mangohud *ret)
+{
+	struct compat_mangohud r = { NAN, NAN, NAN, NAN, NULL };
+	double *a;
+
+	r.why = check_input(ft_ms, n);
+	if (r.why) {
+		*ret = r;
+		return 0;
+	}
+	a = sorted_copy(ft_ms, n);	/* frame times ascending */
+	if (!a)
+		return -ENOMEM;
+
+	if (style == COMPAT_MANGOHUD_06) {
+		/* fps ascending is frame times descending: fps[i] = 1000 / a[n-1-i] */
+		static const float mins[2] = { 0.001f, 0.01f };
+		double *out[2] = { &r.fps_0_1_min, &r.fps_1_min };
+		double total = 0;
+
+		for (int m = 0; m < 2; m++) {
+			size_t k = (size_t)ceilf((float)n * mins[m]);
+			double sum = 0;
+
+			if (k > n)
+				k = n;
+			for (size_t i = 0; i < k; i++)
+				sum += 1000.0 / a[n - 1 - i];
+			*out[m] = sum / (double)k;
+		}
+		r.fps_97 = 1000.0 / a[n - 1 - (size_t)floor(0.97 * (double)(n - 1))];
+		for (size_t i = 0; i < n; i++)
+			total += 1000.0 / a[n - 1 - i];
+		r.fps_avg = total / (double)n;
+	} else {
+		/* descending index i is ascending index n-1-i */
+		static const float ps[3] = { 0.001f, 0.01f, 0.97f };
+		double *out[3] = { &r.fps_0_1_min, &r.fps_1_min, &r.fps_97 };
+		double sum = 0;
+
+		for (int m = 0; m < 3; m++) {
+			size_t idx = mh07_index(ps[m], n);
+
+			if (idx >= n)
+				r.why = "mangohud finds no frame at that percentile";
+			else
+				*out[m] = 1000.0 / a[n - 1 - idx];
+		}
+		for (size_t i = 0; i < n; i++)
+			sum += ft_ms[i];
+		r.fps_avg = 1000.0 / (sum / (double)n);
+	}
+	free(a);
+	*ret = r;
+	return 0;
+}
+
+enum compat_mangohud_style compat_mangohud_style_of(const char *format)
+{
+	if (format && strncmp(format, "mangohud-0.", 11) == 0) {
+		const char *p = format + 11;
+		long minor = strtol(p, NULL, 10);
+
+		if (p[0] >= '0' && p[0] <= '9' && minor < 7)
+			return COMPAT_MANGOHUD_06;
+	}
+	return COMPAT_MANGOHUD_07;
+}
+
+/* ------------------------------------------------------------------ */
+/* CapFrameX */
+
+/*
+ * Math.NET's Quantile (R-8, "approximately median-unbiased") of the N
+ * values in S, sorted ascending, at TAU in [0, 1]; N >= 1.
+ */
+static double quantile_r8(const double *s, size_t n, double tau)
+{
+	double h;
+	size_t hf;
+
+	if (tau == 0 || n == 1)
+		return s[0];
+	if (tau == 1)
+		return s[n - 1];
+	h = ((double)n + 1 / 3.0) * tau + 1 / 3.0;
+	hf = (size_t)h;
+	if (hf < 1)
+		return s[0];
+	if (hf >= n)
+		return s[n - 1];
+	return s[hf - 1] + (h - (double)hf) * (s[hf] - s[hf - 1]);
+}
+
+int compat_capframex(const double *ft_ms, size_t n, struct compat_capframex *ret)
+{
+	struct compat_capframex r = { NAN, NAN, NAN, NAN, NULL };
+	double *a, q, sum = 0, total = 0, target;
+	size_t k = 0;
+
+	r.why = check_input(ft_ms, n);
+	if (r.why) {
+		*ret = r;
+		return 0;
+	}
+	a = sorted_copy(ft_ms, n);	/* frame times ascending */
+	if (!a)
+		return -ENOMEM;
+
+	/* 1% low average: frames at or above the 0.99 quantile of frame times */
+	q = quantile_r8(a, n, 1 - 0.01);
+	for (size_t i = n; i-- > 0 && a[i] >= q;) {
+		sum += a[i];
+		k++;
+	}
+	r.low1_avg = 1000.0 / (sum / (double)k);
+
+	/* 1% low integral: longest frames down to 1 % of the total time */
+	for (size_t i = 0; i < n; i++)
+		total += ft_ms[i];
+	target = total * (1 - (1 - 0.01));
+	sum = 0;
+	for (size_t i = n; i-- > 0;) {
+		sum += a[i];
+		if (sum >= target || i == 0) {
+			r.low1_integral = 1000.0 / a[i];
+			break;
+		}
+	}
+
+	/* P1, P0.1: quantiles of per-frame fps, ascending = frame times reversed */
+	for (size_t i = 0, j = n - 1; i < j; i++, j--) {
+		double t = a[i];
+
+		a[i] = a[j];
+		a[j] = t;
+	}
+	for (size_t i = 0; i < n; i++)
+		a[i] = 1000.0 / a[i];
+	r.p1 = quantile_r8(a, n, 0.01);
+	r.p0_1 = quantile_r8(a, n, 0.001);
+	free(a);
+	*ret = r;
+	return 0;
+}

@@ -1,0 +1,77 @@
+// SPDX-License-Identifier: MIT
+/*
+ * record.c: the accessors of struct rec (core/record.h), the record in
+ * memory. Pure: the file format and its reader live in src/rec.
+ *
+ * Assumes the struct was filled by the reader or built by hand with every
+ * pointer malloc'd (or NULL with its count 0): rec_free frees each string,
+ * each thread snapshot's array, and every array.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/record.h"
+
+void rec_free(struct rec *r)
+{
+	size_t i;
+
+	if (!r)
+		return;
+	for (i = 0; i < r->nmeta; i++) {
+		free(r->meta[i].key);
+		free(r->meta[i].value);
+	}
+	free(r->meta);
+	for (i = 0; i < r->nfields; i++)
+		free(r->fields[i].name);
+	free(r->fields);
+	free(r->t_ns);
+	free(r->vals);
+	free(r->frames);
+	for (i = 0; i < r->nthreads; i++)
+		free(r->threads[i].th);
+	free(r->threads);
+	free(r->clocks);
+	for (i = 0; i < r->nevents; i++) {
+		free(r->events[i].kind);
+		free(r->events[i].text);
+	}
+	free(r->events);
+	for (i = 0; i < r->nstrs; i++)
+		free(r->strs[i]);
+	free(r->strs);
+	free(r);
+}
+
+const char *rec_meta_get(const struct rec *r, const char *key)
+{
+	size_t i;
+
+	if (!r || !key)
+		return NULL;
+	/* The last value wins: meta written later in the file overrides. */
+	for (i = r->nmeta; i-- > 0;)
+		if (r->meta[i].key && !strcmp(r->meta[i].key, key))
+			return r->meta[i].value ? r->meta[i].value : "";
+	return NULL;
+}
+
+int rec_field_index(const struct rec *r, const char *name)
+{
+	size_t i;
+
+	if (!r || !name)
+		return -1;
+	for (i = 0; i < r->nfields && i < (size_t)INT32_MAX; i++)
+		if (r->fields[i].name && !strcmp(r->fields[i].name, name))
+			return (int)i;
+	return -1;
+}
+
+const char *rec_str(const struct rec *r, int64_t id)
+{
+	if (!r || id <= 0 || (uint64_t)id >= r->nstrs || !r->strs[id])
+		return "";
+	return r->strs[id];
+}

@@ -1,0 +1,213 @@
+// SPDX-License-Identifier: MIT
+/*
+ * runini.c: run.ini's key=value lines (runini.h). A run.ini holds tens of
+ * keys, so lookups are linear scans.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/runini.h"
+
+void runini_free(struct runini *r)
+{
+	size_t i;
+
+	if (!r)
+		return;
+	for (i = 0; i < r->n; i++) {
+		free(r->kv[i].key);
+		free(r->kv[i].value);
+	}
+	free(r->kv);
+	free(r);
+}
+
+static int is_blank(char c)
+{
+	return c == ' ' || c == '\t' || c == '\r';
+}
+
+static char *dup_trimmed(const char *s, size_t n)
+{
+	char *c;
+
+	while (n && is_blank(*s)) {
+		s++;
+		n--;
+	}
+	while (n && is_blank(s[n - 1]))
+		n--;
+	c = malloc(n + 1);
+	if (c) {
+		memcpy(c, s, n);
+		c[n] = '\0';
+	}
+	return c;
+}
+
+int runini_parse(const char *buf, size_t len, const char *name, struct runini **ret,
+		 struct strbuf *err)
+{
+	struct runini *r = calloc(1, sizeof(*r));
+	size_t i = 0, alloc = 0;
+	int lineno = 0;
+
+	if (!r)
+		return -ENOMEM;
+	while (i < len) {
+		const char *line = buf + i, *nl = memchr(line, '\n', len - i), *eq;
+		size_t ll = nl ? (size_t)(nl - line) : len - i, j = 0;
+		struct runini_kv kv;
+
+		i += ll + (nl ? 1 : 0);
+		lineno++;
+		while (j < ll && is_blank(line[j]))
+			j++;
+		if (j == ll || line[j] == '#' || line[j] == ';')
+			continue;
+		eq = memchr(line, '=', ll);
+		if (!eq || eq == line + j || memchr(line, '\0', ll)) {
+			sb_addf(err, "'%s' line %d: expected key=value, got '%.*s'", name, lineno,
+				(int)(ll > 60 ? 60 : ll), line);
+			runini_free(r);
+			return -EINVAL;
+		}
+		kv.key = dup_trimmed(line, (size_t)(eq - line));
+		kv.value = dup_trimmed(eq + 1, ll - (size_t)(eq - line) - 1);
+		kv.line = lineno;
+		if (r->n == alloc) {
+			size_t na = alloc ? alloc * 2 : 32;
+			struct runini_kv *nk = realloc(r->kv, na * sizeof(*nk));
+
+			if (!nk) {
+				free(kv.key);
+				free(kv.value);
+				runini_free(r);
+				return -ENOMEM;
+			}
+			r->kv = nk;
+			alloc = na;
+		}
+		r->kv[r->n++] = kv;
+		if (!kv.key || !kv.value) {
+			runini_free(r);
+			return -ENOMEM;
+		}
+	}
+	*ret = r;
+	return 0;
+}
+
+static const struct runini_kv *find(const struct runini *r, const char *key)
+{
+	size_t i;
+
+	for (i = r->n; i-- > 0;)
+		if (!strcmp(r->kv[i].key, key))
+			return &r->kv[i];
+	return NULL;
+}
+
+const char *runini_get(const struct runini *r, const char *key)
+{
+	const struct runini_kv *kv = r ? find(r, key) : NULL;
+
+	return kv ? kv->value : NULL;
+}
+
+static int to_double(const char *s, double *ret)
+{
+	char *end;
+	double v;
+
+	errno = 0;
+	v = strtod(s, &end);
+	if (errno || end == s || *end || !isfinite(v))
+		return -EINVAL;
+	*ret = v;
+	return 0;
+}
+
+int runini_get_double(const struct runini *r, const char *name, const char *key, double *ret,
+		      struct strbuf *err)
+{
+	const struct runini_kv *kv = r ? find(r, key) : NULL;
+
+	if (!kv)
+		return -ENOENT;
+	if (to_double(kv->value, ret) < 0) {
+		sb_addf(err, "'%s' line %d: %s: expected a number, got '%s'", name, kv->line, key,
+			kv->value);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+struct pass {
+	long n;
+	double t;
+};
+
+static int cmp_pass(const void *a, const void *b)
+{
+	const struct pass *x = a, *y = b;
+
+	return (x->n > y->n) - (x->n < y->n);
+}
+
+int runini_passes(const struct runini *r, const char *name, double **ret, struct strbuf *err)
+{
+	struct pass *ps;
+	double *out;
+	size_t i, k = 0;
+
+	*ret = NULL;
+	if (!r || !r->n)
+		return 0;
+	ps = malloc(r->n * sizeof(*ps));
+	if (!ps)
+		return -ENOMEM;
+	for (i = 0; i < r->n; i++) {
+		const struct runini_kv *kv = &r->kv[i];
+		char *end;
+		long n;
+		size_t j;
+
+		if (strncmp(kv->key, "pass", 4) || !kv->key[4])
+			continue;
+		errno = 0;
+		n = strtol(kv->key + 4, &end, 10);
+		if (*end)
+			continue;	/* passes=, pass_note=: not a stamp */
+		if (errno || n < 1 || to_double(kv->value, &ps[k].t) < 0) {
+			sb_addf(err, "'%s' line %d: %s: expected pass<N>=seconds with N >= 1, got "
+				     "'%s'", name, kv->line, kv->key, kv->value);
+			free(ps);
+			return -EINVAL;
+		}
+		for (j = 0; j < k && ps[j].n != n; j++)
+			;
+		ps[j].n = n;	/* a later pass<N> wins */
+		if (j == k)
+			k++;
+		else
+			ps[j].t = ps[k].t;
+	}
+	if (!k) {
+		free(ps);
+		return 0;
+	}
+	qsort(ps, k, sizeof(*ps), cmp_pass);
+	out = malloc(k * sizeof(*out));
+	if (!out) {
+		free(ps);
+		return -ENOMEM;
+	}
+	for (i = 0; i < k; i++)
+		out[i] = ps[i].t;
+	free(ps);
+	*ret = out;
+	return (int)k;
+}

@@ -1,0 +1,62 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * runini.h: a run directory's run.ini, key=value lines (docs/FORMAT.md).
+ *
+ * Syntax: one "key=value" a line; blanks around key and value are dropped;
+ * empty lines and lines starting with '#' or ';' are skipped; a later key
+ * wins over an earlier one. Keys report reads:
+ *   program=NAME       the program (the reload rule's section name)
+ *   variant=NAME       the variant of a benchmark
+ *   t0=S               CLOCK_MONOTONIC seconds of the run's time origin: the
+ *                      frames, pass stamps and program.log stamps are seconds
+ *                      since t0
+ *   pass<N>=S          pass N (1, 2, ...) started S seconds after t0
+ *   reload_re=RE, reload_after=S, reload_fixed=S   reload rule overrides
+ * Pure: the caller reads the file.
+ */
+#ifndef SS_CORE_RUNINI_H
+#define SS_CORE_RUNINI_H
+
+#include <stddef.h>
+
+#include "core/strbuf.h"
+
+struct runini_kv {
+	char *key;
+	char *value;
+	int line;		/* 1-based line in the file */
+};
+
+struct runini {
+	size_t n;
+	struct runini_kv *kv;
+};
+
+/*
+ * Parses BUF (LEN bytes); NAME is what messages call it. Returns 0 and *ret
+ * (free with runini_free), or -EINVAL with "'NAME' line N: expected
+ * key=value, got '...'" in ERR, or -ENOMEM.
+ */
+int runini_parse(const char *buf, size_t len, const char *name, struct runini **ret,
+		 struct strbuf *err);
+void runini_free(struct runini *r);	/* NULL-safe */
+
+/* The value of KEY (the last one given), or NULL. */
+const char *runini_get(const struct runini *r, const char *key);
+
+/*
+ * KEY as a finite number: 0 and *ret, -ENOENT when absent, -EINVAL (with
+ * "'NAME' line N: KEY: expected a number, got '...'" in ERR) when not a
+ * number.
+ */
+int runini_get_double(const struct runini *r, const char *name, const char *key, double *ret,
+		      struct strbuf *err);
+
+/*
+ * The pass<N>= stamps, ordered by N. Returns the count (>= 0) with a new
+ * array in *ret (NULL when 0; the caller frees it), -EINVAL with a message in
+ * ERR for a bad stamp or N, or -ENOMEM.
+ */
+int runini_passes(const struct runini *r, const char *name, double **ret, struct strbuf *err);
+
+#endif

@@ -1,0 +1,46 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * stats.h: the few statistics the metrics need: sorting, quantiles, mean.
+ *
+ * Quantiles are R-7 (Hyndman & Fan 1996, type 7), numpy's default
+ * ("linear"): for N sorted values x[0..N-1] and p in [0, 1], h = (N - 1) p,
+ * Q(p) = x[floor(h)] + (h - floor(h)) (x[floor(h) + 1] - x[floor(h)]).
+ * docs/METRICS.md states the same. Pure: no I/O, no allocation but
+ * stats_sorted_copy's.
+ */
+#ifndef SS_CORE_STATS_H
+#define SS_CORE_STATS_H
+
+#include <stddef.h>
+
+/* Sorts the N doubles of X ascending in place. X holds no NaN. */
+void stats_sort(double *x, size_t n);
+
+/*
+ * A sorted copy of the N doubles of X. Returns the copy (the caller frees
+ * it), or NULL on ENOMEM; N == 0 returns a valid 1-element buffer so that
+ * NULL always means out of memory.
+ */
+double *stats_sorted_copy(const double *x, size_t n);
+
+/* The R-7 quantile P (0..1) of the N ascending values SORTED; NaN when N is
+ * 0 or P is outside [0, 1]. */
+double stats_quantile_sorted(const double *sorted, size_t n, double p);
+
+/*
+ * The R-7 quantiles PS[0..NP-1] (ascending, each in [0, 1]) of the N values
+ * of X, written to OUT[0..NP-1], without sorting: X is reordered in place
+ * (a selection per quantile, expected O(N) each, three-way partitions so
+ * that runs of equal values cost nothing extra). NaN for every quantile
+ * when N is 0. The values equal stats_quantile_sorted() on a sorted copy.
+ */
+void stats_quantiles_select(double *x, size_t n, const double *ps, size_t np, double *out);
+
+/* The arithmetic mean of the N values of X (compensated summation); NaN when
+ * N is 0. */
+double stats_mean(const double *x, size_t n);
+
+/* The sum of the N values of X, with Kahan-Neumaier compensation. */
+double stats_sum(const double *x, size_t n);
+
+#endif

@@ -1,0 +1,150 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * sampler.h: one look at the kernel's state of a program and the system,
+ * the recorder's sample (DESIGN.md, "The recorder's sample").
+ *
+ * A sampler is opened once for a process (and its frame thread, changeable
+ * later, plus an optional second thread "ft2"). It discovers what to watch
+ * (the disks under the root file system, swap devices and zram, the display
+ * server, kswapd0, kcompactd0, the program's cgroup pressure, its GPU), opens
+ * every file once and re-reads it with pread at offset 0 into a fixed buffer.
+ * Its fields (name + kind) are fixed when it is opened: a source that cannot
+ * be read at all is not declared and a note says why; a field that cannot be
+ * read in one sample keeps its previous value.
+ *
+ * Every sample fills one int64 per field. Strings (wchan, fd targets) are
+ * interned through the caller's callback and stored as the id it returns.
+ * Some sources are read only every `slow_every`-th sample (every thread's
+ * CPU, /proc/stat, meminfo, DRM fdinfo); wchan, syscall and the fd target only
+ * when the thread is not running; the kernel stack of a blocked frame thread
+ * (root only) is handed back as an event. docs/FORMAT.md ("Sample fields")
+ * lists every field with its unit, source and rate.
+ *
+ * This header deliberately does not include src/rec: the recorder maps
+ * enum sampler_kind onto the record's kinds (the values are the same).
+ *
+ * Not thread-safe: one sampler is driven by one thread. Nothing here prints.
+ */
+#ifndef SS_LINUX_SAMPLER_H
+#define SS_LINUX_SAMPLER_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+struct sampler;
+
+enum sampler_kind {
+	SAMPLER_INT = 1, /* a signed 64-bit number: a counter or a gauge (= REC_INT) */
+	SAMPLER_STR = 2, /* an interned string's id, 0 for none (= REC_STR) */
+};
+
+struct sampler_field {
+	const char *name; /* "ft.state", "disk.vda.rd_ios", ...; owned by the sampler */
+	enum sampler_kind kind;
+};
+
+/* A key/value for the record's meta and run.ini ("disk.vda" = "root,swap",
+ * "srv" = "Xorg 1234", "hz" = "100", ...). Owned by the sampler. */
+struct sampler_meta {
+	const char *key;
+	const char *value;
+};
+
+/* Something that happened in one sample, for rec_writer_event. Valid until
+ * the next sampler_sample or sampler_free. */
+struct sampler_event {
+	int32_t tid;	  /* the thread it concerns, or 0 */
+	const char *kind; /* "stack" (text: the kernel stack, one frame a line) or "note" */
+	const char *text;
+};
+
+/* One thread of the process in a slow sample (maps 1:1 onto struct rec_thread). */
+struct sampler_thread {
+	uint32_t tid;
+	uint32_t name;	 /* interned id of its comm */
+	uint64_t cpu_ns; /* cumulative CPU time, schedstat run time (ns) */
+	int32_t cpu;	 /* the CPU it last ran on */
+};
+
+struct sampler_opts {
+	int pid;	     /* the program (required) */
+	int ft_tid;	     /* the frame thread; 0: the main thread (pid) */
+	int ft2_tid;	     /* a second sampled thread; 0: none (ft2.* read as 0) */
+	const char *root;    /* prefix before every /proc and /sys path; NULL/"" = live system */
+	unsigned slow_every; /* slow sources every this many samples; 0: 10 */
+	uint64_t period_ns;  /* informational; rates count samples, stacks use t_ns */
+	bool no_stacks;	     /* never read kernel stacks (they are read when root) */
+	bool naive;	     /* benchmarks only: fopen/fread/fclose every file on every read,
+			      * and no gating (as no_gate) */
+	bool no_gate;	     /* benchmarks only: read the sources that cheap signals gate
+			      * (vmstat, other processes' stat, a blocked thread's wchan and
+			      * syscall, idle threads' stat) on every sample */
+	bool profile;	     /* measure the time of each source (sampler_costs) */
+	/* Interns S and returns its id (> 0; 0 for "" or on failure). Required. */
+	uint32_t (*intern)(void *ctx, const char *s);
+	void *intern_ctx;
+};
+
+/*
+ * Opens a sampler for OPTS->pid: discovers the sources, opens their files and
+ * declares the fields. Returns 0 and *ret (free with sampler_free), or
+ * -ESRCH (no such process or thread), -EACCES (its /proc/PID/stat is not
+ * readable), -EINVAL (no intern callback, pid <= 0), -ENOMEM.
+ */
+int sampler_new(const struct sampler_opts *opts, struct sampler **ret);
+
+/* Closes every file and frees S (NULL-safe). */
+void sampler_free(struct sampler *s);
+
+/* The fields of a sample, in the order sampler_sample fills VALS; fixed for
+ * the sampler's life. Returns their count and sets *ret (owned by S). */
+size_t sampler_fields(const struct sampler *s, const struct sampler_field **ret);
+
+/* Meta key/values (disk roles, display server, cgroup, HZ, ...); fixed after
+ * sampler_new. Returns their count and sets *ret (owned by S). */
+size_t sampler_meta(const struct sampler *s, const struct sampler_meta **ret);
+
+/* What could not be read and why, for run.ini ("kernel stacks: not root",
+ * "cgroup pressure: cgroup v1 (hybrid) hierarchy, no v2 group"). Notes found
+ * while sampling are added too (each also comes out once as a "note" event).
+ * Returns their count and sets *ret (owned by S, valid until the next call
+ * into S). */
+size_t sampler_notes(const struct sampler *s, const char *const **ret);
+
+/*
+ * Makes TID the frame thread (WHICH 0: ft.*) or the second thread (WHICH 1:
+ * ft2.*; TID 0 stops sampling it). Takes effect from the next sample.
+ * Returns 0, -ESRCH if TID is not a thread of the process, -EINVAL.
+ */
+int sampler_set_thread(struct sampler *s, unsigned which, int tid);
+
+/*
+ * Takes one sample at T_NS (CLOCK_MONOTONIC, the caller's stamp; used for
+ * stack timing) into VALS, one value per field. Returns 0, or -ESRCH when
+ * the process has gone (exited, or a zombie): VALS then holds what could be
+ * read and the caller should end the run. A thread that is gone is not an
+ * error: its state reads 'X' and a note event says so.
+ */
+int sampler_sample(struct sampler *s, uint64_t t_ns, int64_t *vals);
+
+/* The events of the last sample (stacks, notes). Returns their count and
+ * sets *ret (owned by S, valid until the next sampler_sample). */
+size_t sampler_events(const struct sampler *s, const struct sampler_event **ret);
+
+/* In a slow sample, every thread of the process; 0 in other samples.
+ * Returns their count and sets *ret (owned by S, valid until the next
+ * sampler_sample). */
+size_t sampler_threads(const struct sampler *s, const struct sampler_thread **ret);
+
+/* With opts.profile: per source kind, reads done and their total ns. */
+struct sampler_cost {
+	const char *source; /* "task stat", "schedstat", "vmstat", ... */
+	uint64_t reads;
+	uint64_t ns;
+	uint64_t skipped; /* reads a cheap signal saved (vmstat) */
+};
+/* Returns the number of source kinds and sets *ret (owned by S). */
+size_t sampler_costs(const struct sampler *s, const struct sampler_cost **ret);
+
+#endif

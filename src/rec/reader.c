@@ -1,0 +1,798 @@
+// SPDX-License-Identifier: MIT
+/*
+ * reader.c: the record reader (rec.h): checks the file header, walks the
+ * checksummed blocks, decodes their records into a struct rec.
+ *
+ * Assumes nothing of its input: every read is bounds-checked, every count
+ * is checked against the bytes that are left before anything is allocated,
+ * and the sample matrix and thread snapshots (which a few bytes can expand
+ * into many values) are capped at REC_EXPAND values per input byte. The
+ * blocks are taken in order while each is whole and its CRC32C matches;
+ * the first that is not ends the reading, and the bytes from there on are
+ * counted as torn (a recorder killed mid-block leaves exactly that). A
+ * whole block whose records do not decode is damage, not a crash: an error.
+ * Speed: a first pass checks the blocks' CRCs and counts the samples, so
+ * that the sample matrix is allocated once; the second decodes, a sample
+ * costing one pass over the fields (a field that holds still is copied).
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "rec/codec.h"
+#include "rec/rec.h"
+
+/* At most this many sample values and thread entries per input byte (plus
+ * REC_EXPAND_MIN): a steady recording of 60 fields expands about 25 times. */
+#define REC_EXPAND 256
+#define REC_EXPAND_MIN (1u << 20)
+
+struct rd {
+	const uint8_t *base;
+	size_t len;
+	struct rec *r;
+	struct strbuf *err;
+	size_t off;		/* file offset of the record being decoded, for messages */
+	bool header_block;
+	bool frozen;		/* fields are fixed (the first sample was seen) */
+	struct samp_state ss;
+	uint8_t *kinds;
+	uint64_t expand_left;	/* values and thread entries still allowed */
+	uint64_t hint_samples;	/* samples in the whole blocks (from the first pass) */
+	uint64_t period;	/* meta period_ns as the header block left it */
+	size_t cap_samples, cap_frames, cap_threads, cap_clocks, cap_events, cap_strs,
+		cap_meta, cap_fields;
+	uint64_t f_n, f_tprev, f_dtprev;
+	uint32_t f_tid, f_source;
+	uint64_t th_tprev, th_dtprev;
+	uint64_t ev_tprev;
+};
+
+static int bad(struct rd *d, const char *what)
+{
+	if (d->err)
+		sb_addf(d->err, "offset %zu: %s", d->off, what);
+	return -EINVAL;
+}
+
+/* Makes room for one more element in *P (capacity *CAP, N used). */
+static int grow(void *pp, size_t *cap, size_t n, size_t size)
+{
+	void **p = pp;
+	size_t c;
+	void *q;
+
+	if (n < *cap)
+		return 0;
+	c = *cap ? *cap * 2 : 16;
+	if (c > SIZE_MAX / size)
+		return -ENOMEM;
+	q = realloc(*p, c * size);
+	if (!q)
+		return -ENOMEM;
+	*p = q;
+	*cap = c;
+	return 0;
+}
+
+#ifndef MADV_POPULATE_WRITE
+#define MADV_POPULATE_WRITE 23	/* Linux 5.14 */
+#endif
+
+/* Asks the kernel to fault in the N bytes at P in one call rather than one
+ * fault a page as the decoder first writes them (about twice as fast for a
+ * one-hour matrix of 193 MB on the build VM). Best effort: an older kernel
+ * refuses, and the pages fault in as usual. */
+static void prefault(void *p, size_t n)
+{
+	uintptr_t a = ((uintptr_t)p + 4095) & ~(uintptr_t)4095;
+	uintptr_t e = ((uintptr_t)p + n) & ~(uintptr_t)4095;
+
+	if (n >= (8u << 20) && e > a)
+		(void)madvise((void *)a, e - a, MADV_POPULATE_WRITE);
+}
+
+static char *dupn(const uint8_t *p, size_t n)
+{
+	char *s = malloc(n + 1);
+
+	if (!s)
+		return NULL;
+	if (n)
+		memcpy(s, p, n);
+	s[n] = 0;
+	return s;
+}
+
+/* ---------------------------------------------------------------- records */
+
+static int rd_meta(struct rd *d, struct cur *c)
+{
+	struct rec *r = d->r;
+	uint64_t kl;
+	char *k, *v;
+
+	if (!cur_varint(c, &kl) || kl > (uint64_t)(c->end - c->p))
+		return bad(d, "meta record: key longer than the record");
+	if (grow(&r->meta, &d->cap_meta, r->nmeta, sizeof(*r->meta)) < 0)
+		return -ENOMEM;
+	k = dupn(c->p, kl);
+	v = dupn(c->p + kl, (size_t)(c->end - c->p) - kl);
+	if (!k || !v) {
+		free(k);
+		free(v);
+		return -ENOMEM;
+	}
+	r->meta[r->nmeta++] = (struct rec_meta){ .key = k, .value = v };
+	return 0;
+}
+
+static int rd_field(struct rd *d, struct cur *c)
+{
+	struct rec *r = d->r;
+	uint8_t kind;
+	char *name;
+	uint8_t *kinds;
+
+	if (d->frozen)
+		return bad(d, "field record after the first sample");
+	if (!cur_u8(c, &kind) || c->p == c->end)
+		return bad(d, "field record: expected a kind and a name");
+	if (r->nfields >= INT32_MAX)
+		return bad(d, "too many fields");
+	if (grow(&r->fields, &d->cap_fields, r->nfields, sizeof(*r->fields)) < 0)
+		return -ENOMEM;
+	kinds = realloc(d->kinds, r->nfields + 1);
+	if (!kinds)
+		return -ENOMEM;
+	d->kinds = kinds;
+	name = dupn(c->p, (size_t)(c->end - c->p));
+	if (!name)
+		return -ENOMEM;
+	kinds[r->nfields] = kind;
+	r->fields[r->nfields++] = (struct rec_field){ .name = name, .kind = (enum rec_kind)kind };
+	return 0;
+}
+
+static int rd_str(struct rd *d, struct cur *c)
+{
+	struct rec *r = d->r;
+	char *s;
+
+	if (r->nstrs >= UINT32_MAX)
+		return bad(d, "too many strings");
+	if (grow(&r->strs, &d->cap_strs, r->nstrs, sizeof(*r->strs)) < 0)
+		return -ENOMEM;
+	s = dupn(c->p, (size_t)(c->end - c->p));
+	if (!s)
+		return -ENOMEM;
+	r->strs[r->nstrs++] = s;
+	return 0;
+}
+
+static int freeze(struct rd *d)
+{
+	const char *p;
+
+	if (d->frozen)
+		return 0;
+	/* The writer predicts with the period of its header block. */
+	p = d->header_block ? rec_meta_get(d->r, "period_ns") : NULL;
+	if (samp_state_init(&d->ss, d->r->nfields, d->kinds,
+			    d->header_block ? rec_parse_u64(p) : d->period) < 0)
+		return -ENOMEM;
+	d->frozen = true;
+	return 0;
+}
+
+/* A bounded bit reader over the samples' bit stream (LSB first). */
+struct bitr {
+	const uint8_t *p, *end;
+	uint64_t acc;
+	unsigned n;
+};
+
+static bool br_get(struct bitr *b, unsigned nbits, uint64_t *ret)
+{
+	while (b->n < nbits) {
+		if (b->p == b->end)
+			return false;
+		b->acc |= (uint64_t)*b->p++ << b->n;
+		b->n += 8;
+	}
+	*ret = nbits ? b->acc & ((1ull << nbits) - 1) : 0;
+	b->acc = nbits ? b->acc >> nbits : b->acc;
+	b->n -= nbits;
+	return true;
+}
+
+static bool br_get64(struct bitr *b, unsigned nbits, uint64_t *ret)
+{
+	uint64_t lo, hi;
+
+	if (nbits <= 32)
+		return br_get(b, nbits, ret);
+	if (!br_get(b, 32, &lo) || !br_get(b, nbits - 32, &hi))
+		return false;
+	*ret = lo | hi << 32;
+	return true;
+}
+
+/* Tops the accumulator up to at least 32 bits while input lasts. */
+static inline void br_fill(struct bitr *b)
+{
+	while (b->n <= 56 - 8 && b->p < b->end) {
+		b->acc |= (uint64_t)*b->p++ << b->n;
+		b->n += 8;
+	}
+}
+
+/* Reads a number in the adaptive Rice code whose running mean is *AVG. */
+static bool br_rice(struct bitr *b, uint64_t *avg, uint64_t *ret)
+{
+	unsigned k = rice_k(*avg), q;
+	uint64_t u;
+
+	br_fill(b);
+	/* The unary part: count the one-bits (at most RICE_QMAX). */
+	q = b->acc == UINT64_MAX ? 64 : (unsigned)__builtin_ctzll(~b->acc);
+	if (q > b->n)
+		q = b->n;
+	if (q >= RICE_QMAX) {
+		q = RICE_QMAX;
+		b->acc >>= RICE_QMAX;
+		b->n -= RICE_QMAX;
+	} else if (q < b->n) {
+		b->acc >>= q + 1;	/* the ones and the zero */
+		b->n -= q + 1;
+	} else {
+		return false;		/* the input ends inside the unary part */
+	}
+	if (q < RICE_QMAX) {
+		if (!br_get64(b, k, &u))
+			return false;
+		u |= (uint64_t)q << k;
+	} else {
+		uint64_t len;
+
+		if (!br_get(b, 6, &len) || !br_get64(b, (unsigned)len + 1, &u))
+			return false;
+	}
+	rice_adapt(avg, u);
+	*ret = u;
+	return true;
+}
+
+static int rd_samples(struct rd *d, struct cur *c)
+{
+	struct rec *r = d->r;
+	struct samp_state *s = &d->ss;
+	size_t nf = r->nfields;
+	struct bitr b;
+	uint64_t count, i;
+	int ret;
+
+	ret = freeze(d);
+	if (ret < 0)
+		return ret;
+	/* A sample takes at least 2 bits. */
+	if (!cur_varint(c, &count) || count > (uint64_t)(c->end - c->p) * 4)
+		return bad(d, "samples record: count larger than the record");
+	if (nf && count > d->expand_left / nf)
+		return bad(d, "samples record: more values than a file this size can hold");
+	d->expand_left -= count * nf;
+	if (r->nsamples + count > d->cap_samples) {
+		size_t cap = d->cap_samples ? d->cap_samples : 256;
+
+		/* The first time, room for every sample of the file, when the
+		 * hint fits the cap (a lying hint costs only the cap). */
+		if (!d->cap_samples && d->hint_samples > cap &&
+		    (!nf || d->hint_samples <= (d->expand_left + count * nf) / nf))
+			cap = (size_t)d->hint_samples;
+		uint64_t *t;
+		int64_t *v;
+
+		while (cap < r->nsamples + count)
+			cap *= 2;
+		t = realloc(r->t_ns, cap * sizeof(*t));
+		if (!t)
+			return -ENOMEM;
+		r->t_ns = t;
+		v = realloc(r->vals, (nf ? cap * nf : 1) * sizeof(*v));
+		if (!v)
+			return -ENOMEM;
+		prefault(v + r->nsamples * nf, (cap - r->nsamples) * nf * sizeof(*v));
+		r->vals = v;
+		d->cap_samples = cap;
+	}
+	b = (struct bitr){ .p = c->p, .end = c->end };
+	for (i = 0; i < count; i++) {
+		int64_t *row = r->vals + r->nsamples * nf;
+		uint64_t ntog, tz, last = 0, t;
+
+		if (!br_rice(&b, &s->avg_t, &tz) || !br_rice(&b, &s->avg_ntog, &ntog))
+			return bad(d, "samples record: truncated sample");
+		if (ntog > nf)
+			return bad(d, "samples record: more changes than fields");
+		for (uint64_t k = 0; k < ntog; k++) {
+			uint64_t gap, f;
+
+			if (!br_rice(&b, &s->avg_gap, &gap) || gap >= nf - last)
+				return bad(d, "samples record: field index out of range");
+			f = last + gap;
+			if (s->fs[f].dense)
+				return bad(d, "samples record: a dense field toggled");
+			s->fs[f].chg ^= 1;
+			last = f + 1;
+		}
+		for (size_t f = 0; f < nf; f++) {
+			struct samp_field *sf = &s->fs[f];
+			uint64_t v, e, flag = 1;
+
+			if (samp_quiet(sf)) {
+				row[f] = (int64_t)sf->p1;
+				continue;
+			}
+			v = samp_pred(sf);
+			if (sf->dense && !br_get(&b, 1, &flag))
+				return bad(d, "samples record: truncated value");
+			if ((sf->dense && flag) || sf->chg) {
+				if (!br_rice(&b, &sf->avg, &e))
+					return bad(d, "samples record: truncated value");
+				v += (uint64_t)zz_dec(e + 1);
+			}
+			row[f] = (int64_t)v;
+			samp_field_update(sf, v);
+		}
+		t = samp_tpred(s) + (uint64_t)zz_dec(tz);
+		r->t_ns[r->nsamples++] = t;
+		samp_time_update(s, t);
+	}
+	if (b.p != b.end || b.n >= 8)
+		return bad(d, "samples record: bytes left after the last sample");
+	return 0;
+}
+
+static int rd_frames(struct rd *d, struct cur *c)
+{
+	struct rec *r = d->r;
+	uint64_t count, i;
+
+	if (!cur_varint(c, &count) || count > (uint64_t)(c->end - c->p))
+		return bad(d, "frames record: count larger than the record");
+	for (i = 0; i < count; i++) {
+		uint64_t head, tz, tid = d->f_tid, src = d->f_source, t;
+
+		if (!cur_varint(c, &head))
+			return bad(d, "frames record: truncated frame");
+		switch (head & 3) {
+		case 0:
+			if (!d->f_n)
+				return bad(d, "frames record: first frame without a thread");
+			tz = head >> 2;
+			break;
+		case 1:
+			tz = head >> 2;
+			if (!cur_varint(c, &tid) || !cur_varint(c, &src))
+				return bad(d, "frames record: truncated frame");
+			break;
+		case 2:
+			if (head != 2 || !cur_varint(c, &tz) || !cur_varint(c, &tid) ||
+			    !cur_varint(c, &src))
+				return bad(d, "frames record: bad frame head");
+			break;
+		default:
+			return bad(d, "frames record: bad frame head");
+		}
+		if (tid > UINT32_MAX || src > UINT32_MAX)
+			return bad(d, "frames record: thread or source out of range");
+		if (grow(&r->frames, &d->cap_frames, r->nframes, sizeof(*r->frames)) < 0)
+			return -ENOMEM;
+		t = d->f_tprev + d->f_dtprev + (uint64_t)zz_dec(tz);
+		r->frames[r->nframes++] =
+			(struct rec_frame){ .t_ns = t, .tid = (uint32_t)tid, .source = (uint32_t)src };
+		d->f_dtprev = d->f_n ? t - d->f_tprev : 0;
+		d->f_tprev = t;
+		d->f_tid = (uint32_t)tid;
+		d->f_source = (uint32_t)src;
+		d->f_n++;
+	}
+	if (c->p != c->end)
+		return bad(d, "frames record: bytes left after the last frame");
+	return 0;
+}
+
+static int rd_clock(struct rd *d, struct cur *c)
+{
+	struct rec *r = d->r;
+	uint64_t m, re;
+
+	if (!cur_varint(c, &m) || !cur_varint(c, &re))
+		return bad(d, "clock record: expected two times");
+	if (grow(&r->clocks, &d->cap_clocks, r->nclocks, sizeof(*r->clocks)) < 0)
+		return -ENOMEM;
+	r->clocks[r->nclocks++] = (struct rec_clock){ .mono_ns = m, .real_ns = re };
+	return 0;
+}
+
+static int rd_threads(struct rd *d, struct cur *c)
+{
+	struct rec *r = d->r;
+	const struct rec_threads *prev = r->nthreads ? &r->threads[r->nthreads - 1] : NULL;
+	size_t nprev = prev ? prev->n : 0, cur = 0, j = 0;
+	struct rec_thread *th = NULL;
+	uint64_t tz, n, t;
+
+	if (!cur_varint(c, &tz) || !cur_varint(c, &n))
+		return bad(d, "threads record: truncated head");
+	/* Every entry costs a byte unless copied from the previous snapshot. */
+	if (n > nprev + (uint64_t)(c->end - c->p))
+		return bad(d, "threads record: more threads than the record holds");
+	if (n > d->expand_left)
+		return bad(d, "threads record: more entries than a file this size can hold");
+	d->expand_left -= n;
+	if (grow(&r->threads, &d->cap_threads, r->nthreads, sizeof(*r->threads)) < 0)
+		return -ENOMEM;
+	prev = r->nthreads ? &r->threads[r->nthreads - 1] : NULL;
+	if (n) {
+		th = calloc(n, sizeof(*th));
+		if (!th)
+			return -ENOMEM;
+	}
+	while (cur < n) {
+		uint64_t run, tok, dtid, v;
+		struct rec_thread base = { 0 };
+
+		if (!cur_varint(c, &run) || run > n - cur || run > nprev - j)
+			goto bad_entry;
+		if (run)
+			memcpy(th + cur, prev->th + j, run * sizeof(*th));
+		cur += run;
+		j += run;
+		if (cur == n)
+			break;
+		if (!cur_varint(c, &tok) || (tok >> 4) > nprev - j)
+			goto bad_entry;
+		j += tok >> 4;
+		if (tok & TH_NEW) {
+			base.tid = cur ? th[cur - 1].tid : 0;
+		} else {
+			if (j >= nprev)
+				goto bad_entry;
+			base = prev->th[j++];
+		}
+		if (!cur_varint(c, &dtid))
+			goto bad_entry;
+		th[cur].tid = (uint32_t)(base.tid + (uint64_t)zz_dec(dtid));
+		th[cur].name = base.name;
+		th[cur].cpu = base.cpu;
+		th[cur].cpu_ns = base.cpu_ns;
+		if (tok & TH_NAME) {
+			if (!cur_varint(c, &v) || v > UINT32_MAX)
+				goto bad_entry;
+			th[cur].name = (uint32_t)v;
+		}
+		if (tok & TH_CPU) {
+			if (!cur_varint(c, &v))
+				goto bad_entry;
+			th[cur].cpu = (int32_t)(uint32_t)((uint64_t)(int64_t)base.cpu +
+							   (uint64_t)zz_dec(v));
+		}
+		if (tok & TH_CPUNS) {
+			if (!cur_varint(c, &v))
+				goto bad_entry;
+			th[cur].cpu_ns = base.cpu_ns + (uint64_t)zz_dec(v);
+		}
+		cur++;
+	}
+	if (c->p != c->end)
+		goto bad_entry;
+	t = d->th_tprev + d->th_dtprev + (uint64_t)zz_dec(tz);
+	d->th_dtprev = r->nthreads ? t - d->th_tprev : 0;
+	d->th_tprev = t;
+	r->threads[r->nthreads++] = (struct rec_threads){ .t_ns = t, .n = n, .th = th };
+	return 0;
+bad_entry:
+	free(th);
+	return bad(d, "threads record: bad entry");
+}
+
+static int rd_event(struct rd *d, struct cur *c)
+{
+	struct rec *r = d->r;
+	uint64_t tz, tid, k, x, t;
+	char *ks, *xs;
+
+	if (!cur_varint(c, &tz) || !cur_varint(c, &tid) || !cur_varint(c, &k) ||
+	    !cur_varint(c, &x) || tid > UINT32_MAX)
+		return bad(d, "event record: expected time, thread, kind and text");
+	if (grow(&r->events, &d->cap_events, r->nevents, sizeof(*r->events)) < 0)
+		return -ENOMEM;
+	ks = strdup(rec_str(r, (int64_t)(k > INT64_MAX ? 0 : k)));
+	xs = strdup(rec_str(r, (int64_t)(x > INT64_MAX ? 0 : x)));
+	if (!ks || !xs) {
+		free(ks);
+		free(xs);
+		return -ENOMEM;
+	}
+	t = d->ev_tprev + (uint64_t)zz_dec(tz);
+	d->ev_tprev = t;
+	r->events[r->nevents++] =
+		(struct rec_event){ .t_ns = t, .tid = (uint32_t)tid, .kind = ks, .text = xs };
+	return 0;
+}
+
+/* Adds the sample counts of the block's RT_SAMPLES records to the hint;
+ * damage is left for rd_block to report. */
+static void count_samples(struct rd *d, const uint8_t *p, size_t n)
+{
+	struct cur c = { p, p + n };
+
+	while (c.p < c.end) {
+		uint8_t type;
+		uint64_t len, count;
+		struct cur rc;
+
+		if (!cur_u8(&c, &type) || !cur_varint(&c, &len) || len > (uint64_t)(c.end - c.p))
+			return;
+		rc = (struct cur){ c.p, c.p + len };
+		c.p += len;
+		if (type == RT_SAMPLES && cur_varint(&rc, &count) && count <= len * 8)
+			d->hint_samples += count;
+	}
+}
+
+/* Decodes the records of one whole block (payload P, N bytes, at file
+ * offset OFF). */
+static int rd_block(struct rd *d, const uint8_t *p, size_t n, size_t off)
+{
+	struct cur c = { p, p + n };
+
+	while (c.p < c.end) {
+		struct cur rc;
+		uint8_t type;
+		uint64_t len;
+		int ret = 0;
+
+		d->off = off + (size_t)(c.p - p);
+		if (!cur_u8(&c, &type) || !cur_varint(&c, &len) ||
+		    len > (uint64_t)(c.end - c.p))
+			return bad(d, "record longer than its block");
+		rc = (struct cur){ c.p, c.p + len };
+		c.p += len;
+		switch (type) {
+		case RT_META:
+			ret = rd_meta(d, &rc);
+			break;
+		case RT_FIELD:
+			ret = rd_field(d, &rc);
+			break;
+		case RT_STR:
+			ret = rd_str(d, &rc);
+			break;
+		case RT_SAMPLES:
+			ret = rd_samples(d, &rc);
+			break;
+		case RT_FRAMES:
+			ret = rd_frames(d, &rc);
+			break;
+		case RT_CLOCK:
+			ret = rd_clock(d, &rc);
+			break;
+		case RT_THREADS:
+			ret = rd_threads(d, &rc);
+			break;
+		case RT_EVENT:
+			ret = rd_event(d, &rc);
+			break;
+		case RT_END:
+			d->r->complete = true;
+			break;
+		default:
+			d->r->unknown_records++;
+			break;
+		}
+		if (ret < 0)
+			return ret;
+	}
+	return 0;
+}
+
+/* ---------------------------------------------------------------- file */
+
+static int rd_header(struct rd *d)
+{
+	const uint8_t *b = d->base;
+	uint64_t magic;
+	unsigned major, minor;
+
+	d->off = 0;
+	if (d->len == 0)
+		return bad(d, "empty file, not a stallscope record");
+	if (d->len < 8) {
+		if (memcmp(b, "SSREC\r\n\x1a", d->len))
+			return bad(d, "not a stallscope record (bad magic)");
+		return bad(d, "file ends inside the file header");
+	}
+	magic = le64_get(b);
+	if (magic == REC_MAGIC_SWAPPED) {
+		if (d->err)
+			sb_addf(d->err, "offset 0: record written big-endian, which this "
+					"reader does not read");
+		return -EPROTONOSUPPORT;
+	}
+	if (magic != REC_MAGIC)
+		return bad(d, "not a stallscope record (bad magic)");
+	if (d->len < REC_FILE_HEADER)
+		return bad(d, "file ends inside the file header");
+	major = le16_get(b + 8);
+	minor = le16_get(b + 10);
+	if (major > REC_VERSION_MAJOR) {
+		if (d->err)
+			sb_addf(d->err,
+				"offset 8: record version %u.%u is newer than this reader (%u.%u); "
+				"use a newer stallscope",
+				major, minor, REC_VERSION_MAJOR, REC_VERSION_MINOR);
+		return -EPROTONOSUPPORT;
+	}
+	if (major < 1)
+		return bad(d, "record version 0 does not exist");
+	d->r->version_major = major;
+	d->r->version_minor = minor;
+	return 0;
+}
+
+int rec_parse(const void *buf, size_t len, struct rec **ret, struct strbuf *err)
+{
+	struct rd d = { .base = buf, .len = len, .err = err };
+	size_t off = REC_FILE_HEADER, end;
+	int r;
+
+	if (!ret || (!buf && len))
+		return -EINVAL;
+	d.r = calloc(1, sizeof(*d.r));
+	if (!d.r)
+		return -ENOMEM;
+	d.expand_left = (uint64_t)len * REC_EXPAND + REC_EXPAND_MIN;
+	r = rd_header(&d);
+	if (r < 0)
+		goto fail;
+	r = grow(&d.r->strs, &d.cap_strs, 0, sizeof(char *));
+	if (r < 0)
+		goto fail;
+	d.r->strs[0] = strdup("");
+	if (!d.r->strs[0]) {
+		r = -ENOMEM;
+		goto fail;
+	}
+	d.r->nstrs = 1;
+	/* First pass: the whole blocks (length and CRC), and how many
+	 * samples they hold, so that the sample matrix is allocated once. */
+	for (bool first = true;; first = false) {
+		const uint8_t *p = d.base + off;
+		size_t rest = len - off;
+		uint32_t n, crc;
+
+		if (!rest)
+			break;
+		if (rest < REC_BLOCK_HEADER)
+			goto torn;
+		n = le32_get(p);
+		if (n > REC_BLOCK_MAX || n > rest - REC_BLOCK_HEADER)
+			goto torn;
+		crc = rec_crc32c(rec_crc32c(0, p, 4), p + REC_BLOCK_HEADER, n);
+		if (crc != le32_get(p + 4))
+			goto torn;
+		count_samples(&d, p + REC_BLOCK_HEADER, n);
+		off += REC_BLOCK_HEADER + n;
+		continue;
+torn:
+		if (first) {
+			d.off = off;
+			r = bad(&d, "the header block is torn or damaged");
+			goto fail;
+		}
+		d.r->torn_bytes = rest;
+		break;
+	}
+	end = off;
+	for (off = REC_FILE_HEADER; off < end;) {
+		uint32_t n = le32_get(d.base + off);
+
+		d.header_block = off == REC_FILE_HEADER;
+		r = rd_block(&d, d.base + off + REC_BLOCK_HEADER, n, off + REC_BLOCK_HEADER);
+		if (r < 0)
+			goto fail;
+		if (d.header_block)
+			d.period = rec_parse_u64(rec_meta_get(d.r, "period_ns"));
+		off += REC_BLOCK_HEADER + n;
+	}
+	if (off == REC_FILE_HEADER) {
+		d.off = off;
+		r = bad(&d, "file ends before the header block");
+		goto fail;
+	}
+	samp_state_release(&d.ss);
+	free(d.kinds);
+	*ret = d.r;
+	return 0;
+fail:
+	if (r == -ENOMEM && err)
+		sb_addf(err, "out of memory");
+	samp_state_release(&d.ss);
+	free(d.kinds);
+	rec_free(d.r);
+	return r;
+}
+
+int rec_read_file(const char *path, struct rec **ret, struct strbuf *err)
+{
+	struct strbuf msg = STRBUF_INIT;
+	uint8_t *buf = NULL;
+	size_t len = 0, cap = 0;
+	struct stat st;
+	int fd, r;
+
+	if (!path || !ret)
+		return -EINVAL;
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		r = -errno;
+		if (err)
+			sb_addf(err, "cannot open '%s': %s", path, strerror(-r));
+		return r;
+	}
+	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0)
+		cap = (size_t)st.st_size + 1;
+	for (;;) {
+		ssize_t k;
+
+		if (len == cap) {
+			size_t c = cap ? cap * 2 : 65536;
+			uint8_t *p = c > cap ? realloc(buf, c) : NULL;
+
+			if (!p) {
+				r = -ENOMEM;
+				goto out;
+			}
+			buf = p;
+			cap = c;
+		} else if (!buf) {
+			buf = malloc(cap);
+			if (!buf) {
+				r = -ENOMEM;
+				goto out;
+			}
+		}
+		k = read(fd, buf + len, cap - len);
+		if (k < 0) {
+			if (errno == EINTR)
+				continue;
+			r = -errno;
+			if (err)
+				sb_addf(err, "cannot read '%s': %s", path, strerror(-r));
+			goto out_nomsg;
+		}
+		if (k == 0)
+			break;
+		len += (size_t)k;
+	}
+	r = rec_parse(buf, len, ret, &msg);
+out:
+	if (r < 0 && err) {
+		if (r == -ENOMEM && !msg.len)
+			sb_addf(err, "'%s': out of memory", path);
+		else
+			sb_addf(err, "'%s' %s", path, msg.buf);
+	}
+out_nomsg:
+	sb_release(&msg);
+	free(buf);
+	close(fd);
+	return r;
+}

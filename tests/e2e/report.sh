@@ -1,0 +1,137 @@
+#!/bin/bash
+# labels: e2e
+# stallscope report and matrix end to end: the table, --cols, CSV, JSON (its
+# keys and values checked with python3's json), a run directory of a looping
+# demo with reload segments (and one without t0: play null), bad inputs (exit
+# 1, the message names file and line) and usage errors (exit 2).
+set -u
+B=$SS_BIN
+F=$SS_FIXTURES/framelogs
+T=$(mktemp -d)
+trap 'rm -rf "$T"' EXIT
+fail=0
+no() { echo "FAIL: $*"; fail=1; }
+
+# expect RC CMD...: runs CMD, output in $T/out and $T/err, checks its status
+expect() {
+	local want=$1
+	shift
+	"$@" >"$T/out" 2>"$T/err"
+	local rc=$?
+	[ $rc = "$want" ] || no "exit $rc, expected $want: $* ($(head -c 300 "$T/err"))"
+}
+
+# the table: a header and one row per input, aligned
+expect 0 "$B" report --warmup 0 "$F/mangohud-0.6.8-perframe.csv" "$F/plain.txt"
+head -1 "$T/out" | grep -q '^source  *frames  *fps  *smooth_fps .*stalls_play' || no "table header"
+grep -q 'mangohud-0.6.8-perframe.csv  *1147 ' "$T/out" || no "mangohud row: $(cat "$T/out")"
+grep -q 'plain.txt  *40 ' "$T/out" || no "plain row"
+
+# --cols, and the MangoHud 0.6.8 compat numbers equal MangoHud's own summary
+expect 0 "$B" report --warmup 0 --cols source,mangohud.fps_0_1_min,mangohud.fps_1_min,mangohud.fps_97,mangohud.fps_avg "$F/mangohud-0.6.8-perframe.csv"
+want=$(tail -1 "$F/mangohud-0.6.8-perframe_summary.csv" | cut -d, -f1-4 | tr , ' ')
+got=$(sed -n 2p "$T/out" | awk '{print $2, $3, $4, $5}')
+[ "$got" = "$want" ] || no "mangohud compat '$got', MangoHud said '$want'"
+
+# CSV: a header with every column and the notes last, one line per input
+expect 0 "$B" report --csv --warmup 0 "$F/plain.txt" "$F/presentmon-v2.csv"
+[ "$(wc -l <"$T/out")" = 3 ] || no "csv lines: $(wc -l <"$T/out")"
+head -1 "$T/out" | grep -q '^source,format,program,variant,frames,seconds,fps,.*,reload_n,mangohud.fps_0_1_min,.*,capframex.low1_integral,notes$' || no "csv header: $(head -1 "$T/out")"
+
+# JSON: the keys of the issue, numbers, null for what cannot be computed
+expect 0 "$B" report --json --warmup 0 --stall-ms 100 "$F/plain.txt" "$F/mangohud-0.6.8-perframe.csv"
+/usr/bin/python3 - "$T/out" <<'PY' || fail=1
+import json, math, sys
+a = json.load(open(sys.argv[1]))
+assert isinstance(a, list) and len(a) == 2, a
+keys = """frames seconds fps smooth_fps median_ms p95_ms p99_ms p999_ms low1 low01 stalls stall_s
+longest_ms over_500ms over_1s over_2s stutter_pct lowfps_pct stalls_warm stall_warm_s
+longest_warm_ms stalls_play stall_play_s longest_play_ms low1_play win_play_s reload_s
+reload_n""".split()
+for o in a:
+    for k in ["source", "format", "compat", "notes"] + keys:
+        assert k in o, "missing key " + k
+    assert set(o["compat"]["mangohud"]) >= {"fps_0_1_min", "fps_1_min", "fps_97", "fps_avg"}
+    assert set(o["compat"]["capframex"]) >= {"p1", "p0_1", "low1_avg", "low1_integral"}
+    assert isinstance(o["notes"], list)
+p = a[0]
+assert p["format"] == "plain" and p["frames"] == 40, p
+assert abs(p["fps"] - p["frames"] / p["seconds"]) < 1e-6
+assert abs(p["low1"] - 1000 / p["p99_ms"]) < 1e-6
+assert p["stalls"] == 1 and p["longest_ms"] == 120.5, p
+assert p["longest_warm_ms"] is None and any("longest_warm_ms" in n for n in p["notes"])
+assert a[1]["format"] == "mangohud-0.6.8"
+assert a[1]["compat"]["mangohud"]["fps_1_min"] == 74.2 or abs(a[1]["compat"]["mangohud"]["fps_1_min"] - 74.2) < 0.05
+print("json ok")
+PY
+
+# a run directory of a looping demo: reload segments from program-log lines
+R="$SS_BUILD/tests/test-rundir"
+if [ -x "$R" ]; then
+	mkdir -p "$T/run1" "$T/run2"
+	"$R" --write "$T/run1" && "$R" --write "$T/run2" --no-t0 || no "test-rundir --write"
+	printf '[demo-loop]\nline = ^Loaded map\nafter = 0.2\nwhy = the test demo says so\n' >"$T/rules.ini"
+	expect 0 "$B" report --json --warmup 0 --rules "$T/rules.ini" "$T/run1" "$T/run2"
+	/usr/bin/python3 - "$T/out" <<'PY' || fail=1
+import json, sys
+a, b = json.load(open(sys.argv[1]))
+assert a["program"] == "demo-loop" and a["variant"] == "base", a
+assert a["stalls"] == 4 and a["stalls_play"] == 1 and a["reload_n"] == 3, a
+assert abs(a["longest_play_ms"] - 150) < 0.01 and abs(a["longest_ms"] - 1500) < 0.01
+assert abs(a["win_play_s"] + a["reload_s"] - a["seconds"]) < 1e-6
+# no t0: play is null with the reason, the window is still computed
+assert b["stalls"] == 4 and b["stalls_play"] is None and b["reload_n"] is None, b
+assert any("no t0" in n for n in b["notes"]), b["notes"]
+print("run dir ok")
+PY
+	# run.ini's override wins over the rules file: a fixed 1.5 s from each pass
+	echo "reload_fixed=1.5" >>"$T/run1/run.ini"
+	expect 0 "$B" report --csv --cols reload_n,reload_s --warmup 0 --rules "$T/rules.ini" "$T/run1"
+	# 3 x 1.5 s, plus the one 16.7 ms frame of passes 2 and 3 that starts
+	# before their load frame ends
+	sed -n 2p "$T/out" | grep -q '^3,4.53,' || no "reload_fixed override: $(cat "$T/out")"
+	# matrix: one CSV per metric, a row per program and variant, the median last
+	expect 0 "$B" matrix -o "$T/m" --warmup 0 --rules "$T/rules.ini" "$T/run1" "$T/run2" "$T/run1" "$F/plain.txt"
+	[ -f "$T/m/stalls.csv" ] && [ -f "$T/m/fps.csv" ] || no "matrix files: $(ls "$T/m")"
+	head -1 "$T/m/stalls.csv" | grep -qx 'program,variant,run1,run2,median' || no "matrix header: $(head -1 "$T/m/stalls.csv")"
+	grep -qx 'demo-loop,base,4.0,4.0,4.0' "$T/m/stalls.csv" || no "matrix row: $(cat "$T/m/stalls.csv")"
+	grep -qx 'plain.txt,,1.0,,1.0' "$T/m/stalls.csv" || no "matrix frame-log row: $(cat "$T/m/stalls.csv")"
+else
+	echo "no $R: run-directory checks skipped"
+fi
+
+# bad inputs: exit 1, the message names the file and the line
+expect 1 "$B" report "$F/garbage-text.csv"
+grep -q "error: '.*garbage-text.csv' line 1: " "$T/err" || no "garbage message: $(cat "$T/err")"
+expect 1 "$B" report "$F/plain-nan.txt"
+grep -q "plain-nan.txt' line 4: expected a frame time" "$T/err" || no "nan message: $(cat "$T/err")"
+expect 1 "$B" report "$F/garbage-random.bin"
+expect 1 "$B" report "$F/empty.csv"
+expect 1 "$B" report "$T/no-such-file.csv"
+grep -q "no-such-file.csv" "$T/err" || no "missing file message"
+# a good and a bad input: the good row is printed, the status is 1
+expect 1 "$B" report --warmup 0 "$F/plain.txt" "$F/garbage-text.csv"
+grep -q 'plain.txt' "$T/out" || no "good row with a bad input"
+printf '[x]\nfixed = soon\nwhy = y\n' >"$T/bad-rules.ini"
+expect 1 "$B" report --rules "$T/bad-rules.ini" "$F/plain.txt"
+grep -q "bad-rules.ini' line 2: \[x\] fixed: expected seconds" "$T/err" || no "rules message: $(cat "$T/err")"
+mkdir -p "$T/notarun"
+expect 1 "$B" report "$T/notarun"
+grep -q "notarun' is not a run directory" "$T/err" || no "not a run dir message: $(cat "$T/err")"
+
+# usage errors: exit 2
+expect 2 "$B" report
+expect 2 "$B" report --cols nope "$F/plain.txt"
+expect 2 "$B" report --warmup -1 "$F/plain.txt"
+expect 2 "$B" report --from 10 --to 5 "$F/plain.txt"
+expect 2 "$B" report --csv --json "$F/plain.txt"
+expect 2 "$B" report --format xml "$F/plain.txt"
+expect 2 "$B" report --pass 1,x "$F/plain.txt"
+expect 2 "$B" report --bogus "$F/plain.txt"
+expect 2 "$B" matrix "$F/plain.txt"
+expect 0 "$B" report --help
+grep -q EXAMPLES "$T/out" || no "--help without EXAMPLES"
+expect 0 "$B" matrix --help
+
+[ $fail = 0 ] && echo "report ok"
+exit $fail

@@ -1,0 +1,798 @@
+// SPDX-License-Identifier: MIT
+/*
+ * test-rec.c: the record format (src/rec): a round trip of everything a
+ * record holds; a torn tail at every byte offset of the last block; unknown
+ * record types skipped; a newer major refused and a newer minor read;
+ * garbage, an empty file and damaged headers refused with a message; the
+ * accessors of core/record.c.
+ *
+ * Files are written under $TMPDIR (or /tmp) and removed.
+ */
+#include <errno.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "rec/codec.h"
+#include "rec/rec.h"
+#include "t.h"
+
+static char tmp_path[4096];
+
+static const char *tmpfile_path(const char *name)
+{
+	const char *dir = getenv("TMPDIR");
+
+	snprintf(tmp_path, sizeof(tmp_path), "%s/test-rec-%d-%s", dir ? dir : "/tmp",
+		 (int)getpid(), name);
+	return tmp_path;
+}
+
+static uint8_t *slurp(const char *path, size_t *ret_len)
+{
+	FILE *f = fopen(path, "rb");
+	uint8_t *buf;
+	long n;
+
+	if (!f)
+		return NULL;
+	fseek(f, 0, SEEK_END);
+	n = ftell(f);
+	fseek(f, 0, SEEK_SET);
+	buf = malloc(n > 0 ? (size_t)n : 1);
+	if (buf && fread(buf, 1, (size_t)n, f) != (size_t)n) {
+		free(buf);
+		buf = NULL;
+	}
+	fclose(f);
+	*ret_len = (size_t)n;
+	return buf;
+}
+
+/* ------------------------------------------------------------ the fixture */
+
+#define NF 6
+#define NS 500
+#define NFR 300
+
+/* The values the fixture writes, so the checks can recompute them. */
+static int64_t val(size_t i, size_t f, uint32_t *ids)
+{
+	switch (f) {
+	case 0: return (int64_t)(i * 8000000 + (i * 7919) % 100000);	/* a counter */
+	case 1: return i % 3 ? 'S' : 'R';				/* a state */
+	case 2: return ids[i % 2];					/* a string */
+	case 3: return -(int64_t)i * 3;					/* negative */
+	case 4: return i == 250 ? INT64_MIN : (i == 251 ? INT64_MAX : 42);	/* extremes */
+	default: return 0;						/* never changes */
+	}
+}
+
+static uint64_t sample_t(size_t i)
+{
+	return 1000000000000ull + i * 10000000ull + (i * 104729) % 70000;
+}
+
+static uint64_t frame_t(size_t i)
+{
+	return 1000000000000ull + i * 16666667ull + (i % 10 == 9 ? 40000000 : 0);
+}
+
+/* Writes the fixture record to PATH, flushing every 100 samples; returns
+ * the file size after each flush in FLUSHED (NS / 100 + 2 entries). */
+static int write_fixture(const char *path, bool close_it, uint64_t *flushed)
+{
+	struct rec_writer *w;
+	uint32_t ids[2];
+	int64_t vals[NF];
+	size_t i, fr = 0, nfl = 0;
+	int r;
+
+	r = rec_writer_new(path, &w);
+	if (r < 0)
+		return r;
+	CHECK_INT(rec_writer_meta(w, "period_ns", "10000000"), 0);
+	CHECK_INT(rec_writer_meta(w, "host", "test box"), 0);
+	CHECK_INT(rec_writer_field(w, "ft.run_ns", REC_INT), 0);
+	CHECK_INT(rec_writer_field(w, "ft.state", REC_INT), 1);
+	CHECK_INT(rec_writer_field(w, "ft.wchan", REC_STR), 2);
+	CHECK_INT(rec_writer_field(w, "neg", REC_INT), 3);
+	CHECK_INT(rec_writer_field(w, "extreme", REC_INT), 4);
+	CHECK_INT(rec_writer_field(w, "zero", REC_INT), 5);
+	CHECK_INT(rec_writer_field(w, "zero", REC_INT), -EEXIST);
+	CHECK_INT(rec_writer_begin(w), 0);
+	CHECK_INT(rec_writer_field(w, "late", REC_INT), -EINVAL);
+	flushed[nfl++] = rec_writer_bytes(w);
+	ids[0] = rec_writer_intern(w, "do_epoll_wait");
+	ids[1] = rec_writer_intern(w, "futex_wait_queue");
+	CHECK_INT(ids[0], 1);
+	CHECK_INT(ids[1], 2);
+	CHECK_INT(rec_writer_intern(w, "do_epoll_wait"), 1);
+	CHECK_INT(rec_writer_intern(w, ""), 0);
+	CHECK_INT(rec_writer_intern(w, NULL), 0);
+	CHECK_INT(rec_writer_clock(w, &(struct rec_clock){ 1000000000000ull, 1700000000123456789ull }), 0);
+	for (i = 0; i < NS; i++) {
+		for (size_t f = 0; f < NF; f++)
+			vals[f] = val(i, f, ids);
+		CHECK_INT(rec_writer_sample(w, sample_t(i), vals), 0);
+		while (fr < NFR && frame_t(fr) <= sample_t(i)) {
+			struct rec_frame f = { frame_t(fr), fr < 100 ? 100 : 101,
+					       fr == 200 ? 5 : 0 };
+
+			CHECK_INT(rec_writer_frame(w, &f), 0);
+			fr++;
+		}
+		if (i % 10 == 0) {
+			struct rec_thread th[4] = {
+				{ 100, ids[0], i * 5000000, (int32_t)(i % 2) },
+				{ 101, ids[1], 777, 1 },
+				{ 102 + (uint32_t)(i / 100), ids[1], i, -1 },
+				{ 200, ids[0], i * 1000000000000ull, 3 },
+			};
+
+			CHECK_INT(rec_writer_threads(w, sample_t(i), th, i == 20 ? 0 : 4 - (i / 10) % 2), 0);
+		}
+		if (i == 123)
+			CHECK_INT(rec_writer_event(w, sample_t(i), 100, "stack",
+						   "[<0>] futex_wait\n[<0>] do_syscall_64"), 0);
+		if (i == 124)
+			CHECK_INT(rec_writer_event(w, sample_t(i) - 5, 0, "note", NULL), 0);
+		if (i % 100 == 99) {
+			CHECK_INT(rec_writer_flush(w), 0);
+			flushed[nfl++] = rec_writer_bytes(w);
+		}
+	}
+	for (; fr < NFR; fr++) {
+		struct rec_frame f = { frame_t(fr), 101, 0 };
+
+		CHECK_INT(rec_writer_frame(w, &f), 0);
+	}
+	if (close_it)
+		return rec_writer_close(w);
+	CHECK_INT(rec_writer_flush(w), 0);
+	flushed[nfl++] = rec_writer_bytes(w);
+	CHECK_INT(rec_writer_close(w), 0);
+	return 0;
+}
+
+/* Checks R against the fixture's first NSAMP samples. */
+static void check_fixture(const struct rec *r, size_t nsamp)
+{
+	uint32_t ids[2] = { 1, 2 };
+
+	CHECK_INT(r->version_major, REC_VERSION_MAJOR);
+	CHECK_INT(r->nfields, NF);
+	CHECK_STR(r->fields[2].name, "ft.wchan");
+	CHECK_INT(r->fields[2].kind, REC_STR);
+	CHECK_STR(rec_meta_get(r, "host"), "test box");
+	CHECK_STR(rec_meta_get(r, "period_ns"), "10000000");
+	CHECK(rec_meta_get(r, "nope") == NULL);
+	CHECK_INT(rec_field_index(r, "neg"), 3);
+	CHECK_INT(rec_field_index(r, "nope"), -1);
+	CHECK_INT(r->nsamples, nsamp);
+	for (size_t i = 0; i < r->nsamples && i < nsamp; i++) {
+		CHECK_INT(r->t_ns[i], sample_t(i));
+		for (size_t f = 0; f < NF; f++) {
+			int64_t want = val(i, f, ids);
+
+			if (r->vals[i * NF + f] != want) {
+				T_FAIL("sample %zu field %zu: %lld, expected %lld", i, f,
+				       (long long)r->vals[i * NF + f], (long long)want);
+				return;
+			}
+		}
+	}
+	CHECK_STR(rec_str(r, 1), "do_epoll_wait");
+	CHECK_STR(rec_str(r, 2), "futex_wait_queue");
+	CHECK_STR(rec_str(r, 0), "");
+	CHECK_STR(rec_str(r, 999), "");
+	CHECK_STR(rec_str(r, -1), "");
+	CHECK_INT(r->nclocks, 1);
+	if (r->nclocks) {
+		CHECK_INT(r->clocks[0].mono_ns, 1000000000000ull);
+		CHECK(r->clocks[0].real_ns == 1700000000123456789ull);
+	}
+}
+
+static void test_round_trip(void)
+{
+	const char *path = tmpfile_path("rt.ssr");
+	uint64_t flushed[16];
+	struct strbuf err = STRBUF_INIT;
+	struct rec *r = NULL;
+	size_t nfr = 0;
+
+	CHECK_INT(write_fixture(path, true, flushed), 0);
+	CHECK_INT(rec_read_file(path, &r, &err), 0);
+	if (!r) {
+		T_FAIL("read: %s", err.buf);
+		return;
+	}
+	check_fixture(r, NS);
+	CHECK(r->complete);
+	CHECK_INT(r->torn_bytes, 0);
+	CHECK_INT(r->unknown_records, 0);
+	CHECK_INT(r->nframes, NFR);
+	for (size_t i = 0; i < r->nframes; i++) {
+		const struct rec_frame *f = &r->frames[i];
+
+		if (f->t_ns != frame_t(i) || f->tid != (i < 100 ? 100u : 101u) ||
+		    f->source != (i == 200 ? 5u : 0u)) {
+			T_FAIL("frame %zu differs", i);
+			break;
+		}
+		nfr++;
+	}
+	CHECK_INT(nfr, NFR);
+	CHECK_INT(r->nthreads, NS / 10);
+	for (size_t s = 0; s < r->nthreads; s++) {
+		size_t i = s * 10, n = i == 20 ? 0 : 4 - (i / 10) % 2;
+		const struct rec_threads *ts = &r->threads[s];
+		struct rec_thread want[4] = {
+			{ 100, 1, i * 5000000, (int32_t)(i % 2) },
+			{ 101, 2, 777, 1 },
+			{ 102 + (uint32_t)(i / 100), 2, i, -1 },
+			{ 200, 1, i * 1000000000000ull, 3 },
+		};
+
+		CHECK_INT(ts->t_ns, sample_t(i));
+		CHECK_INT(ts->n, n);
+		for (size_t k = 0; k < ts->n && k < n; k++)
+			if (ts->th[k].tid != want[k].tid || ts->th[k].name != want[k].name ||
+			    ts->th[k].cpu_ns != want[k].cpu_ns || ts->th[k].cpu != want[k].cpu)
+				T_FAIL("snapshot %zu thread %zu differs", s, k);
+	}
+	CHECK_INT(r->nevents, 2);
+	if (r->nevents == 2) {
+		CHECK_INT(r->events[0].t_ns, sample_t(123));
+		CHECK_INT(r->events[0].tid, 100);
+		CHECK_STR(r->events[0].kind, "stack");
+		CHECK_STR(r->events[0].text, "[<0>] futex_wait\n[<0>] do_syscall_64");
+		CHECK_INT(r->events[1].t_ns, sample_t(124) - 5);
+		CHECK_STR(r->events[1].kind, "note");
+		CHECK_STR(r->events[1].text, "");
+	}
+	rec_free(r);
+	sb_release(&err);
+	unlink(path);
+}
+
+/* A kill -9 while the last block was being written: cut the file at every
+ * byte offset inside the last block; the reader keeps every earlier block
+ * and counts the rest as torn. */
+static void test_torn_tail(void)
+{
+	const char *path = tmpfile_path("torn.ssr");
+	uint64_t flushed[16];
+	size_t len, nfl = NS / 100 + 2, checked = 0;
+	uint8_t *buf;
+
+	CHECK_INT(write_fixture(path, false, flushed), 0);
+	buf = slurp(path, &len);
+	unlink(path);
+	if (!buf) {
+		T_FAIL("cannot read back '%s'", path);
+		return;
+	}
+	/* Drop the end block that close wrote: what a kill -9 leaves. */
+	CHECK(len > flushed[nfl - 1]);
+	len = flushed[nfl - 1];
+	/* The full file: whole, no end record. */
+	{
+		struct rec *r = NULL;
+
+		CHECK_INT(rec_parse(buf, len, &r, NULL), 0);
+		if (r) {
+			check_fixture(r, NS);
+			CHECK(!r->complete);
+			CHECK_INT(r->torn_bytes, 0);
+		}
+		rec_free(r);
+	}
+	for (size_t cut = flushed[nfl - 2]; cut < len; cut++) {
+		struct strbuf err = STRBUF_INIT;
+		struct rec *r = NULL;
+		int ret = rec_parse(buf, cut, &r, &err);
+
+		if (ret != 0 || !r) {
+			T_FAIL("cut at %zu: %d %s", cut, ret, err.buf);
+			sb_release(&err);
+			break;
+		}
+		if (r->torn_bytes != cut - flushed[nfl - 2] || r->nsamples != NS || r->complete) {
+			T_FAIL("cut at %zu: torn %llu samples %zu", cut,
+			       (unsigned long long)r->torn_bytes, r->nsamples);
+			rec_free(r);
+			break;
+		}
+		checked++;
+		rec_free(r);
+		sb_release(&err);
+	}
+	CHECK_INT(checked, len - flushed[nfl - 2]);
+	/* And inside an earlier block: everything before it stays. */
+	for (size_t b = 1; b + 1 < nfl; b++) {
+		struct rec *r = NULL;
+		size_t cut = flushed[b] + 5;
+
+		CHECK_INT(rec_parse(buf, cut, &r, NULL), 0);
+		if (!r)
+			continue;
+		CHECK_INT(r->nsamples, b * 100);
+		CHECK_INT(r->torn_bytes, 5);
+		rec_free(r);
+	}
+	free(buf);
+}
+
+/* Appends a block with payload P (N bytes) at BUF + *LEN. */
+static void put_block(uint8_t *buf, size_t *len, const void *p, size_t n)
+{
+	uint8_t *b = buf + *len;
+
+	le32_put(b, (uint32_t)n);
+	memcpy(b + REC_BLOCK_HEADER, p, n);
+	le32_put(b + 4, rec_crc32c(rec_crc32c(0, b, 4), b + REC_BLOCK_HEADER, n));
+	*len += REC_BLOCK_HEADER + n;
+}
+
+/* A minimal file: the header and a header block with one field. */
+static size_t minimal(uint8_t *buf, unsigned major, unsigned minor)
+{
+	static const uint8_t hdr_block[] = { RT_FIELD, 2, REC_INT, 'x' };
+	size_t len = REC_FILE_HEADER;
+
+	le64_put(buf, REC_MAGIC);
+	le16_put(buf + 8, (uint16_t)major);
+	le16_put(buf + 10, (uint16_t)minor);
+	le32_put(buf + 12, 0);
+	put_block(buf, &len, hdr_block, sizeof(hdr_block));
+	return len;
+}
+
+static void test_unknown_and_versions(void)
+{
+	/* A newer minor adds a record type 200 and a type 9 with a longer
+	 * payload: both read, the unknown one counted. */
+	static const uint8_t data[] = {
+		200, 3, 1, 2, 3,			/* unknown, skipped */
+		/* 2 samples of x, Rice-coded bits (LSB first): t: zz 10 = ten
+		 * 1s and a 0; one toggle: 10; gap 0: 0; x: zz(7) - 1 = 13:
+		 * thirteen 1s and a 0; then t: 0, one toggle: 10, gap: 0. */
+		RT_SAMPLES, 5, 2, 0xff, 0xcb, 0xff, 0x27,
+		RT_CLOCK, 2, 1, 2,
+		250, 0,					/* unknown, empty */
+		RT_END, 3, 2, 0, 9,			/* end, with an extra byte */
+	};
+	uint8_t buf[256];
+	size_t len;
+	struct strbuf err = STRBUF_INIT;
+	struct rec *r = NULL;
+
+	len = minimal(buf, REC_VERSION_MAJOR, REC_VERSION_MINOR + 3);
+	put_block(buf, &len, data, sizeof(data));
+	CHECK_INT(rec_parse(buf, len, &r, &err), 0);
+	if (r) {
+		CHECK_INT(r->version_minor, REC_VERSION_MINOR + 3);
+		CHECK_INT(r->unknown_records, 2);
+		CHECK_INT(r->nsamples, 2);
+		CHECK_INT(r->nclocks, 1);
+		CHECK(r->complete);
+		CHECK_INT(r->t_ns[0], 5);
+		CHECK_INT(r->t_ns[1], 5);
+		CHECK_INT(r->vals[0], 7);
+		CHECK_INT(r->vals[1], 7);
+	}
+	rec_free(r);
+	r = NULL;
+
+	/* A newer major is refused, saying so. */
+	sb_reset(&err);
+	len = minimal(buf, REC_VERSION_MAJOR + 1, 0);
+	CHECK_INT(rec_parse(buf, len, &r, &err), -EPROTONOSUPPORT);
+	CHECK(r == NULL);
+	CHECK(strstr(err.buf, "version 2.0 is newer than this reader (1.0)") != NULL);
+	sb_reset(&err);
+	len = minimal(buf, 0, 0);
+	CHECK_INT(rec_parse(buf, len, &r, &err), -EINVAL);
+
+	/* Written on a big-endian machine (magic read swapped). */
+	sb_reset(&err);
+	len = minimal(buf, 1, 0);
+	for (int i = 0; i < 4; i++) {
+		uint8_t t = buf[i];
+
+		buf[i] = buf[7 - i];
+		buf[7 - i] = t;
+	}
+	CHECK_INT(rec_parse(buf, len, &r, &err), -EPROTONOSUPPORT);
+	CHECK(strstr(err.buf, "big-endian") != NULL);
+	sb_release(&err);
+}
+
+static void test_bad_files(void)
+{
+	static const char *garbage[] = {
+		"", "X", "SSREC", "SSREC\r\n\x1a", "hello, world, this is not a record",
+		"SSREC\r\n\x1a\x01\x00\x00\x00\x00\x00\x00\x00",	/* header, no block */
+	};
+	static const char *want[] = {
+		"offset 0: empty file", "offset 0: not a stallscope record",
+		"offset 0: file ends inside the file header",
+		"offset 0: file ends inside the file header",
+		"offset 0: not a stallscope record (bad magic)",
+		"offset 16: file ends before the header block",
+	};
+	uint8_t buf[256];
+	size_t len;
+
+	for (size_t i = 0; i < sizeof(garbage) / sizeof(garbage[0]); i++) {
+		struct strbuf err = STRBUF_INIT;
+		struct rec *r = NULL;
+		size_t n = i == 5 ? 16 : strlen(garbage[i]);
+
+		CHECK_INT(rec_parse(garbage[i], n, &r, &err), -EINVAL);
+		CHECK(r == NULL);
+		if (strncmp(err.buf, want[i], strlen(want[i])))
+			T_FAIL("garbage %zu: message '%s', expected '%s...'", i, err.buf, want[i]);
+		sb_release(&err);
+	}
+
+	/* A damaged header block is an error, not a torn tail. */
+	len = minimal(buf, 1, 0);
+	buf[len - 1] ^= 1;
+	{
+		struct strbuf err = STRBUF_INIT;
+		struct rec *r = NULL;
+
+		CHECK_INT(rec_parse(buf, len, &r, &err), -EINVAL);
+		CHECK_STR(err.buf, "offset 16: the header block is torn or damaged");
+		sb_release(&err);
+	}
+
+	/* A whole block whose records do not decode: an error naming the offset. */
+	{
+		static const uint8_t data[] = { RT_SAMPLES, 5, 1, 3, 0, 0, 0 };
+		struct strbuf err = STRBUF_INIT;
+		struct rec *r = NULL;
+
+		len = minimal(buf, 1, 0);
+		put_block(buf, &len, data, sizeof(data));
+		CHECK_INT(rec_parse(buf, len, &r, &err), -EINVAL);
+		CHECK(strstr(err.buf, "offset 36: samples record") != NULL);
+		sb_release(&err);
+	}
+
+	/* A file that is not there. */
+	{
+		struct strbuf err = STRBUF_INIT;
+		struct rec *r = NULL;
+
+		CHECK_INT(rec_read_file("/nonexistent/x.ssr", &r, &err), -ENOENT);
+		CHECK_STR(err.buf, "cannot open '/nonexistent/x.ssr': No such file or directory");
+		sb_release(&err);
+	}
+}
+
+/* A few bytes can stand for many values (a sample of unchanged fields is 2
+ * bits); the reader refuses a file that would expand past its cap instead
+ * of allocating gigabytes. */
+static void test_expansion_cap(void)
+{
+	enum { NFLD = 60000, NSMP = 8000 };
+	size_t cap = REC_FILE_HEADER + 2 * REC_BLOCK_HEADER + NFLD * 10 + NSMP / 4 + 16, len, n;
+	uint8_t *buf = calloc(1, cap), *hb, *sb;
+	struct strbuf err = STRBUF_INIT;
+	struct rec *r = NULL;
+
+	if (!buf)
+		return;
+	minimal(buf, 1, 0);	/* its file header; the header block is replaced */
+	len = REC_FILE_HEADER;
+	hb = buf + len + REC_BLOCK_HEADER;
+	n = 0;
+	for (int f = 0; f < NFLD; f++) {
+		char name[8];
+		int k = snprintf(name, sizeof(name), "f%d", f);
+
+		hb[n++] = RT_FIELD;
+		hb[n++] = (uint8_t)(k + 1);
+		hb[n++] = REC_INT;
+		memcpy(hb + n, name, (size_t)k);
+		n += (size_t)k;
+	}
+	{
+		uint8_t *b = buf + len;
+
+		le32_put(b, (uint32_t)n);
+		le32_put(b + 4, rec_crc32c(rec_crc32c(0, b, 4), b + REC_BLOCK_HEADER, n));
+		len += REC_BLOCK_HEADER + n;
+	}
+	/* NSMP samples, all zero bits: time as predicted, no toggles. */
+	sb = malloc(NSMP / 4 + 8);
+	if (sb) {
+		size_t m = 0;
+
+		sb[m++] = RT_SAMPLES;
+		m += varint_put(sb + m, 2 + NSMP / 4);	/* the count's varint is 2 bytes */
+		m += varint_put(sb + m, NSMP);
+		memset(sb + m, 0, NSMP / 4);
+		m += NSMP / 4;
+		put_block(buf, &len, sb, m);
+		CHECK_INT(rec_parse(buf, len, &r, &err), -EINVAL);
+		CHECK(strstr(err.buf, "more values than a file this size can hold") != NULL);
+		CHECK(r == NULL);
+	}
+	free(sb);
+	free(buf);
+	sb_release(&err);
+}
+
+/* A checksum that does not match in a middle block ends the reading there:
+ * what follows counts as torn. */
+static void test_bad_crc_middle(void)
+{
+	static const uint8_t data[] = { RT_CLOCK, 2, 1, 2 };
+	uint8_t buf[256];
+	size_t len, mid;
+	struct rec *r = NULL;
+
+	len = minimal(buf, 1, 0);
+	put_block(buf, &len, data, sizeof(data));
+	mid = len;
+	put_block(buf, &len, data, sizeof(data));
+	put_block(buf, &len, data, sizeof(data));
+	buf[mid + REC_BLOCK_HEADER + 2] ^= 0x40;
+	CHECK_INT(rec_parse(buf, len, &r, NULL), 0);
+	if (r) {
+		CHECK_INT(r->nclocks, 1);
+		CHECK_INT(r->torn_bytes, len - mid);
+	}
+	rec_free(r);
+}
+
+static void test_crc32c(void)
+{
+	CHECK_INT(rec_crc32c(0, "123456789", 9), 0xe3069283u);
+	CHECK_INT(rec_crc32c(rec_crc32c(0, "1234", 4), "56789", 5), 0xe3069283u);
+	CHECK_INT(rec_crc32c(0, "", 0), 0);
+}
+
+static void test_varint(void)
+{
+	static const uint64_t v[] = { 0, 1, 127, 128, 300, UINT32_MAX, UINT64_MAX / 2,
+				      UINT64_MAX };
+	uint8_t b[16];
+
+	for (size_t i = 0; i < sizeof(v) / sizeof(v[0]); i++) {
+		size_t n = varint_put(b, v[i]);
+		struct cur c = { b, b + n };
+		uint64_t got = 0;
+
+		CHECK(cur_varint(&c, &got));
+		CHECK(got == v[i]);
+		CHECK(c.p == b + n);
+		c = (struct cur){ b, b + n - 1 };
+		CHECK(!cur_varint(&c, &got));	/* truncated */
+		CHECK(zz_dec(zz_enc((int64_t)v[i])) == (int64_t)v[i]);
+	}
+	/* 11 bytes, and 10 bytes whose last carries bits beyond 64 */
+	memset(b, 0xff, 11);
+	b[10] = 1;
+	{
+		struct cur c = { b, b + 11 };
+		uint64_t got;
+
+		CHECK(!cur_varint(&c, &got));
+		b[9] = 2;
+		c = (struct cur){ b, b + 10 };
+		CHECK(!cur_varint(&c, &got));
+	}
+	CHECK_INT(zz_enc(-1), 1);
+	CHECK_INT(zz_enc(1), 2);
+	CHECK(zz_enc(INT64_MIN) == UINT64_MAX);
+}
+
+/* Structs built by hand are freed by rec_free too; NULL is fine. */
+static void test_record_accessors(void)
+{
+	struct rec *r = calloc(1, sizeof(*r));
+
+	rec_free(NULL);
+	CHECK(rec_meta_get(NULL, "x") == NULL);
+	CHECK_INT(rec_field_index(NULL, "x"), -1);
+	CHECK_STR(rec_str(NULL, 1), "");
+	if (!r)
+		return;
+	r->nmeta = 2;
+	r->meta = calloc(2, sizeof(*r->meta));
+	r->meta[0] = (struct rec_meta){ strdup("k"), strdup("old") };
+	r->meta[1] = (struct rec_meta){ strdup("k"), strdup("new") };
+	CHECK_STR(rec_meta_get(r, "k"), "new");
+	r->nevents = 1;
+	r->events = calloc(1, sizeof(*r->events));
+	r->events[0] = (struct rec_event){ 1, 2, strdup("note"), strdup("x") };
+	rec_free(r);
+}
+
+static uint64_t rng_state = 88172645463325252ull;
+
+static uint64_t rnd64(void)
+{
+	rng_state ^= rng_state << 13;
+	rng_state ^= rng_state >> 7;
+	rng_state ^= rng_state << 17;
+	return rng_state;
+}
+
+/* A value drawn from a mix of what the coder must survive: steady counters,
+ * small noise, huge jumps, the int64 extremes, random 64-bit words. */
+static int64_t wild(int64_t prev, size_t i, size_t f)
+{
+	switch ((f + i / 97) % 7) {
+	case 0: return (int64_t)((uint64_t)prev + 1000000 + rnd64() % 1000);
+	case 1: return prev;
+	case 2: return (int64_t)rnd64();
+	case 3: return rnd64() % 3 ? prev : (rnd64() % 2 ? INT64_MIN : INT64_MAX);
+	case 4: return (int64_t)((uint64_t)prev + rnd64() % 5 - 2);
+	case 5: return (int64_t)(rnd64() >> (rnd64() % 64));
+	default: return rnd64() % 10 ? prev : (int64_t)(0 - (uint64_t)prev);
+	}
+}
+
+/* Random values, times and snapshots through writer and reader, with blocks
+ * large enough for the writer to end them on its own (1 MiB). */
+static void test_random_round_trip(void)
+{
+	enum { RF = 9, RS = 60000, RT = 7 };
+	const char *path = tmpfile_path("random.ssr");
+	static int64_t want[RS][RF];
+	static uint64_t want_t[RS];
+	struct rec_thread th[64], want_th[5][64];
+	size_t want_n[5];
+	struct rec_writer *w;
+	struct rec *r = NULL;
+	struct strbuf err = STRBUF_INIT;
+	uint64_t t = 12345;
+	size_t bad = 0;
+
+	CHECK_INT(rec_writer_new(path, &w), 0);
+	CHECK_INT(rec_writer_meta(w, "period_ns", "1000"), 0);
+	for (int f = 0; f < RF; f++) {
+		char name[16];
+
+		snprintf(name, sizeof(name), "f%d", f);
+		CHECK_INT(rec_writer_field(w, name, f == 3 ? REC_STR : REC_INT), f);
+	}
+	CHECK_INT(rec_writer_begin(w), 0);
+	/* Changing the period after begin changes nothing for the coding. */
+	CHECK_INT(rec_writer_meta(w, "period_ns", "77"), 0);
+	for (size_t i = 0; i < RS; i++) {
+		switch (i % 5) {
+		case 0: t += 1000; break;
+		case 1: t += rnd64() % 100000; break;
+		case 2: t -= rnd64() % 50; break;
+		case 3: t = i % 1000 == 3 ? rnd64() : t + 1000; break;
+		default: t += 1000 + rnd64() % 7; break;
+		}
+		want_t[i] = t;
+		for (size_t f = 0; f < RF; f++)
+			want[i][f] = wild(i ? want[i - 1][f] : 0, i, f);
+		if (rec_writer_sample(w, t, want[i]) != 0)
+			bad++;
+		if (i % 12345 == 0) {
+			struct rec_frame fr = { rnd64(), (uint32_t)rnd64(), (uint32_t)rnd64() };
+
+			CHECK_INT(rec_writer_frame(w, &fr), 0);
+		}
+	}
+	CHECK_INT(bad, 0);
+	/* Snapshots: grow, reverse (past the writer's search window), drop,
+	 * add, empty. */
+	for (int s = 0; s < 5; s++) {
+		size_t n = s == 0 ? 10 : s == 1 ? 64 : s == 2 ? 64 : s == 3 ? 20 : 0;
+
+		for (size_t k = 0; k < n; k++) {
+			uint32_t tid = s == 2 ? (uint32_t)(1000 - k) : (uint32_t)(100 + k * (s + 1));
+
+			th[k] = (struct rec_thread){ tid, (uint32_t)(k % 3), rnd64() % 4 ? k * 7 : rnd64(),
+						     (int32_t)(rnd64() % 4) - 1 };
+			if (s == 2 && k % 2)
+				th[k].cpu = INT32_MIN;
+		}
+		memcpy(want_th[s], th, n * sizeof(*th));
+		want_n[s] = n;
+		CHECK_INT(rec_writer_threads(w, (uint64_t)s * 1000000, th, n), 0);
+	}
+	CHECK(rec_writer_bytes(w) > 1000000);
+	CHECK_INT(rec_writer_close(w), 0);
+
+	CHECK_INT(rec_read_file(path, &r, &err), 0);
+	unlink(path);
+	if (!r) {
+		T_FAIL("read: %s", err.buf);
+		sb_release(&err);
+		return;
+	}
+	CHECK_INT(r->nsamples, RS);
+	CHECK_STR(rec_meta_get(r, "period_ns"), "77");
+	for (size_t i = 0; i < r->nsamples && i < RS; i++) {
+		if (r->t_ns[i] != want_t[i]) {
+			T_FAIL("sample %zu: t %llu, expected %llu", i, (unsigned long long)r->t_ns[i],
+			       (unsigned long long)want_t[i]);
+			break;
+		}
+		if (memcmp(&r->vals[i * RF], want[i], sizeof(want[i]))) {
+			T_FAIL("sample %zu differs", i);
+			break;
+		}
+	}
+	CHECK_INT(r->nthreads, 5);
+	for (size_t s = 0; s < r->nthreads && s < 5; s++) {
+		CHECK_INT(r->threads[s].n, want_n[s]);
+		if (r->threads[s].n == want_n[s] && want_n[s] &&
+		    memcmp(r->threads[s].th, want_th[s], want_n[s] * sizeof(*th)))
+			T_FAIL("snapshot %zu differs", s);
+	}
+	CHECK(r->complete);
+	rec_free(r);
+	sb_release(&err);
+}
+
+/* The writer's refusals, and a record with no fields at all. */
+static void test_writer_edges(void)
+{
+	const char *path = tmpfile_path("edges.ssr");
+	struct rec_writer *w = NULL;
+	struct rec *r = NULL;
+	char *big = malloc(200000);
+
+	CHECK_INT(rec_writer_new("/nonexistent/dir/x.ssr", &w), -ENOENT);
+	CHECK_INT(rec_writer_close(NULL), 0);
+	CHECK_INT(rec_writer_new(path, &w), 0);
+	CHECK_INT(rec_writer_sample(w, 1, NULL), -EINVAL);	/* before begin */
+	CHECK_INT(rec_writer_field(w, "", REC_INT), -EINVAL);
+	CHECK_INT(rec_writer_field(w, "x", (enum rec_kind)9), -EINVAL);
+	CHECK_INT(rec_writer_meta(w, "", "v"), -EINVAL);
+	CHECK_INT(rec_writer_begin(w), 0);
+	CHECK_INT(rec_writer_begin(w), -EINVAL);
+	for (uint64_t i = 0; i < 10; i++)
+		CHECK_INT(rec_writer_sample(w, i * i, NULL), 0);
+	if (big) {
+		memset(big, 'a', 199999);
+		big[199999] = 0;
+		CHECK_INT(rec_writer_event(w, 5, 1, "stack", big), 0);
+	}
+	CHECK_INT(rec_writer_event(w, 5, 1, "", "x"), -EINVAL);
+	CHECK_INT(rec_writer_close(w), 0);
+	CHECK_INT(rec_read_file(path, &r, NULL), 0);
+	unlink(path);
+	if (r) {
+		CHECK_INT(r->nfields, 0);
+		CHECK_INT(r->nsamples, 10);
+		CHECK_INT(r->t_ns[9], 81);
+		CHECK_INT(r->nevents, 1);
+		if (r->nevents && big)
+			CHECK(!strcmp(r->events[0].text, big));
+	}
+	rec_free(r);
+	free(big);
+}
+
+int main(void)
+{
+	T_RUN(test_random_round_trip);
+	T_RUN(test_writer_edges);
+	T_RUN(test_crc32c);
+	T_RUN(test_varint);
+	T_RUN(test_record_accessors);
+	T_RUN(test_unknown_and_versions);
+	T_RUN(test_bad_files);
+	T_RUN(test_bad_crc_middle);
+	T_RUN(test_expansion_cap);
+	T_RUN(test_round_trip);
+	T_RUN(test_torn_tail);
+	return t_exit();
+}

@@ -1,0 +1,538 @@
+// SPDX-License-Identifier: MIT
+/*
+ * test-sampler.c: the sampler on a fake tree (exact values) and on a live
+ * child process with a known thread layout: a main thread that sleeps, one
+ * that spins, one blocked in read() on a pipe. Checks the declared fields,
+ * what a blocked thread reads as (syscall, fd, fd target, wchan), the thread
+ * snapshot, a kernel stack once blocked 50 ms (root only), a thread that
+ * exits and a process that exits. No assertion depends on timing.
+ */
+#include "t.h"
+
+#include <errno.h>
+#include <pthread.h>
+#include <signal.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "linux/sampler.h"
+
+/* A tiny interning table: ids are 1 + the index. */
+static char *strs[4096];
+static uint32_t nstrs;
+
+static uint32_t intern(void *ctx, const char *s)
+{
+	(void)ctx;
+	if (!s || !*s)
+		return 0;
+	for (uint32_t i = 0; i < nstrs; i++)
+		if (strcmp(strs[i], s) == 0)
+			return i + 1;
+	if (nstrs == 4096)
+		return 0;
+	strs[nstrs] = strdup(s);
+	return ++nstrs;
+}
+
+static const char *str(int64_t id)
+{
+	return id > 0 && (uint32_t)id <= nstrs ? strs[id - 1] : "";
+}
+
+static int field(struct sampler *s, const char *name)
+{
+	const struct sampler_field *f;
+	size_t n = sampler_fields(s, &f);
+
+	for (size_t i = 0; i < n; i++)
+		if (strcmp(f[i].name, name) == 0)
+			return (int)i;
+	return -1;
+}
+
+static bool has_note(struct sampler *s, const char *part)
+{
+	const char *const *notes;
+	size_t n = sampler_notes(s, &notes);
+
+	for (size_t i = 0; i < n; i++)
+		if (strstr(notes[i], part))
+			return true;
+	return false;
+}
+
+/* ---------------------------------------------------------------- fake tree */
+
+static void test_fake_tree(void)
+{
+	struct sampler_opts o = {.pid = 1234, .root = t_fixture("tree-lvm"), .intern = intern};
+	const struct sampler_field *f;
+	const struct sampler_meta *m;
+	struct sampler *s = NULL;
+	int64_t *v;
+	size_t nf, nm;
+	bool found_roles = false;
+
+	CHECK_INT(sampler_new(&o, &s), 0);
+	if (!s)
+		return;
+	nf = sampler_fields(s, &f);
+	v = calloc(nf, sizeof(*v));
+	CHECK_INT(sampler_sample(s, 1000, v), 0);
+
+	/* The frame thread (the main thread, blocked in read() on fd 3). */
+	CHECK_INT(v[field(s, "ft.tid")], 1234);
+	CHECK_INT(v[field(s, "ft.state")], 'S');
+	CHECK_INT(v[field(s, "ft.minflt")], 2869);
+	CHECK_INT(v[field(s, "ft.utime_ns")], 6 * 10000000ll);
+	CHECK_INT(v[field(s, "ft.run_ns")], 10514577);
+	CHECK_INT(v[field(s, "ft.wait_ns")], 8224901);
+	CHECK_INT(v[field(s, "ft.slices")], 3);
+	CHECK_INT(v[field(s, "ft.syscall")], 0);
+	CHECK_INT(v[field(s, "ft.fd")], 3);
+	CHECK_STR(str(v[field(s, "ft.fd_target")]), "/dev/dri/renderD128");
+	CHECK_STR(str(v[field(s, "ft.wchan")]), "anon_pipe_read");
+	CHECK_INT(f[field(s, "ft.wchan")].kind, SAMPLER_STR);
+	CHECK_INT(v[field(s, "ft2.tid")], 0);
+	CHECK_INT(v[field(s, "proc.threads")], 1);
+	CHECK_INT(v[field(s, "proc.minflt")], 2869);
+
+	/* Disks: dm-0, nvme0n1, zram0, sda; the fake stat files are alike. */
+	CHECK(field(s, "disk.dm-0.rd_ios") >= 0);
+	CHECK(field(s, "disk.zram1.rd_ios") < 0);
+	CHECK_INT(v[field(s, "disk.nvme0n1.rd_ios")], 45511);
+	CHECK_INT(v[field(s, "disk.sda.wr_sectors")], 922112);
+	CHECK_INT(v[field(s, "disk.zram0.io_ticks")], 8492);
+
+	CHECK_INT(v[field(s, "psi.memory.some_us")], 2000);
+	CHECK_INT(v[field(s, "psi.io.full_us")], 900);
+	CHECK(field(s, "psi.cpu.full_us") < 0);
+	CHECK_INT(v[field(s, "cg.memory.full_us")], 500);
+	CHECK_INT(v[field(s, "cg.cpu.some_us")], 1000);
+
+	CHECK_INT(v[field(s, "srv.state")], 'S');
+	CHECK_INT(v[field(s, "kswapd.state")], 'S');
+	CHECK(field(s, "kcompactd.state") >= 0);
+
+	/* GPU: i915's engines are declared from the driver; the fdinfo's render
+	 * time counts once although two fds share its DRM client. */
+	CHECK_INT(v[field(s, "gpu.render_ns")], 25662044495);
+	CHECK_INT(v[field(s, "gpu.copy_ns")], 0);
+	CHECK_INT(v[field(s, "gpu.other_ns")], 0);
+
+	CHECK_INT(v[field(s, "vm.pgmajfault")], 411);
+	CHECK_INT(v[field(s, "vm.pswpin")], 7);
+	CHECK_INT(v[field(s, "sys.idle_ns")], 102780 * 10000000ll);
+	CHECK_INT(v[field(s, "sys.mem_avail_kb")], 24339768);
+
+	nm = sampler_meta(s, &m);
+	for (size_t i = 0; i < nm; i++)
+		if (strcmp(m[i].key, "disk.zram0") == 0)
+			found_roles = strcmp(m[i].value, "swap,zram") == 0;
+	CHECK(found_roles);
+	CHECK(has_note(s, "zram1: not initialized"));
+	{
+		const struct sampler_thread *th;
+
+		CHECK_INT(sampler_threads(s, &th), 1);
+		CHECK_STR(str(th[0].name), "game.x86_64");
+		CHECK_INT(th[0].cpu_ns, 10514577);
+	}
+	/* Field names are unique. */
+	for (size_t i = 0; i < nf; i++)
+		for (size_t k = i + 1; k < nf; k++)
+			if (strcmp(f[i].name, f[k].name) == 0)
+				T_FAIL("field '%s' declared twice", f[i].name);
+	free(v);
+	sampler_free(s);
+
+	o.pid = 4321;
+	CHECK_INT(sampler_new(&o, &s), -ESRCH);
+	o.intern = NULL;
+	CHECK_INT(sampler_new(&o, &s), -EINVAL);
+	sampler_free(NULL);
+}
+
+/* ---------------------------------------------------------------- live */
+
+static int pipe_fds[2];
+static volatile int stop;
+
+static void *spin(void *arg)
+{
+	(void)arg;
+	while (!stop)
+		;
+	return NULL;
+}
+
+static void *reader(void *arg)
+{
+	char c;
+
+	(void)arg;
+	if (read(pipe_fds[0], &c, 1) < 0)
+		return NULL;
+	return NULL;
+}
+
+/* The child: main sleeps; a spinner; a reader blocked on a pipe. Writes the
+ * reader's tid to OUT. */
+static void child(int out)
+{
+	pthread_t a, b;
+	pid_t tid;
+
+	pthread_create(&a, NULL, spin, NULL);
+	pthread_create(&b, NULL, reader, NULL);
+	pthread_setname_np(b, "reader thread");
+	/* Find the reader's tid: the newest task that is not the spinner. */
+	for (;;) {
+		char path[64], buf[256];
+		FILE *f;
+		bool found = false;
+
+		for (int t = getpid() + 1; t < getpid() + 64 && !found; t++) {
+			snprintf(path, sizeof(path), "/proc/self/task/%d/comm", t);
+			f = fopen(path, "r");
+			if (!f)
+				continue;
+			if (fgets(buf, sizeof(buf), f) && strncmp(buf, "reader thread", 13) == 0) {
+				tid = t;
+				found = true;
+			}
+			fclose(f);
+		}
+		if (found)
+			break;
+		usleep(1000);
+	}
+	if (write(out, &tid, sizeof(tid)) != sizeof(tid))
+		_exit(1);
+	for (;;)
+		pause();
+}
+
+static void test_live(void)
+{
+	struct sampler_opts o = {.intern = intern};
+	const struct sampler_event *ev;
+	struct sampler *s = NULL;
+	int sync[2];
+	pid_t pid, rtid = 0;
+	int64_t *v;
+	size_t nf, ne;
+	const struct sampler_field *f;
+	bool stack = false, gone = false;
+	int r;
+
+	if (pipe(pipe_fds) < 0 || pipe(sync) < 0) {
+		T_FAIL("pipe: %s", strerror(errno));
+		return;
+	}
+	pid = fork();
+	if (pid == 0) {
+		close(sync[0]);
+		child(sync[1]);
+		_exit(0);
+	}
+	close(sync[1]);
+	if (read(sync[0], &rtid, sizeof(rtid)) != sizeof(rtid)) {
+		T_FAIL("child did not start");
+		kill(pid, SIGKILL);
+		waitpid(pid, NULL, 0);
+		return;
+	}
+	close(sync[0]);
+
+	o.pid = pid;
+	o.profile = true;
+	CHECK_INT(sampler_new(&o, &s), 0);
+	if (!s) {
+		kill(pid, SIGKILL);
+		waitpid(pid, NULL, 0);
+		return;
+	}
+	nf = sampler_fields(s, &f);
+	v = calloc(nf, sizeof(*v));
+
+	/* Sample 0 is slow: the thread snapshot has the three threads. */
+	CHECK_INT(sampler_sample(s, 1000000000ull, v), 0);
+	{
+		const struct sampler_thread *th;
+		size_t n = sampler_threads(s, &th);
+		bool named = false;
+
+		CHECK_INT(n, 3);
+		for (size_t i = 0; i < n; i++)
+			named |= th[i].tid == (uint32_t)rtid &&
+				 strcmp(str(th[i].name), "reader thread") == 0;
+		CHECK(named);
+	}
+	CHECK_INT(v[field(s, "ft.tid")], pid);
+	CHECK_INT(v[field(s, "proc.threads")], 3);
+	CHECK(v[field(s, "proc.cpu_ns")] > 0);
+
+	/* The reader as frame thread: blocked in read() on its pipe. */
+	CHECK_INT(sampler_set_thread(s, 0, rtid), 0);
+	CHECK_INT(sampler_set_thread(s, 1, 999999999), -ESRCH);
+	CHECK_INT(sampler_set_thread(s, 2, rtid), -EINVAL);
+	CHECK_INT(sampler_sample(s, 1010000000ull, v), 0);
+	CHECK_INT(v[field(s, "ft.tid")], rtid);
+	CHECK(v[field(s, "ft.state")] == 'S');
+#if defined(__x86_64__)
+	CHECK_INT(v[field(s, "ft.syscall")], SYS_read);
+	CHECK_INT(v[field(s, "ft.fd")], pipe_fds[0]);
+	CHECK(strncmp(str(v[field(s, "ft.fd_target")]), "pipe:[", 6) == 0);
+#endif
+	CHECK(strstr(str(v[field(s, "ft.wchan")]), "pipe") != NULL);
+	CHECK_INT(sampler_threads(s, &(const struct sampler_thread *){NULL}), 0);
+
+	/* 60 ms later by the caller's clock: a kernel stack, when root. */
+	CHECK_INT(sampler_sample(s, 1070000000ull, v), 0);
+	ne = sampler_events(s, &ev);
+	for (size_t i = 0; i < ne; i++)
+		if (strcmp(ev[i].kind, "stack") == 0 && ev[i].tid == rtid)
+			stack = strstr(ev[i].text, "pipe") != NULL;
+	if (geteuid() == 0)
+		CHECK(stack);
+	else
+		CHECK(has_note(s, "kernel stacks: not root"));
+	/* The next stack comes 250 ms after the first, not sooner. */
+	CHECK_INT(sampler_sample(s, 1100000000ull, v), 0);
+	ne = sampler_events(s, &ev);
+	for (size_t i = 0; i < ne; i++)
+		CHECK(strcmp(ev[i].kind, "stack") != 0);
+
+	/* The reader returns and exits: its state reads 'X' and a note says so. */
+	if (write(pipe_fds[1], "x", 1) != 1)
+		T_FAIL("write");
+	for (int i = 0; i < 200 && !gone; i++) {
+		usleep(5000);
+		CHECK_INT(sampler_sample(s, 1200000000ull + (uint64_t)i * 10000000ull, v), 0);
+		ne = sampler_events(s, &ev);
+		for (size_t k = 0; k < ne; k++)
+			gone |= strcmp(ev[k].kind, "note") == 0 && strstr(ev[k].text, "gone");
+	}
+	CHECK(gone);
+	CHECK_INT(v[field(s, "ft.state")], 'X');
+	CHECK_INT(sampler_set_thread(s, 0, pid), 0);
+
+	/* The process exits: the sample says so, before and after the reap. */
+	kill(pid, SIGKILL);
+	r = 0;
+	for (int i = 0; i < 200 && r == 0; i++) {
+		usleep(5000);
+		r = sampler_sample(s, 3000000000ull, v);
+	}
+	CHECK_INT(r, -ESRCH);
+	waitpid(pid, NULL, 0);
+	CHECK_INT(sampler_sample(s, 3010000000ull, v), -ESRCH);
+	{
+		const struct sampler_cost *c;
+		size_t n = sampler_costs(s, &c);
+		uint64_t reads = 0;
+
+		for (size_t i = 0; i < n; i++)
+			reads += c[i].reads;
+		CHECK(reads > 0);
+	}
+	free(v);
+	sampler_free(s);
+}
+
+/* Writes TEXT into DIR/REL (a file of the copied fake tree). */
+static void put(const char *dir, const char *rel, const char *text)
+{
+	char path[4096];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, rel);
+	f = fopen(path, "w");
+	if (!f) {
+		T_FAIL("cannot write '%s'", path);
+		return;
+	}
+	fputs(text, f);
+	fclose(f);
+}
+
+/* The gates, on a copy of the fake tree whose files the test changes: vmstat
+ * moving alone is not read until a signal moves or a slow sample comes; a
+ * disk read brings it in the same sample; no_gate reads it every time. */
+static void test_gates(void)
+{
+	char dir[] = "/tmp/ss-test-sampler.XXXXXX", cmd[8192];
+	struct sampler_opts o = {.pid = 1234, .intern = intern};
+	struct sampler *g = NULL, *ng = NULL;
+	const struct sampler_field *f;
+	int64_t *v, *w;
+	size_t nf;
+	int vm, proc_min;
+	const char *vm1 = "pgmajfault 500\npswpin 7\npgscan_direct 1\n";
+	const char *vm2 = "pgmajfault 600\npswpin 7\npgscan_direct 2\n";
+	const char *disk2 = "   45512     7774  3662570    13655     9688    11401   922112     "
+			    "2790        0     8492    17589     5530       76   194912      889 "
+			    "    1108      254\n";
+
+	if (!mkdtemp(dir)) {
+		T_FAIL("mkdtemp: %s", strerror(errno));
+		return;
+	}
+	snprintf(cmd, sizeof(cmd), "cp -a '%s/.' '%s'", t_fixture("tree-lvm"), dir);
+	if (system(cmd) != 0) {
+		T_FAIL("'%s' failed", cmd);
+		return;
+	}
+	o.root = dir;
+	o.slow_every = 100;
+	CHECK_INT(sampler_new(&o, &g), 0);
+	o.no_gate = true;
+	CHECK_INT(sampler_new(&o, &ng), 0);
+	if (!g || !ng)
+		goto out;
+	nf = sampler_fields(g, &f);
+	v = calloc(nf, sizeof(*v));
+	w = calloc(nf, sizeof(*w));
+	vm = field(g, "vm.pgmajfault");
+	proc_min = field(g, "proc.minflt");
+	CHECK_INT(sampler_sample(g, 1, v), 0); /* slow: reads all */
+	CHECK_INT(v[vm], 411);
+
+	/* vmstat and the process's stat move, no signal does. */
+	put(dir, "proc/vmstat", vm1);
+	put(dir, "proc/1234/stat",
+	    "1234 (game.x86_64) S 1 1 1 0 -1 4194304 3000 0 0 0 6 4 0 0 "
+	    "20 0 1 0 62870 16965632 3347 18446744073709551615 1 1 1 0 0 0 "
+	    "0 0 0 1 0 0 17 1 0 0 0 0 0\n");
+	CHECK_INT(sampler_sample(g, 2, v), 0);
+	CHECK_INT(sampler_sample(ng, 2, w), 0);
+	CHECK_INT(v[vm], 411); /* gated: kept, as no signal moved */
+	/* With a root prefix there is no CPU clock to say the process lives,
+	 * so its stat is read every sample. */
+	CHECK_INT(v[proc_min], 3000);
+	CHECK_INT(w[vm], 500); /* ungated: read */
+	CHECK_INT(w[proc_min], 3000);
+
+	/* A read on a watched disk: both gates open in the same sample. */
+	put(dir, "sys/devices/virtual/block/zram0/stat", disk2);
+	CHECK_INT(sampler_sample(g, 3, v), 0);
+	CHECK_INT(v[vm], 500);
+	CHECK_INT(v[proc_min], 3000);
+	CHECK_INT(v[field(g, "vm.pgscan_direct")], 1);
+
+	/* PSI memory moving opens the vmstat gate. */
+	put(dir, "proc/vmstat", vm2);
+	put(dir, "proc/pressure/memory",
+	    "some avg10=0.00 avg60=0.00 avg300=0.00 total=2100\n"
+	    "full avg10=0.00 avg60=0.00 avg300=0.00 total=900\n");
+	CHECK_INT(sampler_sample(g, 4, v), 0);
+	CHECK_INT(v[vm], 600);
+	CHECK_INT(v[field(g, "vm.pgscan_direct")], 2);
+	{
+		const struct sampler_cost *c;
+		size_t n = sampler_costs(g, &c);
+		uint64_t skipped = 0;
+
+		for (size_t i = 0; i < n; i++)
+			if (strcmp(c[i].source, "vmstat") == 0)
+				skipped = c[i].skipped;
+		CHECK_INT(skipped, 1);
+	}
+	free(v);
+	free(w);
+out:
+	sampler_free(g);
+	sampler_free(ng);
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+	if (system(cmd) != 0)
+		T_FAIL("'%s' failed", cmd);
+}
+
+/* A process that execs: the sampler keeps reading it (same pid, new comm),
+ * never fails, and ends with -ESRCH when it exits. */
+static void test_exec(void)
+{
+	struct sampler_opts o = {.intern = intern, .slow_every = 2};
+	struct sampler *s = NULL;
+	const struct sampler_field *f;
+	const struct sampler_thread *th;
+	bool renamed = false;
+	int64_t *v;
+	pid_t pid;
+	int r = 0;
+
+	pid = fork();
+	if (pid == 0) {
+		usleep(100000);
+		execl("/bin/sleep", "sleep", "0.3", (char *)NULL);
+		_exit(127);
+	}
+	o.pid = pid;
+	CHECK_INT(sampler_new(&o, &s), 0);
+	if (!s) {
+		kill(pid, SIGKILL);
+		waitpid(pid, NULL, 0);
+		return;
+	}
+	v = calloc(sampler_fields(s, &f), sizeof(*v));
+	for (int i = 0; i < 400 && r == 0; i++) {
+		r = sampler_sample(s, (uint64_t)i * 10000000ull, v);
+		if (sampler_threads(s, &th) == 1 && strcmp(str(th[0].name), "sleep") == 0)
+			renamed = true;
+		if (r == 0)
+			usleep(5000);
+	}
+	CHECK(renamed);
+	CHECK_INT(r, -ESRCH); /* it exited (a zombie until reaped) */
+	waitpid(pid, NULL, 0);
+	free(v);
+	sampler_free(s);
+}
+
+/* The naive mode reads the same values as the kept-open one. */
+static void test_naive_same(void)
+{
+	struct sampler_opts o = {.pid = 1234, .root = t_fixture("tree-lvm"), .intern = intern};
+	struct sampler *a = NULL, *b = NULL;
+	const struct sampler_field *fa, *fb;
+	int64_t *va, *vb;
+	size_t na, nb;
+
+	CHECK_INT(sampler_new(&o, &a), 0);
+	o.naive = true;
+	CHECK_INT(sampler_new(&o, &b), 0);
+	if (!a || !b)
+		goto out;
+	na = sampler_fields(a, &fa);
+	nb = sampler_fields(b, &fb);
+	CHECK_INT(na, nb);
+	va = calloc(na, sizeof(*va));
+	vb = calloc(nb, sizeof(*vb));
+	CHECK_INT(sampler_sample(a, 1, va), 0);
+	CHECK_INT(sampler_sample(b, 1, vb), 0);
+	for (size_t i = 0; i < na && i < nb; i++)
+		if (va[i] != vb[i])
+			T_FAIL("field '%s': %lld kept-open, %lld naive", fa[i].name,
+			       (long long)va[i], (long long)vb[i]);
+	free(va);
+	free(vb);
+out:
+	sampler_free(a);
+	sampler_free(b);
+}
+
+int main(void)
+{
+	T_RUN(test_fake_tree);
+	T_RUN(test_naive_same);
+	T_RUN(test_gates);
+	T_RUN(test_live);
+	T_RUN(test_exec);
+	for (uint32_t i = 0; i < nstrs; i++)
+		free(strs[i]);
+	return t_exit();
+}
