@@ -27,6 +27,8 @@ static const struct command commands[] = {
 	{ "stalls", cmd_stalls, "one line per stall with its cause and evidence" },
 	{ "dump", cmd_dump, "print a record as text, one line per record" },
 	/* the machine */
+	{ "probe", cmd_probe, "timer wake-up latency per CPU, late wake-ups listed" },
+	{ "kick", cmd_kick, "a cross-CPU wake-up to each CPU every period (a stopgap)" },
 	{ "watch", cmd_watch, "the interference detector: throw out runs someone disturbed" },
 	/* results */
 	{ "matrix", cmd_matrix, "one CSV per metric: runs side by side, with medians" },

@@ -14,7 +14,9 @@
 
 int cmd_compare(int argc, char **argv);
 int cmd_dump(int argc, char **argv);
+int cmd_kick(int argc, char **argv);
 int cmd_matrix(int argc, char **argv);
+int cmd_probe(int argc, char **argv);
 int cmd_record(int argc, char **argv);
 int cmd_report(int argc, char **argv);
 int cmd_stalls(int argc, char **argv);

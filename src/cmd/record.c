@@ -41,6 +41,7 @@
 
 #include "cli.h"
 #include "cmd/cmd.h"
+#include "core/cpulist.h"
 #include "core/lathist.h"
 #include "core/logstamp.h"
 #include "core/inifmt.h"
@@ -48,8 +49,11 @@
 #include "frames/hook.h"
 #include "frames/hud.h"
 #include "frames/ring.h"
+#include "linux/kick.h"
+#include "linux/probe.h"
 #include "linux/recsys.h"
 #include "linux/sampler.h"
+#include "linux/sched.h"
 #include "rec/rec.h"
 #include "stallscope-ring.h"
 
@@ -76,7 +80,16 @@ struct record_opts {
 	bool naive;		/* benchmarks: the sampler opens/reads/closes every file */
 	bool no_hook;		/* --no-hook: the ring for markers, no GL/EGL/Vulkan hooks */
 	const char *thread;	/* --thread TID|NAME: the frame thread; NULL: the presenting one */
+	bool probe;		/* --probe: the timer wake-up probe beside the recording */
+	double kick_ms;		/* --kick MS: kick every CPU every MS; 0: off */
 };
+
+/* The probe beside a recording (docs/PROBE.md): every CPU, SCHED_FIFO one
+ * above the recorder's --rt priority (50), so that what it measures is the
+ * timer, not the recorder's own work. */
+#define PROBE_INTERVAL_NS 1370000
+#define PROBE_PRIO 51
+#define PROBE_LATE_NS 10000000
 
 enum frame_mode { FRAMES_NONE, FRAMES_RING, FRAMES_HUD };
 
@@ -143,6 +156,12 @@ struct run {
 	struct lathist late, work;
 	enum end_reason end;
 	char rt_note[160];
+	/* --probe and --kick (linux/probe.h, linux/kick.h) */
+	struct cpulist helper_cpus;
+	struct probe *probe;
+	uint64_t probe_late;		/* late_wakeup events written */
+	struct kick *kick;
+	struct kick_result *kick_res;	/* after kick_stop */
 };
 
 /* ------------------------------------------------------------ helpers */
@@ -346,6 +365,21 @@ static int write_ini(struct run *r, bool final)
 	inifmt_add(&sb, "rt", r->rt_note[0] ? r->rt_note : "off");
 	if (r->o.naive)
 		inifmt_add(&sb, "sampler", "naive (benchmark: open, read, close every file)");
+	if (r->o.probe) {
+		inifmt_add(&sb, "probe", "on");
+		inifmt_addf(&sb, "probe_interval_ms", "%.3f", PROBE_INTERVAL_NS / 1e6);
+		inifmt_addf(&sb, "probe_priority", "%d", PROBE_PRIO);
+		inifmt_addf(&sb, "probe_late_ms", "%g", PROBE_LATE_NS / 1e6);
+	}
+	if (r->o.kick_ms > 0) {
+		struct strbuf cl = STRBUF_INIT;
+
+		cpulist_format(&r->helper_cpus, &cl);
+		inifmt_addf(&sb, "kick_ms", "%g", r->o.kick_ms);
+		inifmt_add(&sb, "kick_mode", "kick");
+		inifmt_add(&sb, "kick_cpus", cl.buf);
+		sb_release(&cl);
+	}
 	for (size_t i = 0; i < nm; i++)
 		if (strcmp(m[i].key, "hz"))
 			inifmt_add(&sb, m[i].key, m[i].value);
@@ -361,6 +395,34 @@ static int write_ini(struct run *r, bool final)
 		size_t nsn = r->s ? sampler_notes(r->s, &sn) : 0;
 		double secs = (double)(r->t_end - r->t_start) / 1e9;
 		double cpu_s = (double)(clock_ns(CLOCK_PROCESS_CPUTIME_ID) - r->cpu0_ns) / 1e9;
+		double helper_s = 0;
+
+		if (r->probe) {
+			uint64_t pcpu = 0, pmax = 0;
+			bool fifo = true;
+
+			for (size_t i = 0; i < probe_ncpus(r->probe); i++) {
+				const struct probe_cpu *pc = probe_cpu(r->probe, i);
+
+				pcpu += pc->cpu_ns;
+				fifo = fifo && pc->fifo;
+				if (pc->hist.n && pc->hist.max_ns > pmax)
+					pmax = pc->hist.max_ns;
+			}
+			helper_s += pcpu / 1e9;
+			inifmt_add(&sb, "probe_policy", fifo ? "fifo" : "other");
+			inifmt_addf(&sb, "probe_late_wakeups", "%llu",
+				    (unsigned long long)r->probe_late);
+			inifmt_addf(&sb, "probe_max_ms", "%.3f", pmax / 1e6);
+			inifmt_addf(&sb, "probe_cpu_s", "%.3f", pcpu / 1e9);
+		}
+		if (r->kick_res) {
+			helper_s += r->kick_res->cpu_ns / 1e9;
+			inifmt_addf(&sb, "kick_periods", "%llu",
+				    (unsigned long long)r->kick_res->periods);
+			inifmt_addf(&sb, "kick_cpu_s", "%.3f", r->kick_res->cpu_ns / 1e9);
+		}
+		cpu_s -= helper_s;	/* the recorder's own cost, without its helpers' */
 		int64_t p99 = lathist_pct_ns(&r->late, 99), p50w = lathist_pct_ns(&r->work, 50);
 		struct ring_stats rs = { 0 };
 		int line = 0;
@@ -653,6 +715,77 @@ static void stop_child(struct run *r, int sig)
 
 /* ------------------------------------------------------------ the loop */
 
+/* Writes one late wake-up of the probe as a "late_wakeup" event. */
+static void on_late_wakeup(void *ctx, const struct probe_late *w)
+{
+	struct run *r = ctx;
+	char text[64];
+
+	probe_late_text(w, text, sizeof(text));
+	if (rec_writer_event(r->w, w->t_mono_ns, 0, "late_wakeup", text) == 0)
+		r->probe_late++;
+}
+
+/* Starts --probe and --kick beside the recording; 0, or -1 reported. */
+static int start_helpers(struct run *r)
+{
+	struct strbuf err = STRBUF_INIT;
+	int e;
+
+	if (r->o.probe) {
+		struct probe_opts po = {
+			.cpus = r->helper_cpus,
+			.interval_ns = PROBE_INTERVAL_NS,
+			.prio = PROBE_PRIO,
+			.late_ns = PROBE_LATE_NS,
+			.lock_memory = false,	/* --rt decides the recorder's memory */
+			.on_late = on_late_wakeup,
+			.ctx = r,
+		};
+
+		e = probe_start(&po, &r->probe, &err);
+		if (e < 0) {
+			cli_error("--probe: %s", err.len ? err.buf : strerror(-e));
+			sb_release(&err);
+			return -1;
+		}
+		if (!probe_cpu(r->probe, 0)->fifo)
+			note(r, "--probe: SCHED_FIFO refused (%s), probing at SCHED_OTHER",
+			     strerror(-probe_cpu(r->probe, 0)->fifo_err));
+	}
+	if (r->o.kick_ms > 0) {
+		struct kick_opts ko = {
+			.mode = KICK_KICK,
+			.cpus = r->helper_cpus,
+			.interval_ns = (uint64_t)(r->o.kick_ms * 1e6 + 0.5),
+		};
+
+		e = kick_start(&ko, &r->kick, &err);
+		if (e < 0) {
+			cli_error("--kick: %s", err.len ? err.buf : strerror(-e));
+			sb_release(&err);
+			return -1;
+		}
+	}
+	sb_release(&err);
+	return 0;
+}
+
+/* Stops them; the probe's last late wake-ups go into the record, so this
+ * comes before the writer closes. Harmless twice. */
+static void stop_helpers(struct run *r)
+{
+	if (r->probe)
+		probe_stop(r->probe);
+	if (r->kick) {
+		r->kick_res = malloc(sizeof(*r->kick_res));
+		if (r->kick_res)
+			kick_stop(r->kick, r->kick_res);
+		kick_free(r->kick);
+		r->kick = NULL;
+	}
+}
+
 static void set_rt(struct run *r)
 {
 	struct sched_param sp = { .sched_priority = 50 };
@@ -896,6 +1029,8 @@ static void loop(struct run *r)
 			watch_named_thread(r, now);
 		if (r->hud)
 			poll_hud(r, now);
+		if (r->probe)
+			probe_poll(r->probe);
 		pump_log(r, now, false);
 		if (now >= next_clock) {
 			struct rec_clock c;
@@ -1083,6 +1218,9 @@ static void usage(FILE *f)
 		"                        (default: the thread that presents; the main thread\n"
 		"                        is sampled too when it is another)\n"
 		"      --rt              sample at SCHED_FIFO with memory locked, when permitted\n"
+		"      --probe           run the timer wake-up probe beside it (stallscope-probe(1));\n"
+		"                        late wake-ups go into the record\n"
+		"      --kick MS         wake every CPU from another every MS (stallscope-kick(1))\n"
 		"  -q, --quiet           no summary at the end\n"
 		"      --naive-sampler   benchmarks only: open, read and close every file each time\n"
 		"  -h, --help            this text\n\n"
@@ -1105,6 +1243,8 @@ int cmd_record(int argc, char **argv)
 		{ "rt", no_argument, NULL, 'r' },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "naive-sampler", no_argument, NULL, 'N' },
+		{ "probe", no_argument, NULL, 'B' },
+		{ "kick", required_argument, NULL, 'K' },
 		{ "no-hook", no_argument, NULL, 'H' },
 		{ "thread", required_argument, NULL, 'T' },
 		{ "help", no_argument, NULL, 'h' },
@@ -1166,6 +1306,14 @@ int cmd_record(int argc, char **argv)
 		case 'N':
 			r->o.naive = true;
 			break;
+		case 'B':
+			r->o.probe = true;
+			break;
+		case 'K':
+			if (cli_parse_double("--kick", optarg, 0.05, 3600e3, &d) < 0)
+				return EXIT_USAGE;
+			r->o.kick_ms = d;
+			break;
 		case 'H':
 			r->o.no_hook = true;
 			break;
@@ -1201,6 +1349,15 @@ int cmd_record(int argc, char **argv)
 				       "with -p use hud:PATH or none", r->o.frames);
 	if (r->o.stop_file && access(r->o.stop_file, F_OK) == 0)
 		return cli_error("stop file '%s' exists already; remove it first", r->o.stop_file);
+	if (r->o.probe || r->o.kick_ms > 0) {
+		struct strbuf cerr = STRBUF_INIT;
+
+		if (sched_cpus_choose(NULL, NULL, &r->helper_cpus, &cerr) < 0) {
+			cli_error("%s: %s", r->o.probe ? "--probe" : "--kick", cerr.buf);
+			sb_release(&cerr);
+			return 1;
+		}
+	}
 	r->period_ns = (uint64_t)(r->o.period_ms * 1e6);
 	lathist_init(&r->late);
 	lathist_init(&r->work);
@@ -1320,7 +1477,10 @@ int cmd_record(int argc, char **argv)
 		if (r->o.rt)
 			set_rt(r);
 		r->cpu0_ns = clock_ns(CLOCK_PROCESS_CPUTIME_ID);
+		if (start_helpers(r) < 0)
+			goto stop;
 		loop(r);
+		stop_helpers(r);
 		/* the presents up to the program's exit, then those left in the ring */
 		stop_child(r, r->end == END_SIGNAL && got_signal > 0 ? got_signal
 			   : r->end == END_SIGNAL			? SIGKILL
@@ -1334,6 +1494,7 @@ int cmd_record(int argc, char **argv)
 	ret = 0;
 stop:
 	stop_child(r, SIGTERM);
+	stop_helpers(r);
 	if (r->w) {
 		struct rec_clock last;
 
@@ -1389,6 +1550,9 @@ out:
 	if (r->log_fd >= 0)
 		close(r->log_fd);
 	sb_release(&r->logbuf);
+	probe_free(r->probe);
+	kick_free(r->kick);
+	free(r->kick_res);
 	sampler_free(r->s);
 	ring_free(r->ring);
 	hud_free(r->hud);
