@@ -197,6 +197,11 @@ rare:
 				th[1].cpu ^= 1;
 			rec_writer_threads(w, t, th, 20);
 		}
+		if (i % 1000 == 3)
+			rec_writer_event(w, t, 0, "note", "cg.io: cannot read 'io.pressure'\tskipped");
+		if (i % 1000 == 12)
+			rec_writer_event(w, t, 4000, "stack",
+					 "[<0>] dma_fence_default_wait\n[<0>] drm_ioctl\n");
 		if (i % 100 == 99)
 			rec_writer_flush(w);
 	}

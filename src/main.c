@@ -24,7 +24,9 @@ static const struct command commands[] = {
 	{ "compare", cmd_compare, "A/B comparison of variants with significance" },
 	{ "version", cmd_version, "print the version" },
 	{ "watch", cmd_watch, "the interference detector: throw out runs someone disturbed" },
+	{ "record", cmd_record, "run or attach to a program and record its frames and samples" },
 	{ "report", cmd_report, "frame metrics of frame logs and runs" },
+	{ "stalls", cmd_stalls, "every stall with its cause and the evidence" },
 	{ "matrix", cmd_matrix, "one CSV per metric: runs side by side, with medians" },
 	{ "dump", cmd_dump, "print a record as text, one line per record" },
 };

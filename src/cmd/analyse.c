@@ -150,6 +150,9 @@ void analysis_release(struct analysis *a)
 	free(a->source);
 	free(a->program);
 	free(a->variant);
+	rec_free(a->rec);
+	frames_free(a->f);
+	free(a->segs);
 	memset(a, 0, sizeof(*a));
 }
 
@@ -208,7 +211,7 @@ static int frames_of_rec(const struct rec *r, double t0, struct frames **ret)
 /* The run directory DIR: frames, t0, passes, program log, rule. */
 static int load_run_dir(const char *dir, const struct analyse_opts *o, struct analysis *a,
 			struct frames **ret_f, struct runini **ret_ini, double *ret_t0,
-			struct strbuf *notes)
+			struct rec **ret_rec, struct strbuf *notes)
 {
 	struct strbuf err = STRBUF_INIT, path = STRBUF_INIT;
 	struct runini *ini = NULL;
@@ -264,7 +267,7 @@ static int load_run_dir(const char *dir, const struct analyse_opts *o, struct an
 		sb_addf(notes, "'%s': no t0 (clock_mono_ns) in run.ini or the record; times are from the first "
 			       "present\n", dir);
 	r = frames_of_rec(rec, t0, ret_f);
-	rec_free(rec);
+	*ret_rec = rec;
 	if (r < 0) {
 		cli_error_errno(r, "'%s'", path.buf);
 		goto fail;
@@ -311,7 +314,7 @@ int analyse_input(const char *input, const struct analyse_opts *o, struct analys
 		return cli_error_errno(-ENOMEM, "'%s'", input);
 	is_dir = stat(input, &st) == 0 && S_ISDIR(st.st_mode);
 	if (is_dir) {
-		if (load_run_dir(input, o, &a, &f, &ini, &t0, &notes) < 0)
+		if (load_run_dir(input, o, &a, &f, &ini, &t0, &a.rec, &notes) < 0)
 			goto out;
 	} else {
 		r = framelog_read(input, o->fmt, &f, &msg);
@@ -410,6 +413,55 @@ int analyse_input(const char *input, const struct analyse_opts *o, struct analys
 	    compat_capframex(f->ft_ms + a.m.win_first, a.m.win_n, &a.cfx) < 0) {
 		cli_error_errno(-ENOMEM, "'%s'", input);
 		goto out;
+	}
+	a.why = a.why_play = -1;
+	if (a.rec && a.rec->nsamples) {
+		struct causes *c = NULL;
+		struct cause_cols cols;
+		int k;
+
+		a.t0_ns = isnan(t0) || t0 <= 0 ? 0 : (uint64_t)llround(t0 * 1e9);
+		if (isnan(t0) && a.rec->nframes) {
+			/* the clock frames_of_rec fell back to: the first present */
+			size_t i;
+
+			a.t0_ns = a.rec->frames[0].t_ns;
+			for (i = 1; i < a.rec->nframes; i++)
+				if (a.rec->frames[i].t_ns < a.t0_ns)
+					a.t0_ns = a.rec->frames[i].t_ns;
+		}
+		if (causes_new(a.rec, &c) < 0) {
+			cli_error_errno(-ENOMEM, "'%s'", input);
+			goto out;
+		}
+		causes_columns(c, f, a.t0_ns, &a.m, &o->m, segs, (size_t)nsegs, !play_unknown,
+			       &cols);
+		causes_free(c);
+		for (k = 0; k < CAUSE_COL_N; k++) {
+			a.m.v[M_STALL_DISK_S + k] = cols.stall_s[k];
+			a.m.v[M_STALL_DISK_PLAY_S + k] = cols.play_s[k];
+		}
+		a.m.v[M_LOAD_DISK_S] = cols.load_disk_s;
+		a.m.v[M_WARM_DISK_S] = cols.warm_disk_s;
+		a.why = cols.why;
+		a.why_play = cols.why_play;
+		if (isnan(cols.load_disk_s))
+			metrics_note(&a.m, "load_disk_s, warm_disk_s: the record has no frames");
+	} else {
+		metrics_note(&a.m, "stall_*_s, stall_why, load_disk_s, warm_disk_s: %s",
+			     a.rec ? "the record has no samples"
+				   : "a frame log has no samples; causes need a run directory");
+	}
+	if (o->keep) {
+		a.f = f;
+		f = NULL;
+		a.segs = segs;
+		segs = NULL;
+		a.nsegs = (size_t)nsegs;
+		a.play_known = !play_unknown;
+	} else {
+		rec_free(a.rec);
+		a.rec = NULL;
 	}
 	if (a.mh.why)
 		metrics_note(&a.m, "compat.mangohud: %s", a.mh.why);

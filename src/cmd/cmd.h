@@ -17,6 +17,8 @@ int cmd_version(int argc, char **argv);
 int cmd_watch(int argc, char **argv);
 int cmd_report(int argc, char **argv);
 int cmd_matrix(int argc, char **argv);
+int cmd_stalls(int argc, char **argv);
 int cmd_dump(int argc, char **argv);
+int cmd_record(int argc, char **argv);
 
 #endif

@@ -14,6 +14,7 @@
 #include "cli.h"
 #include "cmd/cmd.h"
 #include "cmd/report.h"
+#include "cmd/report_threads.h"
 #include "out/json.h"
 #include "out/table.h"
 
@@ -42,12 +43,15 @@ static const char usage_text[] =
 	"                   capframex.KEY\n"
 	"  --csv            CSV (every column unless --cols; notes in the last column)\n"
 	"  --json           a JSON array, one object per input\n"
+	"  --threads        per run directory: each thread's CPU ms per frame over the\n"
+	"                   window, its share of one CPU and the CPU it ran on most\n"
 	"  -h, --help       this text\n"
 	"\n"
 	"EXAMPLES\n"
 	"  stallscope report mangohud.csv\n"
 	"  stallscope report --warmup 0 --cols source,fps,stalls,longest_ms *.csv\n"
 	"  stallscope report --json runs/2026*-ioquake3-*/ > metrics.json\n"
+	"  stallscope report --threads --warmup 10 runs/2026*-game/\n"
 	"  stallscope report --program ioquake3 --pass 0,95.5,191 --rules my.ini log.csv\n";
 
 #define DEFAULT_COLS                                                                       \
@@ -55,7 +59,8 @@ static const char usage_text[] =
 	"stutter_pct,stalls_warm,stalls_play,low1_play,reload_n"
 
 /* Columns beyond the metrics. */
-enum col_kind { COL_METRIC, COL_SOURCE, COL_FORMAT, COL_PROGRAM, COL_VARIANT, COL_MH, COL_CFX };
+enum col_kind { COL_METRIC, COL_SOURCE, COL_FORMAT, COL_PROGRAM, COL_VARIANT, COL_MH, COL_CFX,
+		COL_WHY, COL_WHY_PLAY };
 
 struct col {
 	enum col_kind kind;
@@ -96,6 +101,10 @@ static int col_parse(const char *name, struct col *c)
 		c->kind = COL_PROGRAM;
 	else if (!strcmp(name, "variant"))
 		c->kind = COL_VARIANT;
+	else if (!strcmp(name, "stall_why"))
+		c->kind = COL_WHY;
+	else if (!strcmp(name, "stall_why_play"))
+		c->kind = COL_WHY_PLAY;
 	else if ((c->metric = metric_find(name)) >= 0)
 		c->kind = COL_METRIC;
 	else {
@@ -123,7 +132,7 @@ static int col_parse(const char *name, struct col *c)
 /* Every column, for --cols all and --csv. */
 static int cols_all(struct col **ret, size_t *ret_n)
 {
-	struct col *c = calloc(4 + M_COUNT + 8, sizeof(*c));
+	struct col *c = calloc(4 + M_COUNT + 8 + 2, sizeof(*c));
 	size_t n = 0;
 	int i;
 	char buf[48];
@@ -136,6 +145,8 @@ static int cols_all(struct col **ret, size_t *ret_n)
 	col_parse("variant", &c[n++]);
 	for (i = 0; i < M_COUNT; i++)
 		col_parse(metric_descs[i].name, &c[n++]);
+	col_parse("stall_why", &c[n++]);
+	col_parse("stall_why_play", &c[n++]);
 	for (i = 0; i < 4; i++) {
 		snprintf(buf, sizeof(buf), "mangohud.%s", mh_keys[i]);
 		col_parse(buf, &c[n++]);
@@ -189,6 +200,13 @@ static int cols_parse(const char *list, struct col **ret, size_t *ret_n)
 	return 0;
 }
 
+/* stall_why's cell: the cause column with the most stall seconds, NULL
+ * ("-", JSON null) when there is none. */
+static const char *why_name(int why)
+{
+	return why < 0 ? NULL : cause_col_name((enum cause_col)why);
+}
+
 static int add_cell(struct table *t, const struct col *c, const struct analysis *a)
 {
 	switch (c->kind) {
@@ -204,11 +222,17 @@ static int add_cell(struct table *t, const struct col *c, const struct analysis 
 		return table_add_num(t, mh_val(&a->mh, c->sub), 1);
 	case COL_CFX:
 		return table_add_num(t, cfx_val(&a->cfx, c->sub), 1);
+	case COL_WHY:
+		return table_add(t, why_name(a->why));
+	case COL_WHY_PLAY:
+		return table_add(t, why_name(a->why_play));
 	case COL_METRIC:
 		break;
 	}
 	return table_add_num(t, a->m.v[c->metric], metric_descs[c->metric].decimals);
 }
+
+static bool want_threads;	/* --threads: print_json adds them */
 
 static void print_json(const struct analysis *as, size_t n, const struct metrics_opts *mo)
 {
@@ -232,6 +256,8 @@ static void print_json(const struct analysis *as, size_t n, const struct metrics
 		json_knum(&j, "stall_ms", mo->stall_ms);
 		for (m = 0; m < M_COUNT; m++)
 			json_knum(&j, metric_descs[m].name, a->m.v[m]);
+		json_kstr(&j, "stall_why", why_name(a->why));
+		json_kstr(&j, "stall_why_play", why_name(a->why_play));
 		json_key(&j, "compat");
 		json_obj_begin(&j);
 		json_key(&j, "mangohud");
@@ -246,6 +272,9 @@ static void print_json(const struct analysis *as, size_t n, const struct metrics
 			json_knum(&j, cfx_keys[k], cfx_val(&a->cfx, (int)k));
 		json_obj_end(&j);
 		json_obj_end(&j);
+		report_recorder_json(&j, a);
+		if (want_threads)
+			report_threads_json(&j, a);
 		json_key(&j, "notes");
 		json_arr_begin(&j);
 		for (k = 0; k < a->m.nnotes; k++)
@@ -309,6 +338,7 @@ static int print_table(const struct analysis *as, size_t n, const struct col *co
 
 enum { OPT_WARMUP = 256, OPT_FROM, OPT_TO, OPT_STALL, OPT_FORMAT, OPT_RULES, OPT_PASS,
        OPT_COLS, OPT_CSV, OPT_JSON, OPT_PROGRAM };
+enum { OPT_THREADS = 300 };	/* report --threads (report_threads.c) */
 
 static const struct option long_opts[] = {
 	{ "warmup", required_argument, NULL, OPT_WARMUP },
@@ -322,6 +352,7 @@ static const struct option long_opts[] = {
 	{ "cols", required_argument, NULL, OPT_COLS },
 	{ "csv", no_argument, NULL, OPT_CSV },
 	{ "json", no_argument, NULL, OPT_JSON },
+	{ "threads", no_argument, NULL, OPT_THREADS },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -391,6 +422,9 @@ int report_parse_common(int argc, char **argv, const char *usage, struct report_
 		case OPT_JSON:
 			o->json = true;
 			break;
+		case OPT_THREADS:
+			o->threads = true;
+			break;
 		case 'o':
 			*ret_outdir = optarg;
 			break;
@@ -440,6 +474,10 @@ int cmd_report(int argc, char **argv)
 		cli_usage_error("expected one of --csv and --json, got both");
 		goto usage;
 	}
+	if (o.threads && o.csv) {
+		cli_usage_error("option '--threads' does not apply to --csv");
+		goto usage;
+	}
 	if (o.json && o.cols) {
 		cli_usage_error("option '--cols' does not apply to --json");
 		goto usage;
@@ -470,11 +508,14 @@ int cmd_report(int argc, char **argv)
 		else
 			n++;
 	}
+	want_threads = o.threads;
 	if (n) {
 		if (o.json)
 			print_json(as, n, &o.a.m);
 		else if (print_table(as, n, cols, ncols, o.csv) < 0)
 			failed = cli_error_errno(-ENOMEM, "table");
+		if (o.threads && !o.json && report_threads_print(as, n) < 0)
+			failed = 1;
 	}
 	status = failed ? 1 : 0;
 out:

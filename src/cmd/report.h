@@ -13,7 +13,9 @@
 #define SS_CMD_REPORT_H
 
 #include <stdbool.h>
+#include <stdint.h>
 
+#include "core/causes.h"
 #include "core/compat.h"
 #include "core/metrics.h"
 #include "core/reload.h"
@@ -28,6 +30,7 @@ struct analyse_opts {
 	const double *pass;		/* --pass: overrides run.ini's stamps */
 	size_t npass;
 	bool pass_given;
+	bool keep;		/* keep rec, f and segs in struct analysis (stalls) */
 };
 
 struct analysis {
@@ -38,6 +41,16 @@ struct analysis {
 	struct compat_mangohud mh;
 	enum compat_mangohud_style mh_style;
 	struct compat_capframex cfx;
+	/* A run directory's record and what `stalls` needs to split its stalls
+	 * (core/causes.h); all NULL/0 for a frame log. Owned, freed by
+	 * analysis_release. The cause columns are in m.v[M_STALL_DISK_S...]. */
+	struct rec *rec;		/* with its samples, when o->keep kept it */
+	struct frames *f;		/* the frames metrics were computed on */
+	uint64_t t0_ns;			/* the frames' t_s = 0 on the record's clock */
+	struct metrics_seg *segs;	/* reload segments */
+	size_t nsegs;
+	bool play_known;
+	int why, why_play;		/* stall_why(_play): enum cause_col, -1 none */
 };
 
 /*
@@ -66,6 +79,7 @@ struct report_options {
 	const char *rules;	/* --rules */
 	const char *cols;	/* --cols */
 	bool csv, json;
+	bool threads;	/* --threads (report): per-thread CPU per frame */
 };
 
 /*

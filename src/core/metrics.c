@@ -47,6 +47,24 @@ const struct metric_desc metric_descs[M_COUNT] = {
 	[M_WIN_PLAY_S] = { "win_play_s", 2, "s" },
 	[M_RELOAD_S] = { "reload_s", 2, "s" },
 	[M_RELOAD_N] = { "reload_n", 0, "segments" },
+	[M_STALL_DISK_S] = { "stall_disk_s", 3, "s" },
+	[M_STALL_SWAP_S] = { "stall_swap_s", 3, "s" },
+	[M_STALL_RECLAIM_S] = { "stall_reclaim_s", 3, "s" },
+	[M_STALL_GPU_S] = { "stall_gpu_s", 3, "s" },
+	[M_STALL_CPU_S] = { "stall_cpu_s", 3, "s" },
+	[M_STALL_IO_S] = { "stall_io_s", 3, "s" },
+	[M_STALL_WAIT_S] = { "stall_wait_s", 3, "s" },
+	[M_STALL_OTHER_S] = { "stall_other_s", 3, "s" },
+	[M_STALL_DISK_PLAY_S] = { "stall_disk_play_s", 3, "s" },
+	[M_STALL_SWAP_PLAY_S] = { "stall_swap_play_s", 3, "s" },
+	[M_STALL_RECLAIM_PLAY_S] = { "stall_reclaim_play_s", 3, "s" },
+	[M_STALL_GPU_PLAY_S] = { "stall_gpu_play_s", 3, "s" },
+	[M_STALL_CPU_PLAY_S] = { "stall_cpu_play_s", 3, "s" },
+	[M_STALL_IO_PLAY_S] = { "stall_io_play_s", 3, "s" },
+	[M_STALL_WAIT_PLAY_S] = { "stall_wait_play_s", 3, "s" },
+	[M_STALL_OTHER_PLAY_S] = { "stall_other_play_s", 3, "s" },
+	[M_LOAD_DISK_S] = { "load_disk_s", 3, "s" },
+	[M_WARM_DISK_S] = { "warm_disk_s", 3, "s" },
 };
 
 int metric_find(const char *name)
@@ -183,6 +201,18 @@ static long seg_of(const struct metrics_seg *m, size_t n, double fs, double fe)
 	if (lo < n && m[lo].start_s < fe)
 		return (long)lo;
 	return -1;
+}
+
+bool metrics_in_reload(const struct metrics_seg *segs, size_t nsegs, double fs, double fe)
+{
+	size_t k;
+
+	/* as seg_of over the merged segments: an overlap of SEG_EPS_S or more */
+	for (k = 0; k < nsegs; k++)
+		if (segs[k].end_s > segs[k].start_s && segs[k].end_s > fs + SEG_EPS_S &&
+		    segs[k].start_s < fe - SEG_EPS_S)
+			return true;
+	return false;
 }
 
 /* ------------------------------------------------------------ compute */
@@ -376,6 +406,8 @@ int metrics_compute(const struct frames *f, const struct metrics_opts *o,
 				     f->t_s[f->n - 1] - origin, start);
 	}
 	m->origin_s = origin;
+	for (i = M_STALL_DISK_S; i <= M_WARM_DISK_S; i++)
+		m->v[i] = NAN;	/* the causes' columns: causes_columns fills them */
 	m->win_first = a;
 	m->win_n = b - a;
 	buf = malloc((f->n ? f->n : 1) * sizeof(*buf));

@@ -21,6 +21,7 @@
 #define SS_CORE_METRICS_H
 
 #include <math.h>
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "core/frames.h"
@@ -35,6 +36,13 @@ enum metric_id {
 	/* play */
 	M_STALLS_PLAY, M_STALL_PLAY_S, M_LONGEST_PLAY_MS, M_LOW1_PLAY, M_WIN_PLAY_S, M_RELOAD_S,
 	M_RELOAD_N,
+	/* stall causes (docs/CAUSES.md); NaN here, filled from a run's record
+	 * by causes_columns (core/causes.h), in enum cause_col's order */
+	M_STALL_DISK_S, M_STALL_SWAP_S, M_STALL_RECLAIM_S, M_STALL_GPU_S, M_STALL_CPU_S,
+	M_STALL_IO_S, M_STALL_WAIT_S, M_STALL_OTHER_S,
+	M_STALL_DISK_PLAY_S, M_STALL_SWAP_PLAY_S, M_STALL_RECLAIM_PLAY_S, M_STALL_GPU_PLAY_S,
+	M_STALL_CPU_PLAY_S, M_STALL_IO_PLAY_S, M_STALL_WAIT_PLAY_S, M_STALL_OTHER_PLAY_S,
+	M_LOAD_DISK_S, M_WARM_DISK_S,
 	M_COUNT
 };
 
@@ -91,6 +99,10 @@ struct metrics {
 int metrics_compute(const struct frames *f, const struct metrics_opts *o,
 		    const struct metrics_seg *segs, size_t nsegs, const char *play_unknown,
 		    struct metrics *ret);
+
+/* Whether the frame from FS to FE (s) is reload, not play: whether it
+ * overlaps one of SEGS (NSEGS, any order) as metrics_compute decides. */
+bool metrics_in_reload(const struct metrics_seg *segs, size_t nsegs, double fs, double fe);
 
 /* Appends a note to M (dropped silently once METRICS_MAX_NOTES are held;
  * truncated to METRICS_NOTE_LEN). */

@@ -1,0 +1,66 @@
+#!/bin/bash
+# SPDX-License-Identifier: MIT
+#
+# bench/record.sh: what the recorder costs. Two programs, each recorded for
+# SS_BENCH_RECORD_S seconds (default 20; the goal is stated for 60) by two
+# recorders side by side, attached to the same process at the same time:
+# stallscope's (files kept open, pread, parse only what is needed) and the
+# naive sampler (--naive-sampler: fopen, read, fclose of the same files
+# every period, stdio). Both run with --rt when permitted, so that what they
+# measure is their own work rather than the busy threads preempting them.
+#
+#   idle   ss-markers at 60 fps, one idle thread
+#   busy8  ss-markers at 60 fps with 8 spinning threads (on this 2-core box)
+#
+# Prints per recorder: median us per sample (the work from wake-up to done),
+# % of one CPU, bytes per sample of the record (header excluded), wake-up
+# lateness p99 and max, missed periods; and the ratio of the two medians.
+# Goals: <= 10 us/sample, <= 20 bytes/sample on the steady (idle) program,
+# lateness p99 <= 0.5 ms, ratio <= 0.05.
+set -u
+cd "$(dirname "$0")/.."
+SS_BIN=${SS_BIN:-$PWD/build/stallscope}
+MARKERS=$(dirname "$SS_BIN")/tools/ss-markers
+DUR=${SS_BENCH_RECORD_S:-20}
+[ -x "$SS_BIN" ] && [ -x "$MARKERS" ] || { echo "skip: build first ($SS_BIN, $MARKERS)"; exit 77; }
+T=$(mktemp -d /tmp/ss-bench-record.XXXXXX)
+prog=
+trap '[ -n "$prog" ] && kill $prog 2>/dev/null; rm -rf "$T"' EXIT
+
+ini() { sed -n "s/^$2=//p" "$1" | head -n1; }
+
+echo "recorder cost, ${DUR} s per case, both recorders attached side by side"
+printf '%-6s %-8s %9s %8s %6s %10s %9s %9s %7s\n' case sampler us/sample us_mean cpu% \
+	bytes/smp late_p99 late_max missed
+for c in idle busy8; do
+	case $c in
+	idle) args="--idle 1" ;;
+	busy8) args="--busy 8" ;;
+	esac
+	"$MARKERS" --fps 60 --seconds $((DUR + 5)) $args > /dev/null &
+	prog=$!
+	sleep 0.5
+	"$SS_BIN" record -q --rt -o "$T/$c-kept" -p $prog --duration "$DUR" --frames none &
+	a=$!
+	"$SS_BIN" record -q --rt --naive-sampler -o "$T/$c-naive" -p $prog --duration "$DUR" \
+		--frames none &
+	b=$!
+	wait $a $b
+	kill $prog 2>/dev/null
+	wait $prog 2>/dev/null
+	prog=
+	for s in kept naive; do
+		f=$T/$c-$s/run.ini
+		[ -f "$f" ] || { echo "$c $s: no run.ini"; exit 1; }
+		printf '%-6s %-8s %9s %8s %6s %10s %9s %9s %7s\n' $c $s \
+			"$(ini $f recorder_us_per_sample)" "$(ini $f recorder_us_per_sample_mean)" \
+			"$(ini $f recorder_cpu_pct)" "$(ini $f recorder_bytes_per_sample)" \
+			"$(ini $f recorder_late_p99_ms)" "$(ini $f recorder_late_max_ms)" \
+			"$(ini $f recorder_missed)"
+	done
+	k=$(ini "$T/$c-kept/run.ini" recorder_us_per_sample)
+	n=$(ini "$T/$c-naive/run.ini" recorder_us_per_sample)
+	awk -v c=$c -v k="$k" -v n="$n" 'BEGIN { if (n > 0) printf "%-6s ratio kept/naive (median us/sample): %.3f  (goal <= 0.05)\n", c, k / n;
+		else print c " ratio: - (naive median unknown)" }'
+	ini "$T/$c-kept/run.ini" rt | grep -q '^SCHED_FIFO' || echo "$c: note: not SCHED_FIFO ($(ini "$T/$c-kept/run.ini" rt))"
+done

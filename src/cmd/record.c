@@ -1,0 +1,1189 @@
+// SPDX-License-Identifier: MIT
+/*
+ * record.c: `stallscope record`, the recorder. It starts a program (or
+ * attaches to one with -p), looks at it and the system every period through
+ * the sampler (src/linux/sampler.h), drains the frame ring and a HUD line
+ * file, and keeps what it saw in a record (src/rec/rec.h) that grows in
+ * tmpfs and moves into the run directory at the end, beside run.ini and
+ * program.log (docs/FORMAT.md, "Run directory").
+ *
+ * The loop is cyclictest's: it sleeps to absolute CLOCK_MONOTONIC deadlines,
+ * advances the deadline by the period, skips and counts the periods it
+ * missed, and keeps a histogram of how late each wake-up was and of how long
+ * each sample took; those figures end up in run.ini as the recorder's cost.
+ * It never writes to disk while the program runs (the record is in
+ * /dev/shm, flushed there every second, so a kill -9 loses at most one
+ * second; run.ini written at the start says where it is).
+ *
+ * Assumes one thread, signals delivered to it (SIGINT, SIGTERM, SIGCHLD set
+ * flags that the loop reads after each wake-up) and a child in its own
+ * process group, to which SIGINT/SIGTERM are forwarded.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <limits.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/utsname.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "cmd/cmd.h"
+#include "core/lathist.h"
+#include "core/inifmt.h"
+#include "core/strbuf.h"
+#include "frames/hook.h"
+#include "frames/hud.h"
+#include "frames/ring.h"
+#include "linux/recsys.h"
+#include "linux/sampler.h"
+#include "rec/rec.h"
+#include "stallscope-ring.h"
+
+extern char **environ;
+
+#define NSEC 1000000000ull
+#define HUD_SOURCE 5		/* struct rec_frame.source of a HUD line */
+#define CLOCK_EVERY_NS (10 * NSEC)
+#define FLUSH_EVERY_NS NSEC
+#define STOP_GRACE_NS (5 * NSEC)	/* a stopped program's time to exit before SIGKILL */
+
+/* ------------------------------------------------------------ options */
+
+struct record_opts {
+	const char *outdir;	/* -o; NULL: runs/<stamp>-<program> */
+	double period_ms;
+	double duration_s;	/* 0: until the program ends */
+	const char *stop_file;
+	const char *frames;	/* auto, marker, gl, vk, hud:PATH, none */
+	bool rt;
+	long pid;		/* -p: attach; 0: start argv */
+	bool quiet;
+	bool naive;		/* benchmarks: the sampler opens/reads/closes every file */
+};
+
+enum frame_mode { FRAMES_NONE, FRAMES_RING, FRAMES_HUD };
+
+enum end_reason { END_NONE, END_EXIT, END_GONE, END_DURATION, END_STOP_FILE, END_SIGNAL };
+
+static const char *const end_names[] = {
+	[END_NONE] = "error", [END_EXIT] = "exit", [END_GONE] = "gone",
+	[END_DURATION] = "duration", [END_STOP_FILE] = "stop-file", [END_SIGNAL] = "signal",
+};
+
+static volatile sig_atomic_t got_signal, got_child;
+
+static void on_signal(int sig)
+{
+	got_signal = got_signal ? -1 : sig;	/* -1: a second one, stop now */
+}
+
+static void on_child(int sig)
+{
+	(void)sig;
+	got_child = 1;
+}
+
+/* Everything a run holds; one per invocation. */
+struct run {
+	struct record_opts o;
+	char **argv;
+	int argc;
+	uid_t uid;		/* owner of what we write ((uid_t)-1: leave) */
+	gid_t gid;
+	char rundir[PATH_MAX - 64];
+	char ini_path[PATH_MAX];
+	char rec_path[PATH_MAX];	/* where the record grows */
+	char rec_final[PATH_MAX];	/* RUNDIR/record.ssr */
+	struct strbuf program, cmdline, notes;
+	int pid;
+	bool own_child;
+	int status;		/* waitpid status, valid when reaped */
+	bool reaped;
+	enum frame_mode fmode;
+	unsigned hooks;		/* HOOK_* in the child's environment */
+	struct ring *ring;
+	struct hud *hud;
+	struct sampler *s;
+	struct rec_writer *w;
+	int64_t *vals;
+	size_t nfields;
+	uint64_t period_ns;
+	struct rec_clock clock0;
+	int ft_tid, ft2_tid;
+	/* figures */
+	uint64_t samples, missed, frames, bytes0, bytes_end, t_start, t_end;
+	uint64_t cpu0_ns;
+	struct lathist late, work;
+	enum end_reason end;
+	char rt_note[160];
+};
+
+/* ------------------------------------------------------------ helpers */
+
+/* snprintf into a path buffer; -ENAMETOOLONG when it did not fit. */
+static int pathf(char *dst, size_t size, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static int pathf(char *dst, size_t size, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(dst, size, fmt, ap);
+	va_end(ap);
+	return n < 0 || (size_t)n >= size ? -ENAMETOOLONG : 0;
+}
+
+static uint64_t clock_ns(clockid_t c)
+{
+	struct timespec ts;
+
+	clock_gettime(c, &ts);
+	return (uint64_t)ts.tv_sec * NSEC + (uint64_t)ts.tv_nsec;
+}
+
+static void ts_from_ns(struct timespec *ts, uint64_t ns)
+{
+	ts->tv_sec = (time_t)(ns / NSEC);
+	ts->tv_nsec = (long)(ns % NSEC);
+}
+
+/* A CLOCK_MONOTONIC/CLOCK_REALTIME pair: the realtime read between two
+ * monotonic reads, paired with their midpoint. */
+static void clock_pair(struct rec_clock *c)
+{
+	uint64_t a = clock_ns(CLOCK_MONOTONIC);
+	uint64_t r = clock_ns(CLOCK_REALTIME);
+	uint64_t b = clock_ns(CLOCK_MONOTONIC);
+
+	c->mono_ns = a + (b - a) / 2;
+	c->real_ns = r;
+}
+
+static void note(struct run *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void note(struct run *r, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (r->notes.len)
+		sb_addc(&r->notes, '\n');
+	va_start(ap, fmt);
+	sb_vaddf(&r->notes, fmt, ap);
+	va_end(ap);
+}
+
+static uint32_t intern_cb(void *ctx, const char *s)
+{
+	return rec_writer_intern(ctx, s);
+}
+
+/* A name fit for a directory: letters, digits, '.', '_', '-'; others '_'. */
+static void safe_name(char *dst, size_t size, const char *src)
+{
+	const char *base = strrchr(src, '/');
+	size_t i = 0;
+
+	base = base ? base + 1 : src;
+	for (; *base && i + 1 < size && i < 40; base++, i++) {
+		char c = *base;
+
+		dst[i] = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+				 (c >= '0' && c <= '9') || c == '.' || c == '_' || c == '-'
+			 ? c
+			 : '_';
+	}
+	dst[i] = '\0';
+	if (!i)
+		snprintf(dst, size, "program");
+}
+
+static void utc_stamp(char *buf, size_t size, uint64_t real_ns, bool usec)
+{
+	time_t t = (time_t)(real_ns / NSEC);
+	struct tm tm;
+
+	gmtime_r(&t, &tm);
+	if (usec) {
+		char s[32];
+
+		strftime(s, sizeof(s), "%Y-%m-%dT%H:%M:%S", &tm);
+		snprintf(buf, size, "%s.%06uZ", s, (unsigned)(real_ns % NSEC / 1000));
+	} else {
+		strftime(buf, size, "%Y%m%dT%H%M%SZ", &tm);
+	}
+}
+
+/* ------------------------------------------------------------ run directory */
+
+static bool holds_run(const char *dir)
+{
+	char p[PATH_MAX + 32];
+
+	snprintf(p, sizeof(p), "%s/record.ssr", dir);
+	if (access(p, F_OK) == 0)
+		return true;
+	snprintf(p, sizeof(p), "%s/run.ini", dir);
+	return access(p, F_OK) == 0;
+}
+
+/* Creates the run directory: -o as given (refusing one that holds a run), or
+ * runs/<stamp>-<program>[-N]. */
+static int make_rundir(struct run *r)
+{
+	int err;
+
+	if (r->o.outdir) {
+		if (snprintf(r->rundir, sizeof(r->rundir), "%s", r->o.outdir) >=
+		    (int)sizeof(r->rundir))
+			return cli_error("'%s': path too long", r->o.outdir);
+		err = recsys_mkdirs(r->rundir, r->uid, r->gid);
+		if (err < 0)
+			return cli_error_errno(err, "cannot create run directory '%s'", r->rundir);
+		if (holds_run(r->rundir))
+			return cli_error("'%s' already holds a run; choose another directory with -o",
+					 r->rundir);
+		return 0;
+	}
+	char stamp[32], name[48];
+
+	utc_stamp(stamp, sizeof(stamp), r->clock0.real_ns, false);
+	safe_name(name, sizeof(name), r->program.buf);
+	err = recsys_mkdirs("runs", r->uid, r->gid);
+	if (err < 0)
+		return cli_error_errno(err, "cannot create 'runs'");
+	for (int n = 1; n < 100; n++) {
+		if (n == 1)
+			snprintf(r->rundir, sizeof(r->rundir), "runs/%s-%s", stamp, name);
+		else
+			snprintf(r->rundir, sizeof(r->rundir), "runs/%s-%s-%d", stamp, name, n);
+		if (mkdir(r->rundir, 0755) == 0) {
+			if (r->uid != (uid_t)-1 && chown(r->rundir, r->uid, r->gid) < 0)
+				return cli_error_errno(-errno, "cannot chown '%s'", r->rundir);
+			return 0;
+		}
+		if (errno != EEXIST)
+			return cli_error_errno(-errno, "cannot create run directory '%s'",
+					       r->rundir);
+	}
+	return cli_error("cannot create a run directory under 'runs': 99 exist for this second");
+}
+
+/* ------------------------------------------------------------ run.ini */
+
+static const char *frames_name(const struct run *r)
+{
+	return r->o.frames;
+}
+
+/* Writes run.ini; FINAL adds the end and the recorder's figures. */
+static int write_ini(struct run *r, bool final)
+{
+	struct strbuf sb = STRBUF_INIT;
+	struct utsname u;
+	char stamp[40];
+	const struct sampler_meta *m = NULL;
+	size_t nm = r->s ? sampler_meta(r->s, &m) : 0;
+	const char *hz = NULL;
+	int err;
+
+	for (size_t i = 0; i < nm; i++)
+		if (!strcmp(m[i].key, "hz"))
+			hz = m[i].value;
+	inifmt_add(&sb, "program", r->program.buf);
+	inifmt_add(&sb, "argv", r->cmdline.buf);
+	inifmt_addf(&sb, "pid", "%d", r->pid);
+	inifmt_add(&sb, "attached", r->own_child ? "no" : "yes");
+	inifmt_addf(&sb, "t0", "%llu.%06llu", (unsigned long long)(r->clock0.real_ns / NSEC),
+		    (unsigned long long)(r->clock0.real_ns % NSEC / 1000));
+	inifmt_addf(&sb, "t0_mono", "%llu.%09llu", (unsigned long long)(r->clock0.mono_ns / NSEC),
+		    (unsigned long long)(r->clock0.mono_ns % NSEC));
+	utc_stamp(stamp, sizeof(stamp), r->clock0.real_ns, true);
+	inifmt_add(&sb, "t0_utc", stamp);
+	inifmt_addf(&sb, "clock_mono_ns", "%llu", (unsigned long long)r->clock0.mono_ns);
+	inifmt_addf(&sb, "clock_real_ns", "%llu", (unsigned long long)r->clock0.real_ns);
+	inifmt_add(&sb, "kernel", uname(&u) == 0 ? u.release : NULL);
+	inifmt_addf(&sb, "cpus", "%ld", sysconf(_SC_NPROCESSORS_ONLN));
+	if (hz)
+		inifmt_add(&sb, "hz", hz);
+	else
+		inifmt_addf(&sb, "hz", "%ld", sysconf(_SC_CLK_TCK));
+	inifmt_addf(&sb, "period_ms", "%g", r->o.period_ms);
+	inifmt_add(&sb, "frame_source", frames_name(r));
+	if (r->ring)
+		inifmt_addf(&sb, "frame_hooks", "%s%s%s", r->hooks & HOOK_GL ? "gl" : "",
+			    (r->hooks & HOOK_GL) && (r->hooks & HOOK_VK) ? "," : "",
+			    r->hooks & HOOK_VK ? "vk" : (r->hooks ? "" : "marker only"));
+	if (r->o.duration_s > 0)
+		inifmt_addf(&sb, "duration_s", "%g", r->o.duration_s);
+	if (r->o.stop_file)
+		inifmt_add(&sb, "stop_file", r->o.stop_file);
+	inifmt_add(&sb, "rt", r->rt_note[0] ? r->rt_note : "off");
+	if (r->o.naive)
+		inifmt_add(&sb, "sampler", "naive (benchmark: open, read, close every file)");
+	for (size_t i = 0; i < nm; i++)
+		if (strcmp(m[i].key, "hz"))
+			inifmt_add(&sb, m[i].key, m[i].value);
+	if (!final) {
+		inifmt_add(&sb, "state", "recording");
+		inifmt_add(&sb, "record_tmp", r->rec_path);
+	} else {
+		const char *const *sn = NULL;
+		size_t nsn = r->s ? sampler_notes(r->s, &sn) : 0;
+		double secs = (double)(r->t_end - r->t_start) / 1e9;
+		double cpu_s = (double)(clock_ns(CLOCK_PROCESS_CPUTIME_ID) - r->cpu0_ns) / 1e9;
+		int64_t p99 = lathist_pct_ns(&r->late, 99), p50w = lathist_pct_ns(&r->work, 50);
+		struct ring_stats rs = { 0 };
+		int line = 0;
+
+		inifmt_add(&sb, "state", "done");
+		inifmt_add(&sb, "end", end_names[r->end]);
+		if (strcmp(r->rec_path, r->rec_final))
+			inifmt_add(&sb, "record_tmp", r->rec_path);	/* the move failed */
+		if (!r->own_child) {
+			inifmt_add(&sb, "exit_status", NULL);
+		} else if (r->reaped && WIFEXITED(r->status)) {
+			inifmt_addf(&sb, "exit_status", "%d", WEXITSTATUS(r->status));
+		} else if (r->reaped && WIFSIGNALED(r->status)) {
+			inifmt_add(&sb, "exit_status", NULL);
+			inifmt_addf(&sb, "exit_signal", "%s", sigabbrev_np(WTERMSIG(r->status)) ?: "?");
+		} else {
+			inifmt_add(&sb, "exit_status", NULL);
+		}
+		inifmt_addf(&sb, "duration_recorded_s", "%.3f", secs);
+		inifmt_addf(&sb, "frames", "%llu", (unsigned long long)r->frames);
+		if (r->ring) {
+			ring_stats(r->ring, &rs);
+			inifmt_addf(&sb, "frames_overruns", "%llu", (unsigned long long)rs.overruns);
+			inifmt_addf(&sb, "frames_stuck", "%llu", (unsigned long long)rs.stuck);
+		}
+		if (r->hud)
+			inifmt_addf(&sb, "hud_restarts", "%llu",
+				    (unsigned long long)hud_restarts(r->hud));
+		inifmt_addf(&sb, "frame_thread", "%d", r->ft_tid);
+		inifmt_addf(&sb, "recorder_samples", "%llu", (unsigned long long)r->samples);
+		inifmt_addf(&sb, "recorder_missed", "%llu", (unsigned long long)r->missed);
+		inifmt_addf(&sb, "recorder_cpu_s", "%.3f", cpu_s);
+		if (p50w >= 0)
+			inifmt_addf(&sb, "recorder_us_per_sample", "%.1f", p50w / 1e3);
+		else
+			inifmt_add(&sb, "recorder_us_per_sample", NULL);
+		if (r->samples)
+			inifmt_addf(&sb, "recorder_us_per_sample_mean", "%.1f",
+				    (double)r->work.sum_ns / 1e3 / (double)r->samples);
+		else
+			inifmt_add(&sb, "recorder_us_per_sample_mean", NULL);
+		if (secs > 0)
+			inifmt_addf(&sb, "recorder_cpu_pct", "%.3f", 100.0 * cpu_s / secs);
+		else
+			inifmt_add(&sb, "recorder_cpu_pct", NULL);
+		if (p99 >= 0) {
+			inifmt_addf(&sb, "recorder_late_p99_ms", "%.3f", p99 / 1e6);
+			inifmt_addf(&sb, "recorder_late_max_ms", "%.3f", r->late.max_ns / 1e6);
+		} else {
+			inifmt_add(&sb, "recorder_late_p99_ms", NULL);
+			inifmt_add(&sb, "recorder_late_max_ms", NULL);
+		}
+		if (r->samples && r->bytes_end > r->bytes0)
+			inifmt_addf(&sb, "recorder_bytes_per_sample", "%.1f",
+				    (double)(r->bytes_end - r->bytes0) / (double)r->samples);
+		else
+			inifmt_add(&sb, "recorder_bytes_per_sample", NULL);
+		/* what could not be read and why: the sampler's notes, then ours */
+		for (size_t i = 0; i < nsn; i++) {
+			char key[32];
+
+			snprintf(key, sizeof(key), "unreadable.%d", ++line);
+			inifmt_add(&sb, key, sn[i]);
+		}
+		for (char *p = r->notes.buf; *p;) {
+			char key[32], *nl = strchr(p, '\n');
+
+			if (nl)
+				*nl = '\0';
+			snprintf(key, sizeof(key), "unreadable.%d", ++line);
+			inifmt_add(&sb, key, p);
+			if (!nl)
+				break;
+			*nl = '\n';
+			p = nl + 1;
+		}
+	}
+	err = recsys_write_atomic(r->ini_path, sb.buf, sb.len, r->uid, r->gid);
+	sb_release(&sb);
+	if (err < 0)
+		return cli_error_errno(err, "cannot write '%s'", r->ini_path);
+	return 0;
+}
+
+/* ------------------------------------------------------------ the program */
+
+/* Starts argv in its own process group with stdout/stderr into LOG and the
+ * frame hooks in its environment. Waits for the exec: a program that cannot
+ * be run is an error here, not an exit status. */
+static int start_child(struct run *r)
+{
+	char log[PATH_MAX + 16], abs_run[PATH_MAX];
+	int pfd[2], logfd, nullfd, err = 0;
+	char **envp = NULL;
+	pid_t pid;
+	ssize_t n;
+
+	pathf(log, sizeof(log), "%s/program.log", r->rundir);
+	logfd = open(log, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (logfd < 0)
+		return cli_error_errno(-errno, "cannot create '%s'", log);
+	if (r->uid != (uid_t)-1 && fchown(logfd, r->uid, r->gid) < 0)
+		cli_warn("cannot chown '%s': %s", log, strerror(errno));
+	nullfd = open("/dev/null", O_RDONLY | O_CLOEXEC);
+	if (!realpath(r->rundir, abs_run))
+		snprintf(abs_run, sizeof(abs_run), "%s", r->rundir);
+	if (r->ring) {
+		struct hook_paths hp = { { 0 }, { 0 } };
+		unsigned want = r->hooks;
+
+		if (want && hook_find(NULL, &hp) < 0)
+			want = 0;
+		if (!hp.preload[0])
+			want &= ~(unsigned)HOOK_GL;
+		if (!hp.layer_dir[0])
+			want &= ~(unsigned)HOOK_VK;
+		if (r->hooks && want != r->hooks)
+			note(r, "frame hooks: %s not found (build the shim, or set %s)",
+			     (r->hooks & ~want) == HOOK_ALL ? "preload library and Vulkan layer"
+			     : (r->hooks & ~want) & HOOK_GL ? "preload library"
+							    : "Vulkan layer",
+			     HOOK_DIR_ENV);
+		r->hooks = want;
+		err = hook_env_new(environ, ring_name(r->ring), &hp, want, &envp);
+		if (err < 0) {
+			close(logfd);
+			return cli_error_errno(err, "cannot prepare the program's environment");
+		}
+	}
+	if (pipe2(pfd, O_CLOEXEC) < 0) {
+		err = -errno;
+		close(logfd);
+		hook_env_free(envp);
+		return cli_error_errno(err, "pipe");
+	}
+	pid = fork();
+	if (pid < 0) {
+		err = -errno;
+		close(logfd);
+		close(pfd[0]);
+		close(pfd[1]);
+		hook_env_free(envp);
+		return cli_error_errno(err, "fork");
+	}
+	if (pid == 0) {
+		sigset_t none;
+		int e;
+
+		setpgid(0, 0);
+		sigemptyset(&none);
+		sigprocmask(SIG_SETMASK, &none, NULL);
+		signal(SIGINT, SIG_DFL);
+		signal(SIGTERM, SIG_DFL);
+		signal(SIGCHLD, SIG_DFL);
+		signal(SIGPIPE, SIG_DFL);
+		if (nullfd >= 0)
+			dup2(nullfd, 0);
+		dup2(logfd, 1);
+		dup2(logfd, 2);
+		if (envp)
+			environ = envp;
+		setenv("STALLSCOPE_RUN", abs_run, 1);
+		execvp(r->argv[0], r->argv);
+		e = errno;
+		if (write(pfd[1], &e, sizeof(e)) < 0)
+			_exit(127);
+		_exit(127);
+	}
+	setpgid(pid, pid);
+	close(pfd[1]);
+	close(logfd);
+	if (nullfd >= 0)
+		close(nullfd);
+	hook_env_free(envp);
+	do {
+		int e;
+
+		n = read(pfd[0], &e, sizeof(e));
+		if (n == (ssize_t)sizeof(e))
+			err = -e;
+	} while (n < 0 && errno == EINTR);
+	close(pfd[0]);
+	if (err) {
+		waitpid(pid, NULL, 0);
+		return cli_error_errno(err, "cannot run '%s'", r->argv[0]);
+	}
+	r->pid = pid;
+	r->own_child = true;
+	return 0;
+}
+
+/* Reaps the child if it has ended; true when it has. */
+static bool child_ended(struct run *r)
+{
+	int st;
+	pid_t p;
+
+	if (!r->own_child || r->reaped)
+		return r->reaped;
+	do
+		p = waitpid(r->pid, &st, WNOHANG);
+	while (p < 0 && errno == EINTR);
+	if (p == r->pid) {
+		r->status = st;
+		r->reaped = true;
+	} else if (p < 0) {
+		r->reaped = true;	/* ECHILD: not ours to wait for any more */
+		r->status = 0;
+	}
+	return r->reaped;
+}
+
+/* Stops the program we started: SIG to its process group, then SIGKILL
+ * after STOP_GRACE_NS. */
+static void stop_child(struct run *r, int sig)
+{
+	uint64_t deadline;
+
+	if (!r->own_child || child_ended(r))
+		return;
+	kill(-r->pid, sig);
+	deadline = clock_ns(CLOCK_MONOTONIC) + STOP_GRACE_NS;
+	while (!child_ended(r)) {
+		struct timespec ts = { 0, 10 * 1000 * 1000 };
+
+		if (clock_ns(CLOCK_MONOTONIC) > deadline || got_signal < 0) {
+			kill(-r->pid, SIGKILL);
+			deadline = UINT64_MAX;
+		}
+		nanosleep(&ts, NULL);
+	}
+}
+
+/* ------------------------------------------------------------ the loop */
+
+static void set_rt(struct run *r)
+{
+	struct sched_param sp = { .sched_priority = 50 };
+	int e1 = 0, e2 = 0;
+
+	if (sched_setscheduler(0, SCHED_FIFO | SCHED_RESET_ON_FORK, &sp) < 0)
+		e1 = errno;
+	if (mlockall(MCL_CURRENT | MCL_FUTURE) < 0)
+		e2 = errno;
+	if (!e1 && !e2)
+		snprintf(r->rt_note, sizeof(r->rt_note), "SCHED_FIFO 50, mlockall");
+	else
+		snprintf(r->rt_note, sizeof(r->rt_note), "%s%s%s%s%s",
+			 e1 ? "no SCHED_FIFO (" : "SCHED_FIFO 50", e1 ? strerror(e1) : "",
+			 e1 ? ")" : "", e2 ? ", no mlockall: " : ", mlockall",
+			 e2 ? strerror(e2) : "");
+	if (e1 || e2)
+		note(r, "--rt: %s", r->rt_note);
+}
+
+/* Makes TID the frame thread, and the main thread the second sampled thread
+ * when they differ; writes a frame_thread event. */
+static void switch_frame_thread(struct run *r, uint64_t now, int tid)
+{
+	struct strbuf name = STRBUF_INIT, text = STRBUF_INIT;
+
+	if (sampler_set_thread(r->s, 0, tid) < 0)
+		return;	/* gone already: keep the old one */
+	r->ft_tid = tid;
+	r->ft2_tid = tid != r->pid ? r->pid : 0;
+	sampler_set_thread(r->s, 1, r->ft2_tid);
+	if (recsys_comm(r->pid, tid, &name) < 0)
+		sb_adds(&name, "?");
+	sb_addf(&text, "tid=%d name=%s", tid, name.buf);
+	rec_writer_event(r->w, now, (uint32_t)tid, "frame_thread", text.buf);
+	sb_release(&name);
+	sb_release(&text);
+}
+
+static void drain_ring(struct run *r, uint64_t now)
+{
+	struct ring_frame buf[1024];
+	size_t n;
+	int last_tid = 0;
+
+	do {
+		n = ring_drain(r->ring, now, buf, sizeof(buf) / sizeof(buf[0]));
+		for (size_t i = 0; i < n; i++) {
+			struct rec_frame f = { buf[i].t_ns, buf[i].tid, buf[i].source };
+
+			rec_writer_frame(r->w, &f);
+			if (buf[i].tid)
+				last_tid = (int)buf[i].tid;
+		}
+		r->frames += n;
+	} while (n == sizeof(buf) / sizeof(buf[0]));
+	if (last_tid && last_tid != r->ft_tid)
+		switch_frame_thread(r, now, last_tid);
+}
+
+static void poll_hud(struct run *r, uint64_t now)
+{
+	uint64_t n = 0;
+	int err = hud_poll(r->hud, &n);
+
+	if (err < 0) {
+		static bool said;
+
+		if (!said) {
+			note(r, "hud file: %s", strerror(-err));
+			said = true;
+		}
+		return;
+	}
+	for (uint64_t i = 0; i < n; i++) {
+		struct rec_frame f = { now, 0, HUD_SOURCE };
+
+		rec_writer_frame(r->w, &f);
+	}
+	r->frames += n;
+}
+
+/* One sample at NOW; returns false when the program has gone. */
+static bool take_sample(struct run *r, uint64_t now)
+{
+	const struct sampler_event *ev;
+	const struct sampler_thread *th;
+	size_t n;
+	int err = sampler_sample(r->s, now, r->vals);
+
+	if (err == -ESRCH)
+		return false;
+	rec_writer_sample(r->w, now, r->vals);
+	n = sampler_events(r->s, &ev);
+	for (size_t i = 0; i < n; i++)
+		rec_writer_event(r->w, now, (uint32_t)ev[i].tid, ev[i].kind, ev[i].text);
+	n = sampler_threads(r->s, &th);
+	if (n) {
+		/* struct sampler_thread and struct rec_thread have one shape */
+		struct rec_thread tmp[256];
+
+		for (size_t i = 0; i < n;) {
+			size_t k = 0;
+
+			for (; k < 256 && i < n; k++, i++) {
+				tmp[k].tid = th[i].tid;
+				tmp[k].name = th[i].name;
+				tmp[k].cpu_ns = th[i].cpu_ns;
+				tmp[k].cpu = th[i].cpu;
+			}
+			rec_writer_threads(r->w, now, tmp, k);
+		}
+	}
+	r->samples++;
+	return true;
+}
+
+static void loop(struct run *r)
+{
+	uint64_t next = clock_ns(CLOCK_MONOTONIC), end = UINT64_MAX;
+	uint64_t next_clock, next_flush;
+
+	r->t_start = next;
+	next_clock = next + CLOCK_EVERY_NS;
+	next_flush = next + FLUSH_EVERY_NS;
+	if (r->o.duration_s > 0)
+		end = next + (uint64_t)(r->o.duration_s * 1e9);
+	for (;;) {
+		struct timespec ts;
+		uint64_t now, done;
+
+		next += r->period_ns;
+		ts_from_ns(&ts, next);
+		while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) == EINTR)
+			if (got_signal || got_child)
+				break;
+		if (got_signal) {
+			r->end = END_SIGNAL;
+			break;
+		}
+		now = clock_ns(CLOCK_MONOTONIC);
+		if (now > next) {
+			lathist_add(&r->late, now - next);
+			if (now - next >= r->period_ns) {
+				uint64_t skip = (now - next) / r->period_ns;
+
+				r->missed += skip;
+				next += skip * r->period_ns;
+			}
+		} else {
+			lathist_add(&r->late, 0);	/* woken early by a signal */
+		}
+		if (got_child) {
+			got_child = 0;
+			if (child_ended(r)) {
+				r->end = END_EXIT;
+				break;
+			}
+		}
+		if (!take_sample(r, now)) {
+			if (!r->own_child) {
+				r->end = END_GONE;
+				break;
+			}
+			if (child_ended(r)) {
+				r->end = END_EXIT;
+				break;
+			}
+			/* a zombie leader with live threads, or not reaped yet */
+		}
+		if (r->ring)
+			drain_ring(r, now);
+		if (r->hud)
+			poll_hud(r, now);
+		if (now >= next_clock) {
+			struct rec_clock c;
+
+			clock_pair(&c);
+			rec_writer_clock(r->w, &c);
+			next_clock += CLOCK_EVERY_NS;
+		}
+		if (now >= next_flush) {
+			rec_writer_flush(r->w);
+			next_flush += FLUSH_EVERY_NS;
+		}
+		if (now >= end) {
+			r->end = END_DURATION;
+			break;
+		}
+		if (r->o.stop_file && r->samples % 10 == 0 && access(r->o.stop_file, F_OK) == 0) {
+			r->end = END_STOP_FILE;
+			break;
+		}
+		done = clock_ns(CLOCK_MONOTONIC);
+		lathist_add(&r->work, done - now);
+	}
+	r->t_end = clock_ns(CLOCK_MONOTONIC);
+}
+
+/* ------------------------------------------------------------ setup */
+
+static int open_record(struct run *r)
+{
+	const struct sampler_field *f;
+	const struct sampler_meta *m;
+	struct sampler_opts so = { 0 };
+	struct stat st;
+	char stamp[32], tmp[64];
+	size_t nm;
+	int err;
+
+	utc_stamp(stamp, sizeof(stamp), r->clock0.real_ns, false);
+	pathf(r->rec_final, sizeof(r->rec_final), "%s/record.ssr", r->rundir);
+	if (stat("/dev/shm", &st) == 0 && S_ISDIR(st.st_mode) && access("/dev/shm", W_OK) == 0) {
+		snprintf(r->rec_path, sizeof(r->rec_path), "/dev/shm/stallscope-%d-%s.ssr",
+			 (int)getpid(), stamp);
+	} else {
+		note(r, "record written in place: /dev/shm is not a writable directory");
+		pathf(r->rec_path, sizeof(r->rec_path), "%s", r->rec_final);
+	}
+	err = rec_writer_new(r->rec_path, &r->w);
+	if (err < 0)
+		return cli_error_errno(err, "cannot create '%s'", r->rec_path);
+	if (r->uid != (uid_t)-1 && chown(r->rec_path, r->uid, r->gid) < 0)
+		cli_warn("cannot chown '%s': %s", r->rec_path, strerror(errno));
+
+	so.pid = r->pid;
+	so.period_ns = r->period_ns;
+	so.naive = r->o.naive;
+	so.intern = intern_cb;
+	so.intern_ctx = r->w;
+	err = sampler_new(&so, &r->s);
+	if (err < 0 && err != -ESRCH)
+		return cli_error_errno(err, "cannot sample process %d", r->pid);
+	/* -ESRCH: ended before the first look; an empty record says so */
+	r->ft_tid = r->pid;
+
+	rec_writer_meta(r->w, "program", r->program.buf);
+	rec_writer_meta(r->w, "argv", r->cmdline.buf);
+	snprintf(tmp, sizeof(tmp), "%d", r->pid);
+	rec_writer_meta(r->w, "pid", tmp);
+	snprintf(tmp, sizeof(tmp), "%llu", (unsigned long long)r->period_ns);
+	rec_writer_meta(r->w, "period_ns", tmp);
+	{
+		struct utsname u;
+
+		if (uname(&u) == 0)
+			rec_writer_meta(r->w, "kernel", u.release);
+	}
+	snprintf(tmp, sizeof(tmp), "%ld", sysconf(_SC_NPROCESSORS_ONLN));
+	rec_writer_meta(r->w, "cpus", tmp);
+	snprintf(tmp, sizeof(tmp), "%llu", (unsigned long long)r->clock0.mono_ns);
+	rec_writer_meta(r->w, "clock_mono_ns", tmp);
+	snprintf(tmp, sizeof(tmp), "%llu", (unsigned long long)r->clock0.real_ns);
+	rec_writer_meta(r->w, "clock_real_ns", tmp);
+	snprintf(tmp, sizeof(tmp), "%llu.%06llu", (unsigned long long)(r->clock0.real_ns / NSEC),
+		 (unsigned long long)(r->clock0.real_ns % NSEC / 1000));
+	rec_writer_meta(r->w, "t0", tmp);
+	snprintf(tmp, sizeof(tmp), "%llu.%09llu", (unsigned long long)(r->clock0.mono_ns / NSEC),
+		 (unsigned long long)(r->clock0.mono_ns % NSEC));
+	rec_writer_meta(r->w, "t0_mono", tmp);
+	rec_writer_meta(r->w, "frame_source", frames_name(r));
+	nm = r->s ? sampler_meta(r->s, &m) : 0;
+	for (size_t i = 0; i < nm; i++)
+		rec_writer_meta(r->w, m[i].key, m[i].value);
+
+	r->nfields = r->s ? sampler_fields(r->s, &f) : 0;
+	for (size_t i = 0; i < r->nfields; i++) {
+		err = rec_writer_field(r->w, f[i].name,
+				       f[i].kind == SAMPLER_STR ? REC_STR : REC_INT);
+		if (err < 0)
+			return cli_error_errno(err, "record field '%s'", f[i].name);
+	}
+	r->vals = calloc(r->nfields ? r->nfields : 1, sizeof(*r->vals));
+	if (!r->vals)
+		return cli_error_errno(-ENOMEM, "record");
+	err = rec_writer_begin(r->w);
+	if (err < 0)
+		return cli_error_errno(err, "cannot write '%s'", r->rec_path);
+	rec_writer_clock(r->w, &r->clock0);
+	if (r->s) {
+		const char *const *sn;
+		size_t n = sampler_notes(r->s, &sn);
+
+		for (size_t i = 0; i < n; i++)
+			rec_writer_event(r->w, r->clock0.mono_ns, 0, "note", sn[i]);
+	}
+	r->bytes0 = rec_writer_bytes(r->w);
+	return r->s ? 0 : 1;
+}
+
+/* Parses --frames into the frame mode and the hooks wanted. */
+static int parse_frames(struct run *r)
+{
+	const char *f = r->o.frames;
+
+	if (!strcmp(f, "auto")) {
+		r->fmode = FRAMES_RING;
+		r->hooks = HOOK_ALL;
+	} else if (!strcmp(f, "marker")) {
+		r->fmode = FRAMES_RING;
+	} else if (!strcmp(f, "gl")) {
+		r->fmode = FRAMES_RING;
+		r->hooks = HOOK_GL;
+	} else if (!strcmp(f, "vk")) {
+		r->fmode = FRAMES_RING;
+		r->hooks = HOOK_VK;
+	} else if (!strncmp(f, "hud:", 4) && f[4]) {
+		r->fmode = FRAMES_HUD;
+	} else if (!strcmp(f, "none")) {
+		r->fmode = FRAMES_NONE;
+	} else {
+		return cli_usage_error("option '--frames': expected auto, marker, gl, vk, "
+				       "hud:PATH or none, got '%s'", f);
+	}
+	return 0;
+}
+
+/* ------------------------------------------------------------ the command */
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+		"usage: stallscope record [options] [--] CMD [ARGS...]\n"
+		"       stallscope record [options] -p PID\n\n"
+		"Runs CMD (or attaches to PID) and records its frames and, every period, the\n"
+		"kernel's view of it and the system into a run directory: record.ssr,\n"
+		"run.ini, program.log. Records until the program exits, the duration ends,\n"
+		"the stop file appears, or SIGINT/SIGTERM (forwarded to the program).\n\n"
+		"options:\n"
+		"  -o, --output DIR      run directory (default runs/<UTC stamp>-<program>)\n"
+		"  -p, --pid PID         attach to a running process instead of starting one\n"
+		"      --period MS       sampling period in ms (default 10)\n"
+		"      --duration S      stop after S seconds (and stop the program)\n"
+		"      --stop-file PATH  stop when PATH appears (checked every 10 periods)\n"
+		"      --frames SOURCE   auto (default: marker ring plus GL/EGL and Vulkan hooks),\n"
+		"                        marker, gl, vk, hud:PATH (count a HUD's lines), none\n"
+		"      --rt              sample at SCHED_FIFO with memory locked, when permitted\n"
+		"  -q, --quiet           no summary at the end\n"
+		"      --naive-sampler   benchmarks only: open, read and close every file each time\n"
+		"  -h, --help            this text\n\n"
+		"EXAMPLES\n"
+		"  stallscope record -- ./game --benchmark\n"
+		"  stallscope record -o runs/base --duration 120 --frames hud:/tmp/hud.log -- glxgears\n"
+		"  stallscope record -p $(pidof game) --stop-file /tmp/stop\n");
+}
+
+int cmd_record(int argc, char **argv)
+{
+	static const struct option lo[] = {
+		{ "output", required_argument, NULL, 'o' },
+		{ "pid", required_argument, NULL, 'p' },
+		{ "period", required_argument, NULL, 'P' },
+		{ "duration", required_argument, NULL, 'd' },
+		{ "stop-file", required_argument, NULL, 's' },
+		{ "frames", required_argument, NULL, 'f' },
+		{ "rt", no_argument, NULL, 'r' },
+		{ "quiet", no_argument, NULL, 'q' },
+		{ "naive-sampler", no_argument, NULL, 'N' },
+		{ "help", no_argument, NULL, 'h' },
+		{ 0 },
+	};
+	static struct run run;
+	struct run *r = &run;
+	struct sigaction sa = { 0 };
+	const char *sudo_uid, *sudo_gid;
+	int c, ret = 1, err;
+
+	r->o = (struct record_opts){
+		.period_ms = 10,
+		.frames = "auto",
+	};
+	sb_init(&r->program);
+	sb_init(&r->cmdline);
+	sb_init(&r->notes);
+	r->uid = (uid_t)-1;
+	r->gid = (gid_t)-1;
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "+o:p:qh", lo, NULL)) != -1) {
+		double d;
+		long l;
+
+		switch (c) {
+		case 'o':
+			r->o.outdir = optarg;
+			break;
+		case 'p':
+			if (cli_parse_int("--pid", optarg, 1, INT_MAX, &l) < 0)
+				return EXIT_USAGE;
+			r->o.pid = l;
+			break;
+		case 'P':
+			if (cli_parse_double("--period", optarg, 0.1, 10000, &d) < 0)
+				return EXIT_USAGE;
+			r->o.period_ms = d;
+			break;
+		case 'd':
+			if (cli_parse_double("--duration", optarg, 0.001, 1e7, &d) < 0)
+				return EXIT_USAGE;
+			r->o.duration_s = d;
+			break;
+		case 's':
+			r->o.stop_file = optarg;
+			break;
+		case 'f':
+			r->o.frames = optarg;
+			break;
+		case 'r':
+			r->o.rt = true;
+			break;
+		case 'q':
+			r->o.quiet = true;
+			break;
+		case 'N':
+			r->o.naive = true;
+			break;
+		case 'h':
+			usage(stdout);
+			return 0;
+		default:
+			return cli_usage_error("unknown option");
+		}
+	}
+	r->argv = argv + optind;
+	r->argc = argc - optind;
+	if (r->o.pid && r->argc)
+		return cli_usage_error("give either -p PID or a command, not both");
+	if (!r->o.pid && !r->argc)
+		return cli_usage_error("expected a command to run, or -p PID");
+	if (parse_frames(r))
+		return EXIT_USAGE;
+	if (r->o.pid && r->fmode == FRAMES_RING && strcmp(r->o.frames, "auto"))
+		return cli_usage_error("'--frames %s' needs the program started by record; "
+				       "with -p use hud:PATH or none", r->o.frames);
+	if (r->o.stop_file && access(r->o.stop_file, F_OK) == 0)
+		return cli_error("stop file '%s' exists already; remove it first", r->o.stop_file);
+	r->period_ns = (uint64_t)(r->o.period_ms * 1e6);
+	lathist_init(&r->late);
+	lathist_init(&r->work);
+	if (geteuid() == 0 && (sudo_uid = getenv("SUDO_UID")) &&
+	    (sudo_gid = getenv("SUDO_GID"))) {
+		r->uid = (uid_t)strtoul(sudo_uid, NULL, 10);
+		r->gid = (gid_t)strtoul(sudo_gid, NULL, 10);
+	}
+
+	/* what the program is */
+	if (r->o.pid) {
+		r->pid = (int)r->o.pid;
+		err = recsys_comm(r->pid, 0, &r->program);
+		if (err < 0)
+			return cli_error_errno(err, "cannot attach to process %d", r->pid);
+		{
+			struct strbuf raw = STRBUF_INIT;
+			int nw = recsys_cmdline(r->pid, &raw);
+
+			if (nw > 0) {
+				char **words = calloc((size_t)nw, sizeof(*words));
+				char *p = raw.buf;
+
+				for (int i = 0; words && i < nw; i++) {
+					words[i] = p;
+					p += strlen(p) + 1;
+				}
+				if (words)
+					inifmt_quote_argv(&r->cmdline, nw, words);
+				free(words);
+			}
+			sb_release(&raw);
+		}
+		if (r->fmode == FRAMES_RING) {
+			r->fmode = FRAMES_NONE;	/* auto: no ring reaches a running program */
+			note(r, "frames: attached with -p, the frame ring cannot reach a running "
+				"program (use --frames hud:PATH)");
+		}
+	} else {
+		sb_adds(&r->program, r->argv[0]);
+		{
+			const char *b = strrchr(r->program.buf, '/');
+
+			if (b) {
+				memmove(r->program.buf, b + 1, strlen(b + 1) + 1);
+				r->program.len = strlen(r->program.buf);
+			}
+		}
+		inifmt_quote_argv(&r->cmdline, r->argc, r->argv);
+	}
+
+	clock_pair(&r->clock0);
+	if (make_rundir(r) < 0)
+		return 1;
+	pathf(r->ini_path, sizeof(r->ini_path), "%s/run.ini", r->rundir);
+
+	sa.sa_handler = on_signal;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+	sa.sa_handler = on_child;
+	sa.sa_flags = SA_NOCLDSTOP;
+	sigaction(SIGCHLD, &sa, NULL);
+	signal(SIGPIPE, SIG_IGN);
+
+	if (r->fmode == FRAMES_RING) {
+		err = ring_new(0, &r->ring);
+		if (err < 0) {
+			cli_error_errno(err, "cannot create the frame ring");
+			goto out;
+		}
+	} else if (r->fmode == FRAMES_HUD) {
+		err = hud_new(r->o.frames + 4, &r->hud);
+		if (err < 0) {
+			cli_error_errno(err, "cannot follow '%s'", r->o.frames + 4);
+			goto out;
+		}
+	}
+	if (!r->o.pid && start_child(r) < 0) {
+		/* nothing was recorded: leave no run directory behind */
+		char log[PATH_MAX + 16];
+
+		pathf(log, sizeof(log), "%s/program.log", r->rundir);
+		unlink(log);
+		rmdir(r->rundir);
+		goto out;
+	}
+	err = open_record(r);
+	if (err < 0) {
+		/* nothing recorded: leave neither a record nor a run directory */
+		char log[PATH_MAX + 16];
+
+		stop_child(r, SIGTERM);
+		rec_writer_close(r->w);
+		r->w = NULL;
+		unlink(r->rec_path);
+		pathf(log, sizeof(log), "%s/program.log", r->rundir);
+		unlink(log);
+		rmdir(r->rundir);
+		goto out;
+	}
+	if (err > 0) {
+		/* the program ended before the first look: an empty record */
+		note(r, "the program ended before the first sample");
+		r->end = r->own_child ? END_EXIT : END_GONE;
+		if (r->own_child)
+			while (!child_ended(r))
+				usleep(1000);
+		r->t_start = r->t_end = clock_ns(CLOCK_MONOTONIC);
+	} else {
+		if (write_ini(r, false) < 0)
+			goto stop;
+		if (r->o.rt)
+			set_rt(r);
+		r->cpu0_ns = clock_ns(CLOCK_PROCESS_CPUTIME_ID);
+		loop(r);
+		/* the presents up to the program's exit, then those left in the ring */
+		stop_child(r, r->end == END_SIGNAL && got_signal > 0 ? got_signal
+			   : r->end == END_SIGNAL			? SIGKILL
+									: SIGTERM);
+		if (r->ring)
+			drain_ring(r, clock_ns(CLOCK_MONOTONIC));
+		if (r->hud)
+			poll_hud(r, clock_ns(CLOCK_MONOTONIC));
+	}
+	ret = 0;
+stop:
+	stop_child(r, SIGTERM);
+	if (r->w) {
+		struct rec_clock last;
+
+		clock_pair(&last);
+		rec_writer_clock(r->w, &last);
+		rec_writer_flush(r->w);
+		r->bytes_end = rec_writer_bytes(r->w);
+		err = rec_writer_close(r->w);
+		r->w = NULL;
+		if (err < 0) {
+			cli_error_errno(err, "cannot write the record '%s'", r->rec_path);
+			ret = 1;
+		}
+		if (strcmp(r->rec_path, r->rec_final)) {
+			err = recsys_move(r->rec_path, r->rec_final);
+			if (err < 0) {
+				cli_error_errno(err, "cannot move the record to '%s'; it stays at '%s'",
+						r->rec_final, r->rec_path);
+				ret = 1;
+			} else {
+				pathf(r->rec_path, sizeof(r->rec_path), "%s", r->rec_final);
+			}
+		}
+		if (r->uid != (uid_t)-1 && chown(r->rec_path, r->uid, r->gid) < 0)
+			cli_warn("cannot chown '%s': %s", r->rec_path, strerror(errno));
+		if (!r->t_end)
+			r->t_end = clock_ns(CLOCK_MONOTONIC);
+		if (write_ini(r, true) < 0)
+			ret = 1;
+	}
+	if (!ret && !r->o.quiet) {
+		fprintf(stderr, "%s: %llu samples, %llu frames, end: %s; run in '%s'\n", cli_prog,
+			(unsigned long long)r->samples, (unsigned long long)r->frames,
+			end_names[r->end], r->rundir);
+	}
+out:
+	sampler_free(r->s);
+	ring_free(r->ring);
+	hud_free(r->hud);
+	free(r->vals);
+	sb_release(&r->program);
+	sb_release(&r->cmdline);
+	sb_release(&r->notes);
+	return ret;
+}

@@ -1,0 +1,1030 @@
+// SPDX-License-Identifier: MIT
+/*
+ * causes.c: the cause rules of docs/CAUSES.md, the split of a span over the
+ * samples and the evidence behind a verdict. See causes.h.
+ *
+ * Assumes a record whose samples are in time order (the reader guarantees
+ * it). The rules read the frame thread's fields (ft.*), the process's faults
+ * (proc.*) when the thread's are missing, vmstat (vm.*), the disks
+ * (disk.<dev>.*, roles from meta "disk.<dev>") and pressure (cg.*, psi.*).
+ * Pure: no system calls.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/causes.h"
+
+/* ------------------------------------------------------- names */
+
+static const char *const cause_names[CAUSE_N] = {
+	[CAUSE_UNKNOWN] = "unknown", [CAUSE_DISK] = "disk",	  [CAUSE_SWAP] = "swap",
+	[CAUSE_FAULT] = "fault",     [CAUSE_RECLAIM] = "reclaim", [CAUSE_GPU] = "gpu",
+	[CAUSE_IO] = "io",	     [CAUSE_CPU] = "cpu",	  [CAUSE_RUNQ] = "runq",
+	[CAUSE_WAIT] = "wait",
+};
+
+static const struct {
+	const char *name;
+	enum cause cause;
+} subs[SUB_N] = {
+	[SUB_UNKNOWN] = { "unknown", CAUSE_UNKNOWN },
+	[SUB_NO_SAMPLE] = { "no_sample", CAUSE_UNKNOWN },
+	[SUB_DISK] = { "disk", CAUSE_DISK },
+	[SUB_SWAP_ZRAM] = { "swap_zram", CAUSE_SWAP },
+	[SUB_SWAP_DEV] = { "swap_dev", CAUSE_SWAP },
+	[SUB_SWAP] = { "swap", CAUSE_SWAP },
+	[SUB_FAULT] = { "fault", CAUSE_FAULT },
+	[SUB_RECLAIM_DIRECT] = { "reclaim_direct", CAUSE_RECLAIM },
+	[SUB_RECLAIM_COMPACT] = { "reclaim_compact", CAUSE_RECLAIM },
+	[SUB_RECLAIM_PSI] = { "reclaim_psi", CAUSE_RECLAIM },
+	[SUB_GPU_FENCE] = { "gpu_fence", CAUSE_GPU },
+	[SUB_GPU_IOCTL] = { "gpu_ioctl", CAUSE_GPU },
+	[SUB_IO_READ] = { "io_read", CAUSE_IO },
+	[SUB_IO_WRITE] = { "io_write", CAUSE_IO },
+	[SUB_IO_META] = { "io_meta", CAUSE_IO },
+	[SUB_IO_SYNC] = { "io_sync", CAUSE_IO },
+	[SUB_CPU] = { "cpu", CAUSE_CPU },
+	[SUB_RUNQ] = { "runq", CAUSE_RUNQ },
+	[SUB_WAIT_FUTEX] = { "wait_futex", CAUSE_WAIT },
+	[SUB_WAIT_POLL] = { "wait_poll", CAUSE_WAIT },
+	[SUB_WAIT_SOCKET] = { "wait_socket", CAUSE_WAIT },
+	[SUB_WAIT_SLEEP] = { "wait_sleep", CAUSE_WAIT },
+	[SUB_WAIT_OTHER] = { "wait_other", CAUSE_WAIT },
+};
+
+static const char *const col_names[CAUSE_COL_N] = {
+	[CAUSE_COL_DISK] = "disk", [CAUSE_COL_SWAP] = "swap", [CAUSE_COL_RECLAIM] = "reclaim",
+	[CAUSE_COL_GPU] = "gpu",   [CAUSE_COL_CPU] = "cpu",	  [CAUSE_COL_IO] = "io",
+	[CAUSE_COL_WAIT] = "wait", [CAUSE_COL_OTHER] = "other",
+};
+
+const char *cause_name(enum cause c)
+{
+	return (unsigned)c < CAUSE_N ? cause_names[c] : "unknown";
+}
+
+const char *cause_sub_name(enum cause_sub s)
+{
+	return (unsigned)s < SUB_N ? subs[s].name : "unknown";
+}
+
+const char *cause_col_name(enum cause_col c)
+{
+	return (unsigned)c < CAUSE_COL_N ? col_names[c] : "other";
+}
+
+enum cause cause_of_sub(enum cause_sub s)
+{
+	return (unsigned)s < SUB_N ? subs[s].cause : CAUSE_UNKNOWN;
+}
+
+enum cause_col cause_col_of(enum cause c)
+{
+	switch (c) {
+	case CAUSE_DISK:
+		return CAUSE_COL_DISK;
+	case CAUSE_SWAP:
+		return CAUSE_COL_SWAP;
+	case CAUSE_RECLAIM:
+		return CAUSE_COL_RECLAIM;
+	case CAUSE_GPU:
+		return CAUSE_COL_GPU;
+	case CAUSE_CPU:
+	case CAUSE_RUNQ:
+		return CAUSE_COL_CPU;
+	case CAUSE_IO:
+		return CAUSE_COL_IO;
+	case CAUSE_WAIT:
+		return CAUSE_COL_WAIT;
+	default:
+		return CAUSE_COL_OTHER;
+	}
+}
+
+int cause_from_name(const char *name)
+{
+	int i;
+
+	for (i = 0; i < CAUSE_N; i++)
+		if (!strcmp(name, cause_names[i]))
+			return i;
+	return -1;
+}
+
+int cause_sub_from_name(const char *name)
+{
+	int i;
+
+	for (i = 0; i < SUB_N; i++)
+		if (!strcmp(name, subs[i].name))
+			return i;
+	return -1;
+}
+
+/* ------------------------------------------------------- syscalls */
+
+/* What a syscall means to the rules. */
+enum sc_class {
+	SC_OTHER,
+	SC_READ,	/* file read */
+	SC_WRITE,	/* file write */
+	SC_META,	/* open, stat, directory, close */
+	SC_SYNC,	/* fsync and friends */
+	SC_IOCTL,
+	SC_FUTEX,
+	SC_POLL,
+	SC_RECV,	/* socket receive */
+	SC_SLEEP,
+};
+
+/* Numbers from the kernel's uapi headers (asm/unistd_64.h for x86_64,
+ * asm-generic/unistd.h for aarch64); -1 where the arch has no such call. */
+static const struct {
+	int x86_64, aarch64;
+	const char *name;
+	enum sc_class cls;
+} syscalls[] = {
+	{ 0, 63, "read", SC_READ },
+	{ 1, 64, "write", SC_WRITE },
+	{ 2, -1, "open", SC_META },
+	{ 3, 57, "close", SC_META },
+	{ 4, -1, "stat", SC_META },
+	{ 5, 80, "fstat", SC_META },
+	{ 6, -1, "lstat", SC_META },
+	{ 7, -1, "poll", SC_POLL },
+	{ 9, 222, "mmap", SC_OTHER },
+	{ 10, 226, "mprotect", SC_OTHER },
+	{ 11, 215, "munmap", SC_OTHER },
+	{ 16, 29, "ioctl", SC_IOCTL },
+	{ 17, 67, "pread64", SC_READ },
+	{ 18, 68, "pwrite64", SC_WRITE },
+	{ 19, 65, "readv", SC_READ },
+	{ 20, 66, "writev", SC_WRITE },
+	{ 21, -1, "access", SC_META },
+	{ 23, -1, "select", SC_POLL },
+	{ 24, 124, "sched_yield", SC_OTHER },
+	{ 26, 227, "msync", SC_SYNC },
+	{ 28, 233, "madvise", SC_OTHER },
+	{ 34, -1, "pause", SC_OTHER },
+	{ 35, 101, "nanosleep", SC_SLEEP },
+	{ 40, 71, "sendfile", SC_READ },
+	{ 42, 203, "connect", SC_OTHER },
+	{ 43, 202, "accept", SC_OTHER },
+	{ 44, 206, "sendto", SC_OTHER },
+	{ 45, 207, "recvfrom", SC_RECV },
+	{ 46, 211, "sendmsg", SC_OTHER },
+	{ 47, 212, "recvmsg", SC_RECV },
+	{ 61, 260, "wait4", SC_OTHER },
+	{ 72, 25, "fcntl", SC_OTHER },
+	{ 73, 32, "flock", SC_OTHER },
+	{ 74, 82, "fsync", SC_SYNC },
+	{ 75, 83, "fdatasync", SC_SYNC },
+	{ 76, 45, "truncate", SC_WRITE },
+	{ 77, 46, "ftruncate", SC_WRITE },
+	{ 78, -1, "getdents", SC_META },
+	{ 82, -1, "rename", SC_META },
+	{ 83, -1, "mkdir", SC_META },
+	{ 87, -1, "unlink", SC_META },
+	{ 89, -1, "readlink", SC_META },
+	{ 128, 137, "rt_sigtimedwait", SC_OTHER },
+	{ 130, 133, "rt_sigsuspend", SC_OTHER },
+	{ 162, 81, "sync", SC_SYNC },
+	{ 202, 98, "futex", SC_FUTEX },
+	{ 208, 4, "io_getevents", SC_READ },
+	{ 217, 61, "getdents64", SC_META },
+	{ 230, 115, "clock_nanosleep", SC_SLEEP },
+	{ 232, -1, "epoll_wait", SC_POLL },
+	{ 247, 95, "waitid", SC_OTHER },
+	{ 257, 56, "openat", SC_META },
+	{ 258, 34, "mkdirat", SC_META },
+	{ 262, 79, "newfstatat", SC_META },
+	{ 263, 35, "unlinkat", SC_META },
+	{ 264, 38, "renameat", SC_META },
+	{ 267, 78, "readlinkat", SC_META },
+	{ 269, 48, "faccessat", SC_META },
+	{ 270, 72, "pselect6", SC_POLL },
+	{ 271, 73, "ppoll", SC_POLL },
+	{ 275, 76, "splice", SC_READ },
+	{ 277, 84, "sync_file_range", SC_SYNC },
+	{ 281, 22, "epoll_pwait", SC_POLL },
+	{ 285, 47, "fallocate", SC_WRITE },
+	{ 288, 242, "accept4", SC_OTHER },
+	{ 295, 69, "preadv", SC_READ },
+	{ 296, 70, "pwritev", SC_WRITE },
+	{ 299, 243, "recvmmsg", SC_RECV },
+	{ 306, 267, "syncfs", SC_SYNC },
+	{ 316, 276, "renameat2", SC_META },
+	{ 326, 285, "copy_file_range", SC_READ },
+	{ 327, 286, "preadv2", SC_READ },
+	{ 328, 287, "pwritev2", SC_WRITE },
+	{ 332, 291, "statx", SC_META },
+	{ 426, 426, "io_uring_enter", SC_READ },
+	{ 437, 437, "openat2", SC_META },
+	{ 441, 441, "epoll_pwait2", SC_POLL },
+	{ 449, 449, "futex_waitv", SC_FUTEX },
+	{ 455, 455, "futex_wait", SC_FUTEX },
+};
+
+static bool arch_is_arm64(const char *arch)
+{
+	return arch && (!strcmp(arch, "aarch64") || !strcmp(arch, "arm64"));
+}
+
+static int syscall_find(bool arm64, long nr)
+{
+	size_t i;
+
+	if (nr < 0)
+		return -1;
+	for (i = 0; i < sizeof(syscalls) / sizeof(syscalls[0]); i++)
+		if ((arm64 ? syscalls[i].aarch64 : syscalls[i].x86_64) == nr)
+			return (int)i;
+	return -1;
+}
+
+const char *cause_syscall_name(const char *arch, long nr)
+{
+	int i = syscall_find(arch_is_arm64(arch), nr);
+
+	return i < 0 ? NULL : syscalls[i].name;
+}
+
+/* ------------------------------------------------------- the record's fields */
+
+enum disk_role {
+	ROLE_ROOT = 1,
+	ROLE_SWAP = 2,
+	ROLE_ZRAM = 4,
+};
+
+struct disk {
+	const char *dev;	/* points into a field name */
+	size_t dev_len;
+	unsigned roles;
+	int rd_ios, rd_sectors, in_flight;
+};
+
+enum vm_field {
+	VM_PGMAJFAULT,
+	VM_PSWPIN,
+	VM_PGSCAN_DIRECT,
+	VM_PGSTEAL_DIRECT,
+	VM_ALLOCSTALL_NORMAL,
+	VM_ALLOCSTALL_MOVABLE,
+	VM_ALLOCSTALL_DMA32,
+	VM_COMPACT_STALL,
+	VM_N
+};
+
+static const char *const vm_names[VM_N] = {
+	"vm.pgmajfault",	  "vm.pswpin",		   "vm.pgscan_direct",
+	"vm.pgsteal_direct",	  "vm.allocstall_normal", "vm.allocstall_movable",
+	"vm.allocstall_dma32", "vm.compact_stall",
+};
+
+struct causes {
+	const struct rec *r;
+	bool arm64;
+	/* field indices, -1 when absent */
+	int ft_tid, ft_state, ft_wchan, ft_syscall, ft_fd_target, ft_majflt, ft_minflt;
+	int ft_run, ft_wait, proc_majflt, proc_minflt, cg_mem_some, psi_mem_some;
+	int vm[VM_N];
+	size_t ndisks;
+	struct disk *disks;
+	uint8_t *sub;	/* per sample */
+};
+
+static int64_t val(const struct causes *c, size_t i, int f)
+{
+	return c->r->vals[i * c->r->nfields + (size_t)f];
+}
+
+/* The delta of field F from sample I-1 to I; 0 when F is absent or I is 0. */
+static int64_t delta(const struct causes *c, size_t i, int f)
+{
+	if (f < 0 || i == 0)
+		return 0;
+	return val(c, i, f) - val(c, i - 1, f);
+}
+
+/* As delta, for the frame thread's own fields: 0 when the frame thread
+ * changed between the two samples (the counters are another thread's). */
+static int64_t ft_delta(const struct causes *c, size_t i, int f)
+{
+	if (i == 0 || f < 0)
+		return 0;
+	if (c->ft_tid >= 0 && val(c, i, c->ft_tid) != val(c, i - 1, c->ft_tid))
+		return 0;
+	return delta(c, i, f);
+}
+
+static unsigned disk_roles(const struct rec *r, const char *dev, size_t len)
+{
+	char key[128];
+	const char *roles;
+	unsigned ret = 0;
+
+	if (len > sizeof(key) - 8)
+		return ROLE_ROOT;
+	memcpy(key, "disk.", 5);
+	memcpy(key + 5, dev, len);
+	key[5 + len] = 0;
+	roles = rec_meta_get(r, key);
+	if (!roles) {
+		/* an older or hand-made record: zram by name, the rest as disks */
+		return len >= 4 && !memcmp(dev, "zram", 4) ? ROLE_ZRAM | ROLE_SWAP : ROLE_ROOT;
+	}
+	if (strstr(roles, "root"))
+		ret |= ROLE_ROOT;
+	if (strstr(roles, "swap"))
+		ret |= ROLE_SWAP;
+	if (strstr(roles, "zram"))
+		ret |= ROLE_ZRAM;
+	return ret;
+}
+
+static struct disk *disk_get(struct causes *c, const char *dev, size_t len)
+{
+	struct disk *d;
+	size_t i;
+
+	for (i = 0; i < c->ndisks; i++)
+		if (c->disks[i].dev_len == len && !memcmp(c->disks[i].dev, dev, len))
+			return &c->disks[i];
+	d = &c->disks[c->ndisks++];
+	d->dev = dev;
+	d->dev_len = len;
+	d->roles = disk_roles(c->r, dev, len);
+	d->rd_ios = d->rd_sectors = d->in_flight = -1;
+	return d;
+}
+
+static int find_disks(struct causes *c)
+{
+	const struct rec *r = c->r;
+	size_t f;
+
+	c->disks = calloc(r->nfields ? r->nfields : 1, sizeof(*c->disks));
+	if (!c->disks)
+		return -ENOMEM;
+	for (f = 0; f < r->nfields; f++) {
+		const char *name = r->fields[f].name, *dot;
+		struct disk *d;
+
+		if (strncmp(name, "disk.", 5) || r->fields[f].kind != REC_INT)
+			continue;
+		dot = strrchr(name, '.');
+		if (dot <= name + 5)
+			continue;
+		d = disk_get(c, name + 5, (size_t)(dot - name - 5));
+		if (!strcmp(dot, ".rd_ios"))
+			d->rd_ios = (int)f;
+		else if (!strcmp(dot, ".rd_sectors"))
+			d->rd_sectors = (int)f;
+		else if (!strcmp(dot, ".in_flight"))
+			d->in_flight = (int)f;
+	}
+	return 0;
+}
+
+/* ------------------------------------------------------- the rules */
+
+static bool has_prefix(const char *s, const char *p)
+{
+	return !strncmp(s, p, strlen(p));
+}
+
+/* A wchan of a fence wait or of a GPU driver. */
+static bool wchan_is_gpu(const char *w)
+{
+	static const char *const pre[] = {
+		"dma_fence_",	"dma_resv_",	"drm_",	  "i915_",  "intel_",	"xe_",
+		"amdgpu_",	"radeon_",	"nouveau_", "nvkm_",  "nvif_",	"nvidia",
+		"nv_",		"_nv",		"os_acquire", "panfrost_", "panthor_", "lima_",
+		"msm_",		"v3d_",		"vc4_",	  "etnaviv_", "virtio_gpu_", "vmw_",
+		"sync_file_",	"ttm_",
+	};
+	size_t i;
+
+	if (!w || !*w)
+		return false;
+	for (i = 0; i < sizeof(pre) / sizeof(pre[0]); i++)
+		if (has_prefix(w, pre[i]))
+			return true;
+	return false;
+}
+
+static bool fd_is_gpu(const char *t)
+{
+	return t && (has_prefix(t, "/dev/dri/") || has_prefix(t, "/dev/nvidia"));
+}
+
+static bool fd_is_socket_or_pipe(const char *t)
+{
+	return t && (has_prefix(t, "socket:") || has_prefix(t, "pipe:"));
+}
+
+static const char *str_field(const struct causes *c, size_t i, int f)
+{
+	return f < 0 ? NULL : rec_str(c->r, val(c, i, f));
+}
+
+/* What moved on the disks over sample I's interval. */
+struct io_seen {
+	bool zram, swapdev, disk;
+};
+
+static struct io_seen io_seen(const struct causes *c, size_t i)
+{
+	struct io_seen s = { 0 };
+	size_t k;
+
+	for (k = 0; k < c->ndisks; k++) {
+		const struct disk *d = &c->disks[k];
+		bool rd = delta(c, i, d->rd_ios) > 0;
+
+		if (d->roles & ROLE_ZRAM)
+			s.zram |= rd;
+		else if (d->roles & ROLE_SWAP)
+			s.swapdev |= rd;
+		if (!(d->roles & (ROLE_ZRAM | ROLE_SWAP)) || (d->roles & ROLE_ROOT))
+			s.disk |= rd || (d->in_flight >= 0 && val(c, i, d->in_flight) > 0);
+	}
+	return s;
+}
+
+static bool is_running_or_d(const struct causes *c, size_t i)
+{
+	int64_t st = c->ft_state >= 0 ? val(c, i, c->ft_state) : 0;
+
+	return st == 'R' || st == 'D';
+}
+
+/* Memory pressure (the cgroup's "some", else the system's) as a share of
+ * the time, over sample I's interval and those of up to CAUSES_PSI_SPAN
+ * samples either side in which the thread also ran or was in D: a thread
+ * that reclaims page after page stalls in bursts, and the pressure files
+ * move with the bursts. */
+static double mem_pressure(const struct causes *c, size_t i)
+{
+	int f = c->cg_mem_some >= 0 ? c->cg_mem_some : c->psi_mem_some;
+	size_t lo = i, hi = i;
+
+	if (f < 0 || i == 0)
+		return 0;
+	while (lo > 1 && i - lo < CAUSES_PSI_SPAN && is_running_or_d(c, lo - 1))
+		lo--;
+	while (hi + 1 < c->r->nsamples && hi - i < CAUSES_PSI_SPAN && is_running_or_d(c, hi + 1))
+		hi++;
+	if (c->r->t_ns[hi] <= c->r->t_ns[lo - 1])
+		return 0;
+	return (double)(val(c, hi, f) - val(c, lo - 1, f)) * 1000.0 /
+	       (double)(c->r->t_ns[hi] - c->r->t_ns[lo - 1]);
+}
+
+static bool is_running(const struct causes *c, size_t i)
+{
+	return c->ft_state >= 0 && val(c, i, c->ft_state) == 'R';
+}
+
+static bool same_thread(const struct causes *c, size_t i, size_t j)
+{
+	return c->ft_tid < 0 || val(c, i, c->ft_tid) == val(c, j, c->ft_tid);
+}
+
+/*
+ * Whether running sample I waited in the run queue longer than it ran. The
+ * kernel adds to schedstat's wait only when a wait ends and to its run time
+ * at ticks and switches, so one 10 ms interval can show a whole 30 ms wait
+ * or nothing: the two are compared over the samples around I (up to
+ * CAUSES_RUNQ_SPAN either side) in which the same thread kept running.
+ */
+static bool runq_wins(const struct causes *c, size_t i)
+{
+	size_t lo = i, hi = i;
+	int64_t wait, run;
+
+	if (c->ft_run < 0 || c->ft_wait < 0)
+		return false;
+	while (lo > 0 && i - lo < CAUSES_RUNQ_SPAN && is_running(c, lo - 1) &&
+	       same_thread(c, lo - 1, i))
+		lo--;
+	while (hi + 1 < c->r->nsamples && hi - i < CAUSES_RUNQ_SPAN && is_running(c, hi + 1) &&
+	       same_thread(c, hi + 1, i))
+		hi++;
+	/* the interval before lo belongs to lo */
+	if (lo == 0 || !same_thread(c, lo - 1, lo))
+		return false;
+	/* a wait that ends the running samples is added when the thread gets
+	 * the CPU, in the interval after the last of them: count it */
+	if (hi + 1 < c->r->nsamples && hi - i < CAUSES_RUNQ_SPAN && same_thread(c, hi + 1, i))
+		hi++;
+	wait = val(c, hi, c->ft_wait) - val(c, lo - 1, c->ft_wait);
+	run = val(c, hi, c->ft_run) - val(c, lo - 1, c->ft_run);
+	/* nothing accounted yet (a long wait not over): look further ahead,
+	 * through the running samples and the one after them */
+	while (wait == 0 && run == 0 && hi + 1 < c->r->nsamples && same_thread(c, hi + 1, i) &&
+	       is_running(c, hi)) {
+		hi++;
+		wait = val(c, hi, c->ft_wait) - val(c, lo - 1, c->ft_wait);
+		run = val(c, hi, c->ft_run) - val(c, lo - 1, c->ft_run);
+	}
+	return wait > run;
+}
+
+static enum cause_sub classify(const struct causes *c, size_t i)
+{
+	char st = c->ft_state >= 0 ? (char)val(c, i, c->ft_state) : 0;
+	long sc = c->ft_syscall >= 0 ? (long)val(c, i, c->ft_syscall) : -2;
+	const char *wchan = str_field(c, i, c->ft_wchan);
+	const char *fdt = str_field(c, i, c->ft_fd_target);
+	int sci = syscall_find(c->arm64, sc);
+	enum sc_class cls = sci < 0 ? SC_OTHER : syscalls[sci].cls;
+	int64_t majflt;
+	struct io_seen io = io_seen(c, i);
+	bool asleep = st == 'S' || st == 'D';
+	bool in_fault = st == 'D' && sc == -1;
+	bool gpu_fence = asleep && wchan_is_gpu(wchan);
+	bool gpu_ioctl = asleep && cls == SC_IOCTL && fd_is_gpu(fdt);
+	bool swapped = delta(c, i, c->vm[VM_PSWPIN]) > 0;
+
+	if (c->ft_majflt >= 0)
+		majflt = ft_delta(c, i, c->ft_majflt);
+	else
+		majflt = delta(c, i, c->proc_majflt);
+
+	/* 1. a major fault, or D in a fault with a read seen */
+	if (majflt > 0 || (in_fault && (swapped || io.zram || io.swapdev || io.disk))) {
+		if (io.zram)
+			return SUB_SWAP_ZRAM;
+		if (io.swapdev)
+			return SUB_SWAP_DEV;
+		if (swapped)
+			return SUB_SWAP;
+		if (io.disk)
+			return SUB_DISK;
+		return SUB_FAULT;
+	}
+	/* 2. reclaim: running or in D, not in a GPU wait */
+	if ((st == 'R' || st == 'D') && !gpu_fence && !gpu_ioctl) {
+		if (delta(c, i, c->vm[VM_PGSCAN_DIRECT]) > 0 ||
+		    delta(c, i, c->vm[VM_PGSTEAL_DIRECT]) > 0 ||
+		    delta(c, i, c->vm[VM_ALLOCSTALL_NORMAL]) > 0 ||
+		    delta(c, i, c->vm[VM_ALLOCSTALL_MOVABLE]) > 0 ||
+		    delta(c, i, c->vm[VM_ALLOCSTALL_DMA32]) > 0)
+			return SUB_RECLAIM_DIRECT;
+		if (delta(c, i, c->vm[VM_COMPACT_STALL]) > 0)
+			return SUB_RECLAIM_COMPACT;
+		if (mem_pressure(c, i) >= CAUSES_PSI_SHARE)
+			return SUB_RECLAIM_PSI;
+	}
+	if (in_fault)
+		return SUB_FAULT;
+	/* 3. GPU */
+	if (gpu_ioctl)
+		return SUB_GPU_IOCTL;
+	if (gpu_fence)
+		return SUB_GPU_FENCE;
+	/* 4. D in a file syscall */
+	if (st == 'D') {
+		switch (cls) {
+		case SC_READ:
+			return SUB_IO_READ;
+		case SC_WRITE:
+			return SUB_IO_WRITE;
+		case SC_META:
+			return SUB_IO_META;
+		case SC_SYNC:
+			return SUB_IO_SYNC;
+		default:
+			break;
+		}
+	}
+	/* 5. running */
+	if (st == 'R')
+		return runq_wins(c, i) ? SUB_RUNQ : SUB_CPU;
+	/* 6. asleep */
+	if (asleep) {
+		switch (cls) {
+		case SC_FUTEX:
+			return SUB_WAIT_FUTEX;
+		case SC_POLL:
+			return SUB_WAIT_POLL;
+		case SC_RECV:
+			return SUB_WAIT_SOCKET;
+		case SC_SLEEP:
+			return SUB_WAIT_SLEEP;
+		case SC_READ:
+			if (fd_is_socket_or_pipe(fdt))
+				return SUB_WAIT_SOCKET;
+			break;
+		default:
+			break;
+		}
+		return SUB_WAIT_OTHER;
+	}
+	/* 7. anything else */
+	return SUB_UNKNOWN;
+}
+
+int causes_new(const struct rec *r, struct causes **ret)
+{
+	struct causes *c = calloc(1, sizeof(*c));
+	const char *arch;
+	size_t i;
+
+	if (!c)
+		return -ENOMEM;
+	c->r = r;
+	arch = rec_meta_get(r, "syscall_abi");
+	if (!arch)
+		arch = rec_meta_get(r, "arch");
+	c->arm64 = arch_is_arm64(arch);
+	c->ft_tid = rec_field_index(r, "ft.tid");
+	c->ft_state = rec_field_index(r, "ft.state");
+	c->ft_wchan = rec_field_index(r, "ft.wchan");
+	c->ft_syscall = rec_field_index(r, "ft.syscall");
+	c->ft_fd_target = rec_field_index(r, "ft.fd_target");
+	c->ft_majflt = rec_field_index(r, "ft.majflt");
+	c->ft_minflt = rec_field_index(r, "ft.minflt");
+	c->ft_run = rec_field_index(r, "ft.run_ns");
+	c->ft_wait = rec_field_index(r, "ft.wait_ns");
+	c->proc_majflt = rec_field_index(r, "proc.majflt");
+	c->proc_minflt = rec_field_index(r, "proc.minflt");
+	c->cg_mem_some = rec_field_index(r, "cg.memory.some_us");
+	c->psi_mem_some = rec_field_index(r, "psi.memory.some_us");
+	for (i = 0; i < VM_N; i++)
+		c->vm[i] = rec_field_index(r, vm_names[i]);
+	/* string fields must be strings, numbers numbers */
+	if (c->ft_wchan >= 0 && r->fields[c->ft_wchan].kind != REC_STR)
+		c->ft_wchan = -1;
+	if (c->ft_fd_target >= 0 && r->fields[c->ft_fd_target].kind != REC_STR)
+		c->ft_fd_target = -1;
+	if (find_disks(c) < 0 || !(c->sub = malloc(r->nsamples ? r->nsamples : 1))) {
+		causes_free(c);
+		return -ENOMEM;
+	}
+	for (i = 0; i < r->nsamples; i++)
+		c->sub[i] = (uint8_t)classify(c, i);
+	*ret = c;
+	return 0;
+}
+
+void causes_free(struct causes *c)
+{
+	if (!c)
+		return;
+	free(c->disks);
+	free(c->sub);
+	free(c);
+}
+
+enum cause_sub causes_sample(const struct causes *c, size_t i)
+{
+	return i < c->r->nsamples ? (enum cause_sub)c->sub[i] : SUB_NO_SAMPLE;
+}
+
+/* ------------------------------------------------------- spans */
+
+/* The first sample with a stamp > T, or nsamples. */
+static size_t first_after(const struct causes *c, uint64_t t)
+{
+	size_t lo = 0, hi = c->r->nsamples;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (c->r->t_ns[mid] > t)
+			hi = mid;
+		else
+			lo = mid + 1;
+	}
+	return lo;
+}
+
+void causes_split(const struct causes *c, uint64_t a, uint64_t b, struct cause_split *acc)
+{
+	const uint64_t *t = c->r->t_ns;
+	size_t n = c->r->nsamples, i, last;
+	uint64_t from = a;
+
+	if (b <= a)
+		return;
+	i = first_after(c, a);
+	if (i == n) {
+		acc->sub_s[SUB_NO_SAMPLE] += (double)(b - a) / 1e9;
+		return;
+	}
+	if (t[i] >= b) {
+		/* no sample inside: the next sample's interval covers it all */
+		acc->sub_s[c->sub[i]] += (double)(b - a) / 1e9;
+		return;
+	}
+	for (last = i; i < n && t[i] <= b; i++) {
+		acc->sub_s[c->sub[i]] += (double)(t[i] - from) / 1e9;
+		from = t[i];
+		last = i;
+	}
+	acc->sub_s[c->sub[last]] += (double)(b - from) / 1e9;
+}
+
+double cause_split_total(const struct cause_split *s)
+{
+	double sum = 0;
+	int i;
+
+	for (i = 0; i < SUB_N; i++)
+		sum += s->sub_s[i];
+	return sum;
+}
+
+double cause_split_cause(const struct cause_split *s, enum cause c)
+{
+	double sum = 0;
+	int i;
+
+	for (i = 0; i < SUB_N; i++)
+		if (subs[i].cause == c)
+			sum += s->sub_s[i];
+	return sum;
+}
+
+double cause_split_col(const struct cause_split *s, enum cause_col col)
+{
+	double sum = 0;
+	int i;
+
+	for (i = 0; i < SUB_N; i++)
+		if (cause_col_of(subs[i].cause) == col)
+			sum += s->sub_s[i];
+	return sum;
+}
+
+void cause_split_verdict(const struct cause_split *s, struct cause_verdict *ret)
+{
+	double total = cause_split_total(s), best = -1, second = -1, sub_best = -1;
+	int i, bi = CAUSE_UNKNOWN, si = -1;
+
+	for (i = 0; i < CAUSE_N; i++) {
+		double v = cause_split_cause(s, (enum cause)i);
+
+		if (v > best) {
+			second = best;
+			si = bi;
+			best = v;
+			bi = i;
+		} else if (v > second) {
+			second = v;
+			si = i;
+		}
+	}
+	ret->cause = (enum cause)bi;
+	ret->sub = SUB_UNKNOWN;
+	ret->sub_share = NAN;
+	for (i = 0; i < SUB_N; i++)
+		if (subs[i].cause == ret->cause && s->sub_s[i] > sub_best) {
+			sub_best = s->sub_s[i];
+			ret->sub = (enum cause_sub)i;
+		}
+	if (total <= 0) {
+		ret->cause = CAUSE_UNKNOWN;
+		ret->share = NAN;
+		ret->second = -1;
+		ret->second_share = NAN;
+		return;
+	}
+	ret->share = best / total;
+	ret->sub_share = sub_best / total;
+	if (si >= 0 && second / total > 0.2) {
+		ret->second = si;
+		ret->second_share = second / total;
+	} else {
+		ret->second = -1;
+		ret->second_share = NAN;
+	}
+}
+
+int cause_split_why(const struct cause_split *s)
+{
+	double best = 0;
+	int i, bi = -1;
+
+	for (i = 0; i < CAUSE_COL_N; i++) {
+		double v = cause_split_col(s, (enum cause_col)i);
+
+		if (v > best) {
+			best = v;
+			bi = i;
+		}
+	}
+	return bi;
+}
+
+/* ------------------------------------------------------- evidence */
+
+/* The commonest value of field F over samples [I0, I1), 0 when none. */
+static int64_t commonest(const struct causes *c, size_t i0, size_t i1, int f, int64_t none)
+{
+	int64_t best = none;
+	size_t i, j, best_n = 0;
+
+	if (f < 0)
+		return none;
+	for (i = i0; i < i1; i++) {
+		int64_t v = val(c, i, f);
+		size_t n = 0;
+
+		for (j = i0; j < i1; j++)
+			n += val(c, j, f) == v;
+		if (n > best_n) {
+			best_n = n;
+			best = v;
+		}
+	}
+	return best;
+}
+
+/* The change of field F from sample I0 to I1; -1 when F is absent. */
+static int64_t span_delta(const struct causes *c, size_t i0, size_t i1, int f)
+{
+	return f < 0 ? -1 : val(c, i1, f) - val(c, i0, f);
+}
+
+void causes_evidence(const struct causes *c, uint64_t a, uint64_t b, struct cause_evidence *ret)
+{
+	const struct rec *r = c->r;
+	size_t n = r->nsamples, in0, in1, i0, i1, f, k;
+	struct cause_evidence e = { 0 };
+
+	e.syscall = -1;
+	e.majflt = e.minflt = -1;
+	e.run_ms = e.runq_ms = e.cg_mem_ms = e.psi_mem_ms = NAN;
+	in0 = first_after(c, a);
+	in1 = first_after(c, b);	/* samples inside: [in0, in1) */
+	e.nsamples = in1 - in0;
+	for (k = 0; k < r->nevents; k++) {
+		const struct rec_event *ev = &r->events[k];
+
+		if (ev->t_ns >= a && ev->t_ns <= b && ev->kind && !strcmp(ev->kind, "stack")) {
+			e.stack = ev->text;
+			break;
+		}
+	}
+	if (n == 0) {
+		*ret = e;
+		return;
+	}
+	if (in1 > in0) {
+		int64_t sc;
+
+		e.state = (char)commonest(c, in0, in1, c->ft_state, 0);
+		e.wchan = c->ft_wchan >= 0 ? rec_str(r, commonest(c, in0, in1, c->ft_wchan, 0)) : NULL;
+		if (e.wchan && !*e.wchan)
+			e.wchan = NULL;
+		sc = commonest(c, in0, in1, c->ft_syscall, -2);
+		e.syscall = (long)sc;
+		e.syscall_name = cause_syscall_name(c->arm64 ? "aarch64" : "x86_64", e.syscall);
+		if (c->ft_fd_target >= 0 && c->ft_syscall >= 0) {
+			for (k = in0; k < in1; k++) {
+				const char *t = str_field(c, k, c->ft_fd_target);
+
+				if (val(c, k, c->ft_syscall) == sc && t && *t) {
+					e.fd_target = t;
+					break;
+				}
+			}
+		}
+	}
+	/* deltas: from the last sample at or before a to the first at or after b */
+	i0 = in0 ? in0 - 1 : 0;
+	i1 = in1 < n ? in1 : n - 1;
+	if (in1 > 0 && r->t_ns[in1 - 1] == b)
+		i1 = in1 - 1;
+	if (c->ft_majflt >= 0)
+		e.majflt = span_delta(c, i0, i1, c->ft_majflt);
+	else
+		e.majflt = span_delta(c, i0, i1, c->proc_majflt);
+	if (c->ft_minflt >= 0)
+		e.minflt = span_delta(c, i0, i1, c->ft_minflt);
+	else
+		e.minflt = span_delta(c, i0, i1, c->proc_minflt);
+	if (c->ft_run >= 0)
+		e.run_ms = (double)span_delta(c, i0, i1, c->ft_run) / 1e6;
+	if (c->ft_wait >= 0)
+		e.runq_ms = (double)span_delta(c, i0, i1, c->ft_wait) / 1e6;
+	if (c->cg_mem_some >= 0)
+		e.cg_mem_ms = (double)span_delta(c, i0, i1, c->cg_mem_some) / 1e3;
+	if (c->psi_mem_some >= 0)
+		e.psi_mem_ms = (double)span_delta(c, i0, i1, c->psi_mem_some) / 1e3;
+	for (k = 0; k < c->ndisks && e.ndisks < CAUSE_EV_MAX; k++) {
+		const struct disk *d = &c->disks[k];
+		int64_t ios = span_delta(c, i0, i1, d->rd_ios);
+
+		if (ios <= 0)
+			continue;
+		e.disks[e.ndisks].dev = d->dev;
+		e.disks[e.ndisks].dev_len = d->dev_len;
+		e.disks[e.ndisks].rd_ios = ios;
+		e.disks[e.ndisks].rd_kb =
+			d->rd_sectors >= 0 ? span_delta(c, i0, i1, d->rd_sectors) / 2 : -1;
+		e.ndisks++;
+	}
+	for (f = 0; f < r->nfields && e.nvm < CAUSE_EV_MAX; f++) {
+		int64_t dv;
+
+		if (strncmp(r->fields[f].name, "vm.", 3) || r->fields[f].kind != REC_INT)
+			continue;
+		dv = span_delta(c, i0, i1, (int)f);
+		if (dv == 0)
+			continue;
+		e.vm[e.nvm].name = r->fields[f].name + 3;
+		e.vm[e.nvm].delta = dv;
+		e.nvm++;
+	}
+	*ret = e;
+}
+
+/* ------------------------------------------------------- report's columns */
+
+unsigned causes_stall_parts(const struct frames *f, size_t i, const struct metrics *m,
+			    const struct metrics_opts *o, const struct metrics_seg *segs,
+			    size_t nsegs)
+{
+	double fe = f->t_s[i], fs = fe - f->ft_ms[i] / 1000.0;
+	unsigned ret = 0;
+
+	if (!(f->ft_ms[i] > o->stall_ms))
+		return 0;
+	/* metrics.c: the warm-up is the frames ending at or before origin + warmup */
+	if (fe <= m->origin_s + o->warmup_s)
+		ret |= CAUSES_IN_WARM;
+	if (i >= m->win_first && i < m->win_first + m->win_n) {
+		ret |= CAUSES_IN_WINDOW;
+		if (!metrics_in_reload(segs, nsegs, fs, fe))
+			ret |= CAUSES_IN_PLAY;
+	}
+	return ret;
+}
+
+static uint64_t to_ns(uint64_t t0_ns, double t_s)
+{
+	double v = (double)t0_ns + t_s * 1e9;
+
+	return v <= 0 ? 0 : (uint64_t)v;
+}
+
+static double disk_s(const struct cause_split *s)
+{
+	return cause_split_cause(s, CAUSE_DISK) + cause_split_cause(s, CAUSE_IO);
+}
+
+void causes_columns(const struct causes *c, const struct frames *f, uint64_t t0_ns,
+		    const struct metrics *m, const struct metrics_opts *o,
+		    const struct metrics_seg *segs, size_t nsegs, bool play_known,
+		    struct cause_cols *ret)
+{
+	struct cause_split win = { 0 }, play = { 0 }, load = { 0 }, warm = { 0 };
+	const struct rec *r = c->r;
+	size_t i, k;
+
+	for (i = 0; i < f->n; i++) {
+		unsigned parts = causes_stall_parts(f, i, m, o, segs, nsegs);
+		uint64_t a, b;
+
+		if (!(parts & CAUSES_IN_WINDOW))
+			continue;
+		b = to_ns(t0_ns, f->t_s[i]);
+		a = to_ns(t0_ns, f->t_s[i] - f->ft_ms[i] / 1000.0);
+		causes_split(c, a, b, &win);
+		if (parts & CAUSES_IN_PLAY)
+			causes_split(c, a, b, &play);
+	}
+	for (k = 0; k < CAUSE_COL_N; k++) {
+		ret->stall_s[k] = cause_split_col(&win, (enum cause_col)k);
+		ret->play_s[k] = play_known ? cause_split_col(&play, (enum cause_col)k) : NAN;
+	}
+	ret->why = cause_split_why(&win);
+	ret->why_play = play_known ? cause_split_why(&play) : -1;
+	ret->load_disk_s = NAN;
+	ret->warm_disk_s = NAN;
+	if (!r->nsamples || !f->n)
+		return;
+	/* the load: first sample to the first frame's start, plus reloads */
+	if (to_ns(t0_ns, m->origin_s) > r->t_ns[0])
+		causes_split(c, r->t_ns[0], to_ns(t0_ns, m->origin_s), &load);
+	for (k = 0; k < nsegs; k++)
+		if (segs[k].end_s > segs[k].start_s)
+			causes_split(c, to_ns(t0_ns, segs[k].start_s), to_ns(t0_ns, segs[k].end_s),
+				     &load);
+	ret->load_disk_s = disk_s(&load);
+	{
+		double end = m->origin_s + o->warmup_s;
+
+		if (end > f->t_s[f->n - 1])
+			end = f->t_s[f->n - 1];
+		causes_split(c, to_ns(t0_ns, m->origin_s), to_ns(t0_ns, end), &warm);
+		ret->warm_disk_s = disk_s(&warm);
+	}
+}

@@ -1,0 +1,91 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * ring.h: the recorder's side of the frame ring (include/stallscope-ring.h):
+ * create the shared-memory ring a run's presents are stamped into, name it
+ * for the child's environment, drain committed entries in slot order, and
+ * tear it down.
+ *
+ * One consumer per ring (the recorder), any number of producers (every
+ * thread of the program and its children that present). Producers reserve a
+ * slot by advancing head and commit it by writing seq = slot + 1 last; the
+ * consumer reads slot `tail` only once it is committed and then advances
+ * tail, which hands the slot back to the producers.
+ *
+ * A producer that dies (or is killed) between reserving and committing leaves
+ * its slot uncommitted forever, and every later entry would wait behind it.
+ * The consumer therefore skips a slot that stays uncommitted while a later
+ * slot is committed for longer than the stuck timeout (1 s unless set),
+ * counting it in `stuck`. A producer merely preempted for longer than that
+ * loses its stamp the same way; the timeout is far above any scheduling
+ * delay the recorder would otherwise report as a stall of its own.
+ *
+ * Errors are negative errno values; nothing here prints.
+ */
+#ifndef SS_FRAMES_RING_H
+#define SS_FRAMES_RING_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+/* One present as drained from the ring. */
+struct ring_frame {
+	uint64_t t_ns;		/* CLOCK_MONOTONIC of the present, ns */
+	uint32_t tid;		/* the presenting thread (kernel tid) */
+	uint32_t source;	/* enum ss_frame_source (stallscope-ring.h) */
+};
+
+struct ring_stats {
+	uint64_t drained;	/* entries handed to the caller so far */
+	uint64_t overruns;	/* stamps producers dropped because the ring was full */
+	uint64_t stuck;		/* slots skipped because their producer never committed */
+	uint64_t pending;	/* slots reserved but not drained yet (head - tail) */
+};
+
+struct ring;
+
+#define RING_CAPACITY_DEFAULT 65536u
+#define RING_STUCK_NS_DEFAULT 1000000000ull
+
+/*
+ * Creates a ring of CAPACITY entries (a power of two, 2 .. 2^24; 0 means
+ * RING_CAPACITY_DEFAULT) in a new POSIX shared-memory object named
+ * "/stallscope-<pid>-<n>", mode 0600. Returns 0 and *ret (owned by the
+ * caller, freed with ring_free), or -EINVAL (bad capacity) or the errno of
+ * shm_open/ftruncate/mmap.
+ */
+int ring_new(uint32_t capacity, struct ring **ret);
+
+/* Unmaps the ring, closes and unlinks its shared-memory object, frees R.
+ * NULL-safe. Producers that still map it keep their mapping; the name is
+ * gone, so no new process attaches. */
+void ring_free(struct ring *r);
+
+/* The ring's shared-memory name, the value for STALLSCOPE_RING; owned by R. */
+const char *ring_name(const struct ring *r);
+
+/* Gives the shared-memory object to UID:GID (for a child that runs as
+ * another user than the recorder). Returns 0 or -errno of fchown. */
+int ring_chown(struct ring *r, uid_t uid, gid_t gid);
+
+/* Sets how long a slot may stay uncommitted behind committed ones before it
+ * is skipped (ns; 0 restores RING_STUCK_NS_DEFAULT). */
+void ring_set_stuck_ns(struct ring *r, uint64_t ns);
+
+/*
+ * Copies up to MAX committed entries, in slot order, into OUT and hands
+ * their slots back to the producers. NOW_NS is the caller's CLOCK_MONOTONIC
+ * (ss_now_ns()), used only to time stuck slots. Returns the number of
+ * entries copied (0 .. MAX); never fails. Call it until it returns less than
+ * MAX to empty the ring.
+ */
+size_t ring_drain(struct ring *r, uint64_t now_ns, struct ring_frame *out, size_t max);
+
+/* The counters so far, written to *ret. */
+void ring_stats(const struct ring *r, struct ring_stats *ret);
+
+/* The mapped ring itself, for tests and in-process producers (the same
+ * layout the shim maps). Owned by R. */
+struct ss_ring *ring_shared(struct ring *r);
+
+#endif

@@ -1,0 +1,44 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * recsys.h: what `stallscope record` needs from the system besides the
+ * sampler: creating the run directory (owned by the invoking user under
+ * sudo), writing a file so that it is either whole or absent (temp file,
+ * fsync, rename, fsync of the directory), moving the record out of tmpfs
+ * (rename, else copy + fsync + unlink across file systems), and reading a
+ * target process's command line and name for `record -p`.
+ *
+ * uid/gid arguments of (uid_t)-1 / (gid_t)-1 leave ownership alone.
+ * Everything returns 0 (or a length) or a negative errno; nothing prints.
+ */
+#ifndef SS_LINUX_RECSYS_H
+#define SS_LINUX_RECSYS_H
+
+#include <stddef.h>
+#include <sys/types.h>
+
+#include "core/strbuf.h"
+
+/* mkdir -p PATH (mode 0755); directories it creates get UID:GID. Returns 0
+ * (also when PATH exists as a directory) or a negative errno. */
+int recsys_mkdirs(const char *path, uid_t uid, gid_t gid);
+
+/* Writes LEN bytes of DATA to PATH through "PATH.tmp": written, fsynced,
+ * chowned to UID:GID, renamed over PATH, directory fsynced. On failure the
+ * temp file is removed and PATH is untouched. */
+int recsys_write_atomic(const char *path, const void *data, size_t len, uid_t uid, gid_t gid);
+
+/* Moves the file SRC to DST: rename(2), or, across file systems, a copy to
+ * "DST.tmp" that is fsynced and renamed over DST, then SRC unlinked. On
+ * failure SRC is left where it was and no DST or DST.tmp remains. */
+int recsys_move(const char *src, const char *dst);
+
+/* The command line of process PID as its words (NUL-separated in /proc),
+ * appended to ARGV_OUT as one string per word joined by '\0' (the raw
+ * cmdline); returns the number of words, or -ESRCH/-EACCES/... */
+int recsys_cmdline(int pid, struct strbuf *out);
+
+/* The comm (thread name) of thread TID of process PID (TID 0: the process)
+ * appended to OUT; 0 or a negative errno. */
+int recsys_comm(int pid, int tid, struct strbuf *out);
+
+#endif

@@ -1,0 +1,27 @@
+#!/bin/bash
+# labels: e2e live
+# record -p: attach to a running program whose frames come from a HUD file;
+# when it exits the run ends cleanly ("gone"), its command line is in
+# run.ini, and the frames counted are the lines it wrote while recorded.
+. "$SS_SRC/tests/e2e/lib/record.sh"
+
+"$MARKERS" --fps 100 --seconds 2 --hud "$T/hud.log" --busy 1 > markers.out &
+pid=$!
+KILL_ON_EXIT=$pid
+sleep 0.3
+"$SS_BIN" record -q -o run -p $pid --frames "hud:$T/hud.log" || fail "record -p failed"
+wait $pid
+expect_eq end "$(ini run/run.ini end)" gone
+expect_eq attached "$(ini run/run.ini attached)" yes
+expect_eq pid "$(ini run/run.ini pid)" $pid
+expect_eq exit_status "$(ini run/run.ini exit_status)" -
+ini run/run.ini argv | grep -q -- "--hud $T/hud.log" || fail "argv: $(ini run/run.ini argv)"
+lines=$(wc -l < "$T/hud.log")
+f=$(dump_count frame run)
+# the lines written before the recorder attached are not counted
+[ "$f" -lt "$lines" ] || fail "counted $f frames of $lines lines, some were written before attaching"
+expect_ge frames "$f" 20
+expect_ge samples "$(dump_count sample run)" 20
+# attaching to what is not there is an error, and leaves no run
+"$SS_BIN" record -q -o run2 -p 999999999 2>/dev/null && fail "record -p of no process succeeded"
+echo "ok: attached to $pid, $f of $lines frames after attaching"

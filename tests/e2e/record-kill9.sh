@@ -1,0 +1,38 @@
+#!/bin/bash
+# labels: e2e live
+# kill -9 of the recorder mid-run: the record stays where it grows, in
+# /dev/shm (run.ini, written at the start, names it: record_tmp), with every
+# block flushed up to the last second; dump and report read what is left.
+. "$SS_SRC/tests/e2e/lib/record.sh"
+
+"$SS_BIN" record -q -o run --frames marker -- "$MARKERS" --fps 100 --seconds 20 &
+rec=$!
+KILL_ON_EXIT=$rec
+for i in $(seq 100); do
+	[ -f run/run.ini ] && break
+	sleep 0.05
+done
+sleep 2.5
+kill -9 $rec
+wait $rec 2>/dev/null
+child=$(ini run/run.ini pid)
+KILL_ON_EXIT=$child
+kill -9 "$child" 2>/dev/null
+expect_eq state "$(ini run/run.ini state)" recording
+tmp=$(ini run/run.ini record_tmp)
+case $tmp in /dev/shm/*) ;; *) fail "record_tmp is '$tmp', expected a file in /dev/shm" ;; esac
+[ -f "$tmp" ] || fail "the record '$tmp' is not there"
+cp "$tmp" "$T/left.ssr"
+rm -f "$tmp" /dev/shm/stallscope-$rec-*
+[ -f run/record.ssr ] && fail "record.ssr moved although the recorder was killed"
+"$SS_BIN" dump "$T/left.ssr" > dump.txt || fail "dump failed on the torn record"
+n=$(awk '$1 == "sample" { n++ } END { print n + 0 }' dump.txt)
+f=$(awk '$1 == "frame" { n++ } END { print n + 0 }' dump.txt)
+# at least one flushed second of samples and frames survives
+expect_ge samples "$n" 50
+expect_ge frames "$f" 50
+if "$SS_BIN" 2>&1 | grep -q '^  report '; then
+	cp "$T/left.ssr" run/record.ssr
+	"$SS_BIN" report run > report.txt 2>&1 || fail "report failed: $(cat report.txt)"
+fi
+echo "ok: $n samples and $f frames read back after kill -9"

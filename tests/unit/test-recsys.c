@@ -1,0 +1,108 @@
+// SPDX-License-Identifier: MIT
+/* test-recsys.c: the recorder's file operations: mkdir -p, the atomic
+ * write (whole or absent), the move out of tmpfs (rename within a file
+ * system, copy + fsync + unlink across: /dev/shm to /tmp when they differ),
+ * a failed move leaving the source where it was, and /proc look-ups of this
+ * process. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "linux/recsys.h"
+#include "t.h"
+
+static char dir[] = "/tmp/test-recsys-XXXXXX";
+
+static char *slurp(const char *path)
+{
+	static char buf[256];
+	FILE *f = fopen(path, "r");
+	size_t n;
+
+	if (!f)
+		return NULL;
+	n = fread(buf, 1, sizeof(buf) - 1, f);
+	buf[n] = '\0';
+	fclose(f);
+	return buf;
+}
+
+static void test_mkdirs_write(void)
+{
+	char p[256], f[300];
+	struct stat st;
+
+	snprintf(p, sizeof(p), "%s/a/b/c", dir);
+	CHECK_INT(recsys_mkdirs(p, (uid_t)-1, (gid_t)-1), 0);
+	CHECK_INT(recsys_mkdirs(p, (uid_t)-1, (gid_t)-1), 0);
+	CHECK(stat(p, &st) == 0 && S_ISDIR(st.st_mode));
+	snprintf(f, sizeof(f), "%s/run.ini", p);
+	CHECK_INT(recsys_write_atomic(f, "a=1\n", 4, (uid_t)-1, (gid_t)-1), 0);
+	CHECK_STR(slurp(f), "a=1\n");
+	CHECK_INT(recsys_write_atomic(f, "a=2\n", 4, (uid_t)-1, (gid_t)-1), 0);
+	CHECK_STR(slurp(f), "a=2\n");
+	CHECK_INT(recsys_mkdirs(f, (uid_t)-1, (gid_t)-1), -ENOTDIR);
+	snprintf(f, sizeof(f), "%s/nodir/run.ini", p);
+	CHECK_INT(recsys_write_atomic(f, "x", 1, (uid_t)-1, (gid_t)-1), -ENOENT);
+}
+
+static void test_move(void)
+{
+	char src[128], dst[300];
+	FILE *f;
+
+	/* across file systems when /dev/shm is tmpfs and /tmp is not */
+	snprintf(src, sizeof(src), "/dev/shm/test-recsys-%d", (int)getpid());
+	f = fopen(src, "w");
+	if (!f)
+		snprintf(src, sizeof(src), "%s/src", dir), f = fopen(src, "w");
+	CHECK(f != NULL);
+	if (!f)
+		return;
+	fputs("record", f);
+	fclose(f);
+	snprintf(dst, sizeof(dst), "%s/nodir/record.ssr", dir);
+	CHECK(recsys_move(src, dst) < 0);
+	CHECK_STR(slurp(src), "record");	/* a failed move leaves it */
+	snprintf(dst, sizeof(dst), "%s/record.ssr", dir);
+	CHECK_INT(recsys_move(src, dst), 0);
+	CHECK_STR(slurp(dst), "record");
+	CHECK(access(src, F_OK) < 0);
+	snprintf(dst, sizeof(dst), "%s/record.ssr.tmp", dir);
+	CHECK(access(dst, F_OK) < 0);
+}
+
+static void test_proc(void)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	CHECK_INT(recsys_comm(getpid(), 0, &sb), 0);
+	CHECK_STR(sb.buf, "test-recsys");
+	sb_reset(&sb);
+	CHECK_INT(recsys_comm(getpid(), getpid(), &sb), 0);
+	CHECK_STR(sb.buf, "test-recsys");
+	sb_reset(&sb);
+	CHECK_INT(recsys_cmdline(getpid(), &sb), 1);
+	CHECK(strstr(sb.buf, "test-recsys") != NULL);
+	sb_reset(&sb);
+	CHECK_INT(recsys_comm(0x3fffffff, 0, &sb), -ESRCH);
+	sb_release(&sb);
+}
+
+int main(void)
+{
+	char cmd[128];
+
+	if (!mkdtemp(dir))
+		t_skip("cannot make a temporary directory");
+	T_RUN(test_mkdirs_write);
+	T_RUN(test_move);
+	T_RUN(test_proc);
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+	if (system(cmd) != 0)
+		fprintf(stderr, "cannot remove '%s'\n", dir);
+	return t_exit();
+}

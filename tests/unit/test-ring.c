@@ -1,0 +1,279 @@
+// SPDX-License-Identifier: MIT
+/*
+ * test-ring.c: the frame ring's consumer (src/frames/ring.c) against the
+ * producer of include/stallscope-ring.h: one producer, several producer
+ * threads racing a draining consumer, a child process attaching by name,
+ * wrap-around, overruns, and a slot whose producer never commits.
+ */
+#include <errno.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <sys/mman.h>
+#include <sys/wait.h>
+#include <fcntl.h>
+#include <unistd.h>
+
+#include "t.h"
+#include "frames/ring.h"
+#include "stallscope.h"
+
+static void test_new_bad(void)
+{
+	struct ring *r = NULL;
+
+	CHECK_INT(ring_new(3, &r), -EINVAL);
+	CHECK_INT(ring_new(1, &r), -EINVAL);
+	CHECK_INT(ring_new(1u << 25, &r), -EINVAL);
+	CHECK(r == NULL);
+	ring_free(NULL);
+}
+
+static void test_single(void)
+{
+	struct ring_frame f[16];
+	struct ring_stats st;
+	struct ring *r;
+
+	CHECK_INT(ring_new(0, &r), 0);
+	CHECK(strncmp(ring_name(r), "/stallscope-", 12) == 0);
+	CHECK_INT(ring_shared(r)->hdr.capacity, RING_CAPACITY_DEFAULT);
+	CHECK_INT(ring_drain(r, 0, f, 16), 0);
+	for (int i = 0; i < 10; i++)
+		CHECK_INT(ss_ring_push(ring_shared(r), 1000 + i, 42, SS_SRC_GLX), 0);
+	CHECK_INT(ring_drain(r, 0, f, 4), 4);
+	CHECK_INT(f[0].t_ns, 1000);
+	CHECK_INT(f[3].t_ns, 1003);
+	CHECK_INT(f[3].tid, 42);
+	CHECK_INT(f[3].source, SS_SRC_GLX);
+	CHECK_INT(ring_drain(r, 0, f, 16), 6);
+	CHECK_INT(f[5].t_ns, 1009);
+	ring_stats(r, &st);
+	CHECK_INT(st.drained, 10);
+	CHECK_INT(st.overruns, 0);
+	CHECK_INT(st.pending, 0);
+	ring_free(r);
+}
+
+/* Two rings at once get two names; a freed ring's name is gone. */
+static void test_names(void)
+{
+	struct ring *a, *b;
+	char name[64];
+	int fd;
+
+	CHECK_INT(ring_new(16, &a), 0);
+	CHECK_INT(ring_new(16, &b), 0);
+	CHECK(strcmp(ring_name(a), ring_name(b)) != 0);
+	snprintf(name, sizeof(name), "%s", ring_name(a));
+	ring_free(a);
+	ring_free(b);
+	fd = shm_open(name, O_RDONLY, 0);
+	CHECK(fd < 0 && errno == ENOENT);
+	if (fd >= 0)
+		close(fd);
+}
+
+static void test_wrap(void)
+{
+	struct ring_frame f[8];
+	uint64_t want = 0;
+	struct ring *r;
+	int bad = 0;
+
+	CHECK_INT(ring_new(8, &r), 0);
+	for (int round = 0; round < 1000; round++) {
+		size_t n;
+
+		for (int i = 0; i < 5; i++)
+			ss_ring_push(ring_shared(r), round * 5 + i, 1, SS_SRC_VK);
+		n = ring_drain(r, 0, f, 8);
+		bad += n != 5;
+		for (size_t i = 0; i < n; i++)
+			bad += f[i].t_ns != want++;
+	}
+	CHECK_INT(bad, 0);
+	CHECK_INT(want, 5000);
+	CHECK_INT(atomic_load(&ring_shared(r)->hdr.head), 5000);
+	ring_free(r);
+}
+
+static void test_overrun(void)
+{
+	struct ring_frame f[8];
+	struct ring_stats st;
+	struct ring *r;
+
+	CHECK_INT(ring_new(4, &r), 0);
+	for (int i = 0; i < 4; i++)
+		CHECK_INT(ss_ring_push(ring_shared(r), i, 1, SS_SRC_EGL), 0);
+	CHECK_INT(ss_ring_push(ring_shared(r), 4, 1, SS_SRC_EGL), -1);
+	CHECK_INT(ss_ring_push(ring_shared(r), 5, 1, SS_SRC_EGL), -1);
+	ring_stats(r, &st);
+	CHECK_INT(st.overruns, 2);
+	CHECK_INT(st.pending, 4);
+	CHECK_INT(ring_drain(r, 0, f, 8), 4);
+	CHECK_INT(f[3].t_ns, 3);
+	/* Room again after the drain; the dropped stamps stay dropped. */
+	CHECK_INT(ss_ring_push(ring_shared(r), 6, 1, SS_SRC_EGL), 0);
+	CHECK_INT(ring_drain(r, 0, f, 8), 1);
+	CHECK_INT(f[0].t_ns, 6);
+	ring_stats(r, &st);
+	CHECK_INT(st.drained, 5);
+	CHECK_INT(st.overruns, 2);
+	ring_free(r);
+}
+
+/* A producer that reserved a slot and died before committing it. */
+static void test_stuck(void)
+{
+	struct ring_frame f[8];
+	struct ring_stats st;
+	struct ss_ring *s;
+	struct ring *r;
+
+	CHECK_INT(ring_new(8, &r), 0);
+	s = ring_shared(r);
+	ring_set_stuck_ns(r, 1000);
+	CHECK_INT(ss_ring_push(s, 10, 1, SS_SRC_GLX), 0);
+	atomic_fetch_add(&s->hdr.head, 1);	/* reserved, never committed */
+	/* Nothing after it yet: a producer mid-push, waited for however long. */
+	CHECK_INT(ring_drain(r, 0, f, 8), 1);
+	CHECK_INT(ring_drain(r, 1000000, f, 8), 0);
+	CHECK_INT(ring_drain(r, 9000000, f, 8), 0);
+	CHECK_INT(ss_ring_push(s, 12, 1, SS_SRC_GLX), 0);
+	CHECK_INT(ss_ring_push(s, 13, 1, SS_SRC_GLX), 0);
+	/* Later entries committed: timed from now, skipped once it has lasted. */
+	CHECK_INT(ring_drain(r, 10000000, f, 8), 0);
+	CHECK_INT(ring_drain(r, 10000500, f, 8), 0);
+	ring_stats(r, &st);
+	CHECK_INT(st.stuck, 0);
+	CHECK_INT(ring_drain(r, 10001000, f, 8), 2);
+	CHECK_INT(f[0].t_ns, 12);
+	CHECK_INT(f[1].t_ns, 13);
+	ring_stats(r, &st);
+	CHECK_INT(st.stuck, 1);
+	CHECK_INT(st.drained, 3);
+	CHECK_INT(st.pending, 0);
+	/* The ring goes on through the skipped slot's index. */
+	for (int i = 0; i < 20; i++) {
+		CHECK_INT(ss_ring_push(s, 100 + i, 1, SS_SRC_GLX), 0);
+		CHECK_INT(ring_drain(r, 10002000, f, 8), 1);
+		CHECK_INT(f[0].t_ns, 100 + i);
+	}
+	ring_free(r);
+}
+
+#define NPROD 4
+#define PER_PROD 200000
+
+struct prod {
+	struct ss_ring *s;
+	uint32_t id;
+	int ok, full;
+};
+
+static void *producer(void *arg)
+{
+	struct prod *p = arg;
+
+	for (uint64_t i = 0; i < PER_PROD; i++) {
+		if (ss_ring_push(p->s, i, p->id, SS_SRC_MARKER) == 0)
+			p->ok++;
+		else
+			p->full++;
+	}
+	return NULL;
+}
+
+static void test_threads(void)
+{
+	struct prod p[NPROD];
+	pthread_t th[NPROD];
+	struct ring_frame f[256];
+	int64_t last[NPROD];
+	uint64_t got[NPROD] = { 0 }, total = 0, sent = 0, full = 0;
+	struct ring_stats st;
+	struct ring *r;
+	int bad = 0, done;
+
+	CHECK_INT(ring_new(1024, &r), 0);
+	for (int i = 0; i < NPROD; i++) {
+		p[i] = (struct prod){ .s = ring_shared(r), .id = (uint32_t)i };
+		last[i] = -1;
+		pthread_create(&th[i], NULL, producer, &p[i]);
+	}
+	do {
+		size_t n = ring_drain(r, ss_now_ns(), f, 256);
+
+		for (size_t k = 0; k < n; k++) {
+			uint32_t id = f[k].tid;
+
+			if (id >= NPROD || f[k].source != SS_SRC_MARKER) {
+				bad++;
+				continue;
+			}
+			/* One thread's stamps come out in the order it pushed them. */
+			bad += (int64_t)f[k].t_ns <= last[id];
+			last[id] = (int64_t)f[k].t_ns;
+			got[id]++;
+			total++;
+		}
+		ring_stats(r, &st);
+		done = st.overruns + total >= (uint64_t)NPROD * PER_PROD;
+	} while (!done);
+	for (int i = 0; i < NPROD; i++) {
+		pthread_join(th[i], NULL);
+		sent += p[i].ok;
+		full += p[i].full;
+		CHECK_INT(got[i], p[i].ok);
+	}
+	ring_stats(r, &st);
+	CHECK_INT(bad, 0);
+	CHECK_INT(total, sent);
+	CHECK_INT(st.overruns, full);
+	CHECK_INT(st.drained, total);
+	CHECK_INT(st.stuck, 0);
+	CHECK_INT(st.pending, 0);
+	ring_free(r);
+}
+
+/* A child attaches by name from the environment, as a program would. */
+static void test_child(void)
+{
+	struct ring_frame f[64];
+	struct ring *r;
+	size_t got = 0;
+	int status = -1;
+	pid_t pid;
+
+	CHECK_INT(ring_new(64, &r), 0);
+	pid = fork();
+	if (pid == 0) {
+		setenv(SS_RING_ENV, ring_name(r), 1);
+		for (int i = 0; i < 50; i++)
+			if (stallscope_frame() != 0)
+				_exit(1);
+		_exit(0);
+	}
+	waitpid(pid, &status, 0);
+	CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+	got = ring_drain(r, 0, f, 64);
+	CHECK_INT(got, 50);
+	CHECK_INT(f[0].tid, pid);
+	CHECK_INT(f[49].source, SS_SRC_MARKER);
+	CHECK(f[49].t_ns > f[0].t_ns);
+	ring_free(r);
+}
+
+int main(void)
+{
+	T_RUN(test_new_bad);
+	T_RUN(test_single);
+	T_RUN(test_names);
+	T_RUN(test_wrap);
+	T_RUN(test_overrun);
+	T_RUN(test_stuck);
+	T_RUN(test_threads);
+	T_RUN(test_child);
+	return t_exit();
+}

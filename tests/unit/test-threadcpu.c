@@ -1,0 +1,87 @@
+// SPDX-License-Identifier: MIT
+/* test-threadcpu.c: per-thread CPU over a window from thread snapshots: the
+ * base taken at or before the window, a thread born in the window counted
+ * from 0, one that exits keeping its last value, the main CPU weighted by
+ * CPU time, busiest first, and the errors (no snapshots, empty window). */
+#include <errno.h>
+
+#include "core/threadcpu.h"
+#include "t.h"
+
+#define MS 1000000ull
+
+static char *strs[] = { "", "main", "worker", "late" };
+/* snapshots at 0, 100, 200, 300 ms; worker moves from cpu1 to cpu3 */
+static struct rec_thread s0[] = { { 10, 1, 0, 0 }, { 11, 2, 0, 1 } };
+static struct rec_thread s1[] = { { 10, 1, 10 * MS, 0 }, { 11, 2, 80 * MS, 1 } };
+static struct rec_thread s2[] = { { 10, 1, 20 * MS, 0 }, { 11, 2, 100 * MS, 3 },
+				  { 12, 3, 5 * MS, 2 } };
+static struct rec_thread s3[] = { { 10, 1, 30 * MS, 0 }, { 11, 2, 190 * MS, 3 } };
+static struct rec_threads snaps[] = {
+	{ 0, 2, s0 }, { 100 * MS, 2, s1 }, { 200 * MS, 3, s2 }, { 300 * MS, 2, s3 },
+};
+
+static struct rec rec = {
+	.nthreads = 4, .threads = snaps, .nstrs = 4, .strs = strs,
+};
+
+static void test_whole(void)
+{
+	struct threadcpu *t = NULL;
+	int n = threadcpu_compute(&rec, 0, 300 * MS, &t);
+
+	CHECK_INT(n, 3);
+	if (n != 3)
+		return;
+	CHECK_STR(t[0].name, "worker");
+	CHECK_INT(t[0].cpu_ns, 190 * MS);
+	CHECK_INT(t[0].main_cpu, 3);	/* 20 + 90 ms on cpu3, 80 on cpu1 */
+	CHECK_NEAR(t[0].main_cpu_pct, 100.0 * 110 / 190, 1e-9);
+	CHECK_NEAR(t[0].busy_pct, 100.0 * 190 / 300, 1e-9);
+	CHECK_STR(t[1].name, "main");
+	CHECK_INT(t[1].cpu_ns, 30 * MS);
+	CHECK_INT(t[1].main_cpu, 0);
+	CHECK_STR(t[2].name, "late");	/* born between 100 and 200 ms, gone at 300 */
+	CHECK_INT(t[2].tid, 12);
+	CHECK_INT(t[2].cpu_ns, 5 * MS);
+	CHECK_INT(t[2].main_cpu, 2);
+	free(t);
+}
+
+static void test_window(void)
+{
+	struct threadcpu *t = NULL;
+	/* (150, 300]: base is the snapshot at 100 ms */
+	int n = threadcpu_compute(&rec, 150 * MS, 300 * MS, &t);
+
+	CHECK_INT(n, 3);
+	if (n != 3)
+		return;
+	CHECK_INT(t[0].tid, 11);
+	CHECK_INT(t[0].cpu_ns, 110 * MS);
+	CHECK_INT(t[0].main_cpu, 3);
+	CHECK_NEAR(t[0].main_cpu_pct, 100.0, 1e-9);
+	CHECK_NEAR(t[0].busy_pct, 100.0 * 110 / 200, 1e-9);
+	CHECK_INT(t[1].tid, 10);
+	CHECK_INT(t[1].cpu_ns, 20 * MS);
+	free(t);
+}
+
+static void test_errors(void)
+{
+	struct threadcpu *t = (struct threadcpu *)&rec;
+	struct rec empty = { 0 };
+
+	CHECK_INT(threadcpu_compute(&rec, 300 * MS, 300 * MS, &t), -EINVAL);
+	CHECK_INT(threadcpu_compute(&empty, 0, 300 * MS, &t), -ENODATA);
+	CHECK_INT(threadcpu_compute(&rec, 400 * MS, 500 * MS, &t), -ENODATA);
+	CHECK(t == (struct threadcpu *)&rec);	/* untouched on error */
+}
+
+int main(void)
+{
+	T_RUN(test_whole);
+	T_RUN(test_window);
+	T_RUN(test_errors);
+	return t_exit();
+}
