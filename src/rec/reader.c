@@ -41,6 +41,7 @@ struct rd {
 	uint8_t *kinds;
 	uint64_t expand_left;	/* values and thread entries still allowed */
 	uint64_t hint_samples;	/* samples in the whole blocks (from the first pass) */
+	uint64_t period;	/* meta period_ns as the header block left it */
 	size_t cap_samples, cap_frames, cap_threads, cap_clocks, cap_events, cap_strs,
 		cap_meta, cap_fields;
 	uint64_t f_n, f_tprev, f_dtprev;
@@ -160,8 +161,10 @@ static int freeze(struct rd *d)
 
 	if (d->frozen)
 		return 0;
-	p = rec_meta_get(d->r, "period_ns");
-	if (samp_state_init(&d->ss, d->r->nfields, d->kinds, rec_parse_u64(p)) < 0)
+	/* The writer predicts with the period of its header block. */
+	p = d->header_block ? rec_meta_get(d->r, "period_ns") : NULL;
+	if (samp_state_init(&d->ss, d->r->nfields, d->kinds,
+			    d->header_block ? rec_parse_u64(p) : d->period) < 0)
 		return -ENOMEM;
 	d->frozen = true;
 	return 0;
@@ -668,6 +671,8 @@ torn:
 		r = rd_block(&d, d.base + off + REC_BLOCK_HEADER, n, off + REC_BLOCK_HEADER);
 		if (r < 0)
 			goto fail;
+		if (d.header_block)
+			d.period = rec_parse_u64(rec_meta_get(d.r, "period_ns"));
 		off += REC_BLOCK_HEADER + n;
 	}
 	if (off == REC_FILE_HEADER) {

@@ -53,16 +53,27 @@ struct rec_writer;
 
 /* Creates PATH (truncating it) for writing; returns 0 or a negative errno. */
 int rec_writer_new(const char *path, struct rec_writer **ret);
-/* Before rec_writer_begin: adds a meta key/value, or declares a field and
- * returns its index (>= 0). */
+/* Adds a meta key/value (NULL value: ""); returns 0 or a negative errno.
+ * Meant for before rec_writer_begin (the header block); a later call is
+ * written with the next block (the reader lets the last value of a key win),
+ * but "period_ns", which the sample coding uses to predict each sample's
+ * time, counts only before rec_writer_begin. */
 int rec_writer_meta(struct rec_writer *w, const char *key, const char *value);
+/* Before rec_writer_begin: declares a field and returns its index (>= 0);
+ * -EEXIST for a name already declared, -EINVAL after begin. */
 int rec_writer_field(struct rec_writer *w, const char *name, enum rec_kind kind);
 /* Writes the header; fields and meta are fixed from here on. */
 int rec_writer_begin(struct rec_writer *w);
 /* The id of string S, interning it on first use (written with the next
- * block). Returns the id (> 0), or 0 for NULL/"" or on ENOMEM. */
+ * block). Returns the id (> 0), or 0 for NULL/"", for a string over 1 MiB,
+ * or on ENOMEM. */
 uint32_t rec_writer_intern(struct rec_writer *w, const char *s);
-/* One sample: VALS holds one value per declared field, in declaration order. */
+/* One sample: VALS holds one value per declared field, in declaration order.
+ * A sample costs least when T_NS advances by the meta "period_ns" and a
+ * field keeps its value or its rate. The other records: 0 or a negative
+ * errno (-EINVAL before rec_writer_begin, -E2BIG for a record over 32 MiB);
+ * the first error of the file itself (write, ENOMEM) is kept and returned by
+ * every later call. */
 int rec_writer_sample(struct rec_writer *w, uint64_t t_ns, const int64_t *vals);
 int rec_writer_frame(struct rec_writer *w, const struct rec_frame *f);
 int rec_writer_clock(struct rec_writer *w, const struct rec_clock *c);

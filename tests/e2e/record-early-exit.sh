@@ -22,4 +22,9 @@ expect_eq exit_status "$(ini r3/run.ini exit_status)" 0
 grep -q "cannot run '/nonexistent/program'" err.txt || fail "message: $(cat err.txt)"
 [ -e r4 ] && fail "a run directory was left for a program that never ran"
 "$SS_BIN" record -q -o r1 -- true 2>/dev/null && fail "a second run into r1 was accepted"
+# without -o: runs/<UTC stamp>-<program>/ under the working directory
+"$SS_BIN" record -q -- "$MARKERS" --frames 1 || fail "record without -o failed"
+d=$(ls -d runs/*-ss-markers 2>/dev/null)
+[[ $d =~ ^runs/[0-9]{8}T[0-9]{6}Z-ss-markers$ ]] || fail "default run directory: '$d'"
+[ -f "$d/run.ini" ] && [ -f "$d/record.ssr" ] || fail "'$d' is not a whole run"
 echo "ok"

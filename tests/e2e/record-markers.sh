@@ -29,6 +29,8 @@ pid=$(ini run/run.ini pid)
 [ "$ft" != "$pid" ] || fail "frame thread is still the main thread ($ft)"
 "$SS_BIN" dump run | grep -q "frame_thread.*tid=$ft name=render" ||
 	fail "no frame_thread event for tid $ft"
+# after the switch the main thread is sampled beside it, as ft2
+"$SS_BIN" dump run | grep -q "ft.tid=$ft .*ft2.tid=$pid " || fail "no sample with ft=$ft and ft2=$pid"
 ls /dev/shm | grep -q "stallscope-$pid" && fail "ring left in /dev/shm"
 [ -f run/record.ssr ] || fail "no record.ssr"
 if "$SS_BIN" 2>&1 | grep -q '^  report '; then

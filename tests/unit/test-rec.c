@@ -563,8 +563,174 @@ static void test_record_accessors(void)
 	rec_free(r);
 }
 
+static uint64_t rng_state = 88172645463325252ull;
+
+static uint64_t rnd64(void)
+{
+	rng_state ^= rng_state << 13;
+	rng_state ^= rng_state >> 7;
+	rng_state ^= rng_state << 17;
+	return rng_state;
+}
+
+/* A value drawn from a mix of what the coder must survive: steady counters,
+ * small noise, huge jumps, the int64 extremes, random 64-bit words. */
+static int64_t wild(int64_t prev, size_t i, size_t f)
+{
+	switch ((f + i / 97) % 7) {
+	case 0: return (int64_t)((uint64_t)prev + 1000000 + rnd64() % 1000);
+	case 1: return prev;
+	case 2: return (int64_t)rnd64();
+	case 3: return rnd64() % 3 ? prev : (rnd64() % 2 ? INT64_MIN : INT64_MAX);
+	case 4: return (int64_t)((uint64_t)prev + rnd64() % 5 - 2);
+	case 5: return (int64_t)(rnd64() >> (rnd64() % 64));
+	default: return rnd64() % 10 ? prev : (int64_t)(0 - (uint64_t)prev);
+	}
+}
+
+/* Random values, times and snapshots through writer and reader, with blocks
+ * large enough for the writer to end them on its own (1 MiB). */
+static void test_random_round_trip(void)
+{
+	enum { RF = 9, RS = 60000, RT = 7 };
+	const char *path = tmpfile_path("random.ssr");
+	static int64_t want[RS][RF];
+	static uint64_t want_t[RS];
+	struct rec_thread th[64], want_th[5][64];
+	size_t want_n[5];
+	struct rec_writer *w;
+	struct rec *r = NULL;
+	struct strbuf err = STRBUF_INIT;
+	uint64_t t = 12345;
+	size_t bad = 0;
+
+	CHECK_INT(rec_writer_new(path, &w), 0);
+	CHECK_INT(rec_writer_meta(w, "period_ns", "1000"), 0);
+	for (int f = 0; f < RF; f++) {
+		char name[16];
+
+		snprintf(name, sizeof(name), "f%d", f);
+		CHECK_INT(rec_writer_field(w, name, f == 3 ? REC_STR : REC_INT), f);
+	}
+	CHECK_INT(rec_writer_begin(w), 0);
+	/* Changing the period after begin changes nothing for the coding. */
+	CHECK_INT(rec_writer_meta(w, "period_ns", "77"), 0);
+	for (size_t i = 0; i < RS; i++) {
+		switch (i % 5) {
+		case 0: t += 1000; break;
+		case 1: t += rnd64() % 100000; break;
+		case 2: t -= rnd64() % 50; break;
+		case 3: t = i % 1000 == 3 ? rnd64() : t + 1000; break;
+		default: t += 1000 + rnd64() % 7; break;
+		}
+		want_t[i] = t;
+		for (size_t f = 0; f < RF; f++)
+			want[i][f] = wild(i ? want[i - 1][f] : 0, i, f);
+		if (rec_writer_sample(w, t, want[i]) != 0)
+			bad++;
+		if (i % 12345 == 0) {
+			struct rec_frame fr = { rnd64(), (uint32_t)rnd64(), (uint32_t)rnd64() };
+
+			CHECK_INT(rec_writer_frame(w, &fr), 0);
+		}
+	}
+	CHECK_INT(bad, 0);
+	/* Snapshots: grow, reverse (past the writer's search window), drop,
+	 * add, empty. */
+	for (int s = 0; s < 5; s++) {
+		size_t n = s == 0 ? 10 : s == 1 ? 64 : s == 2 ? 64 : s == 3 ? 20 : 0;
+
+		for (size_t k = 0; k < n; k++) {
+			uint32_t tid = s == 2 ? (uint32_t)(1000 - k) : (uint32_t)(100 + k * (s + 1));
+
+			th[k] = (struct rec_thread){ tid, (uint32_t)(k % 3), rnd64() % 4 ? k * 7 : rnd64(),
+						     (int32_t)(rnd64() % 4) - 1 };
+			if (s == 2 && k % 2)
+				th[k].cpu = INT32_MIN;
+		}
+		memcpy(want_th[s], th, n * sizeof(*th));
+		want_n[s] = n;
+		CHECK_INT(rec_writer_threads(w, (uint64_t)s * 1000000, th, n), 0);
+	}
+	CHECK(rec_writer_bytes(w) > 1000000);
+	CHECK_INT(rec_writer_close(w), 0);
+
+	CHECK_INT(rec_read_file(path, &r, &err), 0);
+	unlink(path);
+	if (!r) {
+		T_FAIL("read: %s", err.buf);
+		sb_release(&err);
+		return;
+	}
+	CHECK_INT(r->nsamples, RS);
+	CHECK_STR(rec_meta_get(r, "period_ns"), "77");
+	for (size_t i = 0; i < r->nsamples && i < RS; i++) {
+		if (r->t_ns[i] != want_t[i]) {
+			T_FAIL("sample %zu: t %llu, expected %llu", i, (unsigned long long)r->t_ns[i],
+			       (unsigned long long)want_t[i]);
+			break;
+		}
+		if (memcmp(&r->vals[i * RF], want[i], sizeof(want[i]))) {
+			T_FAIL("sample %zu differs", i);
+			break;
+		}
+	}
+	CHECK_INT(r->nthreads, 5);
+	for (size_t s = 0; s < r->nthreads && s < 5; s++) {
+		CHECK_INT(r->threads[s].n, want_n[s]);
+		if (r->threads[s].n == want_n[s] && want_n[s] &&
+		    memcmp(r->threads[s].th, want_th[s], want_n[s] * sizeof(*th)))
+			T_FAIL("snapshot %zu differs", s);
+	}
+	CHECK(r->complete);
+	rec_free(r);
+	sb_release(&err);
+}
+
+/* The writer's refusals, and a record with no fields at all. */
+static void test_writer_edges(void)
+{
+	const char *path = tmpfile_path("edges.ssr");
+	struct rec_writer *w = NULL;
+	struct rec *r = NULL;
+	char *big = malloc(200000);
+
+	CHECK_INT(rec_writer_new("/nonexistent/dir/x.ssr", &w), -ENOENT);
+	CHECK_INT(rec_writer_close(NULL), 0);
+	CHECK_INT(rec_writer_new(path, &w), 0);
+	CHECK_INT(rec_writer_sample(w, 1, NULL), -EINVAL);	/* before begin */
+	CHECK_INT(rec_writer_field(w, "", REC_INT), -EINVAL);
+	CHECK_INT(rec_writer_field(w, "x", (enum rec_kind)9), -EINVAL);
+	CHECK_INT(rec_writer_meta(w, "", "v"), -EINVAL);
+	CHECK_INT(rec_writer_begin(w), 0);
+	CHECK_INT(rec_writer_begin(w), -EINVAL);
+	for (uint64_t i = 0; i < 10; i++)
+		CHECK_INT(rec_writer_sample(w, i * i, NULL), 0);
+	if (big) {
+		memset(big, 'a', 199999);
+		big[199999] = 0;
+		CHECK_INT(rec_writer_event(w, 5, 1, "stack", big), 0);
+	}
+	CHECK_INT(rec_writer_event(w, 5, 1, "", "x"), -EINVAL);
+	CHECK_INT(rec_writer_close(w), 0);
+	CHECK_INT(rec_read_file(path, &r, NULL), 0);
+	unlink(path);
+	if (r) {
+		CHECK_INT(r->nfields, 0);
+		CHECK_INT(r->nsamples, 10);
+		CHECK_INT(r->t_ns[9], 81);
+		CHECK_INT(r->nevents, 1);
+		if (r->nevents && big)
+			CHECK(!strcmp(r->events[0].text, big));
+	}
+	rec_free(r);
+	free(big);
+}
+
 int main(void)
 {
+	T_RUN(test_random_round_trip);
+	T_RUN(test_writer_edges);
 	T_RUN(test_crc32c);
 	T_RUN(test_varint);
 	T_RUN(test_record_accessors);

@@ -1,0 +1,167 @@
+// SPDX-License-Identifier: MIT
+/*
+ * fuzz-rec-roundtrip.c: a libFuzzer target for the writer and reader
+ * together: the input is a script of writer calls (fields, samples, frames,
+ * thread snapshots, events, flushes) whose values it also supplies; the
+ * record is written to a memory file (memfd), read back, and everything
+ * must come back exactly. Aborts on any difference, so a coding asymmetry
+ * between writer.c and reader.c is a crash.
+ *
+ * fuzz-sources: src/rec/[a-z]*.c src/core/record.c src/core/strbuf.c
+ */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "rec/rec.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+#define MAXF 12
+#define MAXS 4096
+#define MAXT 40
+
+struct in {
+	const uint8_t *p, *end;
+};
+
+static uint64_t take(struct in *in, unsigned n)
+{
+	uint64_t v = 0;
+
+	for (unsigned i = 0; i < n; i++)
+		v = v << 8 | (in->p < in->end ? *in->p++ : 0);
+	return v;
+}
+
+/* A value: an op byte says how it relates to the previous one. */
+static int64_t value(struct in *in, int64_t prev)
+{
+	uint8_t op = (uint8_t)take(in, 1);
+
+	switch (op & 7) {
+	case 0: case 1: case 2: return prev;
+	case 3: return (int64_t)((uint64_t)prev + (op >> 3));
+	case 4: return (int64_t)((uint64_t)prev - (uint64_t)take(in, 1));
+	case 5: return (int64_t)((uint64_t)prev + take(in, 3));
+	case 6: return (int64_t)take(in, 8);
+	default: return (int64_t)(op >> 3) - 16;
+	}
+}
+
+static struct {
+	int64_t vals[MAXS][MAXF];
+	uint64_t t[MAXS];
+	struct rec_frame fr[MAXS];
+	struct rec_thread th[8][MAXT];
+	size_t thn[8];
+	uint64_t tht[8];
+} g;
+
+#define MUST(c)                                                                 \
+	do {                                                                    \
+		if (!(c)) {                                                     \
+			fprintf(stderr, "round trip: %s failed\n", #c);         \
+			abort();                                                \
+		}                                                               \
+	} while (0)
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	struct in in = { data, data + size };
+	struct rec_writer *w;
+	struct rec *r = NULL;
+	struct strbuf err = STRBUF_INIT;
+	char path[64], name[8];
+	size_t nf, ns = 0, nfr = 0, nth = 0, nev = 0, i;
+	uint64_t t = 0, period;
+	int fd = memfd_create("rec", 0);
+
+	if (fd < 0)
+		return 0;
+	snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
+	MUST(rec_writer_new(path, &w) == 0);
+	nf = take(&in, 1) % (MAXF + 1);
+	period = take(&in, 1) * 1000;
+	if (period) {
+		char p[32];
+
+		snprintf(p, sizeof(p), "%llu", (unsigned long long)period);
+		MUST(rec_writer_meta(w, "period_ns", p) == 0);
+	}
+	for (i = 0; i < nf; i++) {
+		snprintf(name, sizeof(name), "f%zu", i);
+		MUST(rec_writer_field(w, name, take(&in, 1) & 1 ? REC_STR : REC_INT) == (int)i);
+	}
+	MUST(rec_writer_begin(w) == 0);
+	while (in.p < in.end) {
+		uint8_t op = (uint8_t)take(&in, 1);
+
+		if (op < 160 && ns < MAXS) {
+			t = (uint64_t)value(&in, (int64_t)(t + period));
+			g.t[ns] = t;
+			for (size_t f = 0; f < nf; f++)
+				g.vals[ns][f] = value(&in, ns ? g.vals[ns - 1][f] : 0);
+			MUST(rec_writer_sample(w, t, g.vals[ns]) == 0);
+			ns++;
+		} else if (op < 200 && nfr < MAXS) {
+			uint64_t prev = nfr ? g.fr[nfr - 1].t_ns : 0;
+
+			g.fr[nfr].t_ns = (uint64_t)value(&in, (int64_t)prev);
+			g.fr[nfr].tid = op & 1 ? (uint32_t)take(&in, 4) : 7;
+			g.fr[nfr].source = op & 2 ? (uint32_t)take(&in, 1) : 0;
+			MUST(rec_writer_frame(w, &g.fr[nfr]) == 0);
+			nfr++;
+		} else if (op < 220 && nth < 8) {
+			size_t n = take(&in, 1) % MAXT;
+
+			for (size_t k = 0; k < n; k++) {
+				const struct rec_thread *old = nth && k < g.thn[nth - 1] ?
+								       &g.th[nth - 1][k] : NULL;
+				uint8_t how = (uint8_t)take(&in, 1);
+
+				if (old && how < 128) {
+					g.th[nth][k] = *old;
+					if (how & 1)
+						g.th[nth][k].cpu_ns += take(&in, 2);
+					continue;
+				}
+				g.th[nth][k] = (struct rec_thread){
+					(uint32_t)take(&in, 2), (uint32_t)take(&in, 1), take(&in, 8),
+					(int32_t)take(&in, 4) };
+			}
+			g.thn[nth] = n;
+			g.tht[nth] = take(&in, 8);
+			MUST(rec_writer_threads(w, g.tht[nth], g.th[nth], n) == 0);
+			nth++;
+		} else if (op < 240) {
+			MUST(rec_writer_event(w, take(&in, 8), (uint32_t)take(&in, 4),
+					      op & 1 ? "stack" : "note", op & 2 ? "text" : NULL) == 0);
+			nev++;
+		} else {
+			MUST(rec_writer_flush(w) == 0);
+		}
+	}
+	MUST(rec_writer_close(w) == 0);
+	MUST(rec_read_file(path, &r, &err) == 0);
+	close(fd);
+	MUST(r->nfields == nf && r->nsamples == ns && r->nframes == nfr && r->nthreads == nth &&
+	     r->nevents == nev && r->complete && !r->torn_bytes);
+	for (i = 0; i < ns; i++) {
+		MUST(r->t_ns[i] == g.t[i]);
+		MUST(!nf || !memcmp(&r->vals[i * nf], g.vals[i], nf * sizeof(int64_t)));
+	}
+	for (i = 0; i < nfr; i++)
+		MUST(!memcmp(&r->frames[i], &g.fr[i], sizeof(g.fr[i])));
+	for (i = 0; i < nth; i++) {
+		MUST(r->threads[i].t_ns == g.tht[i] && r->threads[i].n == g.thn[i]);
+		for (size_t k = 0; k < g.thn[i]; k++)
+			MUST(!memcmp(&r->threads[i].th[k], &g.th[i][k], sizeof(g.th[i][k])));
+	}
+	rec_free(r);
+	sb_release(&err);
+	return 0;
+}

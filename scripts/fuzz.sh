@@ -1,0 +1,65 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+#
+# fuzz.sh [build|run] [RUNS]: builds every libFuzzer target fuzz/fuzz-<name>.c
+# (or those named in $FUZZ_TARGETS, e.g. "fuzz-rec fuzz-rec-roundtrip")
+# with clang (-fsanitize=fuzzer,address,undefined) into $FUZZ_OUT (default
+# build-fuzz/), then, unless "build", runs each for RUNS inputs (default
+# 100000) from its seed corpus tests/fixtures/<name>-corpus/, copied to a
+# scratch directory so that the committed corpus stays as it is. A target
+# names the sources it needs in a "fuzz-sources:" line of its header.
+# Exits 77 when clang or libFuzzer is missing (scripts/deps.sh test installs
+# them), 1 when a target fails to build or finds a crash (the crashing input
+# is kept in $FUZZ_OUT).
+set -eu
+cd "$(dirname "$0")/.."
+what=${1:-run}
+runs=${2:-100000}
+out=${FUZZ_OUT:-build-fuzz}
+cc=${FUZZ_CC:-clang}
+mkdir -p "$out"
+
+if ! command -v "$cc" >/dev/null 2>&1; then
+	echo "fuzz.sh: '$cc' not found; install clang (scripts/deps.sh test)" >&2
+	exit 77
+fi
+probe="$out/probe.c"
+printf '#include <stddef.h>\n#include <stdint.h>\nint LLVMFuzzerTestOneInput(const uint8_t *d, size_t n);\nint LLVMFuzzerTestOneInput(const uint8_t *d, size_t n) { (void)d; (void)n; return 0; }\n' >"$probe"
+if ! "$cc" -fsanitize=fuzzer "$probe" -o "$out/probe" 2>/dev/null; then
+	echo "fuzz.sh: '$cc' cannot link libFuzzer; install libclang-rt-14-dev (scripts/deps.sh test)" >&2
+	exit 77
+fi
+
+status=0
+targets=
+for n in ${FUZZ_TARGETS:-}; do targets="$targets fuzz/$n.c"; done
+for t in ${targets:-fuzz/fuzz-*.c}; do
+	[ -f "$t" ] || continue
+	name=$(basename "$t" .c)
+	srcs=$(sed -n 's/^ \* fuzz-sources: //p' "$t")
+	echo "fuzz.sh: building $name" >&2
+	# shellcheck disable=SC2086
+	if ! "$cc" -g -O1 -std=gnu11 -D_GNU_SOURCE -Isrc -Iinclude \
+		-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
+		"$t" $srcs -lpthread -lm -o "$out/$name"; then
+		echo "fuzz.sh: $name does not build" >&2
+		status=1
+		continue
+	fi
+	[ "$what" = build ] && continue
+	corpus="$out/$name-corpus"
+	rm -rf "$corpus"
+	mkdir -p "$corpus"
+	seeds="tests/fixtures/${name#fuzz-}-corpus"
+	[ -d "$seeds" ] && cp "$seeds"/* "$corpus"/ 2>/dev/null || true
+	echo "fuzz.sh: running $name for $runs inputs" >&2
+	if ! (cd "$out" && ASAN_OPTIONS=detect_leaks=1 "./$name" -runs="$runs" \
+		-max_len=8192 -rss_limit_mb=2048 -print_final_stats=1 "$name-corpus" 2>"$name.log"); then
+		echo "fuzz.sh: $name failed; see $out/$name.log and the crash-* file there" >&2
+		tail -n 30 "$out/$name.log" >&2
+		status=1
+	else
+		grep -E 'stat::number_of_executed_units|Done' "$out/$name.log" >&2 || true
+	fi
+done
+exit $status
