@@ -29,6 +29,9 @@ static const struct command commands[] = {
 	{ "stalls", cmd_stalls, "every stall with its cause and the evidence" },
 	{ "matrix", cmd_matrix, "one CSV per metric: runs side by side, with medians" },
 	{ "dump", cmd_dump, "print a record as text, one line per record" },
+	{ "bench", cmd_bench, "rounds of interleaved variants, each run recorded and stored" },
+	{ "runs", cmd_runs, "list the runs in the results database" },
+	{ "db", cmd_db, "the results database: import run directories, show its state" },
 };
 
 static void usage(FILE *f)

@@ -20,5 +20,8 @@ int cmd_matrix(int argc, char **argv);
 int cmd_stalls(int argc, char **argv);
 int cmd_dump(int argc, char **argv);
 int cmd_record(int argc, char **argv);
+int cmd_bench(int argc, char **argv);
+int cmd_runs(int argc, char **argv);
+int cmd_db(int argc, char **argv);
 
 #endif
