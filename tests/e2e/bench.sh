@@ -39,13 +39,17 @@ W=(--no-procs --input-dir "$T/input" --vt-file "$T/vt" --sessions-dir "$T/sess" 
 	/usr/bin/python3 "$SS_SRC/tests/e2e/watch-inject.py" "$T/input/event0" keyboard 30
 ) &
 
+# a recipe whose window start is a program.log line: the fake game's lines
+# carry no [seconds] stamp, so bench says so and leaves the window alone
+printf '[recipe]\nwindow_start_re = stall sleep\n' >recipe.ini
 STALL=FAKEGAME_STALL=sleep:300@0.7
 "$SS_BIN" bench fg --db "$T/r.db" --results runs --rounds 4 --variants "- $STALL NOOP=1" \
-	--warmup 0 --frames marker --rerun-interfered "${W[@]}" \
+	--warmup 0 --frames marker --rerun-interfered "${W[@]}" --recipe recipe.ini \
 	-- "$GAME" --seconds 1.5 >out 2>err
 rc=$?
 cat err
 check "bench exits 0" '[ $rc = 0 ]'
+check "window_start_re on unstamped lines: said, window kept" 'grep -q "window_start_re: .*program.log. line [0-9]* matches but has no \[seconds\] stamp; the window is not moved" err && grep -q "window_start_re: no line of program.log matches" err'
 check "progress: run i of n, time left" 'grep -q "run 5/1[23]: round 2" err && grep -q "about [0-9:]* left" err'
 
 # the runs in the order they were made (bench_run=i/n)
