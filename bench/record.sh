@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: MIT
 #
 # bench/record.sh: what the recorder costs. Two programs, each recorded for
-# SS_BENCH_RECORD_S seconds (default 20; the goal is stated for 60) by two
+# SS_BENCH_RECORD_S seconds (default 60) by two
 # recorders side by side, attached to the same process at the same time:
 # stallscope's (files kept open, pread, parse only what is needed) and the
 # naive sampler (--naive-sampler: fopen, read, fclose of the same files
@@ -21,7 +21,7 @@ set -u
 cd "$(dirname "$0")/.."
 SS_BIN=${SS_BIN:-$PWD/build/stallscope}
 MARKERS=$(dirname "$SS_BIN")/tools/ss-markers
-DUR=${SS_BENCH_RECORD_S:-20}
+DUR=${SS_BENCH_RECORD_S:-60}
 [ -x "$SS_BIN" ] && [ -x "$MARKERS" ] || { echo "skip: build first ($SS_BIN, $MARKERS)"; exit 77; }
 T=$(mktemp -d /tmp/ss-bench-record.XXXXXX)
 prog=

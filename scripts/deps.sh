@@ -15,6 +15,8 @@ BUILD_PKGS="gcc make cmake pkg-config libinih-dev libsqlite3-dev libvulkan-dev"
 TEST_PKGS="$BUILD_PKGS xvfb xauth mesa-utils vulkan-tools mesa-vulkan-drivers mangohud
  rt-tests python3 python3-numpy python3-pandas clang libclang-rt-14-dev sqlite3 procps time
  util-linux"
+# The shim's ss-gltest (GLX + markers) builds where these headers are.
+TEST_PKGS="$TEST_PKGS libgl-dev libx11-dev"
 
 what=${1:-build}
 case $what in

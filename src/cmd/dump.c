@@ -205,7 +205,7 @@ static void dump_summary(const struct rec *r, long long bytes)
 {
 	printf("summary samples=%zu frames=%zu threads=%zu clocks=%zu events=%zu strings=%zu "
 	       "unknown_records=%" PRIu64 " torn_bytes=%" PRIu64 " complete=%s",
-	       r->nsamples, r->frames ? r->nframes : 0, r->nthreads, r->nclocks, r->nevents,
+	       r->nsamples, r->nframes, r->nthreads, r->nclocks, r->nevents,
 	       r->nstrs ? r->nstrs - 1 : 0, r->unknown_records, r->torn_bytes,
 	       r->complete ? "yes" : "no");
 	if (r->nsamples >= 2 && r->t_ns[r->nsamples - 1] >= r->t_ns[0]) {
@@ -241,6 +241,7 @@ int cmd_dump(int argc, char **argv)
 	int c, ret;
 
 	optind = 1;
+	opterr = 0;
 	while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
 		switch (c) {
 		case 's':
@@ -250,7 +251,9 @@ int cmd_dump(int argc, char **argv)
 			usage(stdout);
 			return 0;
 		default:
-			return cli_usage_error("unknown option");
+			if (optopt && optopt < 256)
+				return cli_usage_error("unknown option '-%c'", optopt);
+			return cli_usage_error("unknown option '%s'", argv[optind - 1]);
 		}
 	}
 	if (optind != argc - 1)

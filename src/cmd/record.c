@@ -42,6 +42,7 @@
 #include "cli.h"
 #include "cmd/cmd.h"
 #include "core/lathist.h"
+#include "core/logstamp.h"
 #include "core/inifmt.h"
 #include "core/strbuf.h"
 #include "frames/hook.h"
@@ -59,6 +60,7 @@ extern char **environ;
 #define HUD_SOURCE 5		/* struct rec_frame.source of a HUD line */
 #define CLOCK_EVERY_NS (10 * NSEC)
 #define FLUSH_EVERY_NS NSEC
+#define FT_SWITCH_NS NSEC	/* a frame thread that presented within this stays */
 #define STOP_GRACE_NS (5 * NSEC)	/* a stopped program's time to exit before SIGKILL */
 
 /* ------------------------------------------------------------ options */
@@ -79,6 +81,8 @@ struct record_opts {
 	const char *holders[16];	/* --exempt-device-holder */
 	const char *meta[32];	/* --meta KEY=VALUE: extra run.ini keys (bench's) */
 	size_t nmeta;
+	bool no_hook;		/* --no-hook: the ring for markers, no GL/EGL/Vulkan hooks */
+	const char *thread;	/* --thread TID|NAME: the frame thread; NULL: the presenting one */
 };
 
 enum frame_mode { FRAMES_NONE, FRAMES_RING, FRAMES_HUD };
@@ -114,6 +118,14 @@ struct run {
 	char ini_path[PATH_MAX];
 	char rec_path[PATH_MAX];	/* where the record grows */
 	char rec_final[PATH_MAX];	/* RUNDIR/record.ssr */
+	char log_path[PATH_MAX];	/* where program.log grows */
+	char log_final[PATH_MAX];	/* RUNDIR/program.log */
+	char out_path[PATH_MAX];	/* the program's raw stdout/stderr (tmpfs) */
+	int log_rd;		/* that file, read by the recorder, or -1 */
+	uint64_t log_off;	/* bytes of it stamped so far */
+	int log_fd;		/* the log being written, or -1 */
+	struct logstamp ls;
+	struct strbuf logbuf;
 	struct strbuf program, cmdline, notes;
 	int pid;
 	bool own_child;
@@ -130,6 +142,8 @@ struct run {
 	uint64_t period_ns;
 	struct rec_clock clock0;
 	int ft_tid, ft2_tid;
+	uint64_t ft_presented_ns;	/* the frame thread's last present; 0: none yet */
+	bool thread_found;	/* --thread: the named thread is the frame thread */
 	/* figures */
 	uint64_t samples, missed, frames, bytes0, bytes_end, t_start, t_end;
 	uint64_t cpu0_ns;
@@ -357,6 +371,10 @@ static int write_ini(struct run *r, bool final)
 	if (!final) {
 		inifmt_add(&sb, "state", "recording");
 		inifmt_add(&sb, "record_tmp", r->rec_path);
+		if (r->log_path[0]) {
+			inifmt_add(&sb, "log_tmp", r->log_path);
+			inifmt_add(&sb, "output_tmp", r->out_path);
+		}
 	} else {
 		const char *const *sn = NULL;
 		size_t nsn = r->s ? sampler_notes(r->s, &sn) : 0;
@@ -370,6 +388,8 @@ static int write_ini(struct run *r, bool final)
 		inifmt_add(&sb, "end", end_names[r->end]);
 		if (strcmp(r->rec_path, r->rec_final))
 			inifmt_add(&sb, "record_tmp", r->rec_path);	/* the move failed */
+		if (r->log_path[0] && strcmp(r->log_path, r->log_final))
+			inifmt_add(&sb, "log_tmp", r->log_path);
 		if (!r->own_child) {
 			inifmt_add(&sb, "exit_status", NULL);
 		} else if (r->reaped && WIFEXITED(r->status)) {
@@ -397,6 +417,9 @@ static int write_ini(struct run *r, bool final)
 			inifmt_addf(&sb, "watch_cpu_s", "%.3f", r->wres.cpu_s);
 			inifmt_addf(&sb, "watch_maxrss_kb", "%ld", r->wres.maxrss_kb);
 		}
+		if (r->o.thread)
+			inifmt_addf(&sb, "frame_thread_named", "%s%s", r->o.thread,
+				    r->thread_found ? "" : " (never seen; main thread used)");
 		inifmt_addf(&sb, "recorder_samples", "%llu", (unsigned long long)r->samples);
 		inifmt_addf(&sb, "recorder_missed", "%llu", (unsigned long long)r->missed);
 		inifmt_addf(&sb, "recorder_cpu_s", "%.3f", cpu_s);
@@ -445,7 +468,7 @@ static int write_ini(struct run *r, bool final)
 			p = nl + 1;
 		}
 	}
-	err = recsys_write_atomic(r->ini_path, sb.buf, sb.len, r->uid, r->gid);
+	err = recsys_write_atomic(r->ini_path, sb.buf, sb.len, r->uid, r->gid, final);
 	sb_release(&sb);
 	if (err < 0)
 		return cli_error_errno(err, "cannot write '%s'", r->ini_path);
@@ -459,18 +482,31 @@ static int write_ini(struct run *r, bool final)
  * be run is an error here, not an exit status. */
 static int start_child(struct run *r)
 {
-	char log[PATH_MAX + 16], abs_run[PATH_MAX];
-	int pfd[2], logfd, nullfd, err = 0;
+	char abs_run[PATH_MAX];
+	int pfd[2], outfd, nullfd, err = 0;
 	char **envp = NULL;
 	pid_t pid;
 	ssize_t n;
 
-	pathf(log, sizeof(log), "%s/program.log", r->rundir);
-	logfd = open(log, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-	if (logfd < 0)
-		return cli_error_errno(-errno, "cannot create '%s'", log);
-	if (r->uid != (uid_t)-1 && fchown(logfd, r->uid, r->gid) < 0)
-		cli_warn("cannot chown '%s': %s", log, strerror(errno));
+	r->log_fd = open(r->log_path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (r->log_fd < 0)
+		return cli_error_errno(-errno, "cannot create '%s'", r->log_path);
+	if (r->uid != (uid_t)-1 && fchown(r->log_fd, r->uid, r->gid) < 0)
+		cli_warn("cannot chown '%s': %s", r->log_path, strerror(errno));
+	/* the program writes its output to a file in tmpfs (never blocking on
+	 * the recorder, never SIGPIPE if the recorder dies); the recorder reads
+	 * what is new each sample and stamps it line by line into the log */
+	outfd = open(r->out_path, O_WRONLY | O_CREAT | O_TRUNC | O_APPEND | O_CLOEXEC, 0644);
+	if (outfd < 0)
+		return cli_error_errno(-errno, "cannot create '%s'", r->out_path);
+	if (r->uid != (uid_t)-1 && fchown(outfd, r->uid, r->gid) < 0)
+		cli_warn("cannot chown '%s': %s", r->out_path, strerror(errno));
+	r->log_rd = open(r->out_path, O_RDONLY | O_CLOEXEC);
+	if (r->log_rd < 0) {
+		err = -errno;
+		close(outfd);
+		return cli_error_errno(err, "cannot read '%s'", r->out_path);
+	}
 	nullfd = open("/dev/null", O_RDONLY | O_CLOEXEC);
 	if (!realpath(r->rundir, abs_run))
 		snprintf(abs_run, sizeof(abs_run), "%s", r->rundir);
@@ -493,20 +529,20 @@ static int start_child(struct run *r)
 		r->hooks = want;
 		err = hook_env_new(environ, ring_name(r->ring), &hp, want, &envp);
 		if (err < 0) {
-			close(logfd);
+			close(outfd);
 			return cli_error_errno(err, "cannot prepare the program's environment");
 		}
 	}
 	if (pipe2(pfd, O_CLOEXEC) < 0) {
 		err = -errno;
-		close(logfd);
+		close(outfd);
 		hook_env_free(envp);
 		return cli_error_errno(err, "pipe");
 	}
 	pid = fork();
 	if (pid < 0) {
 		err = -errno;
-		close(logfd);
+		close(outfd);
 		close(pfd[0]);
 		close(pfd[1]);
 		hook_env_free(envp);
@@ -525,8 +561,8 @@ static int start_child(struct run *r)
 		signal(SIGPIPE, SIG_DFL);
 		if (nullfd >= 0)
 			dup2(nullfd, 0);
-		dup2(logfd, 1);
-		dup2(logfd, 2);
+		dup2(outfd, 1);
+		dup2(outfd, 2);
 		if (envp)
 			environ = envp;
 		setenv("STALLSCOPE_RUN", abs_run, 1);
@@ -538,7 +574,7 @@ static int start_child(struct run *r)
 	}
 	setpgid(pid, pid);
 	close(pfd[1]);
-	close(logfd);
+	close(outfd);
 	if (nullfd >= 0)
 		close(nullfd);
 	hook_env_free(envp);
@@ -557,6 +593,44 @@ static int start_child(struct run *r)
 	r->pid = pid;
 	r->own_child = true;
 	return 0;
+}
+
+/* Moves what the program wrote since the last call into the log, each line
+ * stamped with the seconds since t0 at NOW (at most 1 MiB a call, so that a
+ * chatty program cannot stall the sampling); at the end (FINAL) reads all
+ * there is, closes the raw file and removes it. */
+static void pump_log(struct run *r, uint64_t now, bool final)
+{
+	char buf[65536];
+	double t_s = (double)(now - r->clock0.mono_ns) / 1e9;
+	size_t total = 0;
+
+	if (r->log_rd < 0)
+		return;
+	while (final || total < (1u << 20)) {
+		ssize_t n = pread(r->log_rd, buf, sizeof(buf), (off_t)r->log_off);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			break;
+		total += (size_t)n;
+		r->log_off += (uint64_t)n;
+		sb_reset(&r->logbuf);
+		if (logstamp_feed(&r->ls, buf, (size_t)n, t_s, &r->logbuf) == 0 && r->log_fd >= 0 &&
+		    write(r->log_fd, r->logbuf.buf, r->logbuf.len) != (ssize_t)r->logbuf.len) {
+			note(r, "program.log: %s; the rest of the program's output is lost",
+			     strerror(errno ? errno : ENOSPC));
+			close(r->log_fd);
+			r->log_fd = -1;
+		}
+	}
+	if (final) {
+		close(r->log_rd);
+		r->log_rd = -1;
+		if (r->log_fd >= 0)
+			unlink(r->out_path);	/* else it is all there is */
+	}
 }
 
 /* Reaps the child if it has ended; true when it has. */
@@ -593,6 +667,7 @@ static void stop_child(struct run *r, int sig)
 	while (!child_ended(r)) {
 		struct timespec ts = { 0, 10 * 1000 * 1000 };
 
+		pump_log(r, clock_ns(CLOCK_MONOTONIC), false);
 		if (clock_ns(CLOCK_MONOTONIC) > deadline || got_signal < 0) {
 			kill(-r->pid, SIGKILL);
 			deadline = UINT64_MAX;
@@ -705,13 +780,74 @@ static void drain_ring(struct run *r, uint64_t now)
 			struct rec_frame f = { buf[i].t_ns, buf[i].tid, buf[i].source };
 
 			rec_writer_frame(r->w, &f);
-			if (buf[i].tid)
+			if ((int)buf[i].tid == r->ft_tid)
+				r->ft_presented_ns = buf[i].t_ns;
+			else if (buf[i].tid)
 				last_tid = (int)buf[i].tid;
 		}
 		r->frames += n;
 	} while (n == sizeof(buf) / sizeof(buf[0]));
-	if (last_tid && last_tid != r->ft_tid)
+	/* Follow the presenting thread, unless the user named one. When two
+	 * threads present (GL in one, markers in another), the frame thread
+	 * stays until it has not presented for FT_SWITCH_NS, so that it does
+	 * not flap between them every sample. */
+	if (last_tid && !r->o.thread &&
+	    (!r->ft_presented_ns || now - r->ft_presented_ns > FT_SWITCH_NS)) {
 		switch_frame_thread(r, now, last_tid);
+		if (r->ft_tid == last_tid)
+			r->ft_presented_ns = now;
+	}
+}
+
+/* --thread: the thread the user named, a TID or a name (its comm, as in
+ * /proc/PID/task/TID/comm); 0 while the program has no such thread. */
+static int named_thread(struct run *r)
+{
+	const struct sampler_thread *th;
+	struct strbuf name = STRBUF_INIT;
+	char *end;
+	long tid;
+	size_t n;
+	int found = 0;
+
+	tid = strtol(r->o.thread, &end, 10);
+	if (*r->o.thread && !*end)
+		return (int)tid;
+	n = sampler_threads(r->s, &th);
+	for (size_t i = 0; i < n && !found; i++) {
+		sb_reset(&name);
+		if (recsys_comm(r->pid, (int)th[i].tid, &name) == 0 &&
+		    !strcmp(name.buf, r->o.thread))
+			found = (int)th[i].tid;
+	}
+	sb_release(&name);
+	return found;
+}
+
+/* --thread: every 10th sample, until the named thread is the frame thread
+ * (threads start late: a render thread after the window opens), and again
+ * when it has gone (a new one of that name takes over). */
+static void watch_named_thread(struct run *r, uint64_t now)
+{
+	struct strbuf name = STRBUF_INIT;
+	int tid;
+
+	if (r->samples % 10 != 1)
+		return;
+	if (r->thread_found) {
+		if (recsys_comm(r->pid, r->ft_tid, &name) == 0) {
+			sb_release(&name);
+			return;
+		}
+		sb_release(&name);
+		r->thread_found = false;
+	}
+	tid = named_thread(r);
+	if (tid <= 0)
+		return;
+	if (tid != r->ft_tid)
+		switch_frame_thread(r, now, tid);
+	r->thread_found = r->ft_tid == tid;
 }
 
 static void poll_hud(struct run *r, uint64_t now)
@@ -829,8 +965,11 @@ static void loop(struct run *r)
 		}
 		if (r->ring)
 			drain_ring(r, now);
+		if (r->o.thread && r->s)
+			watch_named_thread(r, now);
 		if (r->hud)
 			poll_hud(r, now);
+		pump_log(r, now, false);
 		if (now >= next_clock) {
 			struct rec_clock c;
 
@@ -858,25 +997,42 @@ static void loop(struct run *r)
 
 /* ------------------------------------------------------------ setup */
 
+/* Where the record and the log grow while the program runs: tmpfs
+ * (/dev/shm) when it is there, else the run directory itself. */
+static void choose_paths(struct run *r)
+{
+	struct stat st;
+	char stamp[32];
+
+	utc_stamp(stamp, sizeof(stamp), r->clock0.real_ns, false);
+	pathf(r->rec_final, sizeof(r->rec_final), "%s/record.ssr", r->rundir);
+	pathf(r->log_final, sizeof(r->log_final), "%s/program.log", r->rundir);
+	if (stat("/dev/shm", &st) == 0 && S_ISDIR(st.st_mode) && access("/dev/shm", W_OK) == 0) {
+		snprintf(r->rec_path, sizeof(r->rec_path), "/dev/shm/stallscope-%d-%s.ssr",
+			 (int)getpid(), stamp);
+		snprintf(r->log_path, sizeof(r->log_path), "/dev/shm/stallscope-%d-%s.log",
+			 (int)getpid(), stamp);
+		snprintf(r->out_path, sizeof(r->out_path), "/dev/shm/stallscope-%d-%s.out",
+			 (int)getpid(), stamp);
+	} else {
+		note(r, "record and log written in place: /dev/shm is not a writable directory");
+		pathf(r->rec_path, sizeof(r->rec_path), "%s", r->rec_final);
+		pathf(r->log_path, sizeof(r->log_path), "%s", r->log_final);
+		pathf(r->out_path, sizeof(r->out_path), "%s/program.out", r->rundir);
+	}
+	if (r->o.pid)
+		r->log_path[0] = '\0';	/* attached: no output of its to capture */
+}
+
 static int open_record(struct run *r)
 {
 	const struct sampler_field *f;
 	const struct sampler_meta *m;
 	struct sampler_opts so = { 0 };
-	struct stat st;
-	char stamp[32], tmp[64];
+	char tmp[64];
 	size_t nm;
 	int err;
 
-	utc_stamp(stamp, sizeof(stamp), r->clock0.real_ns, false);
-	pathf(r->rec_final, sizeof(r->rec_final), "%s/record.ssr", r->rundir);
-	if (stat("/dev/shm", &st) == 0 && S_ISDIR(st.st_mode) && access("/dev/shm", W_OK) == 0) {
-		snprintf(r->rec_path, sizeof(r->rec_path), "/dev/shm/stallscope-%d-%s.ssr",
-			 (int)getpid(), stamp);
-	} else {
-		note(r, "record written in place: /dev/shm is not a writable directory");
-		pathf(r->rec_path, sizeof(r->rec_path), "%s", r->rec_final);
-	}
 	err = rec_writer_new(r->rec_path, &r->w);
 	if (err < 0)
 		return cli_error_errno(err, "cannot create '%s'", r->rec_path);
@@ -994,6 +1150,11 @@ static void usage(FILE *f)
 		"      --stop-file PATH  stop when PATH appears (checked every 10 periods)\n"
 		"      --frames SOURCE   auto (default: marker ring plus GL/EGL and Vulkan hooks),\n"
 		"                        marker, gl, vk, hud:PATH (count a HUD's lines), none\n"
+		"      --no-hook         no GL/EGL preload, no Vulkan layer: frames from the\n"
+		"                        marker API only (same as --frames marker)\n"
+		"      --thread TID|NAME the frame thread: this TID, or the thread of this name\n"
+		"                        (default: the thread that presents; the main thread\n"
+		"                        is sampled too when it is another)\n"
 		"      --rt              sample at SCHED_FIFO with memory locked, when permitted\n"
 		"  -q, --quiet           no summary at the end\n"
 		"      --naive-sampler   benchmarks only: open, read and close every file each time\n"
@@ -1012,6 +1173,7 @@ static void usage(FILE *f)
 		"  stallscope record -- ./game --benchmark\n"
 		"  stallscope record -o runs/base --duration 120 --frames hud:/tmp/hud.log -- glxgears\n"
 		"  stallscope record -p $(pidof game) --stop-file /tmp/stop\n"
+		"  stallscope record --thread dxvk-submit -- wine game.exe\n"
 		"  stallscope record --watch --duration 120 -- ./game --benchmark\n");
 }
 
@@ -1038,6 +1200,8 @@ int cmd_record(int argc, char **argv)
 		{ "vt-file", required_argument, NULL, 264 },
 		{ "sessions-dir", required_argument, NULL, 265 },
 		{ "kmsg", required_argument, NULL, 266 },
+		{ "no-hook", no_argument, NULL, 'H' },
+		{ "thread", required_argument, NULL, 'T' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 },
 	};
@@ -1054,6 +1218,8 @@ int cmd_record(int argc, char **argv)
 	sb_init(&r->program);
 	sb_init(&r->cmdline);
 	sb_init(&r->notes);
+	sb_init(&r->logbuf);
+	r->log_rd = r->log_fd = -1;
 	r->uid = (uid_t)-1;
 	r->gid = (gid_t)-1;
 	optind = 1;
@@ -1149,6 +1315,15 @@ int cmd_record(int argc, char **argv)
 			r->o.wo.kmsg = optarg;
 			r->o.watch = true;
 			break;
+		case 'H':
+			r->o.no_hook = true;
+			break;
+		case 'T':
+			if (!*optarg)
+				return cli_usage_error("option '--thread': expected a TID or a "
+						       "thread name, got ''");
+			r->o.thread = optarg;
+			break;
 		case 'h':
 			usage(stdout);
 			return 0;
@@ -1164,6 +1339,12 @@ int cmd_record(int argc, char **argv)
 		return cli_usage_error("expected a command to run, or -p PID");
 	if (parse_frames(r))
 		return EXIT_USAGE;
+	if (r->o.no_hook) {
+		if (strcmp(r->o.frames, "auto") && strcmp(r->o.frames, "marker"))
+			return cli_usage_error("'--no-hook' contradicts '--frames %s'",
+					       r->o.frames);
+		r->hooks = 0;	/* the ring stays, for the marker API */
+	}
 	if (r->o.pid && r->fmode == FRAMES_RING && strcmp(r->o.frames, "auto"))
 		return cli_usage_error("'--frames %s' needs the program started by record; "
 				       "with -p use hud:PATH or none", r->o.frames);
@@ -1224,6 +1405,7 @@ int cmd_record(int argc, char **argv)
 	if (make_rundir(r) < 0)
 		return 1;
 	pathf(r->ini_path, sizeof(r->ini_path), "%s/run.ini", r->rundir);
+	choose_paths(r);
 
 	sa.sa_handler = on_signal;
 	sigemptyset(&sa.sa_mask);
@@ -1254,10 +1436,10 @@ int cmd_record(int argc, char **argv)
 	}
 	if (!r->o.pid && start_child(r) < 0) {
 		/* nothing was recorded: leave no run directory behind */
-		char log[PATH_MAX + 16];
-
-		pathf(log, sizeof(log), "%s/program.log", r->rundir);
-		unlink(log);
+		if (r->log_path[0]) {
+			unlink(r->log_path);
+			unlink(r->out_path);
+		}
 		drop_watch(r);
 		rmdir(r->rundir);
 		goto out;
@@ -1267,14 +1449,14 @@ int cmd_record(int argc, char **argv)
 	err = open_record(r);
 	if (err < 0) {
 		/* nothing recorded: leave neither a record nor a run directory */
-		char log[PATH_MAX + 16];
-
 		stop_child(r, SIGTERM);
 		rec_writer_close(r->w);
 		r->w = NULL;
 		unlink(r->rec_path);
-		pathf(log, sizeof(log), "%s/program.log", r->rundir);
-		unlink(log);
+		if (r->log_path[0]) {
+			unlink(r->log_path);
+			unlink(r->out_path);
+		}
 		drop_watch(r);
 		rmdir(r->rundir);
 		goto out;
@@ -1305,6 +1487,7 @@ int cmd_record(int argc, char **argv)
 		if (r->hud)
 			poll_hud(r, clock_ns(CLOCK_MONOTONIC));
 	}
+	pump_log(r, clock_ns(CLOCK_MONOTONIC), true);
 	ret = 0;
 stop:
 	stop_child(r, SIGTERM);
@@ -1341,6 +1524,20 @@ stop:
 		}
 		if (r->uid != (uid_t)-1 && chown(r->rec_path, r->uid, r->gid) < 0)
 			cli_warn("cannot chown '%s': %s", r->rec_path, strerror(errno));
+		if (r->log_fd >= 0) {
+			close(r->log_fd);
+			r->log_fd = -1;
+		}
+		if (r->log_path[0] && strcmp(r->log_path, r->log_final)) {
+			err = recsys_move(r->log_path, r->log_final);
+			if (err < 0) {
+				cli_error_errno(err, "cannot move the program's log to '%s'; it stays at '%s'",
+						r->log_final, r->log_path);
+				ret = 1;
+			} else {
+				pathf(r->log_path, sizeof(r->log_path), "%s", r->log_final);
+			}
+		}
 		if (!r->t_end)
 			r->t_end = clock_ns(CLOCK_MONOTONIC);
 		if (write_ini(r, true) < 0)
@@ -1358,6 +1555,11 @@ stop:
 out:
 	drop_watch(r);
 	free(r->wres.summary);
+	if (r->log_rd >= 0)
+		close(r->log_rd);
+	if (r->log_fd >= 0)
+		close(r->log_fd);
+	sb_release(&r->logbuf);
 	sampler_free(r->s);
 	ring_free(r->ring);
 	hud_free(r->hud);

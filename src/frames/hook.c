@@ -82,7 +82,7 @@ int hook_find(const char *exe, struct hook_paths *ret)
 
 /* ------------------------------------------------------------ the values */
 
-#define HOOK_NVARS 4
+#define HOOK_NVARS 5
 
 struct hook_var {
 	const char *key;
@@ -150,6 +150,11 @@ static int hook_vars(char *const *env, const char *ring_name, const struct hook_
 	if ((what & HOOK_GL) && p && p->preload[0]) {
 		v[n].key = "LD_PRELOAD";
 		v[n++].value = list_add(env_get(env, "LD_PRELOAD"), p->preload, 1);
+		/* A program built with ASan refuses to start when a preloaded
+		 * library comes before its runtime; ours interposes nothing ASan
+		 * needs, so tell it not to check. */
+		v[n].key = "ASAN_OPTIONS";
+		v[n++].value = list_add(env_get(env, "ASAN_OPTIONS"), "verify_asan_link_order=0", 1);
 	}
 	if ((what & HOOK_VK) && p && p->layer_dir[0]) {
 		v[n].key = "VK_ADD_LAYER_PATH";

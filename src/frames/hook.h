@@ -7,6 +7,7 @@
  * The environment (docs/HOOKS.md says why each):
  *   STALLSCOPE_RING=<ring name>                 always (the marker API needs it too)
  *   LD_PRELOAD=<old>:<dir>/libstallscope-frames.so        with HOOK_GL
+ *   ASAN_OPTIONS=<old>:verify_asan_link_order=0           with HOOK_GL
  *   VK_ADD_LAYER_PATH=<manifest dir>:<old>                with HOOK_VK
  *   VK_INSTANCE_LAYERS=<old>:VK_LAYER_STALLSCOPE_frames   with HOOK_VK
  *

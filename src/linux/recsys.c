@@ -87,7 +87,8 @@ static int write_all(int fd, const void *data, size_t len)
 	return 0;
 }
 
-int recsys_write_atomic(const char *path, const void *data, size_t len, uid_t uid, gid_t gid)
+int recsys_write_atomic(const char *path, const void *data, size_t len, uid_t uid, gid_t gid,
+			bool sync)
 {
 	char tmp[4096];
 	int fd, err;
@@ -98,7 +99,7 @@ int recsys_write_atomic(const char *path, const void *data, size_t len, uid_t ui
 	if (fd < 0)
 		return -errno;
 	err = write_all(fd, data, len);
-	if (!err && fsync(fd) < 0)
+	if (!err && sync && fsync(fd) < 0)
 		err = -errno;
 	if (!err && uid != (uid_t)-1 && fchown(fd, uid, gid) < 0)
 		err = -errno;
@@ -110,7 +111,8 @@ int recsys_write_atomic(const char *path, const void *data, size_t len, uid_t ui
 		unlink(tmp);
 		return err;
 	}
-	fsync_dir_of(path);
+	if (sync)
+		fsync_dir_of(path);
 	return 0;
 }
 

@@ -13,6 +13,7 @@
 #ifndef SS_LINUX_RECSYS_H
 #define SS_LINUX_RECSYS_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <sys/types.h>
 
@@ -24,8 +25,11 @@ int recsys_mkdirs(const char *path, uid_t uid, gid_t gid);
 
 /* Writes LEN bytes of DATA to PATH through "PATH.tmp": written, fsynced,
  * chowned to UID:GID, renamed over PATH, directory fsynced. On failure the
- * temp file is removed and PATH is untouched. */
-int recsys_write_atomic(const char *path, const void *data, size_t len, uid_t uid, gid_t gid);
+ * temp file is removed and PATH is untouched. SYNC false skips both fsyncs
+ * (still whole or absent for every reader; not across a power loss): for a
+ * file written while the program runs, which must not wait on the disk. */
+int recsys_write_atomic(const char *path, const void *data, size_t len, uid_t uid, gid_t gid,
+			bool sync);
 
 /* Moves the file SRC to DST: rename(2), or, across file systems, a copy to
  * "DST.tmp" that is fsynced and renamed over DST, then SRC unlinked. On

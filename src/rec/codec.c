@@ -28,8 +28,14 @@ void samp_state_release(struct samp_state *s)
 
 void samp_state_update(struct samp_state *s, uint64_t t, const int64_t *vals)
 {
-	for (size_t f = 0; f < s->nf; f++)
-		samp_field_update(&s->fs[f], (uint64_t)vals[f]);
+	for (size_t f = 0; f < s->nf; f++) {
+		struct samp_field *sf = &s->fs[f];
+
+		/* A quiet field that holds still: the update is a no-op. */
+		if (samp_quiet(sf) && (uint64_t)vals[f] == sf->p1)
+			continue;
+		samp_field_update(sf, (uint64_t)vals[f]);
+	}
 	samp_time_update(s, t);
 }
 

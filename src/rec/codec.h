@@ -2,8 +2,9 @@
 /*
  * codec.h: the byte-level pieces the record's writer and reader share
  * (internal to src/rec): little-endian fixed-width integers, LEB128 varints,
- * zigzag, CRC32C, the record type numbers and the limits. docs/FORMAT.md is
- * the contract these implement.
+ * zigzag, CRC32C, the record type numbers and the limits, and the sample
+ * predictor and adaptive Rice coder whose state both sides must move in
+ * step. docs/FORMAT.md is the contract these implement.
  *
  * Everything is written byte by byte, so the host's endianness and struct
  * layout never reach the file. Readers bounds-check every byte: a getter

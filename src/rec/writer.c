@@ -6,9 +6,9 @@
  *
  * Assumes one thread per writer and a sample rate of about 100 Hz: a sample
  * costs one pass over the declared fields, a string lookup one hash probe.
- * Samples and frames of a block are gathered into one RT_SAMPLES and one
- * RT_FRAMES record (no per-sample type and length); everything else goes in
- * call order. Strings are interned: the first use writes an RT_STR record
+ * Samples and frames of a block are gathered into one RT_SAMPLES (a bit
+ * stream of Rice codes, codec.h) and one RT_FRAMES record (no per-sample
+ * type and length); everything else goes in call order. Strings are interned: the first use writes an RT_STR record
  * into the block, before the record that refers to it. The first error is
  * kept and returned by every later call, and by rec_writer_close.
  */

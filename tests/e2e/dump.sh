@@ -35,6 +35,14 @@ sum=$("$SS_BIN" dump --summary "$tmp/torn.ssr") || bad "dump of a torn record fa
 echo "$sum" | grep -q "^summary samples=300 .* torn_bytes=[1-9][0-9]* complete=no" ||
 	bad "summary of the torn record: $(echo "$sum" | tail -1)"
 
+# A newer writer's record type is skipped and counted (a hand-made record
+# with every record type, from the fuzz corpus).
+out=$("$SS_BIN" dump "$SS_FIXTURES/rec-corpus/handmade.ssr") || bad "dump handmade.ssr failed"
+echo "$out" | grep -q "^summary samples=2 frames=1 threads=1 clocks=1 events=1 strings=1 unknown_records=1 torn_bytes=0 complete=yes" ||
+	bad "handmade: $(echo "$out" | tail -1)"
+echo "$out" | grep -q "^threads t=0.000000000 n=2 100:'':0:0 101:'':5000:0$" || bad "handmade: threads line"
+echo "$out" | grep -q "^sample t=0.000000015$" || bad "handmade: second sample (period 10 ns)"
+
 # Errors: exit 1 with a message naming the file; usage: exit 2.
 printf 'hello, world, this is not a record\n' >"$tmp/garbage"
 : >"$tmp/empty"

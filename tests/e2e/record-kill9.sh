@@ -22,6 +22,9 @@ expect_eq state "$(ini run/run.ini state)" recording
 tmp=$(ini run/run.ini record_tmp)
 case $tmp in /dev/shm/*) ;; *) fail "record_tmp is '$tmp', expected a file in /dev/shm" ;; esac
 [ -f "$tmp" ] || fail "the record '$tmp' is not there"
+# the program's output so far is there too, raw (output_tmp) and stamped (log_tmp)
+out=$(ini run/run.ini output_tmp)
+[ -f "$out" ] || fail "output_tmp '$out' is not there"
 cp "$tmp" "$T/left.ssr"
 rm -f "$tmp" /dev/shm/stallscope-$rec-*
 [ -f run/record.ssr ] && fail "record.ssr moved although the recorder was killed"

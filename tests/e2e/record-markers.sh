@@ -8,8 +8,11 @@
 . "$SS_SRC/tests/e2e/lib/record.sh"
 
 "$SS_BIN" record -q -o run --frames marker -- "$MARKERS" --fps 200 --frames 240 \
-	--render-thread --idle 1 || fail "record failed"
-grep -q '^ss-markers: frames=240 pushed=240$' run/program.log ||
+	--render-thread --idle 1 &
+recorder=$!
+wait $recorder || fail "record failed"
+# program.log: the program's output, each line stamped with seconds since t0
+grep -Eq '^\[[0-9]+\.[0-9]{3}\] ss-markers: frames=240 pushed=240$' run/program.log ||
 	fail "program.log: $(cat run/program.log)"
 expect_eq frames "$(dump_count frame run)" 240
 expect_eq "run.ini frames" "$(ini run/run.ini frames)" 240
@@ -31,7 +34,9 @@ pid=$(ini run/run.ini pid)
 	fail "no frame_thread event for tid $ft"
 # after the switch the main thread is sampled beside it, as ft2
 "$SS_BIN" dump run | grep -q "ft.tid=$ft .*ft2.tid=$pid " || fail "no sample with ft=$ft and ft2=$pid"
-ls /dev/shm | grep -q "stallscope-$pid" && fail "ring left in /dev/shm"
+rec=$(ini run/run.ini record_tmp)
+[ -z "$rec" ] || fail "record_tmp left in the final run.ini: $rec"
+ls /dev/shm | grep "^stallscope-$recorder-" && fail "left in /dev/shm (ring, record or log)"
 [ -f run/record.ssr ] || fail "no record.ssr"
 if "$SS_BIN" 2>&1 | grep -q '^  report '; then
 	# report reads the frames from the record: 240 presents make 239 frames

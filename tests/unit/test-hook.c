@@ -48,13 +48,15 @@ static void test_fresh(void)
 	CHECK_STR(get(env, "VK_ADD_LAYER_PATH"), "/b/vklayer");
 	CHECK_STR(get(env, "VK_INSTANCE_LAYERS"), "VK_LAYER_STALLSCOPE_frames");
 	CHECK_STR(get(env, "HOME"), "/root");
-	CHECK_INT(count(env), 6);
+	CHECK_STR(get(env, "ASAN_OPTIONS"), "verify_asan_link_order=0");
+	CHECK_INT(count(env), 7);
 	hook_env_free(env);
 }
 
 static void test_append(void)
 {
 	char *base[] = { "LD_PRELOAD=/x/a.so /x/b.so", "VK_INSTANCE_LAYERS=VK_LAYER_X",
+			 "ASAN_OPTIONS=detect_leaks=1",
 			 "VK_ADD_LAYER_PATH=/x/layers", "STALLSCOPE_RING=/old", "A=1", NULL };
 	char **env = NULL, **again = NULL;
 
@@ -63,12 +65,14 @@ static void test_append(void)
 	CHECK_STR(get(env, "LD_PRELOAD"), "/x/a.so /x/b.so:/b/libstallscope-frames.so");
 	CHECK_STR(get(env, "VK_INSTANCE_LAYERS"), "VK_LAYER_X:VK_LAYER_STALLSCOPE_frames");
 	CHECK_STR(get(env, "VK_ADD_LAYER_PATH"), "/b/vklayer:/x/layers");
-	CHECK_INT(count(env), 5);
+	CHECK_STR(get(env, "ASAN_OPTIONS"), "detect_leaks=1:verify_asan_link_order=0");
+	CHECK_INT(count(env), 6);
 	/* Hooking an environment already hooked adds nothing twice. */
 	CHECK_INT(hook_env_new(env, "/stallscope-2-2", &paths, HOOK_ALL, &again), 0);
 	CHECK_STR(get(again, "LD_PRELOAD"), "/x/a.so /x/b.so:/b/libstallscope-frames.so");
 	CHECK_STR(get(again, "VK_INSTANCE_LAYERS"), "VK_LAYER_X:VK_LAYER_STALLSCOPE_frames");
 	CHECK_STR(get(again, "STALLSCOPE_RING"), "/stallscope-2-2");
+	CHECK_STR(get(again, "ASAN_OPTIONS"), "detect_leaks=1:verify_asan_link_order=0");
 	hook_env_free(env);
 	hook_env_free(again);
 }

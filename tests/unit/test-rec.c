@@ -476,6 +476,60 @@ static void test_bad_files(void)
 	}
 }
 
+/* A few bytes can stand for many values (a sample of unchanged fields is 2
+ * bits); the reader refuses a file that would expand past its cap instead
+ * of allocating gigabytes. */
+static void test_expansion_cap(void)
+{
+	enum { NFLD = 60000, NSMP = 8000 };
+	size_t cap = REC_FILE_HEADER + 2 * REC_BLOCK_HEADER + NFLD * 10 + NSMP / 4 + 16, len, n;
+	uint8_t *buf = calloc(1, cap), *hb, *sb;
+	struct strbuf err = STRBUF_INIT;
+	struct rec *r = NULL;
+
+	if (!buf)
+		return;
+	minimal(buf, 1, 0);	/* its file header; the header block is replaced */
+	len = REC_FILE_HEADER;
+	hb = buf + len + REC_BLOCK_HEADER;
+	n = 0;
+	for (int f = 0; f < NFLD; f++) {
+		char name[8];
+		int k = snprintf(name, sizeof(name), "f%d", f);
+
+		hb[n++] = RT_FIELD;
+		hb[n++] = (uint8_t)(k + 1);
+		hb[n++] = REC_INT;
+		memcpy(hb + n, name, (size_t)k);
+		n += (size_t)k;
+	}
+	{
+		uint8_t *b = buf + len;
+
+		le32_put(b, (uint32_t)n);
+		le32_put(b + 4, rec_crc32c(rec_crc32c(0, b, 4), b + REC_BLOCK_HEADER, n));
+		len += REC_BLOCK_HEADER + n;
+	}
+	/* NSMP samples, all zero bits: time as predicted, no toggles. */
+	sb = malloc(NSMP / 4 + 8);
+	if (sb) {
+		size_t m = 0;
+
+		sb[m++] = RT_SAMPLES;
+		m += varint_put(sb + m, 2 + NSMP / 4);	/* the count's varint is 2 bytes */
+		m += varint_put(sb + m, NSMP);
+		memset(sb + m, 0, NSMP / 4);
+		m += NSMP / 4;
+		put_block(buf, &len, sb, m);
+		CHECK_INT(rec_parse(buf, len, &r, &err), -EINVAL);
+		CHECK(strstr(err.buf, "more values than a file this size can hold") != NULL);
+		CHECK(r == NULL);
+	}
+	free(sb);
+	free(buf);
+	sb_release(&err);
+}
+
 /* A checksum that does not match in a middle block ends the reading there:
  * what follows counts as torn. */
 static void test_bad_crc_middle(void)
@@ -737,6 +791,7 @@ int main(void)
 	T_RUN(test_unknown_and_versions);
 	T_RUN(test_bad_files);
 	T_RUN(test_bad_crc_middle);
+	T_RUN(test_expansion_cap);
 	T_RUN(test_round_trip);
 	T_RUN(test_torn_tail);
 	return t_exit();

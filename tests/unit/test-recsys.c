@@ -40,13 +40,13 @@ static void test_mkdirs_write(void)
 	CHECK_INT(recsys_mkdirs(p, (uid_t)-1, (gid_t)-1), 0);
 	CHECK(stat(p, &st) == 0 && S_ISDIR(st.st_mode));
 	snprintf(f, sizeof(f), "%s/run.ini", p);
-	CHECK_INT(recsys_write_atomic(f, "a=1\n", 4, (uid_t)-1, (gid_t)-1), 0);
+	CHECK_INT(recsys_write_atomic(f, "a=1\n", 4, (uid_t)-1, (gid_t)-1, true), 0);
 	CHECK_STR(slurp(f), "a=1\n");
-	CHECK_INT(recsys_write_atomic(f, "a=2\n", 4, (uid_t)-1, (gid_t)-1), 0);
+	CHECK_INT(recsys_write_atomic(f, "a=2\n", 4, (uid_t)-1, (gid_t)-1, false), 0);
 	CHECK_STR(slurp(f), "a=2\n");
 	CHECK_INT(recsys_mkdirs(f, (uid_t)-1, (gid_t)-1), -ENOTDIR);
 	snprintf(f, sizeof(f), "%s/nodir/run.ini", p);
-	CHECK_INT(recsys_write_atomic(f, "x", 1, (uid_t)-1, (gid_t)-1), -ENOENT);
+	CHECK_INT(recsys_write_atomic(f, "x", 1, (uid_t)-1, (gid_t)-1, true), -ENOENT);
 }
 
 static void test_move(void)

@@ -6,6 +6,7 @@
  * wrap-around, overruns, and a slot whose producer never commits.
  */
 #include <errno.h>
+#include <stddef.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <sys/mman.h>
@@ -16,6 +17,21 @@
 #include "t.h"
 #include "frames/ring.h"
 #include "stallscope.h"
+
+/* The layout docs/FORMAT.md ("Frame ring") promises. */
+static void test_layout(void)
+{
+	CHECK_INT(sizeof(struct ss_ring_hdr), 64);
+	CHECK_INT(offsetof(struct ss_ring_hdr, capacity), 12);
+	CHECK_INT(offsetof(struct ss_ring_hdr, head), 16);
+	CHECK_INT(offsetof(struct ss_ring_hdr, tail), 24);
+	CHECK_INT(offsetof(struct ss_ring_hdr, overruns), 32);
+	CHECK_INT(sizeof(struct ss_ring_entry), 24);
+	CHECK_INT(offsetof(struct ss_ring_entry, t_ns), 8);
+	CHECK_INT(offsetof(struct ss_ring_entry, tid), 16);
+	CHECK_INT(offsetof(struct ss_ring_entry, source), 20);
+	CHECK(memcmp(&(uint64_t){ SS_RING_MAGIC }, "SSRING01", 8) == 0);
+}
 
 static void test_new_bad(void)
 {
@@ -267,6 +283,7 @@ static void test_child(void)
 
 int main(void)
 {
+	T_RUN(test_layout);
 	T_RUN(test_new_bad);
 	T_RUN(test_single);
 	T_RUN(test_names);

@@ -1,9 +1,8 @@
 // SPDX-License-Identifier: MIT
-/* test-recorder-core.c: the recorder's pure pieces: the lateness histogram
- * (percentiles at the bucket edges, overflow, empty) and run.ini lines
- * (newlines flattened, argv quoted so a shell splits it back). */
+/* test-lathist.c: the recorder's lateness histogram: percentiles at the
+ * bucket edges, the overflow bucket (a percentile there is the exact max),
+ * clamping to the max, and an empty histogram. */
 #include "core/lathist.h"
-#include "core/inifmt.h"
 #include "t.h"
 
 static struct lathist h;
@@ -29,24 +28,8 @@ static void test_lathist(void)
 	CHECK_INT(lathist_pct_ns(&h, 50), 300);	/* clamped to max */
 }
 
-static void test_runini(void)
-{
-	struct strbuf sb = STRBUF_INIT;
-	char *argv[] = { "game", "--level", "two words", "it's", "", "a=b" };
-
-	CHECK_INT(inifmt_add(&sb, "a", "x\ny"), 0);
-	CHECK_INT(inifmt_add(&sb, "b", NULL), 0);
-	CHECK_INT(inifmt_addf(&sb, "c", "%d.%06d", 3, 42), 0);
-	CHECK_STR(sb.buf, "a=x y\nb=-\nc=3.000042\n");
-	sb_reset(&sb);
-	CHECK_INT(inifmt_quote_argv(&sb, 6, argv), 0);
-	CHECK_STR(sb.buf, "game --level 'two words' 'it'\\''s' '' a=b");
-	sb_release(&sb);
-}
-
 int main(void)
 {
 	T_RUN(test_lathist);
-	T_RUN(test_runini);
 	return t_exit();
 }
