@@ -8,7 +8,8 @@
 # --rerun-interfered runs it once more at once; the database's rows equal
 # `report --json` on each run directory; matrix --db leaves the interfered
 # run out and lists it; compare flags the stall switch and prints '~' for the
-# switch that changed nothing.
+# switch that changed nothing; a recipe's window_end_re ends each window at
+# a stamped program.log line.
 set -u
 GAME=$SS_BUILD/fakegame
 [ -x "$GAME" ] || { echo "skip: $GAME not built"; exit 77; }
@@ -39,9 +40,9 @@ W=(--no-procs --input-dir "$T/input" --vt-file "$T/vt" --sessions-dir "$T/sess" 
 	/usr/bin/python3 "$SS_SRC/tests/e2e/watch-inject.py" "$T/input/event0" keyboard 30
 ) &
 
-# a recipe whose window start is a program.log line: the fake game's lines
-# carry no [seconds] stamp, so bench says so and leaves the window alone
-printf '[recipe]\nwindow_start_re = stall sleep\n' >recipe.ini
+# a recipe whose window ends at a program.log line (record stamps each line
+# with its seconds since t0): the fake game's last line, "frames=N"
+printf '[recipe]\nwindow_end_re = ^fakegame: frames=\n' >recipe.ini
 STALL=FAKEGAME_STALL=sleep:300@0.7
 "$SS_BIN" bench fg --db "$T/r.db" --results runs --rounds 4 --variants "- $STALL NOOP=1" \
 	--warmup 0 --frames marker --rerun-interfered "${W[@]}" --recipe recipe.ini \
@@ -49,7 +50,7 @@ STALL=FAKEGAME_STALL=sleep:300@0.7
 rc=$?
 cat err
 check "bench exits 0" '[ $rc = 0 ]'
-check "window_start_re on unstamped lines: said, window kept" 'grep -q "window_start_re: .*program.log. line [0-9]* matches but has no \[seconds\] stamp; the window is not moved" err && grep -q "window_start_re: no line of program.log matches" err'
+check "window_end_re: every run.ini got window_to_s from its log line" '[ $(grep -l "^window_to_s=1\.[0-9]*$" runs/*/run.ini | wc -l) = 13 ] && ! grep -q window_end_re err'
 check "progress: run i of n, time left" 'grep -q "run 5/1[23]: round 2" err && grep -q "about [0-9:]* left" err'
 
 # the runs in the order they were made (bench_run=i/n)
