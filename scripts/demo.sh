@@ -32,3 +32,6 @@ if [ -x "$gen" ]; then
 		--cols program,variant,frames,stalls,longest_ms,stalls_play,longest_play_ms,reload_n,reload_s,win_play_s \
 		"$tmp/run-demo-loop"
 fi
+
+# the main job: record the fake game stalling in each way, report and stalls
+"$src/scripts/demo-causes.sh" "$build"

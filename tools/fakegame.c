@@ -5,7 +5,10 @@
  * stallscope_frame() (include/stallscope.h) at --fps for --seconds, sleeping
  * to absolute deadlines between them, and at each --stall KIND:MS@SEC it
  * stalls the main thread for MS milliseconds in the way KIND names, then
- * marks the frame at once, so the stall is one frame of about MS:
+ * marks the frame at once, so the stall is one frame of about MS. The
+ * stalls that keep the thread busy (disk, io, cpu, reclaim, swap) run at
+ * SCHED_FIFO 1 when permitted, so that other programs on a busy machine do
+ * not add run-queue waits to them (nice does not reach across autogroups):
  *
  *   disk     major faults: random touches of a 64 MB file mapped with
  *            MADV_RANDOM after POSIX_FADV_DONTNEED dropped it from the cache
@@ -39,6 +42,7 @@
 #include <linux/futex.h>
 #include <pthread.h>
 #include <sched.h>
+#include <signal.h>
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -49,6 +53,7 @@
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
+#include <sys/sysmacros.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -59,7 +64,7 @@
 #define MAX_STALLS 64
 #define NHOGS 3
 #define RECLAIM_REGION_MB 16
-#define SWAP_MB 128
+#define SWAP_MB 192
 
 enum kind { K_DISK, K_IO, K_CPU, K_RUNQ, K_WAIT, K_SLEEP, K_RECLAIM, K_SWAP, K_N };
 static const char *const kind_names[K_N] = { "disk", "io",   "cpu",	"runq",
@@ -154,11 +159,184 @@ static int write_file(const char *path, const char *s)
 
 static int write_pid(const char *dir, pid_t pid)
 {
-	char path[512], s[32];
+	char path[700], s[32];
 
 	snprintf(path, sizeof(path), "%s/cgroup.procs", dir);
 	snprintf(s, sizeof(s), "%d\n", (int)pid);
 	return write_file(path, s);
+}
+
+/* ------------------------------------------------------- cgroups */
+
+/* A child cgroup of the program's own for one controller: v1 "memory" or
+ * "blkio" where that hierarchy is mounted, else cgroup v2 ("memory", "io"). */
+struct cg {
+	const char *v1, *v2;	/* the controller's names */
+	char parent[512];	/* the program's cgroup of that controller */
+	bool is_v2;
+	char dir[600];		/* the child */
+	bool made;
+};
+
+static struct cg cg_reclaim = { .v1 = "memory", .v2 = "memory" };
+static struct cg cg_io = { .v1 = "blkio", .v2 = "io" };
+
+static int cg_find(struct cg *cg)
+{
+	char line[1024], want[40];
+	FILE *f = fopen("/proc/self/cgroup", "re");
+	bool found = false;
+	struct stat st;
+
+	if (!f)
+		return -errno;
+	snprintf(want, sizeof(want), "%s:", cg->v1);
+	while (fgets(line, sizeof(line), f)) {
+		char *p = strchr(line, ':'), *q = p ? strchr(p + 1, ':') : NULL;
+
+		if (!q)
+			continue;
+		q[strcspn(q, "\n")] = 0;
+		if (!strncmp(p + 1, want, strlen(want))) {
+			snprintf(cg->parent, sizeof(cg->parent), "/sys/fs/cgroup/%s%s", cg->v1, q + 1);
+			cg->is_v2 = false;
+			found = true;
+			break;
+		}
+		if (p[1] == ':' && !found) {
+			snprintf(cg->parent, sizeof(cg->parent), "/sys/fs/cgroup%s", q + 1);
+			cg->is_v2 = true;
+			found = true;
+		}
+	}
+	fclose(f);
+	if (!found)
+		return -ENOENT;
+	if (cg->is_v2) {
+		char ctl[600], plus[40];
+
+		snprintf(ctl, sizeof(ctl), "%s/cgroup.controllers", cg->parent);
+		f = fopen(ctl, "re");
+		if (!f || !fgets(line, sizeof(line), f) || !strstr(line, cg->v2)) {
+			if (f)
+				fclose(f);
+			return -ENOTSUP;
+		}
+		fclose(f);
+		snprintf(ctl, sizeof(ctl), "%s/cgroup.subtree_control", cg->parent);
+		snprintf(plus, sizeof(plus), "+%s", cg->v2);
+		write_file(ctl, plus);
+	}
+	return stat(cg->parent, &st) < 0 ? -errno : 0;
+}
+
+/* Makes the child cgroup NAME; 0, or a negative errno (not root, no such
+ * controller). */
+static int cg_make(struct cg *cg, const char *name)
+{
+	int r = cg_find(cg);
+
+	if (r < 0)
+		return r;
+	snprintf(cg->dir, sizeof(cg->dir), "%s/fakegame-%d-%s", cg->parent, (int)getpid(), name);
+	if (mkdir(cg->dir, 0755) < 0 && errno != EEXIST)
+		return -errno;
+	cg->made = true;
+	return 0;
+}
+
+static int cg_set(const struct cg *cg, const char *file, const char *value)
+{
+	char path[700];
+
+	snprintf(path, sizeof(path), "%s/%s", cg->dir, file);
+	return write_file(path, value);
+}
+
+static void cg_enter(const struct cg *cg)
+{
+	int r = write_pid(cg->dir, getpid());
+
+	if (r < 0)
+		die("cannot move into '%s'", cg->dir, -r);
+}
+
+static void cg_leave(const struct cg *cg)
+{
+	write_pid(cg->parent, getpid());
+}
+
+static void cg_remove(struct cg *cg)
+{
+	if (!cg->made)
+		return;
+	cg_leave(cg);
+	rmdir(cg->dir);
+	cg->made = false;
+}
+
+static void cleanup(void)
+{
+	cg_remove(&cg_reclaim);
+	cg_remove(&cg_io);
+}
+
+/* A signal that ends the program still removes the cgroups. */
+static void on_fatal_signal(int sig)
+{
+	cleanup();
+	signal(sig, SIG_DFL);
+	raise(sig);
+}
+
+static void reclaim_setup(void)
+{
+	char v[32];
+	int r = cg_make(&cg_reclaim, "reclaim");
+
+	if (r < 0)
+		die("reclaim: cannot make a memory cgroup under '%s' (root needed)",
+		    cg_reclaim.parent[0] ? cg_reclaim.parent : "/sys/fs/cgroup", -r);
+	snprintf(v, sizeof(v), "%lld", (long long)RECLAIM_REGION_MB << 20);
+	r = cg_set(&cg_reclaim, cg_reclaim.is_v2 ? "memory.max" : "memory.limit_in_bytes", v);
+	if (r < 0)
+		die("reclaim: cannot set the limit of '%s'", cg_reclaim.dir, -r);
+}
+
+/* When permitted, a blkio (io) cgroup that throttles reads of the disk under
+ * DIR to IO_BPS, so that an io stall is the thread waiting on the disk, not
+ * its own CPU work between reads on a fast (host-cached) disk. Returns
+ * whether it is in place. */
+#define IO_BPS (32 << 20)
+static bool io_throttle_setup(void)
+{
+	struct stat st;
+	char v[64], path[128];
+	unsigned maj, min;
+	FILE *f;
+
+	if (geteuid() != 0 || stat(opt.dir, &st) < 0)
+		return false;
+	maj = major(st.st_dev);
+	min = minor(st.st_dev);
+	/* a partition: throttle its disk */
+	snprintf(path, sizeof(path), "/sys/dev/block/%u:%u/../dev", maj, min);
+	if (access(path, R_OK) == 0 && (f = fopen(path, "re"))) {
+		if (fscanf(f, "%u:%u", &maj, &min) != 2)
+			maj = major(st.st_dev), min = minor(st.st_dev);
+		fclose(f);
+	}
+	if (cg_make(&cg_io, "io") < 0)
+		return false;
+	if (cg_io.is_v2)
+		snprintf(v, sizeof(v), "%u:%u rbps=%d", maj, min, IO_BPS);
+	else
+		snprintf(v, sizeof(v), "%u:%u %d", maj, min, IO_BPS);
+	if (cg_set(&cg_io, cg_io.is_v2 ? "io.max" : "blkio.throttle.read_bps_device", v) < 0) {
+		cg_remove(&cg_io);
+		return false;
+	}
+	return true;
 }
 
 /* SCHED_FIFO priority 1 for the calling thread while a stall runs, when
@@ -228,7 +406,9 @@ static void stall_disk(double ms, char *what, size_t len)
 	double end = now_s() + ms / 1000.0;
 	long f0 = self_majflt();
 	volatile char sink = 0;
+	struct rt_saved rt;
 
+	rt_enter(&rt);
 	while (now_s() < end) {
 		char *map;
 		size_t i;
@@ -245,6 +425,7 @@ static void stall_disk(double ms, char *what, size_t len)
 		}
 		munmap(map, npages * PAGE);
 	}
+	rt_leave(&rt);
 	(void)sink;
 	snprintf(what, len, "%ld major faults, %zu pages", self_majflt() - f0, touched);
 }
@@ -253,34 +434,42 @@ static void stall_disk(double ms, char *what, size_t len)
  * not, is bypassed), in a scattered order: the thread waits in D inside the
  * syscall for the disk, and spends next to nothing copying. */
 #define IO_CHUNK ((size_t)1 << 20)
+static int io_fd = -1;
+static void *io_buf;
+
+/* During the load: the O_DIRECT descriptor and buffer, and the throttling
+ * cgroup entered for good (so that the stall's first sample is a read). */
+static void io_setup(void)
+{
+	char path[64];
+
+	/* the unlinked file, reopened through our own fd for O_DIRECT */
+	snprintf(path, sizeof(path), "/proc/self/fd/%d", data_fd);
+	io_fd = open(path, O_RDONLY | O_DIRECT | O_CLOEXEC);
+	if (io_fd < 0)
+		die("cannot open '%s' with O_DIRECT", data_path, errno);
+	if (posix_memalign(&io_buf, 4096, IO_CHUNK))
+		die("out of memory%s", "", ENOMEM);
+	if (io_throttle_setup())
+		cg_enter(&cg_io);
+}
+
 static void stall_io(double ms, char *what, size_t len)
 {
 	size_t nchunks = ((size_t)FILE_MB << 20) / IO_CHUNK, reads = 0, i = 0;
 	double end = now_s() + ms / 1000.0;
-	char path[64];
 	struct rt_saved rt;
-	void *buf;
-	int fd;
 
-	/* the unlinked file, reopened through our own fd for O_DIRECT */
-	snprintf(path, sizeof(path), "/proc/self/fd/%d", data_fd);
-	fd = open(path, O_RDONLY | O_DIRECT | O_CLOEXEC);
-	if (fd < 0)
-		die("cannot open '%s' with O_DIRECT", data_path, errno);
-	if (posix_memalign(&buf, 4096, IO_CHUNK))
-		die("out of memory%s", "", ENOMEM);
 	rt_enter(&rt);
 	while (now_s() < end) {
-		if (pread(fd, buf, IO_CHUNK, (off_t)(((i * 37) % nchunks) * IO_CHUNK)) < 0)
+		if (pread(io_fd, io_buf, IO_CHUNK, (off_t)(((i * 37) % nchunks) * IO_CHUNK)) < 0)
 			die("cannot read '%s'", data_path, errno);
 		i++;
 		reads++;
 	}
 	rt_leave(&rt);
-	snprintf(what, len, "%zu reads of 1 MiB with O_DIRECT%s", reads,
-		 rt.on ? " at SCHED_FIFO 1" : "");
-	free(buf);
-	close(fd);
+	snprintf(what, len, "%zu reads of 1 MiB with O_DIRECT%s%s", reads,
+		 rt.on ? " at SCHED_FIFO 1" : "", cg_io.made ? ", reads throttled to 32 MB/s" : "");
 }
 
 /* ------------------------------------------------------- cpu and runq */
@@ -319,18 +508,22 @@ static void *hog_main(void *arg)
 	int seen = 0;
 
 	h->tid = (pid_t)syscall(SYS_gettid);
+	{
+		cpu_set_t set;
+
+		/* pinned from the start: woken on their CPU, they preempt at once */
+		CPU_ZERO(&set);
+		CPU_SET(atomic_load(&hog_cpu), &set);
+		sched_setaffinity(0, sizeof(set), &set);
+	}
 	for (;;) {
 		int gen = atomic_load(&hog_gen);
-		cpu_set_t set;
 
 		if (gen == seen) {
 			syscall(SYS_futex, &hog_gen, FUTEX_WAIT_PRIVATE, gen, NULL, NULL, 0);
 			continue;
 		}
 		seen = gen;
-		CPU_ZERO(&set);
-		CPU_SET(atomic_load(&hog_cpu), &set);
-		sched_setaffinity(0, sizeof(set), &set);
 		spin_until(atomic_load(&hog_end));
 	}
 	return NULL;
@@ -340,7 +533,9 @@ static bool hogs_niced;
 
 static void runq_setup(void)
 {
-	int i;
+	int i, cpu = sched_getcpu();
+
+	atomic_store(&hog_cpu, cpu < 0 ? 0 : cpu);
 
 	for (i = 0; i < NHOGS; i++) {
 		if (pthread_create(&hogs[i].th, NULL, hog_main, &hogs[i]))
@@ -358,18 +553,15 @@ static void runq_setup(void)
 static void stall_runq(double ms, char *what, size_t len)
 {
 	cpu_set_t old, set;
-	int cpu = sched_getcpu();
+	int cpu = atomic_load(&hog_cpu);
 
-	if (cpu < 0)
-		cpu = 0;
 	sched_getaffinity(0, sizeof(old), &old);
-	CPU_ZERO(&set);
-	CPU_SET(cpu, &set);
-	sched_setaffinity(0, sizeof(set), &set);
-	atomic_store(&hog_cpu, cpu);
 	atomic_store(&hog_end, now_s() + ms / 1000.0);
 	atomic_fetch_add(&hog_gen, 1);
 	syscall(SYS_futex, &hog_gen, FUTEX_WAKE_PRIVATE, NHOGS, NULL, NULL, 0);
+	CPU_ZERO(&set);
+	CPU_SET(cpu, &set);
+	sched_setaffinity(0, sizeof(set), &set);
 	spin_until(atomic_load(&hog_end));
 	sched_setaffinity(0, sizeof(old), &old);
 	snprintf(what, len, "cpu %d, %d hogs at nice %d", cpu, NHOGS, hogs_niced ? -10 : 0);
@@ -418,130 +610,6 @@ static void stall_sleep(double ms, char *what, size_t len)
 	snprintf(what, len, "nanosleep");
 }
 
-/* ------------------------------------------------------- memory cgroups */
-
-/* The program's memory cgroup directory: v1 "memory" hierarchy if mounted,
- * else cgroup v2. */
-static char cg_parent[512];
-static bool cg_v2;
-
-static int cg_find(void)
-{
-	static const char *const v1 = "/sys/fs/cgroup/memory", *const v2 = "/sys/fs/cgroup";
-	char line[1024], *path = NULL;
-	FILE *f = fopen("/proc/self/cgroup", "re");
-	struct stat st;
-
-	if (!f)
-		return -errno;
-	while (fgets(line, sizeof(line), f)) {
-		char *p = strchr(line, ':'), *q = p ? strchr(p + 1, ':') : NULL;
-
-		if (!q)
-			continue;
-		q[strcspn(q, "\n")] = 0;
-		if (!strncmp(p + 1, "memory:", 7)) {
-			snprintf(cg_parent, sizeof(cg_parent), "%s%s", v1, q + 1);
-			cg_v2 = false;
-			path = cg_parent;
-			break;
-		}
-		if (p[1] == ':' && !path) {
-			snprintf(cg_parent, sizeof(cg_parent), "%s%s", v2, q + 1);
-			cg_v2 = true;
-			path = cg_parent;
-		}
-	}
-	fclose(f);
-	if (!path)
-		return -ENOENT;
-	if (cg_v2) {
-		char ctl[600];
-
-		snprintf(ctl, sizeof(ctl), "%s/cgroup.controllers", cg_parent);
-		f = fopen(ctl, "re");
-		if (!f || !fgets(line, sizeof(line), f) || !strstr(line, "memory")) {
-			if (f)
-				fclose(f);
-			return -ENOTSUP;
-		}
-		fclose(f);
-		snprintf(ctl, sizeof(ctl), "%s/cgroup.subtree_control", cg_parent);
-		write_file(ctl, "+memory");
-	}
-	return stat(cg_parent, &st) < 0 ? -errno : 0;
-}
-
-struct memcg {
-	char dir[600];
-	bool made;
-};
-
-static struct memcg cg_reclaim;
-
-static void cg_make(struct memcg *cg, const char *name)
-{
-	int r;
-
-	if (!cg_parent[0] && (r = cg_find()) < 0)
-		die("no memory cgroup to work in (%s)",
-		    r == -ENOTSUP ? "cgroup v2 without the memory controller" : strerror(-r), 0);
-	snprintf(cg->dir, sizeof(cg->dir), "%s/fakegame-%d-%s", cg_parent, (int)getpid(), name);
-	if (mkdir(cg->dir, 0755) < 0 && errno != EEXIST)
-		die("cannot make the memory cgroup '%s' (root needed)", cg->dir, errno);
-	cg->made = true;
-}
-
-static void cg_limit(const struct memcg *cg, long long bytes)
-{
-	char path[700], s[32];
-	int r;
-
-	snprintf(path, sizeof(path), "%s/%s", cg->dir,
-		 cg_v2 ? "memory.max" : "memory.limit_in_bytes");
-	if (bytes < 0)
-		snprintf(s, sizeof(s), cg_v2 ? "max" : "-1");
-	else
-		snprintf(s, sizeof(s), "%lld", bytes);
-	r = write_file(path, s);
-	if (r < 0)
-		die("cannot set '%s'", path, -r);
-}
-
-static void cg_enter(const struct memcg *cg)
-{
-	int r = write_pid(cg->dir, getpid());
-
-	if (r < 0)
-		die("cannot move into '%s'", cg->dir, -r);
-}
-
-static void cg_leave(void)
-{
-	write_pid(cg_parent, getpid());
-}
-
-static void cg_remove(struct memcg *cg)
-{
-	if (cg->made)
-		rmdir(cg->dir);
-	cg->made = false;
-}
-
-static void cleanup(void)
-{
-	if (cg_reclaim.made) {
-		cg_leave();
-		cg_remove(&cg_reclaim);
-	}
-}
-
-static void reclaim_setup(void)
-{
-	cg_make(&cg_reclaim, "reclaim");
-	cg_limit(&cg_reclaim, (long long)RECLAIM_REGION_MB << 20);
-}
-
 /* Total "some" memory stall of the system so far, us (-1 when PSI is off). */
 static long long psi_mem_some_us(void)
 {
@@ -569,53 +637,72 @@ static bool swap_active(void);
  * dropped with MADV_DONTNEED so swap does not fill; without swap they are
  * MADV_FREE'd instead, which reclaim discards cheaply. */
 #define RING_MB (4 * RECLAIM_REGION_MB)
-static void stall_reclaim(double ms, char *what, size_t len)
+/* The ring, kept from one reclaim stall to the next (and filled to the
+ * cgroup's limit during the load), so that a stall reclaims from its first
+ * page instead of first filling the cgroup. */
+static char *rc_ring;
+static size_t rc_pos;
+
+/* Writes N pages of the ring (N 0: until END), dropping the pages BEHIND
+ * bytes back; returns the pages written. */
+static size_t ring_write(size_t n, double end)
 {
 	bool swap = swap_active();
-	size_t rlen = (size_t)RING_MB << 20, touched = 0, i = 0;
-	/* with swap the pages between limit and this are in swap; without, all
-	 * that is not MADV_FREE'd must fit under the limit */
+	size_t rlen = (size_t)RING_MB << 20, done = 0;
+	/* with swap the pages between the limit and this are out in swap;
+	 * without, all that is not MADV_FREE'd must fit under the limit */
 	size_t behind = swap ? (size_t)2 * RECLAIM_REGION_MB << 20
 			     : (size_t)RECLAIM_REGION_MB << 19;
-	long long p0 = psi_mem_some_us();
-	double end, t0;
-	char *ring, *base;
-	struct rt_saved rt;
 
-	cg_enter(&cg_reclaim);
-	t0 = now_s();
-	end = t0 + ms / 1000.0;
-	ring = mmap(NULL, rlen + ((size_t)2 << 20), PROT_READ | PROT_WRITE,
-		    MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	if (ring == MAP_FAILED)
-		die("cannot map memory%s", "", errno);
-	base = ring;
-	/* huge pages where the kernel gives them: each 2 MB fault then reclaims
-	 * 512 pages, so reclaim, not page zeroing, takes the time */
-	ring = (char *)(((uintptr_t)ring + ((2u << 20) - 1)) & ~(uintptr_t)((2u << 20) - 1));
-	madvise(ring, rlen, MADV_HUGEPAGE);
-	rt_enter(&rt);
-	while (now_s() < end) {
+	while (n ? done < n : now_s() < end) {
 		size_t k;
 
 		/* the clock every 64 pages: the loop is the kernel's, not ours */
 		for (k = 0; k < 64; k++) {
-			size_t old = (i + rlen - behind) % rlen;
+			size_t old = (rc_pos + rlen - behind) % rlen;
 
-			ring[i] = (char)touched;
-			touched++;
+			rc_ring[rc_pos] = (char)done;
+			done++;
 			if (old % ((size_t)1 << 20) == 0)
-				madvise(ring + old, (size_t)1 << 20, swap ? MADV_DONTNEED : MADV_FREE);
-			i = (i + PAGE) % rlen;
+				madvise(rc_ring + old, (size_t)1 << 20,
+					swap ? MADV_DONTNEED : MADV_FREE);
+			rc_pos = (rc_pos + PAGE) % rlen;
 		}
 	}
+	return done;
+}
+
+static void reclaim_ring_setup(void)
+{
+	size_t rlen = (size_t)RING_MB << 20;
+	char *p = mmap(NULL, rlen + ((size_t)2 << 20), PROT_READ | PROT_WRITE,
+		       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+	if (p == MAP_FAILED)
+		die("cannot map memory%s", "", errno);
+	/* huge pages where the kernel gives them: each 2 MB fault then reclaims
+	 * 512 pages, so reclaim, not page faults, takes the time */
+	rc_ring = (char *)(((uintptr_t)p + ((2u << 20) - 1)) & ~(uintptr_t)((2u << 20) - 1));
+	madvise(rc_ring, rlen, MADV_HUGEPAGE);
+	cg_enter(&cg_reclaim);
+	ring_write(((size_t)RECLAIM_REGION_MB << 20) / PAGE, 0);
+	cg_leave(&cg_reclaim);
+}
+
+static void stall_reclaim(double ms, char *what, size_t len)
+{
+	long long p0 = psi_mem_some_us();
+	struct rt_saved rt;
+	size_t touched;
+
+	cg_enter(&cg_reclaim);
+	rt_enter(&rt);
+	touched = ring_write(0, now_s() + ms / 1000.0);
 	rt_leave(&rt);
-	munmap(base, rlen + ((size_t)2 << 20));
-	cg_leave();
+	cg_leave(&cg_reclaim);
 	snprintf(what, len, "%zu pages touched in a %d MB cgroup%s, memory pressure %.0f%%",
-		 touched, RECLAIM_REGION_MB, swap ? " with swap" : " without swap",
+		 touched, RECLAIM_REGION_MB, swap_active() ? " with swap" : " without swap",
 		 p0 >= 0 ? (double)(psi_mem_some_us() - p0) / 10.0 / ms : -1.0);
-	(void)t0;
 }
 
 static char *swap_mem;
@@ -661,11 +748,14 @@ static void stall_swap(double ms, char *what, size_t len)
 	long f0 = self_majflt();
 	size_t i, touched = 0;
 	volatile char sink = 0;
+	struct rt_saved rt;
 
+	rt_enter(&rt);
 	for (i = 0; i < swap_len && now_s() < end; i += PAGE) {
 		sink += swap_mem[i];
 		touched++;
 	}
+	rt_leave(&rt);
 	(void)sink;
 	if (now_s() < end)
 		spin_until(end);	/* ran out of swapped pages: say so below */
@@ -847,15 +937,23 @@ int main(int argc, char **argv)
 	}
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	atexit(cleanup);
+	signal(SIGINT, on_fatal_signal);
+	signal(SIGTERM, on_fatal_signal);
+	signal(SIGHUP, on_fatal_signal);
+	signal(SIGPIPE, on_fatal_signal);
 	/* the load: everything the stalls need, before the first frame */
 	for (i = 0; i < opt.nstalls; i++)
 		need[opt.stalls[i].kind] = true;
 	if (need[K_DISK] || need[K_IO])
 		file_setup();
+	if (need[K_IO])
+		io_setup();
 	if (need[K_RUNQ])
 		runq_setup();
-	if (need[K_RECLAIM])
+	if (need[K_RECLAIM]) {
 		reclaim_setup();
+		reclaim_ring_setup();
+	}
 	if (need[K_SWAP])
 		swap_setup();
 

@@ -275,13 +275,17 @@ enum vm_field {
 	VM_ALLOCSTALL_MOVABLE,
 	VM_ALLOCSTALL_DMA32,
 	VM_COMPACT_STALL,
+	VM_PSWPOUT,
+	VM_PGSCAN_KSWAPD,
+	VM_REFAULT_ANON,
 	VM_N
 };
 
 static const char *const vm_names[VM_N] = {
 	"vm.pgmajfault",	  "vm.pswpin",		   "vm.pgscan_direct",
 	"vm.pgsteal_direct",	  "vm.allocstall_normal", "vm.allocstall_movable",
-	"vm.allocstall_dma32", "vm.compact_stall",
+	"vm.allocstall_dma32", "vm.compact_stall",	  "vm.pswpout",
+	"vm.pgscan_kswapd",	  "vm.workingset_refault_anon",
 };
 
 struct causes {
@@ -462,26 +466,54 @@ static bool is_running_or_d(const struct causes *c, size_t i)
 	return st == 'R' || st == 'D';
 }
 
-/* Memory pressure (the cgroup's "some", else the system's) as a share of
- * the time, over sample I's interval and those of up to CAUSES_PSI_SPAN
- * samples either side in which the thread also ran or was in D: a thread
- * that reclaims page after page stalls in bursts, and the pressure files
- * move with the bursts. */
-static double mem_pressure(const struct causes *c, size_t i)
+/* The samples [*lo, *hi] around I (up to CAUSES_PSI_SPAN either side) in
+ * which the thread ran or was in D; *lo >= 1. */
+static void rd_window(const struct causes *c, size_t i, size_t *lo, size_t *hi)
+{
+	size_t a = i, b = i;
+
+	while (a > 1 && i - a < CAUSES_PSI_SPAN && is_running_or_d(c, a - 1))
+		a--;
+	while (b + 1 < c->r->nsamples && b - i < CAUSES_PSI_SPAN && is_running_or_d(c, b + 1))
+		b++;
+	*lo = a;
+	*hi = b;
+}
+
+/* The change of field F over the samples [LO, HI] (from sample LO - 1). */
+static int64_t win_delta(const struct causes *c, size_t lo, size_t hi, int f)
+{
+	return f < 0 ? 0 : val(c, hi, f) - val(c, lo - 1, f);
+}
+
+/* The reclaim sub-cause of running or D sample I (i > 0), or SUB_N when
+ * none: reclaim and compaction seen around it (rd_window), since they move
+ * in bursts (a huge page's fault reclaims 512 pages at once, then none). */
+static enum cause_sub reclaim_seen(const struct causes *c, size_t i)
 {
 	int f = c->cg_mem_some >= 0 ? c->cg_mem_some : c->psi_mem_some;
-	size_t lo = i, hi = i;
+	size_t lo, hi;
+	uint64_t dt;
 
-	if (f < 0 || i == 0)
-		return 0;
-	while (lo > 1 && i - lo < CAUSES_PSI_SPAN && is_running_or_d(c, lo - 1))
-		lo--;
-	while (hi + 1 < c->r->nsamples && hi - i < CAUSES_PSI_SPAN && is_running_or_d(c, hi + 1))
-		hi++;
-	if (c->r->t_ns[hi] <= c->r->t_ns[lo - 1])
-		return 0;
-	return (double)(val(c, hi, f) - val(c, lo - 1, f)) * 1000.0 /
-	       (double)(c->r->t_ns[hi] - c->r->t_ns[lo - 1]);
+	rd_window(c, i, &lo, &hi);
+	if (win_delta(c, lo, hi, c->vm[VM_PGSCAN_DIRECT]) > 0 ||
+	    win_delta(c, lo, hi, c->vm[VM_PGSTEAL_DIRECT]) > 0 ||
+	    win_delta(c, lo, hi, c->vm[VM_ALLOCSTALL_NORMAL]) > 0 ||
+	    win_delta(c, lo, hi, c->vm[VM_ALLOCSTALL_MOVABLE]) > 0 ||
+	    win_delta(c, lo, hi, c->vm[VM_ALLOCSTALL_DMA32]) > 0)
+		return SUB_RECLAIM_DIRECT;
+	/* swap-outs while kswapd scans nothing are direct reclaim's: reclaim in
+	 * a memory cgroup moves no global direct counter, but this one */
+	if (c->vm[VM_PGSCAN_KSWAPD] >= 0 && win_delta(c, lo, hi, c->vm[VM_PSWPOUT]) > 0 &&
+	    win_delta(c, lo, hi, c->vm[VM_PGSCAN_KSWAPD]) == 0)
+		return SUB_RECLAIM_DIRECT;
+	if (win_delta(c, lo, hi, c->vm[VM_COMPACT_STALL]) > 0)
+		return SUB_RECLAIM_COMPACT;
+	dt = c->r->t_ns[hi] - c->r->t_ns[lo - 1];
+	if (f >= 0 && dt > 0 &&
+	    (double)win_delta(c, lo, hi, f) * 1000.0 / (double)dt >= CAUSES_PSI_SHARE)
+		return SUB_RECLAIM_PSI;
+	return SUB_N;
 }
 
 static bool is_running(const struct causes *c, size_t i)
@@ -498,8 +530,10 @@ static bool same_thread(const struct causes *c, size_t i, size_t j)
  * Whether running sample I waited in the run queue longer than it ran. The
  * kernel adds to schedstat's wait only when a wait ends and to its run time
  * at ticks and switches, so one 10 ms interval can show a whole 30 ms wait
- * or nothing: the two are compared over the samples around I (up to
- * CAUSES_RUNQ_SPAN either side) in which the same thread kept running.
+ * or nothing: the samples around I (up to CAUSES_RUNQ_SPAN either side) in
+ * which the same thread stayed runnable decide together. Three or more: it
+ * ran less than half their time. Fewer: the wait accounted against the run
+ * time, looking ahead until a wait is accounted.
  */
 static bool runq_wins(const struct causes *c, size_t i)
 {
@@ -517,16 +551,26 @@ static bool runq_wins(const struct causes *c, size_t i)
 	/* the interval before lo belongs to lo */
 	if (lo == 0 || !same_thread(c, lo - 1, lo))
 		return false;
+	/* three running samples or more: runnable all along, so the time it did
+	 * not run is time it waited, accounted yet or not (run time lags by a
+	 * tick at most; the interval after may still add some) */
+	if (hi - lo + 1 >= 3) {
+		uint64_t elapsed = c->r->t_ns[hi] - c->r->t_ns[lo - 1];
+		size_t h = hi + 1 < c->r->nsamples && same_thread(c, hi + 1, i) ? hi + 1 : hi;
+
+		run = val(c, h, c->ft_run) - val(c, lo - 1, c->ft_run);
+		return run >= 0 && (double)run < (double)elapsed / 2;
+	}
 	/* a wait that ends the running samples is added when the thread gets
 	 * the CPU, in the interval after the last of them: count it */
 	if (hi + 1 < c->r->nsamples && hi - i < CAUSES_RUNQ_SPAN && same_thread(c, hi + 1, i))
 		hi++;
 	wait = val(c, hi, c->ft_wait) - val(c, lo - 1, c->ft_wait);
 	run = val(c, hi, c->ft_run) - val(c, lo - 1, c->ft_run);
-	/* nothing accounted yet (a long wait not over): look further ahead,
-	 * through the running samples and the one after them */
-	while (wait == 0 && run == 0 && hi + 1 < c->r->nsamples && same_thread(c, hi + 1, i) &&
-	       is_running(c, hi)) {
+	/* no wait accounted yet (a long wait not over, or none): look further
+	 * ahead, through the running samples and the one after them */
+	while (wait == 0 && hi + 1 < c->r->nsamples && hi - i < CAUSES_RUNQ_AHEAD &&
+	       same_thread(c, hi + 1, i) && is_running(c, hi)) {
 		hi++;
 		wait = val(c, hi, c->ft_wait) - val(c, lo - 1, c->ft_wait);
 		run = val(c, hi, c->ft_run) - val(c, lo - 1, c->ft_run);
@@ -548,7 +592,10 @@ static enum cause_sub classify(const struct causes *c, size_t i)
 	bool in_fault = st == 'D' && sc == -1;
 	bool gpu_fence = asleep && wchan_is_gpu(wchan);
 	bool gpu_ioctl = asleep && cls == SC_IOCTL && fd_is_gpu(fdt);
-	bool swapped = delta(c, i, c->vm[VM_PSWPIN]) > 0;
+	/* a swap-in: pswpin, or an anon page refaulting (found by its shadow
+	 * entry: it was swapped out) */
+	bool swapped = delta(c, i, c->vm[VM_PSWPIN]) > 0 ||
+		       delta(c, i, c->vm[VM_REFAULT_ANON]) > 0;
 
 	if (c->ft_majflt >= 0)
 		majflt = ft_delta(c, i, c->ft_majflt);
@@ -568,17 +615,11 @@ static enum cause_sub classify(const struct causes *c, size_t i)
 		return SUB_FAULT;
 	}
 	/* 2. reclaim: running or in D, not in a GPU wait */
-	if ((st == 'R' || st == 'D') && !gpu_fence && !gpu_ioctl) {
-		if (delta(c, i, c->vm[VM_PGSCAN_DIRECT]) > 0 ||
-		    delta(c, i, c->vm[VM_PGSTEAL_DIRECT]) > 0 ||
-		    delta(c, i, c->vm[VM_ALLOCSTALL_NORMAL]) > 0 ||
-		    delta(c, i, c->vm[VM_ALLOCSTALL_MOVABLE]) > 0 ||
-		    delta(c, i, c->vm[VM_ALLOCSTALL_DMA32]) > 0)
-			return SUB_RECLAIM_DIRECT;
-		if (delta(c, i, c->vm[VM_COMPACT_STALL]) > 0)
-			return SUB_RECLAIM_COMPACT;
-		if (mem_pressure(c, i) >= CAUSES_PSI_SHARE)
-			return SUB_RECLAIM_PSI;
+	if ((st == 'R' || st == 'D') && !gpu_fence && !gpu_ioctl && i > 0) {
+		enum cause_sub rs = reclaim_seen(c, i);
+
+		if (rs != SUB_N)
+			return rs;
 	}
 	if (in_fault)
 		return SUB_FAULT;

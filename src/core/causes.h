@@ -118,6 +118,8 @@ const char *cause_syscall_name(const char *arch, long nr);
 /* Running samples compare run-queue wait and run time over this many
  * running samples either side (schedstat moves in lumps: causes.c). */
 #define CAUSES_RUNQ_SPAN 5
+/* ... and, while no wait was accounted, up to this many samples ahead. */
+#define CAUSES_RUNQ_AHEAD 100
 
 struct causes;
 

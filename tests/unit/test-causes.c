@@ -35,7 +35,7 @@ static const char *const field_names[] = {
 	"ft.run_ns",	     "ft.wait_ns",	 "proc.majflt",		"vm.pgmajfault",
 	"vm.pswpin",	     "vm.pgscan_direct", "vm.allocstall_normal", "vm.compact_stall",
 	"cg.memory.some_us", "disk.vda.rd_ios",	 "disk.vda.rd_sectors",	"disk.vda.in_flight",
-	"disk.zram0.rd_ios", "disk.sdb.rd_ios",
+	"disk.zram0.rd_ios", "disk.sdb.rd_ios",	 "vm.pswpout",		"vm.pgscan_kswapd",
 };
 #define NF (sizeof(field_names) / sizeof(field_names[0]))
 
@@ -297,6 +297,34 @@ static void test_reclaim_psi(void)
 	stall_count(r, "cg.memory.some_us", 8000);
 	stall_sched(r, 10, 0);
 	check_stall(r, SUB_RECLAIM_PSI, CAUSE_COL_RECLAIM, "reclaim_psi");
+}
+
+/* Reclaim in a memory cgroup swaps out in bursts (a huge page at a time):
+ * pswpout moves every other sample while kswapd scans nothing. */
+static void test_reclaim_swapout(void)
+{
+	struct rec *r = rec_make("x86_64");
+	int f = fidx(r, "vm.pswpout");
+	size_t i;
+	int64_t add = 0;
+
+	stall_set(r, "ft.state", 'R');
+	stall_set(r, "ft.syscall", -1);
+	stall_sched(r, 10, 0);
+	for (i = 41; i < NS; i++) {
+		if (i <= 60 && i % 2)
+			add += 512;
+		r->vals[i * NF + (size_t)f] += add;
+	}
+	check_stall(r, SUB_RECLAIM_DIRECT, CAUSE_COL_RECLAIM, "swap-out bursts");
+	/* ... but kswapd's swap-outs are not the thread's */
+	r = rec_make("x86_64");
+	stall_set(r, "ft.state", 'R');
+	stall_set(r, "ft.syscall", -1);
+	stall_sched(r, 10, 0);
+	stall_count(r, "vm.pswpout", 512);
+	stall_count(r, "vm.pgscan_kswapd", 2000);
+	check_stall(r, SUB_CPU, CAUSE_COL_CPU, "kswapd swaps out");
 }
 
 static void test_reclaim_compact(void)
@@ -845,6 +873,7 @@ int main(int argc, char **argv)
 	T_RUN(test_swap_dev);
 	T_RUN(test_reclaim_direct);
 	T_RUN(test_reclaim_psi);
+	T_RUN(test_reclaim_swapout);
 	T_RUN(test_reclaim_compact);
 	T_RUN(test_gpu_fence);
 	T_RUN(test_gpu_ioctl);

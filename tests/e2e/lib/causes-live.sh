@@ -1,0 +1,76 @@
+# SPDX-License-Identifier: MIT
+# Helpers for tests/e2e/causes-live*.sh (sourced, not a test): record the
+# fake game with scripted stalls, then check that `stalls` gives each of them
+# its cause for at least 95 % of its seconds.
+set -u
+FAKEGAME=${SS_BUILD:?}/fakegame
+[ -x "$FAKEGAME" ] || { echo "skip: $FAKEGAME not built"; exit 77; }
+[ -d /dev/shm ] || { echo "skip: no /dev/shm"; exit 77; }
+# the disk and io stalls need their file on a disk: beside the build tree
+T=$(mktemp -d "$SS_BUILD/ss-e2e-causes.XXXXXX")
+CLEANUP=
+cleanup() {
+	eval "$CLEANUP"
+	rm -rf "$T"
+}
+trap cleanup EXIT
+
+# on_disk DIR: whether DIR is on a block device (not tmpfs, overlay on tmpfs...)
+on_disk() {
+	case $(stat -f -c %T "$1" 2>/dev/null) in
+	tmpfs | ramfs | overlayfs | fuseblk | nfs | "") return 1 ;;
+	*) return 0 ;;
+	esac
+}
+
+# record_and_check SECONDS KIND:CAUSE:SUBCAUSE... : records the fake game with
+# a 300 ms stall of each KIND, 0.8 s apart from 0.6 s, then checks each.
+# SUBCAUSE "-" checks only the cause.
+record_and_check() {
+	local seconds=$1 at=0.6 spec args=
+	shift
+	for spec in "$@"; do
+		args="$args --stall ${spec%%:*}:300@$at"
+		at=$(awk -v a="$at" 'BEGIN { print a + 0.8 }')
+	done
+	# shellcheck disable=SC2086
+	"$SS_BIN" record -q -o "$T/run" -- "$FAKEGAME" --seconds "$seconds" --dir "$T" $args \
+		>"$T/record.out" 2>&1 || { echo "FAIL: record: $(tail -5 "$T/record.out")"; return 1; }
+	"$SS_BIN" stalls --json --warmup 0 "$T/run" >"$T/stalls.json" 2>"$T/stalls.err" ||
+		{ echo "FAIL: stalls: $(cat "$T/stalls.err")"; return 1; }
+	/usr/bin/python3 - "$T/run" "$T/stalls.json" "$@" <<'PY'
+import json, re, sys
+run, js, specs = sys.argv[1], sys.argv[2], sys.argv[3:]
+ini = dict(l.rstrip("\n").split("=", 1) for l in open(run + "/run.ini") if "=" in l)
+t0 = float(ini["t0_mono"])
+made = {}
+for l in open(run + "/program.log"):
+    m = re.search(r"fakegame: stall (\w+) ([\d.]+) ms at [\d.]+ s \(mono ([\d.]+)\): (.*)", l)
+    if m:
+        made[m.group(1)] = (float(m.group(3)), float(m.group(2)), m.group(4))
+stalls = json.load(open(js))[0]["stalls"]
+bad = 0
+for spec in specs:
+    kind, cause, sub = spec.split(":")
+    if kind not in made:
+        print("FAIL: the fake game did not make its %s stall" % kind); bad = 1; continue
+    mono, ms, what = made[kind]
+    hit = [s for s in stalls if abs(t0 + s["t_s"] - mono) < 0.05 and s["ms"] > 0.8 * ms]
+    if not hit:
+        print("FAIL: %s: no stall at mono %.3f (%s)" % (kind, mono, what)); bad = 1; continue
+    s = hit[0]
+    share = s["shares"]
+    got = sum(v for k, v in share.items() if k == sub) if sub != "-" else (
+        s["share"] if s["cause"] == cause else 0)
+    if sub != "-" and s["cause"] != cause:
+        got = 0
+    line = "%-8s %6.1f ms: %s (%s) %.0f%%, second %s; shares %s; %s" % (
+        kind, s["ms"], s["cause"], s["sub_cause"], 100 * s["share"], s["second_cause"],
+        share, what)
+    if got < 0.95:
+        print("FAIL: " + line); bad = 1
+    else:
+        print("ok    " + line)
+sys.exit(bad)
+PY
+}
