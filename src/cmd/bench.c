@@ -1070,10 +1070,10 @@ int cmd_bench(int argc, char **argv)
 	sa.sa_handler = on_sigint;
 	sigemptyset(&sa.sa_mask);
 	have_old_int = sigaction(SIGINT, &sa, &old_int) == 0;
-	fprintf(stderr, "%s: '%s': %ld round%s x %zu variant%s = %zu runs; results in '%s', "
+	fprintf(stderr, "%s: '%s': %ld round%s x %zu variant%s = %zu run%s; results in '%s', "
 			"database '%s'\n",
 		cli_prog, o.name, o.rounds, o.rounds == 1 ? "" : "s", nvars, nvars == 1 ? "" : "s",
-		total, o.results, dbpath.buf);
+		total, total == 1 ? "" : "s", o.results, dbpath.buf);
 	t_start = now_s();
 	for (size_t i = 0; i < total && !stop_requested; i++) {
 		const struct plan_run *pr = &plan[i];
@@ -1138,13 +1138,20 @@ int cmd_bench(int argc, char **argv)
 		stored++;
 		done++;
 		run_time += now_s() - t_run;
-		fprintf(stderr, "%s: run %zu/%zu done in %.1f s: %s, %g stalls, fps %.1f, "
-				"interference: %s\n",
-			cli_prog, i + 1, total, now_s() - t_run, dir.buf, a.m.v[M_STALLS],
-			a.m.v[M_FPS],
+		{
+			char stalls[32] = "-", fps[32] = "-";
+
+			if (!isnan(a.m.v[M_STALLS]))
+				snprintf(stalls, sizeof(stalls), "%g", a.m.v[M_STALLS]);
+			if (!isnan(a.m.v[M_FPS]))
+				snprintf(fps, sizeof(fps), "%.1f", a.m.v[M_FPS]);
+			fprintf(stderr, "%s: run %zu/%zu done in %.1f s: %s, stalls %s, fps %s, "
+					"interference: %s\n",
+				cli_prog, i + 1, total, now_s() - t_run, dir.buf, stalls, fps,
 			a.interfered < 0 ? "not watched"
 			: a.interference ? a.interference
 					 : (a.interfered ? "yes" : "none"));
+		}
 		if (a.interfered == 1) {
 			interfered++;
 			if (o.rerun_interfered && !pr->rerun) {

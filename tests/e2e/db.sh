@@ -144,6 +144,12 @@ check "bad recipe key: file and line" 'grep -q "bad.ini. line 2: unknown key .bo
 printf 'command = game "unterminated\n' >"$T/bad2.ini"
 run 1 "$B" bench fg --dry-run --recipe "$T/bad2.ini"
 check "bad recipe command: the column" 'grep -q "command: unterminated" "$T/err"'
+# the quiet step says what it waited for and what it found, also in run.ini
+# (whether this shared machine settles is not for a test to say)
+run 0 "$B" bench q --db "$T/q.db" --results qruns --quiet --quiet-timeout 2 --quiet-cpu 100 \
+	--quiet-io 1000000 --rounds 1 --frames none --no-watch --warmup 0 -- /bin/sleep 0.2
+check "quiet step: said and recorded" 'grep -Eq "quiet step: (settled|NOT settled) after [0-9]+ s.*CPU [0-9]+ % busy" "$T/err" && grep -Eq "^quiet=(settled|NOT settled)" qruns/*/run.ini'
+check "no fps to compute: '-', never 0" 'grep -q "fps -, interference: not watched" "$T/err"'
 run 2 "$B" bench
 run 2 "$B" bench nocmd --dry-run
 check "no command, no recipe: says what is expected" 'grep -q "expected -- CMD ARGS..., or a recipe" "$T/err"'
