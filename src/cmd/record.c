@@ -325,8 +325,7 @@ static int write_ini(struct run *r, bool final)
 	for (size_t i = 0; i < nm; i++)
 		if (!strcmp(m[i].key, "hz"))
 			hz = m[i].value;
-	inifmt_add(&sb, "program", r->program.buf);
-	inifmt_add(&sb, "argv", r->cmdline.buf);
+	/* --meta first: a later key wins, so record's own keys override them */
 	for (size_t i = 0; i < r->o.nmeta; i++) {
 		const char *eq = strchr(r->o.meta[i], '=');
 		char key[64];
@@ -334,6 +333,8 @@ static int write_ini(struct run *r, bool final)
 		snprintf(key, sizeof(key), "%.*s", (int)(eq - r->o.meta[i]), r->o.meta[i]);
 		inifmt_add(&sb, key, eq + 1);
 	}
+	inifmt_add(&sb, "program", r->program.buf);
+	inifmt_add(&sb, "argv", r->cmdline.buf);
 	inifmt_addf(&sb, "pid", "%d", r->pid);
 	inifmt_add(&sb, "attached", r->own_child ? "no" : "yes");
 	inifmt_addf(&sb, "t0", "%llu.%06llu", (unsigned long long)(r->clock0.real_ns / NSEC),
