@@ -30,7 +30,10 @@ static const struct command commands[] = {
 	{ "probe", cmd_probe, "timer wake-up latency per CPU, late wake-ups listed" },
 	{ "kick", cmd_kick, "a cross-CPU wake-up to each CPU every period (a stopgap)" },
 	{ "watch", cmd_watch, "the interference detector: throw out runs someone disturbed" },
-	/* results */
+	/* benchmarks and results */
+	{ "bench", cmd_bench, "rounds of interleaved variants, each run recorded and stored" },
+	{ "runs", cmd_runs, "list the runs in the results database" },
+	{ "db", cmd_db, "the results database: import run directories, show its state" },
 	{ "matrix", cmd_matrix, "one CSV per metric: runs side by side, with medians" },
 	{ "compare", cmd_compare, "A/B comparison of variants with significance" },
 	{ "version", cmd_version, "print the version" },

@@ -787,6 +787,8 @@ static void usage(FILE *f)
 		"  --dir DIR     where the disk/io file goes, on a disk (default /var/tmp)\n"
 		"  --quiet       print nothing but errors\n"
 		"\n"
+		"environment: FAKEGAME_STALL=KIND:MS@SEC[,...] adds stalls (a bench switch)\n"
+		"\n"
 		"EXAMPLES\n"
 		"  stallscope record -- fakegame --seconds 4 --stall disk:300@1 --stall wait:300@2.5\n");
 }
@@ -916,6 +918,22 @@ int main(int argc, char **argv)
 	if (optind < argc) {
 		fprintf(stderr, "%s: unexpected argument '%s'\n", prog, argv[optind]);
 		return 2;
+	}
+	/* FAKEGAME_STALL=KIND:MS@SEC[,KIND:MS@SEC...]: stalls from the environment
+	 * too, so a bench variant's switch really changes what the game does */
+	if (getenv("FAKEGAME_STALL") && getenv("FAKEGAME_STALL")[0]) {
+		char *list = strdup(getenv("FAKEGAME_STALL")), *save = NULL;
+
+		for (char *item = strtok_r(list, ",", &save); item;
+		     item = strtok_r(NULL, ",", &save)) {
+			if (parse_stall(item) < 0) {
+				fprintf(stderr, "%s: FAKEGAME_STALL: expected KIND:MS@SEC[,...], "
+						"got '%s'\n", prog, item);
+				free(list);
+				return 2;
+			}
+		}
+		free(list);
 	}
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	atexit(cleanup);

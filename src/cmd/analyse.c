@@ -18,6 +18,7 @@
 #include "cli.h"
 #include "cmd/report.h"
 #include "core/runini.h"
+#include "db/db.h"
 #include "rec/rec.h"
 
 #ifndef SS_DATADIR
@@ -153,7 +154,84 @@ void analysis_release(struct analysis *a)
 	rec_free(a->rec);
 	frames_free(a->f);
 	free(a->segs);
+	runini_free(a->ini);
+	free(a->interference);
 	memset(a, 0, sizeof(*a));
+}
+
+/* The last component of P without trailing slashes: its start and length. */
+static const char *last_name(const char *p, size_t *ret_len)
+{
+	size_t n = strlen(p), b;
+
+	while (n > 1 && p[n - 1] == '/')
+		n--;
+	for (b = n; b > 0 && p[b - 1] != '/'; b--)
+		;
+	*ret_len = n - b;
+	return p + b;
+}
+
+bool analyse_in_list(char *const *list, const char *input)
+{
+	size_t ni, nl;
+	const char *in = last_name(input, &ni);
+
+	for (; list && *list; list++) {
+		const char *l = last_name(*list, &nl);
+
+		if (nl == ni && !memcmp(l, in, ni))
+			return true;
+	}
+	return false;
+}
+
+void analyse_free_list(char **list)
+{
+	for (char **p = list; p && *p; p++)
+		free(*p);
+	free(list);
+}
+
+int analyse_load_intf_list(const char *path, char ***ret)
+{
+	char *buf = NULL, **list = NULL, *p;
+	size_t len, n = 0;
+	int r = read_all(path, &buf, &len);
+
+	if (r < 0)
+		return cli_error_errno(r, "cannot read the interfered list '%s'", path);
+	list = calloc(1, sizeof(*list));
+	for (p = buf; list && p < buf + len;) {
+		char *nl = memchr(p, '\n', (size_t)(buf + len - p)), *e, **nlist;
+
+		e = nl ? nl : buf + len;
+		while (p < e && (*p == ' ' || *p == '\t'))
+			p++;
+		while (e > p && (e[-1] == ' ' || e[-1] == '\t' || e[-1] == '\r'))
+			e--;
+		if (e > p && *p != '#') {
+			nlist = realloc(list, (n + 2) * sizeof(*list));
+			if (!nlist || !(nlist[n] = strndup(p, (size_t)(e - p)))) {
+				list = nlist;
+				if (list)
+					list[n] = NULL;
+				analyse_free_list(list);
+				list = NULL;
+				break;
+			}
+			list = nlist;
+			list[++n] = NULL;
+		}
+		if (!nl)
+			break;
+		p = nl + 1;
+	}
+	free(buf);
+	if (!list)
+		return cli_error_errno(-ENOMEM, "'%s'", path);
+	*ret = list;
+	return 0;
 }
 
 /* Adds every line of MSG (split at '\n') to M's notes. */
@@ -335,6 +413,47 @@ int analyse_input(const char *input, const struct analyse_opts *o, struct analys
 	if (is_dir)
 		snprintf(a.format, sizeof(a.format), "%s", f->format);
 
+	/* The window: the options, else the one the run was benchmarked with */
+	a.mo = o->m;
+	a.interfered = -1;
+	if (ini) {
+		static const char *const keys[] = { "warmup_s", "window_from_s", "window_to_s" };
+		double *dst[] = { &a.mo.warmup_s, &a.mo.from_s, &a.mo.to_s };
+		const char *v;
+
+		for (size_t k = 0; k < 3 && !o->window_given; k++) {
+			double x;
+			char path[4096];
+
+			snprintf(path, sizeof(path), "%s/run.ini", input);
+			r = runini_get_double(ini, path, keys[k], &x, &err);
+			if (r == -EINVAL) {
+				cli_error("%s", err.buf);
+				goto out;
+			}
+			if (r == 0 && x >= 0)
+				*dst[k] = x;
+		}
+		v = runini_get(ini, "interfered");
+		if (v && (!strcmp(v, "0") || !strcmp(v, "1"))) {
+			a.interfered = v[0] - '0';
+			v = runini_get(ini, "interference");
+			if (v && strcmp(v, "-") && !(a.interference = strdup(v))) {
+				cli_error_errno(-ENOMEM, "'%s'", input);
+				goto out;
+			}
+		}
+	}
+	if (o->intf_list && analyse_in_list(o->intf_list, input)) {
+		struct strbuf why = STRBUF_INIT;
+
+		a.interfered = 1;
+		sb_addf(&why, "listed in '%s'%s%s", o->intf_list_name ? o->intf_list_name : "the list",
+			a.interference ? "; " : "", a.interference ? a.interference : "");
+		free(a.interference);
+		a.interference = sb_detach(&why);
+	}
+
 	/* The rule: run.ini's overrides, else the rules file's. */
 	program = a.program ? a.program : o->program;
 	if (ini) {
@@ -406,7 +525,7 @@ int analyse_input(const char *input, const struct analyse_opts *o, struct analys
 	} else {
 		sb_add(&notes, err.buf, err.len);
 	}
-	r = metrics_compute(f, &o->m, segs, (size_t)nsegs, play_unknown, &a.m);
+	r = metrics_compute(f, &a.mo, segs, (size_t)nsegs, play_unknown, &a.m);
 	if (r < 0) {
 		cli_error_errno(r, "'%s'", input);
 		goto out;
@@ -438,7 +557,7 @@ int analyse_input(const char *input, const struct analyse_opts *o, struct analys
 			cli_error_errno(-ENOMEM, "'%s'", input);
 			goto out;
 		}
-		causes_columns(c, f, a.t0_ns, &a.m, &o->m, segs, (size_t)nsegs, !play_unknown,
+		causes_columns(c, f, a.t0_ns, &a.m, &a.mo, segs, (size_t)nsegs, !play_unknown,
 			       &cols);
 		causes_free(c);
 		for (k = 0; k < CAUSE_COL_N; k++) {
@@ -471,6 +590,8 @@ int analyse_input(const char *input, const struct analyse_opts *o, struct analys
 		metrics_note(&a.m, "compat.mangohud: %s", a.mh.why);
 	if (a.cfx.why)
 		metrics_note(&a.m, "compat.capframex: %s", a.cfx.why);
+	a.ini = ini;
+	ini = NULL;
 	*ret = a;
 	memset(&a, 0, sizeof(a));
 	ret_code = 0;
@@ -487,4 +608,55 @@ out:
 	sb_release(&notes);
 	sb_release(&err);
 	return ret_code;
+}
+
+/* run.ini's KEY, NULL when absent or "-" (what inifmt writes for none). */
+static const char *ini_str(const struct runini *ini, const char *key)
+{
+	const char *v = ini ? runini_get(ini, key) : NULL;
+
+	return v && strcmp(v, "-") ? v : NULL;
+}
+
+/* run.ini's KEY as an integer, DEF when absent or not one. */
+static long ini_long(const struct runini *ini, const char *key, long def)
+{
+	const char *v = ini_str(ini, key);
+	char *end;
+	long x;
+
+	if (!v)
+		return def;
+	x = strtol(v, &end, 10);
+	return end != v && !*end ? x : def;
+}
+
+long long analyse_store(struct db *db, const char *rundir, const struct analysis *a,
+			struct strbuf *err)
+{
+	const char *names[M_COUNT];
+	double values[M_COUNT];
+	char abs_dir[4096];
+	struct db_run run = { 0 };
+
+	if (!realpath(rundir, abs_dir))
+		snprintf(abs_dir, sizeof(abs_dir), "%s", rundir);
+	run.name = ini_str(a->ini, "name");
+	if (!run.name)
+		run.name = a->program ? a->program : "-";
+	run.variant = a->variant ? a->variant : "-";
+	run.switches = ini_str(a->ini, "switches");
+	run.round = (int)ini_long(a->ini, "round", 0);
+	run.started = ini_str(a->ini, "t0_utc");
+	run.host = ini_str(a->ini, "host");
+	run.kernel = ini_str(a->ini, "kernel");
+	run.rundir = abs_dir;
+	run.interfered = a->interfered;
+	run.interference = a->interference;
+	run.exit_status = (int)ini_long(a->ini, "exit_status", -1);
+	for (int m = 0; m < M_COUNT; m++) {
+		names[m] = metric_descs[m].name;
+		values[m] = a->m.v[m];
+	}
+	return db_add_run(db, &run, names, values, M_COUNT, err);
 }

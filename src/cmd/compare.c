@@ -66,7 +66,8 @@ static void usage(FILE *f)
 
 static int parse_side(struct side *s, const char *spec)
 {
-	const char *colon = strrchr(spec, ':');
+	/* a bench NAME holds no ':'; a variant may (FOO=sleep:300@1) */
+	const char *colon = strchr(spec, ':');
 
 	s->spec = spec;
 	if (colon) {

@@ -12,6 +12,14 @@
  * "created by the first input that has that metric"); a run without a number
  * has an empty cell. Each file is written to a temporary name and renamed,
  * so a failed run leaves the previous file whole.
+ *
+ * Interfered runs (run.ini interfered=1, or named in --interfered-list) are
+ * left out of the rows and medians and listed, on stdout and in
+ * DIR/interfered.txt; --include-interfered keeps them.
+ *
+ * With --db PATH the rows come from the results database instead: rows are
+ * name and variant, the runs of a row ordered by round, interfered runs (the
+ * database's interfered = 1) left out and listed the same way.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -23,10 +31,12 @@
 #include "cmd/cmd.h"
 #include "cmd/report.h"
 #include "core/stats.h"
+#include "db/db.h"
 #include "out/table.h"
 
 static const char usage_text[] =
 	"usage: stallscope matrix -o DIR [options] INPUT...\n"
+	"       stallscope matrix -o DIR --db PATH [--name N]\n"
 	"\n"
 	"Writes DIR/<metric>.csv for every metric of report: one row per program and\n"
 	"variant (from each run directory's run.ini, or a frame log's file name), one\n"
@@ -35,11 +45,16 @@ static const char usage_text[] =
 	"\n"
 	"options:\n"
 	"  -o, --output DIR   where the CSV files go (created if missing)\n"
+	"  --db PATH          rows from the results database (name x variant) instead\n"
+	"                     of INPUTs; --name N takes only the runs named N\n"
+	"  --include-interfered  keep interfered runs (left out and listed otherwise)\n"
+	"  --interfered-list FILE  run names known to be disturbed count as interfered\n"
 	"  -h, --help         this text\n"
 	"\n"
 	"EXAMPLES\n"
 	"  stallscope matrix -o matrix/ runs/*/\n"
-	"  stallscope matrix -o m/ --warmup 0 a.csv b.csv\n";
+	"  stallscope matrix -o m/ --warmup 0 a.csv b.csv\n"
+	"  stallscope matrix -o m/ --db results.db --name fakegame\n";
 
 struct row {
 	char *program;		/* owned */
@@ -127,11 +142,224 @@ out:
 	return ret;
 }
 
+/* Writes DIR/interfered.txt: one "SOURCE: WHY" a line (an empty file when
+ * no run was left out, so an old list does not linger); 0 or -1. */
+static int write_interfered(const char *dir, const struct strbuf *lines)
+{
+	struct strbuf path = STRBUF_INIT;
+	FILE *f;
+	int ret = 0;
+
+	sb_addf(&path, "%s/interfered.txt", dir);
+	f = fopen(path.buf, "w");
+	if (!f || fwrite(lines->buf, 1, lines->len, f) != lines->len || ferror(f)) {
+		ret = cli_error_errno(-errno, "cannot write '%s'", path.buf);
+	}
+	if (f && fclose(f) != 0 && !ret)
+		ret = cli_error_errno(-errno, "cannot write '%s'", path.buf);
+	sb_release(&path);
+	return ret;
+}
+
+/* ----------------------------------------------------------- --db */
+
+struct db_row {
+	char *name, *variant;
+	long long *ids;
+	size_t n;
+};
+
+struct db_collect {
+	struct db_row *rows;
+	size_t nrows, maxruns;
+	bool include;
+	struct strbuf left_out;
+	size_t nleft;
+	int err;
+};
+
+static int collect_db_run(const struct db_run *run, void *ctx)
+{
+	struct db_collect *c = ctx;
+	struct db_row *r;
+	long long *ids;
+
+	if (run->interfered == 1 && !c->include) {
+		sb_addf(&c->left_out, "%s:%s round %d (%s): %s\n", run->name, run->variant,
+			run->round, run->rundir ? run->rundir : "-",
+			run->interference ? run->interference : "interfered");
+		c->nleft++;
+		return 0;
+	}
+	r = c->nrows ? &c->rows[c->nrows - 1] : NULL;
+	if (!r || strcmp(r->name, run->name) || strcmp(r->variant, run->variant)) {
+		struct db_row *nr = realloc(c->rows, (c->nrows + 1) * sizeof(*nr));
+
+		if (!nr)
+			return c->err = -ENOMEM;
+		c->rows = nr;
+		r = &c->rows[c->nrows++];
+		memset(r, 0, sizeof(*r));
+		r->name = strdup(run->name);
+		r->variant = strdup(run->variant);
+		if (!r->name || !r->variant)
+			return c->err = -ENOMEM;
+	}
+	ids = realloc(r->ids, (r->n + 1) * sizeof(*ids));
+	if (!ids)
+		return c->err = -ENOMEM;
+	r->ids = ids;
+	r->ids[r->n++] = run->id;
+	if (r->n > c->maxruns)
+		c->maxruns = r->n;
+	return 0;
+}
+
+/* One metric's CSV from the database; 0 or -1 (reported). */
+static int write_db_metric(struct db *db, const char *dir, const char *metric,
+			   const struct db_collect *c)
+{
+	struct strbuf path = STRBUF_INIT, tmp = STRBUF_INIT;
+	double *v = malloc((c->maxruns ? c->maxruns : 1) * sizeof(*v));
+	int m = metric_find(metric), dec = m >= 0 ? metric_descs[m].decimals + 1 : 3;
+	int ret = -1, r;
+	FILE *f = NULL;
+
+	sb_addf(&path, "%s/%s.csv", dir, metric);
+	sb_addf(&tmp, "%s/.%s.csv.tmp", dir, metric);
+	if (!v) {
+		cli_error_errno(-ENOMEM, "'%s'", path.buf);
+		goto out;
+	}
+	f = fopen(tmp.buf, "w");
+	if (!f) {
+		cli_error_errno(-errno, "cannot create '%s'", tmp.buf);
+		goto out;
+	}
+	fputs("name,variant", f);
+	for (size_t k = 0; k < c->maxruns; k++)
+		fprintf(f, ",run%zu", k + 1);
+	fputs(",median\n", f);
+	for (size_t i = 0; i < c->nrows; i++) {
+		const struct db_row *row = &c->rows[i];
+		size_t nv = 0;
+		double *s;
+
+		csv_field(f, row->name);
+		fputc(',', f);
+		csv_field(f, row->variant);
+		for (size_t k = 0; k < c->maxruns; k++) {
+			double x;
+
+			fputc(',', f);
+			if (k >= row->n)
+				continue;
+			r = db_run_metric(db, row->ids[k], metric, &x);
+			if (r < 0) {
+				cli_error_errno(r, "'%s': metric '%s' of run %lld", path.buf, metric,
+						row->ids[k]);
+				fclose(f);
+				remove(tmp.buf);
+				goto out;
+			}
+			if (r > 0) {
+				fprintf(f, "%.*f", dec, x);
+				v[nv++] = x;
+			}
+		}
+		s = stats_sorted_copy(v, nv);
+		if (s && nv)
+			fprintf(f, ",%.*f\n", dec, stats_quantile_sorted(s, nv, 0.5));
+		else
+			fputs(",\n", f);
+		free(s);
+	}
+	if (ferror(f) | fclose(f)) {
+		cli_error("cannot write '%s'", tmp.buf);
+		remove(tmp.buf);
+		goto out;
+	}
+	if (rename(tmp.buf, path.buf) < 0) {
+		cli_error_errno(-errno, "cannot rename '%s' to '%s'", tmp.buf, path.buf);
+		remove(tmp.buf);
+		goto out;
+	}
+	ret = 0;
+out:
+	free(v);
+	sb_release(&path);
+	sb_release(&tmp);
+	return ret;
+}
+
+static int matrix_db(const struct report_options *o, const char *outdir)
+{
+	struct db_collect c = { .include = o->include_interfered };
+	struct strbuf err = STRBUF_INIT;
+	struct db *db = NULL;
+	char **names = NULL;
+	int r, status = 1, written = 0;
+
+	sb_init(&c.left_out);
+	r = db_open(o->db, false, &db, &err);
+	if (r < 0) {
+		cli_error("%s", err.len ? err.buf : strerror(-r));
+		goto out;
+	}
+	r = db_each_run(db, o->name, collect_db_run, &c, &err);
+	if (r < 0 || c.err < 0) {
+		if (c.err < 0)
+			cli_error_errno(c.err, "'%s'", o->db);
+		else
+			cli_error("%s", err.buf);
+		goto out;
+	}
+	if (!c.nrows && !c.nleft) {
+		cli_error("'%s': no runs%s%s%s", o->db, o->name ? " named '" : "",
+			  o->name ? o->name : "", o->name ? "'" : "");
+		goto out;
+	}
+	r = db_metric_names(db, o->name, &names, &err);
+	if (r < 0) {
+		cli_error("%s", err.buf);
+		goto out;
+	}
+	for (char **p = names; *p; p++) {
+		if (write_db_metric(db, outdir, *p, &c) < 0)
+			goto out;
+		written++;
+	}
+	if (write_interfered(outdir, &c.left_out) < 0)
+		goto out;
+	printf("%d files in '%s' (%zu rows, from '%s')\n", written, outdir, c.nrows, o->db);
+	if (c.nleft)
+		printf("left out as interfered (--include-interfered keeps them), %zu run%s, "
+		       "listed in '%s/interfered.txt':\n%s", c.nleft, c.nleft == 1 ? "" : "s",
+		       outdir, c.left_out.buf);
+	status = 0;
+out:
+	for (size_t i = 0; i < c.nrows; i++) {
+		free(c.rows[i].name);
+		free(c.rows[i].variant);
+		free(c.rows[i].ids);
+	}
+	free(c.rows);
+	db_free_list(names);
+	db_close(db);
+	sb_release(&c.left_out);
+	sb_release(&err);
+	return status;
+}
+
+/* ----------------------------------------------------------- inputs */
+
 int cmd_matrix(int argc, char **argv)
 {
 	struct report_options o = {
 		.a = { .m = METRICS_OPTS_INIT, .fmt = FRAMELOG_AUTO },
 	};
+	struct strbuf left_out = STRBUF_INIT;
+	size_t nleft = 0;
 	struct reload_rules *rules = NULL;
 	struct analysis *as = NULL;
 	struct row *rows = NULL;
@@ -152,10 +380,25 @@ int cmd_matrix(int argc, char **argv)
 		return cli_usage_error(!outdir ? "expected -o DIR"
 					       : "--csv, --json and --cols are report's, not matrix's");
 	}
+	if (o.db && first < argc) {
+		free(pass);
+		return cli_usage_error("--db takes no INPUTs: the rows come from the database");
+	}
+	if (o.name && !o.db) {
+		free(pass);
+		return cli_usage_error("--name goes with --db");
+	}
 	if (mkdir(outdir, 0777) < 0 && errno != EEXIST) {
 		cli_error_errno(-errno, "cannot create '%s'", outdir);
 		goto out;
 	}
+	if (o.db) {
+		free(pass);
+		return matrix_db(&o, outdir);
+	}
+	if (o.intf_list && analyse_load_intf_list(o.intf_list, &o.a.intf_list) < 0)
+		goto out;
+	o.a.intf_list_name = o.intf_list;
 	if (analyse_load_rules(o.rules, &rules, &o.a.rules_name) < 0)
 		goto out;
 	o.a.rules = rules;
@@ -174,6 +417,12 @@ int cmd_matrix(int argc, char **argv)
 			continue;
 		}
 		n++;
+		if (as[n - 1].interfered == 1 && !o.include_interfered) {
+			sb_addf(&left_out, "%s: %s\n", as[n - 1].source,
+				as[n - 1].interference ? as[n - 1].interference : "interfered");
+			nleft++;
+			continue;
+		}
 		prog = as[n - 1].program ? strdup(as[n - 1].program) : base_name(as[n - 1].source);
 		var = as[n - 1].variant ? as[n - 1].variant : "";
 		if (!prog) {
@@ -210,8 +459,15 @@ int cmd_matrix(int argc, char **argv)
 		}
 		written++;
 	}
+	if (!failed && write_interfered(outdir, &left_out) < 0)
+		failed++;
 	if (n)
-		printf("%d files in '%s' (%zu rows, %zu runs)\n", written, outdir, nrows, n);
+		printf("%d files in '%s' (%zu rows, %zu runs)\n", written, outdir, nrows,
+		       n - nleft);
+	if (nleft)
+		printf("left out as interfered (--include-interfered keeps them), %zu run%s, "
+		       "listed in '%s/interfered.txt':\n%s", nleft, nleft == 1 ? "" : "s", outdir,
+		       left_out.buf);
 	status = failed ? 1 : 0;
 out:
 	for (i = 0; i < n; i++)
@@ -223,6 +479,8 @@ out:
 	free(rows);
 	free(as);
 	free(pass);
+	analyse_free_list(o.a.intf_list);
+	sb_release(&left_out);
 	reload_rules_free(rules);
 	return status;
 }

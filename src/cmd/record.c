@@ -54,6 +54,7 @@
 #include "linux/recsys.h"
 #include "linux/sampler.h"
 #include "linux/sched.h"
+#include "linux/watch.h"
 #include "rec/rec.h"
 #include "stallscope-ring.h"
 
@@ -78,6 +79,12 @@ struct record_opts {
 	long pid;		/* -p: attach; 0: start argv */
 	bool quiet;
 	bool naive;		/* benchmarks: the sampler opens/reads/closes every file */
+	bool no_sample;		/* --no-sample: frames only, no samples (bench --recorder-ab) */
+	bool watch;		/* --watch: the interference detector beside the run */
+	struct watch_opts wo;	/* its options; log_path and rundir set by record */
+	const char *holders[16];	/* --exempt-device-holder */
+	const char *meta[32];	/* --meta KEY=VALUE: extra run.ini keys (bench's) */
+	size_t nmeta;
 	bool no_hook;		/* --no-hook: the ring for markers, no GL/EGL/Vulkan hooks */
 	const char *thread;	/* --thread TID|NAME: the frame thread; NULL: the presenting one */
 	bool probe;		/* --probe: the timer wake-up probe beside the recording */
@@ -162,6 +169,9 @@ struct run {
 	uint64_t probe_late;		/* late_wakeup events written */
 	struct kick *kick;
 	struct kick_result *kick_res;	/* after kick_stop */
+	struct watch *watch;	/* --watch: running from before the program starts */
+	struct watch_result wres;
+	bool watched;		/* wres holds the verdict */
 };
 
 /* ------------------------------------------------------------ helpers */
@@ -334,6 +344,14 @@ static int write_ini(struct run *r, bool final)
 	for (size_t i = 0; i < nm; i++)
 		if (!strcmp(m[i].key, "hz"))
 			hz = m[i].value;
+	/* --meta first: a later key wins, so record's own keys override them */
+	for (size_t i = 0; i < r->o.nmeta; i++) {
+		const char *eq = strchr(r->o.meta[i], '=');
+		char key[64];
+
+		snprintf(key, sizeof(key), "%.*s", (int)(eq - r->o.meta[i]), r->o.meta[i]);
+		inifmt_add(&sb, key, eq + 1);
+	}
 	inifmt_add(&sb, "program", r->program.buf);
 	inifmt_add(&sb, "argv", r->cmdline.buf);
 	inifmt_addf(&sb, "pid", "%d", r->pid);
@@ -380,6 +398,8 @@ static int write_ini(struct run *r, bool final)
 		inifmt_add(&sb, "kick_cpus", cl.buf);
 		sb_release(&cl);
 	}
+	if (r->o.no_sample)
+		inifmt_add(&sb, "sampling", "off (--no-sample: frames only)");
 	for (size_t i = 0; i < nm; i++)
 		if (strcmp(m[i].key, "hz"))
 			inifmt_add(&sb, m[i].key, m[i].value);
@@ -454,6 +474,12 @@ static int write_ini(struct run *r, bool final)
 			inifmt_addf(&sb, "hud_restarts", "%llu",
 				    (unsigned long long)hud_restarts(r->hud));
 		inifmt_addf(&sb, "frame_thread", "%d", r->ft_tid);
+		if (r->watched) {
+			inifmt_addf(&sb, "interfered", "%d", r->wres.interfered ? 1 : 0);
+			inifmt_add(&sb, "interference", r->wres.summary);
+			inifmt_addf(&sb, "watch_cpu_s", "%.3f", r->wres.cpu_s);
+			inifmt_addf(&sb, "watch_maxrss_kb", "%ld", r->wres.maxrss_kb);
+		}
 		if (r->o.thread)
 			inifmt_addf(&sb, "frame_thread_named", "%s%s", r->o.thread,
 				    r->thread_found ? "" : " (never seen; main thread used)");
@@ -713,6 +739,51 @@ static void stop_child(struct run *r, int sig)
 	}
 }
 
+/* ------------------------------------------------------------ the watcher */
+
+/* --watch: starts the interference detector (src/linux/watch.h) before the
+ * program, logging to RUNDIR/interference.log; the run's processes are those
+ * with STALLSCOPE_RUN=<absolute rundir>, as start_child sets it. */
+static int start_watch(struct run *r)
+{
+	char log[PATH_MAX + 32], abs_run[PATH_MAX];
+	struct strbuf err = STRBUF_INIT;
+	int e;
+
+	if (!realpath(r->rundir, abs_run))
+		snprintf(abs_run, sizeof(abs_run), "%s", r->rundir);
+	pathf(log, sizeof(log), "%s/interference.log", r->rundir);
+	r->o.wo.log_path = log;
+	r->o.wo.rundir = abs_run;
+	e = watch_start(&r->o.wo, &r->watch, &err);
+	r->o.wo.log_path = r->o.wo.rundir = NULL;	/* copied by watch_start */
+	if (e < 0) {
+		cli_error("--watch: %s", err.len ? err.buf : strerror(-e));
+		unlink(log);
+		sb_release(&err);
+		return -1;
+	}
+	sb_release(&err);
+	if (r->uid != (uid_t)-1 && chown(log, r->uid, r->gid) < 0)
+		cli_warn("cannot chown '%s': %s", log, strerror(errno));
+	return 0;
+}
+
+/* Stops a watcher of a run that recorded nothing and removes its log. */
+static void drop_watch(struct run *r)
+{
+	char log[PATH_MAX + 32];
+	struct watch_result res = { 0 };
+
+	if (!r->watch)
+		return;
+	watch_stop(r->watch, &res);
+	r->watch = NULL;
+	free(res.summary);
+	pathf(log, sizeof(log), "%s/interference.log", r->rundir);
+	unlink(log);
+}
+
 /* ------------------------------------------------------------ the loop */
 
 /* Writes one late wake-up of the probe as a "late_wakeup" event. */
@@ -941,8 +1012,11 @@ static bool take_sample(struct run *r, uint64_t now)
 	const struct sampler_event *ev;
 	const struct sampler_thread *th;
 	size_t n;
-	int err = sampler_sample(r->s, now, r->vals);
+	int err;
 
+	if (r->o.no_sample)	/* frames only: the program's end comes by SIGCHLD */
+		return r->own_child || kill(r->pid, 0) == 0 || errno != ESRCH;
+	err = sampler_sample(r->s, now, r->vals);
 	if (err == -ESRCH)
 		return false;
 	rec_writer_sample(r->w, now, r->vals);
@@ -1223,12 +1297,23 @@ static void usage(FILE *f)
 		"      --kick MS         wake every CPU from another every MS (stallscope-kick(1))\n"
 		"  -q, --quiet           no summary at the end\n"
 		"      --naive-sampler   benchmarks only: open, read and close every file each time\n"
+		"      --no-sample       frames only, no samples (to check the recorder changes\n"
+		"                        nothing: bench --recorder-ab)\n"
+		"      --meta KEY=VALUE  an extra run.ini key (bench: name, variant, switches,\n"
+		"                        round); record's own keys win\n"
+		"      --watch           run the interference detector beside the program\n"
+		"                        (docs/WATCH.md): interference.log, run.ini interfered=\n"
+		"      --expect-vt LIST, --exempt-cmd REGEX, --exempt-device-holder NAME,\n"
+		"      --no-procs, --input-dir DIR, --vt-file FILE, --sessions-dir DIR, --kmsg FILE\n"
+		"                        the watcher's options (see stallscope watch --help);\n"
+		"                        each implies --watch\n"
 		"  -h, --help            this text\n\n"
 		"EXAMPLES\n"
 		"  stallscope record -- ./game --benchmark\n"
 		"  stallscope record -o runs/base --duration 120 --frames hud:/tmp/hud.log -- glxgears\n"
 		"  stallscope record -p $(pidof game) --stop-file /tmp/stop\n"
-		"  stallscope record --thread dxvk-submit -- wine game.exe\n");
+		"  stallscope record --thread dxvk-submit -- wine game.exe\n"
+		"  stallscope record --watch --duration 120 -- ./game --benchmark\n");
 }
 
 int cmd_record(int argc, char **argv)
@@ -1245,6 +1330,17 @@ int cmd_record(int argc, char **argv)
 		{ "naive-sampler", no_argument, NULL, 'N' },
 		{ "probe", no_argument, NULL, 'B' },
 		{ "kick", required_argument, NULL, 'K' },
+		{ "no-sample", no_argument, NULL, 256 },
+		{ "meta", required_argument, NULL, 257 },
+		{ "watch", no_argument, NULL, 258 },
+		{ "expect-vt", required_argument, NULL, 259 },
+		{ "exempt-cmd", required_argument, NULL, 260 },
+		{ "exempt-device-holder", required_argument, NULL, 261 },
+		{ "no-procs", no_argument, NULL, 262 },
+		{ "input-dir", required_argument, NULL, 263 },
+		{ "vt-file", required_argument, NULL, 264 },
+		{ "sessions-dir", required_argument, NULL, 265 },
+		{ "kmsg", required_argument, NULL, 266 },
 		{ "no-hook", no_argument, NULL, 'H' },
 		{ "thread", required_argument, NULL, 'T' },
 		{ "help", no_argument, NULL, 'h' },
@@ -1313,6 +1409,60 @@ int cmd_record(int argc, char **argv)
 			if (cli_parse_double("--kick", optarg, 0.05, 3600e3, &d) < 0)
 				return EXIT_USAGE;
 			r->o.kick_ms = d;
+			break;
+		case 256:
+			r->o.no_sample = true;
+			break;
+		case 257: {
+			const char *eq = strchr(optarg, '=');
+			size_t kl = eq ? (size_t)(eq - optarg) : 0;
+
+			if (!eq || !kl || kl >= 64 || strspn(optarg, "abcdefghijklmnopqrstuvwxyz"
+						       "0123456789_.") != kl)
+				return cli_usage_error("option '--meta': expected KEY=VALUE with KEY "
+						       "of a-z, 0-9, '_', '.', got '%s'", optarg);
+			if (r->o.nmeta == sizeof(r->o.meta) / sizeof(r->o.meta[0]))
+				return cli_usage_error("option '--meta': 32 at most");
+			r->o.meta[r->o.nmeta++] = optarg;
+			break;
+		}
+		case 258:
+			r->o.watch = true;
+			break;
+		case 259:
+			r->o.wo.expect_vt = optarg;
+			r->o.watch = true;
+			break;
+		case 260:
+			r->o.wo.exempt_cmd = optarg;
+			r->o.watch = true;
+			break;
+		case 261:
+			if (r->o.wo.nexempt_holders == 16)
+				return cli_usage_error("option '--exempt-device-holder': 16 at most");
+			r->o.holders[r->o.wo.nexempt_holders++] = optarg;
+			r->o.wo.exempt_holders = r->o.holders;
+			r->o.watch = true;
+			break;
+		case 262:
+			r->o.wo.no_procs = true;
+			r->o.watch = true;
+			break;
+		case 263:
+			r->o.wo.input_dir = optarg;
+			r->o.watch = true;
+			break;
+		case 264:
+			r->o.wo.vt_file = optarg;
+			r->o.watch = true;
+			break;
+		case 265:
+			r->o.wo.sessions_dir = optarg;
+			r->o.watch = true;
+			break;
+		case 266:
+			r->o.wo.kmsg = optarg;
+			r->o.watch = true;
 			break;
 		case 'H':
 			r->o.no_hook = true;
@@ -1438,15 +1588,22 @@ int cmd_record(int argc, char **argv)
 			goto out;
 		}
 	}
+	if (r->o.watch && start_watch(r) < 0) {
+		rmdir(r->rundir);
+		goto out;
+	}
 	if (!r->o.pid && start_child(r) < 0) {
 		/* nothing was recorded: leave no run directory behind */
 		if (r->log_path[0]) {
 			unlink(r->log_path);
 			unlink(r->out_path);
 		}
+		drop_watch(r);
 		rmdir(r->rundir);
 		goto out;
 	}
+	if (r->watch)
+		watch_set_program(r->watch, r->pid);
 	err = open_record(r);
 	if (err < 0) {
 		/* nothing recorded: leave neither a record nor a run directory */
@@ -1458,6 +1615,7 @@ int cmd_record(int argc, char **argv)
 			unlink(r->log_path);
 			unlink(r->out_path);
 		}
+		drop_watch(r);
 		rmdir(r->rundir);
 		goto out;
 	}
@@ -1495,6 +1653,14 @@ int cmd_record(int argc, char **argv)
 stop:
 	stop_child(r, SIGTERM);
 	stop_helpers(r);
+	if (r->watch) {
+		err = watch_stop(r->watch, &r->wres);
+		r->watch = NULL;
+		if (err < 0)
+			cli_warn("the watcher failed: %s; run.ini has no verdict", strerror(-err));
+		else
+			r->watched = true;
+	}
 	if (r->w) {
 		struct rec_clock last;
 
@@ -1543,8 +1709,14 @@ stop:
 		fprintf(stderr, "%s: %llu samples, %llu frames, end: %s; run in '%s'\n", cli_prog,
 			(unsigned long long)r->samples, (unsigned long long)r->frames,
 			end_names[r->end], r->rundir);
+		if (r->watched)
+			fprintf(stderr, "%s: interference: %s\n", cli_prog, r->wres.summary);
 	}
+	if (r->watched && r->wres.interfered)
+		fprintf(stderr, "!! INTERFERENCE: %s. THIS RUN IS INVALID\n", r->wres.summary);
 out:
+	drop_watch(r);
+	free(r->wres.summary);
 	if (r->log_rd >= 0)
 		close(r->log_rd);
 	if (r->log_fd >= 0)

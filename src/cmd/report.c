@@ -29,7 +29,9 @@ static const char usage_text[] =
 	"\n"
 	"options:\n"
 	"  --warmup S       leave the first S seconds out of the window (default 60,\n"
-	"                   from the first frame's start); reported as *_warm\n"
+	"                   from the first frame's start); reported as *_warm. Without\n"
+	"                   --warmup/--from/--to a run directory's run.ini warmup_s,\n"
+	"                   window_from_s, window_to_s (written by bench) apply\n"
 	"  --from S         the window starts S seconds after the first frame's start\n"
 	"                   (instead of the warm-up's end)\n"
 	"  --to S           the window ends S seconds after the first frame's start\n"
@@ -45,6 +47,10 @@ static const char usage_text[] =
 	"  --json           a JSON array, one object per input\n"
 	"  --threads        per run directory: each thread's CPU ms per frame over the\n"
 	"                   window, its share of one CPU and the CPU it ran on most\n"
+	"  --interfered-list FILE  run names known to be disturbed (one a line, as\n"
+	"                   'watch --scan --write' writes them): marked interfered\n"
+	"  --include-interfered    keep interfered runs (intf 1) in medians and\n"
+	"                   matrices; without it they are listed and left out\n"
 	"  -h, --help       this text\n"
 	"\n"
 	"EXAMPLES\n"
@@ -56,11 +62,11 @@ static const char usage_text[] =
 
 #define DEFAULT_COLS                                                                       \
 	"source,frames,fps,smooth_fps,median_ms,p99_ms,low1,low01,stalls,stall_s,longest_ms," \
-	"stutter_pct,stalls_warm,stalls_play,low1_play,reload_n"
+	"stutter_pct,stalls_warm,stalls_play,low1_play,reload_n,intf"
 
 /* Columns beyond the metrics. */
 enum col_kind { COL_METRIC, COL_SOURCE, COL_FORMAT, COL_PROGRAM, COL_VARIANT, COL_MH, COL_CFX,
-		COL_WHY, COL_WHY_PLAY };
+		COL_WHY, COL_WHY_PLAY, COL_INTF };
 
 struct col {
 	enum col_kind kind;
@@ -105,6 +111,8 @@ static int col_parse(const char *name, struct col *c)
 		c->kind = COL_WHY;
 	else if (!strcmp(name, "stall_why_play"))
 		c->kind = COL_WHY_PLAY;
+	else if (!strcmp(name, "intf"))
+		c->kind = COL_INTF;
 	else if ((c->metric = metric_find(name)) >= 0)
 		c->kind = COL_METRIC;
 	else {
@@ -132,7 +140,7 @@ static int col_parse(const char *name, struct col *c)
 /* Every column, for --cols all and --csv. */
 static int cols_all(struct col **ret, size_t *ret_n)
 {
-	struct col *c = calloc(4 + M_COUNT + 8 + 2, sizeof(*c));
+	struct col *c = calloc(4 + M_COUNT + 8 + 3, sizeof(*c));
 	size_t n = 0;
 	int i;
 	char buf[48];
@@ -147,6 +155,7 @@ static int cols_all(struct col **ret, size_t *ret_n)
 		col_parse(metric_descs[i].name, &c[n++]);
 	col_parse("stall_why", &c[n++]);
 	col_parse("stall_why_play", &c[n++]);
+	col_parse("intf", &c[n++]);
 	for (i = 0; i < 4; i++) {
 		snprintf(buf, sizeof(buf), "mangohud.%s", mh_keys[i]);
 		col_parse(buf, &c[n++]);
@@ -226,6 +235,8 @@ static int add_cell(struct table *t, const struct col *c, const struct analysis 
 		return table_add(t, why_name(a->why));
 	case COL_WHY_PLAY:
 		return table_add(t, why_name(a->why_play));
+	case COL_INTF:
+		return a->interfered < 0 ? table_add(t, NULL) : table_addf(t, "%d", a->interfered);
 	case COL_METRIC:
 		break;
 	}
@@ -234,7 +245,7 @@ static int add_cell(struct table *t, const struct col *c, const struct analysis 
 
 static bool want_threads;	/* --threads: print_json adds them */
 
-static void print_json(const struct analysis *as, size_t n, const struct metrics_opts *mo)
+static void print_json(const struct analysis *as, size_t n)
 {
 	struct json j;
 	size_t i, k;
@@ -250,10 +261,15 @@ static void print_json(const struct analysis *as, size_t n, const struct metrics
 		json_kstr(&j, "format", a->format);
 		json_kstr(&j, "program", a->program);
 		json_kstr(&j, "variant", a->variant);
-		json_knum(&j, "warmup_s", mo->warmup_s);
-		json_knum(&j, "from_s", mo->from_s);
-		json_knum(&j, "to_s", mo->to_s);
-		json_knum(&j, "stall_ms", mo->stall_ms);
+		json_knum(&j, "warmup_s", a->mo.warmup_s);
+		json_knum(&j, "from_s", a->mo.from_s);
+		json_knum(&j, "to_s", a->mo.to_s);
+		json_knum(&j, "stall_ms", a->mo.stall_ms);
+		if (a->interfered < 0)
+			json_knull(&j, "intf");
+		else
+			json_kint(&j, "intf", a->interfered);
+		json_kstr(&j, "interference", a->interference);
 		for (m = 0; m < M_COUNT; m++)
 			json_knum(&j, metric_descs[m].name, a->m.v[m]);
 		json_kstr(&j, "stall_why", why_name(a->why));
@@ -284,6 +300,24 @@ static void print_json(const struct analysis *as, size_t n, const struct metrics
 	}
 	json_arr_end(&j);
 	json_end(&j);
+}
+
+/* Below the table: the interfered runs (intf 1), each with what disturbed it. */
+static void print_interfered(const struct analysis *as, size_t n, bool included)
+{
+	size_t i, k = 0;
+
+	for (i = 0; i < n; i++) {
+		if (as[i].interfered != 1)
+			continue;
+		if (!k++)
+			printf("\ninterfered runs (intf 1; %s):\n",
+			       included ? "kept by --include-interfered"
+					: "left out of medians and matrices, --include-interfered "
+					  "keeps them");
+		printf("  %s: %s\n", as[i].source,
+		       as[i].interference ? as[i].interference : "interfered");
+	}
 }
 
 /* The table or CSV; 0 or -ENOMEM. */
@@ -337,7 +371,8 @@ static int print_table(const struct analysis *as, size_t n, const struct col *co
 }
 
 enum { OPT_WARMUP = 256, OPT_FROM, OPT_TO, OPT_STALL, OPT_FORMAT, OPT_RULES, OPT_PASS,
-       OPT_COLS, OPT_CSV, OPT_JSON, OPT_PROGRAM };
+       OPT_COLS, OPT_CSV, OPT_JSON, OPT_PROGRAM, OPT_INCL_INTF, OPT_INTF_LIST, OPT_DB,
+       OPT_NAME };
 enum { OPT_THREADS = 300 };	/* report --threads (report_threads.c) */
 
 static const struct option long_opts[] = {
@@ -353,6 +388,10 @@ static const struct option long_opts[] = {
 	{ "csv", no_argument, NULL, OPT_CSV },
 	{ "json", no_argument, NULL, OPT_JSON },
 	{ "threads", no_argument, NULL, OPT_THREADS },
+	{ "include-interfered", no_argument, NULL, OPT_INCL_INTF },
+	{ "interfered-list", required_argument, NULL, OPT_INTF_LIST },
+	{ "db", required_argument, NULL, OPT_DB },
+	{ "name", required_argument, NULL, OPT_NAME },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -379,14 +418,17 @@ int report_parse_common(int argc, char **argv, const char *usage, struct report_
 		case OPT_WARMUP:
 			if (cli_parse_double("--warmup", optarg, 0, 1e9, &o->a.m.warmup_s) < 0)
 				return -1;
+			o->a.window_given = true;
 			break;
 		case OPT_FROM:
 			if (cli_parse_double("--from", optarg, 0, 1e9, &o->a.m.from_s) < 0)
 				return -1;
+			o->a.window_given = true;
 			break;
 		case OPT_TO:
 			if (cli_parse_double("--to", optarg, 0, 1e9, &o->a.m.to_s) < 0)
 				return -1;
+			o->a.window_given = true;
 			break;
 		case OPT_STALL:
 			if (cli_parse_double("--stall-ms", optarg, 0, 1e9, &o->a.m.stall_ms) < 0)
@@ -425,6 +467,24 @@ int report_parse_common(int argc, char **argv, const char *usage, struct report_
 		case OPT_THREADS:
 			o->threads = true;
 			break;
+		case OPT_INCL_INTF:
+			o->include_interfered = true;
+			break;
+		case OPT_INTF_LIST:
+			o->intf_list = optarg;
+			break;
+		case OPT_DB:
+		case OPT_NAME:
+			if (!ret_outdir) {
+				cli_usage_error("option '%s' is matrix's, not report's",
+						c == OPT_DB ? "--db" : "--name");
+				return -1;
+			}
+			if (c == OPT_DB)
+				o->db = optarg;
+			else
+				o->name = optarg;
+			break;
 		case 'o':
 			*ret_outdir = optarg;
 			break;
@@ -446,7 +506,7 @@ int report_parse_common(int argc, char **argv, const char *usage, struct report_
 				o->a.m.from_s, o->a.m.to_s);
 		return -1;
 	}
-	if (optind >= argc) {
+	if (optind >= argc && !o->db) {
 		cli_usage_error("expected at least one INPUT (a frame log or a run directory)");
 		return -1;
 	}
@@ -497,6 +557,9 @@ int cmd_report(int argc, char **argv)
 	if (analyse_load_rules(o.rules, &rules, &o.a.rules_name) < 0)
 		goto out;
 	o.a.rules = rules;
+	if (o.intf_list && analyse_load_intf_list(o.intf_list, &o.a.intf_list) < 0)
+		goto out;
+	o.a.intf_list_name = o.intf_list;
 	as = calloc(argc - first, sizeof(*as));
 	if (!as) {
 		cli_error_errno(-ENOMEM, "inputs");
@@ -511,11 +574,13 @@ int cmd_report(int argc, char **argv)
 	want_threads = o.threads;
 	if (n) {
 		if (o.json)
-			print_json(as, n, &o.a.m);
+			print_json(as, n);
 		else if (print_table(as, n, cols, ncols, o.csv) < 0)
 			failed = cli_error_errno(-ENOMEM, "table");
 		if (o.threads && !o.json && report_threads_print(as, n) < 0)
 			failed = 1;
+		if (!o.json && !o.csv)
+			print_interfered(as, n, o.include_interfered);
 	}
 	status = failed ? 1 : 0;
 out:
@@ -524,6 +589,7 @@ out:
 	free(as);
 	free(cols);
 	free(pass);
+	analyse_free_list(o.a.intf_list);
 	reload_rules_free(rules);
 	return status;
 usage:

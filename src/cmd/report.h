@@ -31,7 +31,14 @@ struct analyse_opts {
 	size_t npass;
 	bool pass_given;
 	bool keep;		/* keep rec, f and segs in struct analysis (stalls) */
+	bool window_given;	/* --warmup/--from/--to given: run.ini's warmup_s,
+				 * window_from_s, window_to_s (bench's) do not apply */
+	char **intf_list;	/* --interfered-list: run names known disturbed
+				 * (NULL-terminated; NULL: none) */
+	const char *intf_list_name;	/* its path, for notes */
 };
+
+struct runini;
 
 struct analysis {
 	char *source;			/* the input as given */
@@ -51,6 +58,11 @@ struct analysis {
 	size_t nsegs;
 	bool play_known;
 	int why, why_play;		/* stall_why(_play): enum cause_col, -1 none */
+	struct metrics_opts mo;		/* the window used: the options, or run.ini's */
+	struct runini *ini;		/* run.ini of a run directory (owned), else NULL */
+	int interfered;			/* run.ini's interfered= (1, 0), 1 when listed in
+					 * the interfered list, -1 not watched */
+	char *interference;		/* the watcher's summary or why listed; owned, NULL */
 };
 
 /*
@@ -69,6 +81,33 @@ void analysis_release(struct analysis *a);
  */
 int analyse_load_rules(const char *path, struct reload_rules **ret, const char **ret_name);
 
+/*
+ * Reads the interfered-runs list PATH (one run name or directory a line, as
+ * `watch --scan --write` writes it; blank lines and '#' comments skipped)
+ * into a new NULL-terminated array (free with analyse_free_list). Returns 0,
+ * or -1 after reporting an unreadable file.
+ */
+int analyse_load_intf_list(const char *path, char ***ret);
+void analyse_free_list(char **list);
+
+/* Whether INPUT (a path; trailing slashes and the directory part ignored)
+ * is named in LIST (entries compared the same way). */
+bool analyse_in_list(char *const *list, const char *input);
+
+struct db;
+struct strbuf;
+
+/*
+ * Stores analysis A of run directory RUNDIR in DB (db_add_run: one
+ * transaction): the run's row from its run.ini (name= else program=,
+ * variant= else "-", switches, round, t0_utc, host, kernel, interfered,
+ * interference, exit_status) and one row per metric that has a number. The
+ * run is keyed by RUNDIR's absolute path, so storing it again replaces it.
+ * Returns the run's id (> 0) or a negative errno with a message in ERR.
+ */
+long long analyse_store(struct db *db, const char *rundir, const struct analysis *a,
+			struct strbuf *err);
+
 /* Parses "S,S,..." (seconds >= 0) for --pass into a new array; 0, or -1
  * after a usage error was printed. */
 int analyse_parse_passes(const char *arg, double **ret, size_t *ret_n);
@@ -79,6 +118,9 @@ struct report_options {
 	const char *rules;	/* --rules */
 	const char *cols;	/* --cols */
 	bool csv, json;
+	bool include_interfered;	/* --include-interfered */
+	const char *intf_list;		/* --interfered-list FILE */
+	const char *db, *name;		/* matrix --db PATH [--name N] */
 	bool threads;	/* --threads (report): per-thread CPU per frame */
 };
 

@@ -1,0 +1,199 @@
+// SPDX-License-Identifier: MIT
+/*
+ * db.c: `stallscope db import RUNDIR...` indexes run directories recorded
+ * before or elsewhere in the results database (analysed as `report` does,
+ * one transaction per run, a run imported again replaces itself), and
+ * `stallscope db info` says which database, its schema version and what it
+ * holds. The tables are in docs/FORMAT.md, "Results database".
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "cmd/cmd.h"
+#include "cmd/report.h"
+#include "core/runini.h"
+#include "core/strbuf.h"
+#include "db/db.h"
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+		"usage: stallscope db import [options] RUNDIR...\n"
+		"       stallscope db info [--db PATH]\n"
+		"\n"
+		"import: analyses each run directory as 'report' does and stores it in the\n"
+		"results database (creating it): the run's row from its run.ini and one row per\n"
+		"metric. A run is keyed by its directory's absolute path: importing it again\n"
+		"replaces it. info: the database's path, schema version and counts.\n"
+		"\n"
+		"options:\n"
+		"  --db PATH               the database (default\n"
+		"                          $XDG_DATA_HOME/stallscope/results.db)\n"
+		"  --rules FILE            reload rules for the analysis\n"
+		"  --warmup S              instead of run.ini's warmup_s (default 60)\n"
+		"  --stall-ms MS           a stall is a frame over MS ms (default 100)\n"
+		"  --interfered-list FILE  runs named there are stored as interfered\n"
+		"  -h, --help              this text\n"
+		"\n"
+		"EXAMPLES\n"
+		"  stallscope db import runs/*/\n"
+		"  stallscope db import --db results.db --interfered-list interfered.list old/*/\n"
+		"  stallscope db info\n");
+}
+
+struct count_ctx {
+	size_t runs, interfered;
+};
+
+static int count_run(const struct db_run *r, void *ctx)
+{
+	struct count_ctx *c = ctx;
+
+	c->runs++;
+	c->interfered += r->interfered == 1;
+	return 0;
+}
+
+static int db_info(struct db *db, const char *path)
+{
+	struct strbuf err = STRBUF_INIT;
+	struct count_ctx c = { 0 };
+	char **names = NULL;
+	size_t nm = 0;
+
+	if (db_each_run(db, NULL, count_run, &c, &err) < 0 ||
+	    db_metric_names(db, NULL, &names, &err) < 0) {
+		cli_error("%s", err.buf);
+		sb_release(&err);
+		return 1;
+	}
+	while (names[nm])
+		nm++;
+	printf("database:       %s\n", path);
+	printf("schema version: %d\n", db_schema_version(db));
+	printf("runs:           %zu (%zu interfered)\n", c.runs, c.interfered);
+	printf("metrics:        %zu names\n", nm);
+	db_free_list(names);
+	sb_release(&err);
+	return 0;
+}
+
+int cmd_db(int argc, char **argv)
+{
+	enum { O_DB = 256, O_RULES, O_WARMUP, O_STALL, O_LIST };
+	static const struct option lo[] = {
+		{ "db", required_argument, NULL, O_DB },
+		{ "rules", required_argument, NULL, O_RULES },
+		{ "warmup", required_argument, NULL, O_WARMUP },
+		{ "stall-ms", required_argument, NULL, O_STALL },
+		{ "interfered-list", required_argument, NULL, O_LIST },
+		{ "help", no_argument, NULL, 'h' },
+		{ 0 },
+	};
+	struct analyse_opts ao = { .m = METRICS_OPTS_INIT, .fmt = FRAMELOG_AUTO };
+	struct strbuf path = STRBUF_INIT, err = STRBUF_INIT;
+	struct reload_rules *rules = NULL;
+	const char *dbp = NULL, *rules_path = NULL, *list = NULL, *sub;
+	struct db *db = NULL;
+	int c, r, ret = 1, failed = 0, imported = 0;
+
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "h", lo, NULL)) != -1) {
+		switch (c) {
+		case O_DB: dbp = optarg; break;
+		case O_RULES: rules_path = optarg; break;
+		case O_WARMUP:
+			if (cli_parse_double("--warmup", optarg, 0, 1e9, &ao.m.warmup_s) < 0)
+				return EXIT_USAGE;
+			ao.window_given = true;
+			break;
+		case O_STALL:
+			if (cli_parse_double("--stall-ms", optarg, 0, 1e9, &ao.m.stall_ms) < 0)
+				return EXIT_USAGE;
+			break;
+		case O_LIST: list = optarg; break;
+		case 'h': usage(stdout); return 0;
+		default: return cli_usage_error("unknown option");
+		}
+	}
+	if (optind == argc)
+		return cli_usage_error("expected a subcommand: import or info");
+	sub = argv[optind++];
+	if (strcmp(sub, "import") && strcmp(sub, "info"))
+		return cli_usage_error("unknown subcommand '%s' (expected import or info)", sub);
+	if (!strcmp(sub, "import") && optind == argc)
+		return cli_usage_error("import: expected at least one RUNDIR");
+	if (!strcmp(sub, "info") && optind < argc)
+		return cli_usage_error("info: unexpected argument '%s'", argv[optind]);
+	if (dbp)
+		sb_adds(&path, dbp);
+	else if (db_default_path(&path) < 0)
+		return cli_error("no database path: neither XDG_DATA_HOME nor HOME is set; give --db");
+	if (!strcmp(sub, "info")) {
+		r = db_open(path.buf, false, &db, &err);
+		if (r < 0)
+			cli_error("%s", err.len ? err.buf : strerror(-r));
+		else
+			ret = db_info(db, path.buf);
+		goto out;
+	}
+	if (db_make_parent(path.buf) < 0) {
+		cli_error("cannot create the directory of '%s'", path.buf);
+		goto out;
+	}
+	r = db_open(path.buf, true, &db, &err);
+	if (r < 0) {
+		cli_error("%s", err.len ? err.buf : strerror(-r));
+		goto out;
+	}
+	if (analyse_load_rules(rules_path, &rules, &ao.rules_name) < 0)
+		goto out;
+	ao.rules = rules;
+	if (list && analyse_load_intf_list(list, &ao.intf_list) < 0)
+		goto out;
+	ao.intf_list_name = list;
+	for (; optind < argc; optind++) {
+		struct analysis a;
+		long long id;
+
+		if (analyse_input(argv[optind], &ao, &a) < 0) {
+			failed++;
+			continue;
+		}
+		if (!a.ini) {
+			cli_error("'%s' is a frame log, not a run directory: only runs go into the "
+				  "database", argv[optind]);
+			analysis_release(&a);
+			failed++;
+			continue;
+		}
+		sb_reset(&err);
+		id = analyse_store(db, argv[optind], &a, &err);
+		if (id < 0) {
+			cli_error("%s", err.buf);
+			failed++;
+		} else {
+			imported++;
+			printf("imported '%s' as run %lld (%s:%s%s)\n", argv[optind], id,
+			       a.ini && runini_get(a.ini, "name") ? runini_get(a.ini, "name")
+				 : a.program ? a.program : "-",
+			       a.variant ? a.variant : "-", a.interfered == 1 ? ", interfered" : "");
+		}
+		analysis_release(&a);
+	}
+	printf("%d run%s imported into '%s'%s\n", imported, imported == 1 ? "" : "s", path.buf,
+	       failed ? "; some failed (see above)" : "");
+	ret = failed ? 1 : 0;
+out:
+	analyse_free_list(ao.intf_list);
+	reload_rules_free(rules);
+	db_close(db);
+	sb_release(&path);
+	sb_release(&err);
+	return ret;
+}

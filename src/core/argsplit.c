@@ -1,0 +1,108 @@
+// SPDX-License-Identifier: MIT
+/*
+ * argsplit.c: argsplit.h's shell-like word splitting without a shell. One
+ * pass over the string with a strbuf for the word being built; a word exists
+ * once any character or quote of it has been seen ('' is an empty word).
+ */
+#include <errno.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/argsplit.h"
+
+void argsplit_free(char **argv)
+{
+	for (char **p = argv; p && *p; p++)
+		free(*p);
+	free(argv);
+}
+
+/* Appends the finished word W to *V (N words so far); 0 or -ENOMEM. */
+static int push(char ***v, size_t *n, struct strbuf *w)
+{
+	char **nv = realloc(*v, (*n + 2) * sizeof(**v));
+	char *s;
+
+	if (!nv)
+		return -ENOMEM;
+	*v = nv;
+	s = sb_detach(w);
+	if (!s)
+		return -ENOMEM;
+	nv[(*n)++] = s;
+	nv[*n] = NULL;
+	return 0;
+}
+
+int argsplit(const char *s, char ***ret, struct strbuf *err)
+{
+	struct strbuf w = STRBUF_INIT;
+	char **v = calloc(1, sizeof(*v));
+	size_t n = 0;
+	bool in_word = false;
+	const char *p = s;
+	int r = 0;
+
+	if (!v)
+		return -ENOMEM;
+	while (*p && !r) {
+		char c = *p;
+
+		if (c == ' ' || c == '\t' || c == '\n' || c == '\r') {
+			if (in_word)
+				r = push(&v, &n, &w);
+			in_word = false;
+			p++;
+		} else if (c == '\'') {
+			const char *e = strchr(p + 1, '\'');
+
+			if (!e) {
+				sb_addf(err, "unterminated \"'\" at column %zu", (size_t)(p - s) + 1);
+				r = -EINVAL;
+				break;
+			}
+			r = sb_add(&w, p + 1, (size_t)(e - p - 1));
+			in_word = true;
+			p = e + 1;
+		} else if (c == '"') {
+			const char *q = p + 1;
+
+			for (; *q && *q != '"' && !r; q++) {
+				if (*q == '\\' && q[1] && strchr("\"\\$`", q[1]))
+					q++;
+				r = sb_addc(&w, *q);
+			}
+			if (!r && !*q) {
+				sb_addf(err, "unterminated '\"' at column %zu", (size_t)(p - s) + 1);
+				r = -EINVAL;
+				break;
+			}
+			in_word = true;
+			p = q + 1;
+		} else if (c == '\\') {
+			if (!p[1]) {
+				sb_addf(err, "a backslash ends the line at column %zu",
+					(size_t)(p - s) + 1);
+				r = -EINVAL;
+				break;
+			}
+			r = sb_addc(&w, p[1]);
+			in_word = true;
+			p += 2;
+		} else {
+			r = sb_addc(&w, c);
+			in_word = true;
+			p++;
+		}
+	}
+	if (!r && in_word)
+		r = push(&v, &n, &w);
+	sb_release(&w);
+	if (r < 0) {
+		argsplit_free(v);
+		return r;
+	}
+	*ret = v;
+	return (int)n;
+}
