@@ -142,6 +142,8 @@ static void ev_text(struct strbuf *sb, const struct cause_evidence *e)
 		sb_addf(sb, "; cgroup memory pressure %.1f ms", e->cg_mem_ms);
 	else if (!isnan(e->psi_mem_ms) && e->psi_mem_ms > 0)
 		sb_addf(sb, "; memory pressure %.1f ms", e->psi_mem_ms);
+	for (k = 0; k < e->nlate; k++)
+		sb_addf(sb, "; CPU %d woke %.0f ms late", e->late[k].cpu, e->late[k].late_ms);
 	if (e->stack && stack_lines > 0) {
 		const char *p = e->stack;
 		long n;
@@ -261,6 +263,15 @@ static void json_evidence(struct json *j, const struct cause_evidence *e)
 	for (k = 0; k < e->nvm; k++)
 		json_kint(j, e->vm[k].name, e->vm[k].delta);
 	json_obj_end(j);
+	json_key(j, "late_wakeups");
+	json_arr_begin(j);
+	for (k = 0; k < e->nlate; k++) {
+		json_obj_begin(j);
+		json_kint(j, "cpu", e->late[k].cpu);
+		json_knumf(j, "late_ms", e->late[k].late_ms, 3);
+		json_obj_end(j);
+	}
+	json_arr_end(j);
 	json_key(j, "stack");
 	if (e->stack) {
 		const char *p = e->stack;

@@ -11,6 +11,7 @@
  */
 #include <errno.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -912,6 +913,25 @@ void causes_evidence(const struct causes *c, uint64_t a, uint64_t b, struct caus
 			e.stack = ev->text;
 			break;
 		}
+	}
+	/* record --probe: a wake-up at t that was late_us late kept a CPU
+	 * asleep over [t - late, t]; it is evidence when that overlaps */
+	for (k = 0; k < r->nevents; k++) {
+		const struct rec_event *ev = &r->events[k];
+		unsigned long long late_us;
+		int cpu;
+
+		if (!ev->kind || strcmp(ev->kind, "late_wakeup") || !ev->text ||
+		    sscanf(ev->text, "cpu=%d late_us=%llu", &cpu, &late_us) != 2)
+			continue;
+		if (ev->t_ns < a || ev->t_ns - late_us * 1000 > b)
+			continue;
+		if (e.nlate == CAUSE_EV_MAX)
+			memmove(&e.late[0], &e.late[1], sizeof(e.late[0]) * (CAUSE_EV_MAX - 1)),
+				e.nlate--;
+		e.late[e.nlate].cpu = cpu;
+		e.late[e.nlate].late_ms = late_us / 1000.0;
+		e.nlate++;
 	}
 	if (n == 0) {
 		*ret = e;

@@ -202,6 +202,12 @@ struct cause_evidence {
 		int64_t delta;
 	} vm[CAUSE_EV_MAX];	/* the vmstat counters that moved */
 	const char *stack;	/* the first kernel stack recorded inside, or NULL */
+	size_t nlate;
+	struct {
+		int cpu;
+		double late_ms;
+	} late[CAUSE_EV_MAX];	/* the probe's late wake-ups (record --probe) whose
+				 * overdue sleep overlaps the span, latest first kept */
 };
 
 /* Collects the evidence for the span [A_NS, B_NS] into *RET (always

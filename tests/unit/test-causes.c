@@ -599,12 +599,24 @@ static void test_evidence(void)
 	stall_count(r, "disk.vda.rd_ios", 4);
 	stall_count(r, "disk.vda.rd_sectors", 32);
 	stall_count(r, "vm.pgmajfault", 0);
-	r->events = xcalloc(1, sizeof(*r->events));
-	r->nevents = 1;
+	r->events = xcalloc(4, sizeof(*r->events));
+	r->nevents = 4;
 	r->events[0].t_ns = T0 + 500 * MS;
 	r->events[0].tid = 4242;
 	r->events[0].kind = xstrdup("stack");
 	r->events[0].text = xstrdup("folio_wait_bit_common\nfilemap_read\nvfs_read");
+	/* record --probe: CPU 1 woke 900 ms late at 1.2 s (asleep over 0.3..1.2 s:
+	 * overlaps the span), CPU 0 12 ms late at 0.2 s (before it), CPU 0 15 ms
+	 * late at 0.61 s (due at 0.595: overlaps) */
+	r->events[1].t_ns = T0 + 1200 * MS;
+	r->events[1].kind = xstrdup("late_wakeup");
+	r->events[1].text = xstrdup("cpu=1 late_us=900000");
+	r->events[2].t_ns = T0 + 200 * MS;
+	r->events[2].kind = xstrdup("late_wakeup");
+	r->events[2].text = xstrdup("cpu=0 late_us=12000");
+	r->events[3].t_ns = T0 + 610 * MS;
+	r->events[3].kind = xstrdup("late_wakeup");
+	r->events[3].text = xstrdup("cpu=0 late_us=15000");
 	CHECK_INT(causes_new(r, &c), 0);
 	if (!c)
 		return;
@@ -624,6 +636,11 @@ static void test_evidence(void)
 	CHECK(saw);
 	CHECK_INT(e.nvm, 0);
 	CHECK(e.stack && !strncmp(e.stack, "folio_wait_bit_common", 21));
+	CHECK_INT(e.nlate, 2);
+	CHECK_INT(e.late[0].cpu, 1);
+	CHECK_NEAR(e.late[0].late_ms, 900, 1e-9);
+	CHECK_INT(e.late[1].cpu, 0);
+	CHECK_NEAR(e.late[1].late_ms, 15, 1e-9);
 	causes_free(c);
 	rec_free(r);
 }
