@@ -158,6 +158,11 @@ static void compute(struct row *r, const double *a, size_t na, const double *b, 
 	} else {
 		r->significant = r->p < ALPHA;
 	}
+	/* a real change from a median of 0 (no stalls before a patch added
+	 * some) has no change in %: say which way it went instead of hiding it */
+	if (r->significant == 1 && !isfinite(r->change))
+		snprintf(r->why, sizeof(r->why), "a's median is 0: no change in %%, b's is %s",
+			 r->b_med > r->a_med ? "higher" : "lower");
 }
 
 static void fmt_ci(char *buf, size_t len, double lo, double hi)
@@ -190,6 +195,8 @@ static void print_table(struct row *rows, size_t n, bool csv)
 		table_add(t, buf);
 		if (r->significant == 1 && isfinite(r->change))
 			table_addf(t, "%+.1f%%", r->change);
+		else if (r->significant == 1)
+			table_add(t, r->b_med > r->a_med ? "up from 0" : "down from 0");
 		else if (r->significant == 0)
 			table_add(t, "~");
 		else

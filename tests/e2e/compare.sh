@@ -27,7 +27,8 @@ check "missing db exits 1" '[ $rc = 1 ] && grep -q "no such database" "$tmp/err"
 			echo "INSERT INTO runs VALUES ($id, 'game', '$v', NULL, $round, NULL, NULL, NULL, '/r/$id', 0, 0, NULL);"
 			if [ "$v" = - ]; then stalls=$((10 + round)); else stalls=$((2 + round % 2)); fi
 			fps=$((60 + (round * 7) % 3))
-			echo "INSERT INTO metrics VALUES ($id, 'stalls', $stalls), ($id, 'fps', $fps);"
+			if [ "$v" = - ]; then big=0; else big=$((1 + round % 2)); fi	# none before, some after
+			echo "INSERT INTO metrics VALUES ($id, 'stalls', $stalls), ($id, 'fps', $fps), ($id, 'over_1s', $big);"
 		done
 	done
 	# an interfered run with a wild value, which must not count
@@ -59,6 +60,15 @@ assert m["fps"]["significant"] is False, m["fps"]
 for k in ("metric","a_median","b_median","a_ci","b_ci","change_pct","p","n_a","n_b","significant"):
     assert k in s, k
 PY'
+
+# a real change from a median of 0 has no %, but is shown, never hidden as '?'
+check "significant change from 0: up from 0" 'grep -E "^over_1s .* up from 0 " "$tmp/out" >/dev/null'
+check "from 0 in JSON: change_pct null, significant, a note" '/usr/bin/python3 -c "
+import json; m = {x[\"metric\"]: x for x in json.load(open(\"$tmp/json\"))[\"metrics\"]}[\"over_1s\"]
+assert m[\"change_pct\"] is None and m[\"significant\"] is True and \"median is 0\" in m[\"note\"], m
+"'
+"$SS_BIN" compare --db "$db" --csv --metrics stalls,fps game game:PATCH=1 >"$tmp/csv"
+check "--csv: a header and a row per metric" '[ "$(head -1 "$tmp/csv")" = "metric,a,a_ci95,b,b_ci95,change,p,n" ] && grep -q "^stalls,13.5,.*,-[0-9.]*%,.*,6+6$" "$tmp/csv" && grep -q "^fps,.*,~," "$tmp/csv" && [ $(wc -l <"$tmp/csv") = 3 ]'
 
 # three runs a side cannot reach p < 0.05: say how many are needed
 sqlite3 "$db" "DELETE FROM runs WHERE round > 3; DELETE FROM metrics WHERE run_id NOT IN (SELECT id FROM runs);"
