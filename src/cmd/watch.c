@@ -26,6 +26,10 @@
 #include "cmd/cmd.h"
 #include "core/strbuf.h"
 #include "core/watchrules.h"
+
+#ifndef SS_DATADIR
+#define SS_DATADIR "/usr/local/share/stallscope"
+#endif
 #include "linux/watch.h"
 #include "out/json.h"
 
@@ -77,7 +81,8 @@ static void usage(FILE *f)
 		"                             the rules' interfere_re, the kernel log's USB lines\n"
 		"                             and an Xorg log's VT switches and input devices\n"
 		"                             within each run's time)\n"
-		"  --rules FILE               the rules file ([program] interfere_re = REGEX)\n"
+		"  --rules FILE               the rules file ([program] interfere_re = REGEX;\n"
+		"                             default: report's reload-rules.ini)\n"
 		"  --dmesg FILE               a saved kernel log (default: /dev/kmsg when readable)\n"
 		"  --xorg-log FILE            an Xorg log (default: the usual places)\n"
 		"  --write                    append disturbed runs to the list file\n"
@@ -275,6 +280,21 @@ static int kernel_log(const char *path, struct strbuf *sb)
 	return 0;
 }
 
+/* LINE without record's "[S] " stamp (core/logstamp.h), so that rules match
+ * the text as the program wrote it, as report's reload rules do; an
+ * unstamped line (a log saved elsewhere) as it is. */
+static const char *unstamped(const char *line)
+{
+	size_t n;
+
+	if (line[0] != '[')
+		return line;
+	n = 1 + strspn(line + 1, "0123456789.");
+	if (n > 1 && line[n] == ']' && line[n + 1] == ' ')
+		return line + n + 2;
+	return line;
+}
+
 typedef int (*line_fn)(const char *line, double *t, char *what, size_t len);
 
 /* Findings of LOG whose stamps fall in [T0, T1] (CLOCK_MONOTONIC seconds). */
@@ -348,7 +368,7 @@ static int scan_run(struct watch_cmd_opts *o, const char *run, const struct strb
 				snprintf(line, sizeof(line), "%.*s",
 					 (int)(l < sizeof(line) - 1 ? l : sizeof(line) - 1), p);
 				for (int i = 0; i < rc.n; i++) {
-					if (regexec(&rc.re[i], line, 0, NULL, 0) == 0) {
+					if (regexec(&rc.re[i], unstamped(line), 0, NULL, 0) == 0) {
 						printf("! %s: program.log line %d matches an interfere_re of [%s]\n",
 						       run, lineno, rc.program);
 						found++;
@@ -381,6 +401,22 @@ out:
 	sb_release(&plog);
 	sb_release(&path);
 	return found;
+}
+
+/* The rules file report reads by default (src/cmd/analyse.c), or NULL. */
+static const char *default_rules(void)
+{
+	static const char *const paths[] = {
+		SS_DATADIR "/reload-rules.ini",
+#ifdef SS_SRCDIR
+		SS_SRCDIR "/share/reload-rules.ini",
+#endif
+	};
+
+	for (size_t i = 0; i < sizeof(paths) / sizeof(paths[0]); i++)
+		if (access(paths[i], R_OK) == 0)
+			return paths[i];
+	return NULL;
 }
 
 static int watch_scan(struct watch_cmd_opts *o, int n, char **runs)
@@ -494,6 +530,8 @@ int cmd_watch(int argc, char **argv)
 	}
 	o.w.exempt_holders = o.holders;
 	if (o.scan) {
+		if (!o.rules)
+			o.rules = default_rules();
 		if (optind == argc)
 			return cli_usage_error("--scan needs at least one run directory");
 		return watch_scan(&o, argc - optind, argv + optind);

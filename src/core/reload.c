@@ -80,6 +80,9 @@ static int on_entry(void *user, const char *section, const char *key, const char
 		sb_addf(&c->msg, "expected a [program] section before '%s'", key);
 		return 0;
 	}
+	/* watch --scan's key (src/cmd/watch.c): the same file holds both */
+	if (!strcmp(key, "interfere_re"))
+		return 1;
 	if (!rs->n || strcmp(rs->r[rs->n - 1].program, section)) {
 		struct reload_rule *nr;
 		size_t i;

@@ -323,8 +323,13 @@ int watch_scan_xorg_line(const char *line, double *ret_t, char *what, size_t len
 	if (strstr(text, "VT switch") || strstr(text, "xf86VTSwitch")) {
 		snprintf(what, len, "Xorg: VT switch");
 	} else if ((p = strstr(text, "Adding input device "))) {
+		size_t n;
+
 		p += strlen("Adding input device ");
-		snprintf(what, len, "Xorg: input device added: %.*s", (int)strcspn(p, "(\n"), p);
+		n = strcspn(p, "(\n");
+		while (n && p[n - 1] == ' ')	/* the blank before "(/dev/input/..." */
+			n--;
+		snprintf(what, len, "Xorg: input device added: %.*s", (int)n, p);
 	} else {
 		return 0;
 	}

@@ -68,6 +68,19 @@ static void test_rules_parse(void)
 	reload_rules_free(NULL);
 }
 
+/* watch --scan's interfere_re lives in the same file: report passes over it,
+ * also in a section that has no reload rule. */
+static void test_rules_interfere_re(void)
+{
+	struct reload_rules *rs = parse_ok("[demo]\ninterfere_re = ^player jumped\nrule = none\n"
+					   "why = x\n[other]\ninterfere_re = ^menu\n");
+
+	CHECK(rs && rs->n == 1);
+	CHECK(rs && reload_rules_find(rs, "demo") && reload_rules_find(rs, "demo")->kind == RELOAD_NONE);
+	CHECK(rs && reload_rules_find(rs, "other") == NULL);
+	reload_rules_free(rs);
+}
+
 static void test_rules_errors(void)
 {
 	parse_bad("[a]\nfixed = -1\nwhy = x\n", "'rules.ini' line 2: [a] fixed: expected seconds");
@@ -345,6 +358,7 @@ static void test_overrides(void)
 int main(void)
 {
 	T_RUN(test_rules_parse);
+	T_RUN(test_rules_interfere_re);
 	T_RUN(test_rules_errors);
 	T_RUN(test_shipped_rules);
 	T_RUN(test_log_parse);

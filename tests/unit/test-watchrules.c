@@ -141,7 +141,7 @@ static void test_scan(void)
 	CHECK_INT(watch_scan_xorg_line("[  4811.093] (II) config/udev: Adding input device "
 				       "Logitech G502 (/dev/input/event5)", &t, what, sizeof(what)), 1);
 	CHECK_NEAR(t, 4811.093, 1e-9);
-	CHECK_STR(what, "Xorg: input device added: Logitech G502 ");
+	CHECK_STR(what, "Xorg: input device added: Logitech G502");
 	CHECK_INT(watch_scan_xorg_line("[  4900.002] (II) AIGLX: Suspending AIGLX clients for VT switch",
 				       &t, what, sizeof(what)), 1);
 	CHECK_STR(what, "Xorg: VT switch");
