@@ -773,10 +773,22 @@ static void procs_scan(struct watch *w)
 			char detail[160], line[200];
 			double cpu = (double)(ps.cpu - p->cpu0) / (double)w->hz;
 
-			/* the name now, not at first sight: it may have exec'ed since */
+			/* the name now, not at first sight: it may have exec'ed since,
+			 * and an exec can make it exempt (its new name) or the run's
+			 * (its new environment): first seen between fork and exec, a
+			 * process was classified by its parent's name and environment */
+			bool execd = strcmp(p->comm, ps.comm) != 0;
+
 			snprintf(p->comm, sizeof(p->comm), "%s", ps.comm);
-			if (p->cls == PROC_UNKNOWN)
+			if (p->cls == PROC_UNKNOWN || execd) {
+				enum proc_class was = p->cls;
+
 				p->cls = proc_classify(w, p, &ps);
+				if (was != PROC_UNKNOWN && was != p->cls &&
+				    (p->cls == PROC_RUN || p->cls == PROC_EXEMPT))
+					logline(w, '-', "process %d (%s) after an exec: %s", p->pid,
+						p->comm, p->cls == PROC_RUN ? "the run's" : "exempt");
+			}
 			if (p->cls == PROC_KERNEL || p->cls == PROC_RUN || p->cls == PROC_EXEMPT)
 				continue;
 			p->counted = true;

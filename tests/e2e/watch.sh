@@ -29,21 +29,28 @@ wait_ready() {
 # busy CPU_S: a python3 that burns that much CPU time (bounded in wall time)
 BUSY='import time; e = time.process_time() + 1.5; s = time.time()
 while time.process_time() < e and time.time() - s < 8: pass'
-"$SS_BIN" watch --duration 10 "${srcs[@]}" --log "$W/log" --json \
+"$SS_BIN" watch --duration 10 "${srcs[@]}" --log "$W/log" --json --rundir "$W/rd" --exempt-cmd '^ssburner$' \
 	-- sh -c "/usr/bin/python3 -c '$BUSY'; sleep 9" >"$W/json" 2>"$W/err" &
 wpid=$!
 wait_ready "$W/log" || { echo "watcher did not start"; cat "$W/err"; exit 1; }
 # a foreign process outside the run burning CPU for ~1.5 s
 setsid sh -c "echo \$\$ >'$W/burner'; exec /usr/bin/python3 -c '$BUSY'" &
+# the same outside the run's tree, but the run's by its environment
+setsid sh -c "echo \$\$ >'$W/envrun'; STALLSCOPE_RUN='$W/rd' exec /usr/bin/python3 -c '$BUSY'" &
+# and one whose name --exempt-cmd exempts (a copy of python3 named ssburner)
+cp /usr/bin/python3 "$W/ssburner"
+setsid sh -c "echo \$\$ >'$W/exempt'; exec '$W/ssburner' -c '$BUSY'" &
 $INJECT "$W/input/event0" keyboard 30 48 183 194
 $INJECT "$W/input/event1" mouse
 $INJECT "$W/input/event2" pad
 echo tty3 >"$W/vt"
-echo 'usb 3-1: New USB device found, idVendor=046d, idProduct=c52b' >"$W/kmsg"
+printf '%s\n' 'usb 3-1: New USB device found, idVendor=046d, idProduct=c52b' \
+	'usb 3-1: USB disconnect, device number 4' >"$W/kmsg"
 printf 'USER=eve\nSERVICE=sshd\n' >"$W/sess/12"
 mkfifo "$W/input/event7"
+rm "$W/input/event1"	# the mouse goes away
 wait $wpid; rc=$?
-burner=$(cat "$W/burner")
+burner=$(cat "$W/burner") envrun=$(cat "$W/envrun") exempt=$(cat "$W/exempt")
 cat "$W/log"
 check "exit status 3 when interfered" '[ $rc = 3 ]'
 check "4 key presses, repeats and releases not counted" 'grep -c "^! .* key press on" "$W/log" | grep -qx 4'
@@ -57,8 +64,15 @@ check "VT switch" 'grep -q "^! .*VT switch 1->3" "$W/log"'
 check "USB device" 'grep -q "^! .*USB device connected" "$W/log"'
 check "new login counted, old one not" 'grep -q "^! .*new session 12 (sshd)" "$W/log" && ! grep -q "session 3" "$W/log"'
 check "device appearing counted" 'grep -q "^! .*input device appeared: .event7." "$W/log"'
+check "device going away counted" 'grep -q "^! .*input device went away: " "$W/log"'
+check "USB disconnect counted" 'grep -q "^! .*USB device disconnected" "$W/log"'
+check "STALLSCOPE_RUN=<rundir> in its environment: the run's" 'grep -Eq "^- .*process $envrun \(python3\)(: | after an exec: )the run.s" "$W/log" && ! grep -q "^! .*process $envrun " "$W/log"'
+check "--exempt-cmd: noted as exempt, not counted" 'grep -Eq "^- .*process $exempt \(ssburner\)(: | after an exec: )exempt" "$W/log" && ! grep -q "^! .*process $exempt " "$W/log"'
 check "foreign CPU burner counted" 'grep -q "^! .*process $burner (python3) used" "$W/log"'
-check "the run's busy child not counted" '! grep -E "^! .*process [0-9]+ \(python3\) used" "$W/log" | grep -v "process $burner " | grep -q .'
+# (by pid: other people's python3 on a shared machine may well be counted)
+runpids=$(sed -En "s/^- [0-9.]+ new process ([0-9]+) \(python3\): the run.s$/\1/p" "$W/log")
+check "the run's busy child not counted" '[ -n "$runpids" ] && ! for p in $runpids; do grep "^! .*process $p " "$W/log"; done | grep -q .'
+
 check "the run's processes noted as the run's" 'grep -q "^- .*the run.s" "$W/log"'
 check "summary in JSON" '/usr/bin/python3 -c "
 import json,sys; d=json.load(open(\"$W/json\"))
@@ -69,7 +83,7 @@ assert \"4 key presses\" in s and \"VT switch 1->3\" in s and \"session 12 (sshd
 check "loud invalid line" 'grep -q "!! INTERFERENCE: .* THIS RUN IS INVALID" "$W/err"'
 
 # --- a clean run, with an exempt virtual device -------------------------
-rm -f "$W/input/event7"
+rm -f "$W/input/event7"; mkfifo "$W/input/event1"
 echo tty1 >"$W/vt"
 # a program named 'sleep' holds event2 open: its events are exempt
 (exec 3<>"$W/input/event2"; exec sleep 20) &
