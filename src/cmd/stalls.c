@@ -487,6 +487,12 @@ int cmd_stalls(int argc, char **argv)
 			r = print_list("window", win, nwin);
 			if (!r)
 				r = print_list("warm-up", warm, nwarm);
+			/* The notes about the input itself (they start with a
+			 * quoted file name: no t0, a torn record); the column
+			 * notes are report's. */
+			for (k = 0; !r && k < a.m.nnotes; k++)
+				if (a.m.notes[k][0] == '\'')
+					printf("note: %s\n", a.m.notes[k]);
 			if (r < 0) {
 				cli_error_errno(r, "'%s'", argv[i]);
 				status = 1;

@@ -258,18 +258,18 @@ int reload_rule_from_overrides(const char *re, const char *after, const char *fi
 
 	if (!re && !fixed) {
 		if (after) {
-			sb_addf(err, "run.ini: reload_after= needs reload_re=");
+			sb_addf(err, "reload_after= needs reload_re=");
 			return -EINVAL;
 		}
 		return 0;
 	}
 	if (re && fixed) {
-		sb_addf(err, "run.ini: expected one of reload_re= and reload_fixed=, got both");
+		sb_addf(err, "expected one of reload_re= and reload_fixed=, got both");
 		return -EINVAL;
 	}
 	if (fixed) {
 		if (parse_secs(fixed, &r.fixed_s) < 0) {
-			sb_addf(err, "run.ini: reload_fixed: expected seconds >= 0, got '%s'", fixed);
+			sb_addf(err, "reload_fixed: expected seconds >= 0, got '%s'", fixed);
 			return -EINVAL;
 		}
 		r.kind = r.fixed_s > 0 ? RELOAD_FIXED : RELOAD_NONE;
@@ -277,7 +277,7 @@ int reload_rule_from_overrides(const char *re, const char *after, const char *fi
 		if (check_re(re, err) < 0)
 			return -EINVAL;
 		if (after && parse_secs(after, &r.after_s) < 0) {
-			sb_addf(err, "run.ini: reload_after: expected seconds >= 0, got '%s'", after);
+			sb_addf(err, "reload_after: expected seconds >= 0, got '%s'", after);
 			return -EINVAL;
 		}
 		r.kind = RELOAD_LINE;

@@ -81,7 +81,8 @@ const struct reload_rule *reload_rules_find(const struct reload_rules *rs, const
  * (reload_after=, NULL for 0) and FIXED (reload_fixed=, may be NULL).
  * Returns 1 and fills *ret when an override is present (free its strings
  * with reload_rule_release), 0 when there is none, or -EINVAL with a message
- * in ERR (a bad number or regex; both reload_re and reload_fixed), or
+ * in ERR, without the file's name, which the caller adds (a bad number or
+ * regex; both reload_re and reload_fixed), or
  * -ENOMEM.
  */
 int reload_rule_from_overrides(const char *re, const char *after, const char *fixed,

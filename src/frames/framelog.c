@@ -679,8 +679,10 @@ static int pm_pass(struct parse *ps, struct cursor *c, struct pm_log *pl, struct
 		   bool count)
 {
 	struct span line;
+	char what[64];
 	int r;
 
+	snprintf(what, sizeof(what), "a frame time in ms in column '%s'", pl->col);
 	while (next_line(c, &line)) {
 		const int want[3] = { pl->i_ft, -1, -1 };
 		struct span fl[3] = { { 0 } };
@@ -727,13 +729,9 @@ static int pm_pass(struct parse *ps, struct cursor *c, struct pm_log *pl, struct
 			return perr(ps, c->lineno, "expected %d fields as in the header on line "
 				    "%zu, got %d", pl->nfields, pl->header_line, i);
 		}
-		r = read_ft(ps, c->lineno, fl[0], "a frame time in ms in column", &ft, &is_int);
-		if (r < 0) {
-			/* name the column in the message */
-			if (ps->msg)
-				sb_addf(ps->msg, " ('%s')", pl->col);
+		r = read_ft(ps, c->lineno, fl[0], what, &ft, &is_int);
+		if (r < 0)
 			return r;
-		}
 		if (r > 0 && (r = push_ft(ps, ft)) < 0)
 			return r;
 	}

@@ -65,6 +65,10 @@ expect 0 "$B" stalls --warmup 0 "$T/run"
 grep -q '^1.000  *200.0  *disk  *100 .*major faults' "$T/out" || no "disk line: $(cat "$T/out")"
 grep -q '^6.000  *200.0  *gpu (ioctl)  *100 .*ioctl(/dev/nvidia0)' "$T/out" || no "nvidia line"
 grep -q '^warm-up: 0 stalls' "$T/out" || no "warm-up line"
+# the hand-made run.ini has no t0_mono: the text says whence t_s counts
+grep -q "^note: '.*/run': no t0_mono in run.ini or the record; times are from the first present" "$T/out" ||
+	no "no t0 note: $(tail -3 "$T/out")"
+grep -q '^note: longest_warm_ms' "$T/out" && no "a column note of report's in stalls"
 
 # a warm-up of 4.5 s: the first four are the warm-up's
 expect 0 "$B" stalls --json --warmup 4.5 "$T/run"

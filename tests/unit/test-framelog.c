@@ -277,8 +277,8 @@ static void test_errors(void)
 	check_file_err("mangohud-bad-frametime.csv",
 		       " line 5: expected a frame time in column 'frametime', got 'abc'");
 	check_file_err("presentmon-negative.csv",
-		       " line 3: expected a frame time in ms in column (not negative), got "
-		       "'-3.5' ('msBetweenPresents')");
+		       " line 3: expected a frame time in ms in column 'msBetweenPresents' "
+		       "(not negative), got '-3.5'");
 	check_file_err("plain-nan.txt", " line 4: expected a frame time in ms, got 'nan'");
 
 	/* garbage bytes: an error, never a crash, unprintables shown as '?' */
@@ -362,8 +362,8 @@ static void test_errors(void)
 		  "FrameTime (v2) or MsBetweenPresents, got 'Application,ProcessID,Foo'");
 	snprintf(buf, sizeof(buf), "%sg.exe,1,0x1,DXGI,1,0,0,1.0,0.2,abc\n", pm);
 	check_err(buf, FRAMELOG_AUTO,
-		  "'x.csv' line 2: expected a frame time in ms in column, got 'abc' "
-		  "('msBetweenPresents')");
+		  "'x.csv' line 2: expected a frame time in ms in column 'msBetweenPresents', "
+		  "got 'abc'");
 	snprintf(buf, sizeof(buf), "%sg.exe,1,0x1,DXGI,1,0,0,1.0\n", pm);
 	check_err(buf, FRAMELOG_AUTO,
 		  "'x.csv' line 2: expected 10 fields as in the header on line 1, got 8");

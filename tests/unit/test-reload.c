@@ -349,7 +349,10 @@ static void test_overrides(void)
 	CHECK(strstr(err.buf, "regex") != NULL);
 	sb_reset(&err);
 	CHECK_INT(reload_rule_from_overrides(NULL, "1", NULL, &r, &err), -EINVAL);
+	sb_reset(&err);
+	/* the caller names the file: the message does not */
 	CHECK_INT(reload_rule_from_overrides(NULL, NULL, "soon", &r, &err), -EINVAL);
+	CHECK_STR(err.buf, "reload_fixed: expected seconds >= 0, got 'soon'");
 	runini_free(ini);
 	sb_release(&err);
 	sb_release(&notes);
