@@ -61,8 +61,8 @@ static const char usage_text[] =
 	"  stallscope report --program ioquake3 --pass 0,95.5,191 --rules my.ini log.csv\n";
 
 #define DEFAULT_COLS                                                                       \
-	"source,frames,fps,smooth_fps,median_ms,p99_ms,low1,low01,stalls,stall_s,longest_ms," \
-	"stutter_pct,stalls_warm,stalls_play,low1_play,reload_n,intf"
+	"source,frames,fps,smooth_fps,median_ms,p99_ms,low1,low01,stalls,stall_s,stall_why," \
+	"longest_ms,stutter_pct,stalls_warm,stalls_play,low1_play,reload_n,intf"
 
 /* Columns beyond the metrics. */
 enum col_kind { COL_METRIC, COL_SOURCE, COL_FORMAT, COL_PROGRAM, COL_VARIANT, COL_MH, COL_CFX,
