@@ -326,7 +326,10 @@ static int load_run_dir(const char *dir, const struct analyse_opts *o, struct an
 		goto fail;
 	}
 	sb_reset(&path);
-	sb_addf(&path, "%s/record.ssr", dir);
+	if (rec_rundir_record(dir, &path, notes) < 0) {
+		cli_error_errno(-ENOMEM, "'%s'", dir);
+		goto fail;
+	}
 	r = rec_read_file(path.buf, &rec, &err);
 	if (r < 0) {
 		if (err.len)

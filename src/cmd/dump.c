@@ -260,13 +260,19 @@ int cmd_dump(int argc, char **argv)
 		return cli_usage_error(optind >= argc ? "expected a run directory or a record file"
 						      : "expected one run directory or record file");
 	if (stat(argv[optind], &st) == 0 && S_ISDIR(st.st_mode)) {
-		size_t n = strlen(argv[optind]);
+		struct strbuf p = STRBUF_INIT, note = STRBUF_INIT;
 
-		path = malloc(n + sizeof("/record.ssr"));
-		if (!path)
+		/* RUNDIR/record.ssr, or the record_tmp of a recorder killed */
+		if (rec_rundir_record(argv[optind], &p, &note) < 0 || !(path = sb_detach(&p))) {
+			sb_release(&p);
+			sb_release(&note);
 			return cli_error("out of memory");
-		snprintf(path, n + sizeof("/record.ssr"), "%s%srecord.ssr", argv[optind],
-			 n && argv[optind][n - 1] == '/' ? "" : "/");
+		}
+		if (note.len) {
+			note.buf[note.len - 1] = '\0';
+			cli_warn("%s", note.buf);
+		}
+		sb_release(&note);
 	} else {
 		path = strdup(argv[optind]);
 		if (!path)

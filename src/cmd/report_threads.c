@@ -56,7 +56,7 @@ static int compute(const struct analysis *a, struct tresult *res)
 		snprintf(res->why, sizeof(res->why), "no frames in the window");
 		return 0;
 	}
-	sb_addf(&path, "%s/record.ssr", a->source);
+	rec_rundir_record(a->source, &path, NULL);	/* analyse noted a record_tmp */
 	r = rec_read_file(path.buf, &rec, &err);
 	if (r < 0) {
 		if (err.len)

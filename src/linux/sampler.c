@@ -107,9 +107,10 @@ static const char *const cost_names[C_NCOST] = {
 
 /* One kept-open file. */
 struct src {
-	int fd;	    /* -1: not open */
-	char *path; /* for naive mode and notes */
-	bool noted; /* a read error was already noted */
+	int fd;	      /* -1: not open */
+	int open_err; /* fd -1: why the open failed (negative errno), or 0 */
+	char *path;   /* for naive mode and notes */
+	bool noted;   /* a read error was already noted */
 };
 
 /* The field indices of one sampled thread (ft or ft2). */
@@ -403,6 +404,7 @@ nomem:
 static void src_init(struct src *f)
 {
 	f->fd = -1;
+	f->open_err = 0;
 	f->path = NULL;
 	f->noted = false;
 }
@@ -424,8 +426,10 @@ static int src_open(struct sampler *s, struct src *f, const char *path)
 	if (!f->path)
 		return -ENOMEM;
 	f->fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (f->fd < 0)
-		return -errno;
+	if (f->fd < 0) {
+		f->open_err = -errno;
+		return f->open_err;
+	}
 	if (s->o.naive) {
 		close(f->fd);
 		f->fd = -2; /* "openable": read opens it each time */
@@ -462,7 +466,7 @@ static ssize_t src_read(struct sampler *s, struct src *f, size_t size, enum cost
 	ssize_t n;
 
 	if (f->fd == -1) {
-		n = -EBADF;
+		n = f->open_err ? f->open_err : -EBADF; /* the note says why */
 	} else if (s->o.naive) {
 		FILE *fp = fopen(f->path, "re");
 
@@ -493,7 +497,9 @@ static void src_failed(struct sampler *s, struct src *f, int err, int tid)
 	if (f->noted || err == -ESRCH)
 		return;
 	f->noted = true;
-	note(s, true, tid, "'%s': %s", f->path ? f->path : "?", strerror(-err));
+	note(s, true, tid, "'%s': %s%s", f->path ? f->path : "?", strerror(-err),
+	     err == -EACCES || err == -EPERM ? " (the process may not be traced by this user)"
+					     : "");
 }
 
 static int64_t cpu_clock(struct sampler *s, clockid_t clk, enum cost kind)

@@ -46,6 +46,15 @@
 int rec_parse(const void *buf, size_t len, struct rec **ret, struct strbuf *err);
 /* As rec_parse, reading the file at PATH; the message names the file. */
 int rec_read_file(const char *path, struct rec **ret, struct strbuf *err);
+/*
+ * Where the record of run directory DIR is: DIR/record.ssr, or, when that is
+ * missing and DIR/run.ini names a record_tmp that exists (the recorder was
+ * killed with the record still in /dev/shm, or its move failed), that file.
+ * Appends the path to RET and, when it is the temporary one, a line saying so
+ * to NOTE (NULL: none). Returns 0 (RET is DIR/record.ssr when neither is
+ * there, and reading it gives the error) or -ENOMEM.
+ */
+int rec_rundir_record(const char *dir, struct strbuf *ret, struct strbuf *note);
 
 /* ---------------------------------------------------------------- writer */
 

@@ -2,7 +2,8 @@
 # labels: e2e live
 # kill -9 of the recorder mid-run: the record stays where it grows, in
 # /dev/shm (run.ini, written at the start, names it: record_tmp), with every
-# block flushed up to the last second; dump and report read what is left.
+# block flushed up to the last second; dump and report of the run directory
+# read what is left there (with a note), and of a copy of it.
 . "$SS_SRC/tests/e2e/lib/record.sh"
 
 "$SS_BIN" record -q -o run --frames marker -- "$MARKERS" --fps 100 --seconds 20 &
@@ -25,9 +26,18 @@ case $tmp in /dev/shm/*) ;; *) fail "record_tmp is '$tmp', expected a file in /d
 # the program's output so far is there too, raw (output_tmp) and stamped (log_tmp)
 out=$(ini run/run.ini output_tmp)
 [ -f "$out" ] || fail "output_tmp '$out' is not there"
+[ -f run/record.ssr ] && fail "record.ssr moved although the recorder was killed"
+# dump and report of the run directory find the record where it grew, and say so
+"$SS_BIN" dump run > dump.txt 2> dump.err || { rm -f "$tmp" /dev/shm/stallscope-$rec-*; fail "dump run failed: $(cat dump.err)"; }
+grep -q "did not finish" dump.err || fail "dump run does not say the record is the temporary one: $(cat dump.err)"
+if "$SS_BIN" 2>&1 | grep -q '^  report '; then
+	"$SS_BIN" report --warmup 0 run > report0.txt 2>&1 || { rm -f "$tmp" /dev/shm/stallscope-$rec-*; fail "report run failed: $(cat report0.txt)"; }
+	grep -q "did not finish" report0.txt || fail "report run has no note of the unfinished record: $(cat report0.txt)"
+fi
 cp "$tmp" "$T/left.ssr"
 rm -f "$tmp" /dev/shm/stallscope-$rec-*
-[ -f run/record.ssr ] && fail "record.ssr moved although the recorder was killed"
+cmp -s dump.txt <("$SS_BIN" dump "$T/left.ssr" 2>/dev/null | sed "s|file='[^']*'|file='$tmp'|") ||
+	fail "dump run and dump of the record itself differ"
 "$SS_BIN" dump "$T/left.ssr" > dump.txt || fail "dump failed on the torn record"
 n=$(awk '$1 == "sample" { n++ } END { print n + 0 }' dump.txt)
 f=$(awk '$1 == "frame" { n++ } END { print n + 0 }' dump.txt)

@@ -156,6 +156,38 @@ static void test_fake_tree(void)
 	sampler_free(NULL);
 }
 
+/* A file that could not be opened is noted with the open's own reason (not
+ * a later read's EBADF): the fake tree without the thread's syscall file. */
+static void test_open_error_noted(void)
+{
+	char dir[] = "/tmp/ss-test-sampler.XXXXXX", cmd[8192];
+	struct sampler_opts o = {.pid = 1234, .intern = intern};
+	const struct sampler_field *f;
+	struct sampler *s = NULL;
+	int64_t *v;
+
+	if (!mkdtemp(dir)) {
+		T_FAIL("mkdtemp: %s", strerror(errno));
+		return;
+	}
+	snprintf(cmd, sizeof(cmd), "cp -r '%s/.' '%s' && rm '%s/proc/1234/task/1234/syscall'",
+		 t_fixture("tree-lvm"), dir, dir);
+	CHECK_INT(system(cmd), 0);
+	o.root = dir;
+	CHECK_INT(sampler_new(&o, &s), 0);
+	if (s) {
+		v = calloc(sampler_fields(s, &f), sizeof(*v));
+		CHECK_INT(sampler_sample(s, 1000, v), 0);
+		CHECK_INT(v[field(s, "ft.syscall")], -2);
+		CHECK(has_note(s, "task/1234/syscall': No such file or directory"));
+		CHECK(!has_note(s, "Bad file descriptor"));
+		free(v);
+	}
+	sampler_free(s);
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+	CHECK_INT(system(cmd), 0);
+}
+
 /* ---------------------------------------------------------------- live */
 
 static int pipe_fds[2];
@@ -528,6 +560,7 @@ out:
 int main(void)
 {
 	T_RUN(test_fake_tree);
+	T_RUN(test_open_error_noted);
 	T_RUN(test_naive_same);
 	T_RUN(test_gates);
 	T_RUN(test_live);
