@@ -438,7 +438,7 @@ static int io_fd = -1;
 static void *io_buf;
 
 /* During the load: the O_DIRECT descriptor and buffer, and the throttling
- * cgroup entered for good (so that the stall's first sample is a read). */
+ * cgroup (entered only while an io stall runs). */
 static void io_setup(void)
 {
 	char path[64];
@@ -450,8 +450,7 @@ static void io_setup(void)
 		die("cannot open '%s' with O_DIRECT", data_path, errno);
 	if (posix_memalign(&io_buf, 4096, IO_CHUNK))
 		die("out of memory%s", "", ENOMEM);
-	if (io_throttle_setup())
-		cg_enter(&cg_io);
+	io_throttle_setup();	/* entered for each io stall, left after it */
 }
 
 static void stall_io(double ms, char *what, size_t len)
@@ -460,6 +459,8 @@ static void stall_io(double ms, char *what, size_t len)
 	double end = now_s() + ms / 1000.0;
 	struct rt_saved rt;
 
+	if (cg_io.made)
+		cg_enter(&cg_io);
 	rt_enter(&rt);
 	while (now_s() < end) {
 		if (pread(io_fd, io_buf, IO_CHUNK, (off_t)(((i * 37) % nchunks) * IO_CHUNK)) < 0)
@@ -468,6 +469,11 @@ static void stall_io(double ms, char *what, size_t len)
 		reads++;
 	}
 	rt_leave(&rt);
+	/* out of the throttle again: left in, it would hold back the next
+	 * stalls' reads (a disk stall's faults would wait in D with nothing in
+	 * flight at the device, and read as faults, not disk) */
+	if (cg_io.made)
+		cg_leave(&cg_io);
 	snprintf(what, len, "%zu reads of 1 MiB with O_DIRECT%s%s", reads,
 		 rt.on ? " at SCHED_FIFO 1" : "", cg_io.made ? ", reads throttled to 32 MB/s" : "");
 }

@@ -1883,9 +1883,11 @@ int sampler_sample(struct sampler *s, uint64_t t_ns, int64_t *vals)
 		v[5] = (int64_t)b.in_flight;
 		v[6] = (int64_t)b.io_ticks;
 	}
-	for (int i = 0; i < 3; i++)
+	/* CPU pressure feeds no cause rule (runq comes from the thread's own
+	 * schedstat) and each PSI read costs a few us: it is a slow source. */
+	for (int i = slow ? 0 : 1; i < 3; i++)
 		read_psi(s, &s->psi[i], C_PSI);
-	for (int i = 0; i < 3; i++)
+	for (int i = slow ? 0 : 1; i < 3; i++)
 		read_psi(s, &s->cg[i], C_CG_PSI);
 	if (s->psi[1].f_some >= 0)
 		mem_moved = s->cur[s->psi[1].f_some] != psi_mem_before;
