@@ -9,7 +9,8 @@
 # logged contains a key code; a clean run says none.
 set -u
 W=$(mktemp -d); trap 'kill $(jobs -p) 2>/dev/null; rm -rf "$W"' EXIT
-INJECT="/usr/bin/python3 $SS_SRC/tests/e2e/watch-inject.py"
+# bounded: a FIFO's writer waits for its reader, which may have gone
+INJECT="timeout 60 /usr/bin/python3 $SS_SRC/tests/e2e/watch-inject.py"
 fail=0
 check() { if eval "$2"; then echo "ok   $1"; else echo "FAIL $1"; fail=1; fi; }
 
@@ -26,11 +27,16 @@ wait_ready() {
 }
 
 # --- a disturbed run ----------------------------------------------------
-# busy CPU_S: a python3 that burns that much CPU time (bounded in wall time)
+# BUSY: a python3 that burns 1.5 s of CPU (the rule counts 1 s), bounded in
+# wall time: 60 s, for a loaded machine that gives it little of a core.
 BUSY='import time; e = time.process_time() + 1.5; s = time.time()
-while time.process_time() < e and time.time() - s < 8: pass'
-"$SS_BIN" watch --duration 10 "${srcs[@]}" --log "$W/log" --json \
-	-- sh -c "/usr/bin/python3 -c '$BUSY'; sleep 9" >"$W/json" 2>"$W/err" &
+while time.process_time() < e and time.time() - s < 60: pass'
+# The run's command burns too, then lasts until the test says it is done
+# (after every injection and the burner's finding), 90 s at most; the
+# watcher's --duration is only the bound of last resort.
+"$SS_BIN" watch --duration 120 "${srcs[@]}" --log "$W/log" --json \
+	-- sh -c "/usr/bin/python3 -c '$BUSY'; i=0; while [ ! -e '$W/done' ] && [ \$i -lt 900 ]; do sleep 0.1; i=\$((i + 1)); done" \
+	>"$W/json" 2>"$W/err" &
 wpid=$!
 wait_ready "$W/log" || { echo "watcher did not start"; cat "$W/err"; exit 1; }
 # a foreign process outside the run burning CPU for ~1.5 s
@@ -39,11 +45,19 @@ $INJECT "$W/input/event0" keyboard 30 48 183 194
 $INJECT "$W/input/event1" mouse
 $INJECT "$W/input/event2" pad
 echo tty3 >"$W/vt"
-echo 'usb 3-1: New USB device found, idVendor=046d, idProduct=c52b' >"$W/kmsg"
+timeout 60 sh -c 'echo "usb 3-1: New USB device found, idVendor=046d, idProduct=c52b" >"$1"' sh "$W/kmsg"
 printf 'USER=eve\nSERVICE=sshd\n' >"$W/sess/12"
 mkfifo "$W/input/event7"
+# until the watcher has counted the burner and each polled source, 90 s at most
+for _ in $(seq 900); do
+	burner=$(cat "$W/burner" 2>/dev/null)
+	[ -n "$burner" ] && grep -q "^! .*process $burner (python3) used" "$W/log" &&
+		grep -q "VT switch" "$W/log" && grep -q "USB device" "$W/log" &&
+		grep -q "session 12" "$W/log" && grep -q "event7" "$W/log" && break
+	sleep 0.1
+done
+touch "$W/done"
 wait $wpid; rc=$?
-burner=$(cat "$W/burner")
 cat "$W/log"
 check "exit status 3 when interfered" '[ $rc = 3 ]'
 check "4 key presses, repeats and releases not counted" 'grep -c "^! .* key press on" "$W/log" | grep -qx 4'
@@ -72,15 +86,27 @@ check "loud invalid line" 'grep -q "!! INTERFERENCE: .* THIS RUN IS INVALID" "$W
 rm -f "$W/input/event7"
 echo tty1 >"$W/vt"
 # a program named 'sleep' holds event2 open: its events are exempt
-(exec 3<>"$W/input/event2"; exec sleep 20) &
+(exec 3<>"$W/input/event2"; exec sleep 120) &
 holder=$!
-sleep 0.3
-"$SS_BIN" watch --duration 3 --no-procs "${srcs[@]}" --exempt-device-holder sleep \
-	--expect-vt 2 --log "$W/log2" >/dev/null 2>"$W/err2" &
+for _ in $(seq 200); do	# until it holds it, as 'sleep'; 20 s at most
+	[ "$(cat /proc/$holder/comm 2>/dev/null)" = sleep ] &&
+		[ "$(readlink /proc/$holder/fd/3)" = "$W/input/event2" ] && break
+	sleep 0.1
+done
+# the run lasts until both findings are in, 90 s at most (--duration: the bound)
+"$SS_BIN" watch --duration 120 --no-procs "${srcs[@]}" --exempt-device-holder sleep \
+	--expect-vt 2 --log "$W/log2" \
+	-- sh -c "i=0; while [ ! -e '$W/done2' ] && [ \$i -lt 900 ]; do sleep 0.1; i=\$((i + 1)); done" \
+	>/dev/null 2>"$W/err2" &
 wpid=$!
 wait_ready "$W/log2"
 $INJECT "$W/input/event2" pad
 echo tty2 >"$W/vt"	# declared with --expect-vt
+for _ in $(seq 900); do
+	grep -q "stick moved off rest" "$W/log2" && grep -q "VT switch" "$W/log2" && break
+	sleep 0.1
+done
+touch "$W/done2"
 wait $wpid; rc=$?
 kill $holder 2>/dev/null
 cat "$W/log2"
