@@ -49,13 +49,17 @@ K = min(300, len(ft) - 1)
 best = min(range(0, len(d) - K), key=lambda j: sum(abs(ft[i] - d[j + i - 1]) for i in range(1, K + 1)))
 start = stamps[best]
 span = el[-1] - el[0]
-end = start + span + 500000
+# MangoHud stamps a frame a moment after our hook does. When the program is
+# preempted between the two (a loaded machine), that moment is long: at the
+# first row it would shorten the window, so the offset taken is the median of
+# the first 50 rows'; at the last row it cannot be told from a lost frame, so
+# our frames within 20 ms of the window's end may fall either way.
+n0 = min(50, len(el), len(stamps) - best)
+off = sorted((el[i] - el[0]) - (stamps[best + i] - start) for i in range(n0))[n0 // 2]
+end = start + span - off + 500000
 ours = sum(1 for s in stamps if start <= s <= end)
-# MangoHud stamps a frame a moment after our hook does; when the program is
-# preempted between the two at the last frame (a loaded machine), the window
-# ends off by that much: our frames within 20 ms of its end may fall either way.
 edge = sum(1 for s in stamps if end - 20000000 <= s <= end + 20000000)
-print("MangoHud %d frames over %.3f s, ring %d (aligned at our frame %d, %d at the end's edge)"
-      % (len(ft), span / 1e9, ours, best, edge))
+print("MangoHud %d frames over %.3f s, ring %d (aligned at our frame %d, offset %.3f ms, %d at the end's edge)"
+      % (len(ft), span / 1e9, ours, best, off / 1e6, edge))
 sys.exit(0 if abs(ours - len(ft)) <= len(ft) / 100 + edge else 1)
 PY
