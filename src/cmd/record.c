@@ -157,6 +157,9 @@ struct run {
 	int ft_tid, ft2_tid;
 	uint64_t ft_presented_ns;	/* the frame thread's last present; 0: none yet */
 	bool thread_found;	/* --thread: the named thread is the frame thread */
+	bool thread_seen;	/* --thread: it was, at some point of the run */
+	int other_tid;		/* a tid that presented this sample, not the frame thread */
+	int thread_checked[8];	/* --thread: presenting tids whose comm did not match */
 	/* figures */
 	uint64_t samples, missed, frames, bytes0, bytes_end, t_start, t_end;
 	uint64_t cpu0_ns;
@@ -482,7 +485,7 @@ static int write_ini(struct run *r, bool final)
 		}
 		if (r->o.thread)
 			inifmt_addf(&sb, "frame_thread_named", "%s%s", r->o.thread,
-				    r->thread_found ? "" : " (never seen; main thread used)");
+				    r->thread_seen ? "" : " (never seen; main thread used)");
 		inifmt_addf(&sb, "recorder_samples", "%llu", (unsigned long long)r->samples);
 		inifmt_addf(&sb, "recorder_missed", "%llu", (unsigned long long)r->missed);
 		inifmt_addf(&sb, "recorder_cpu_s", "%.3f", cpu_s);
@@ -921,6 +924,7 @@ static void drain_ring(struct run *r, uint64_t now)
 		}
 		r->frames += n;
 	} while (n == sizeof(buf) / sizeof(buf[0]));
+	r->other_tid = last_tid;
 	/* Follow the presenting thread, unless the user named one. When two
 	 * threads present (GL in one, markers in another), the frame thread
 	 * stays until it has not presented for FT_SWITCH_NS, so that it does
@@ -933,47 +937,70 @@ static void drain_ring(struct run *r, uint64_t now)
 	}
 }
 
+/* --thread: whether TID is a live thread of the program with the name (its
+ * comm) or the number the user gave. */
+static bool thread_named(struct run *r, int tid)
+{
+	struct strbuf name = STRBUF_INIT;
+	char num[16];
+	bool yes;
+
+	snprintf(num, sizeof(num), "%d", tid);
+	yes = recsys_comm(r->pid, tid, &name) == 0 &&
+	      (!strcmp(name.buf, r->o.thread) || !strcmp(num, r->o.thread));
+
+	sb_release(&name);
+	return yes;
+}
+
 /* --thread: the thread the user named, a TID or a name (its comm, as in
- * /proc/PID/task/TID/comm); 0 while the program has no such thread. */
+ * /proc/PID/task/TID/comm); 0 while the program has no such thread. Looks
+ * through every thread only in a slow sample (the sampler's snapshot); in
+ * the others only at a thread that presented a frame, once per thread (the
+ * named thread is mostly the one presenting), so that a short or late
+ * thread is not missed and a sample costs at most one read. */
 static int named_thread(struct run *r)
 {
 	const struct sampler_thread *th;
-	struct strbuf name = STRBUF_INIT;
 	char *end;
 	long tid;
-	size_t n;
-	int found = 0;
+	size_t n, k;
 
+	n = sampler_threads(r->s, &th);
 	tid = strtol(r->o.thread, &end, 10);
 	if (*r->o.thread && !*end)
-		return (int)tid;
-	n = sampler_threads(r->s, &th);
-	for (size_t i = 0; i < n && !found; i++) {
-		sb_reset(&name);
-		if (recsys_comm(r->pid, (int)th[i].tid, &name) == 0 &&
-		    !strcmp(name.buf, r->o.thread))
-			found = (int)th[i].tid;
-	}
-	sb_release(&name);
-	return found;
+		return n ? (int)tid : 0;
+	for (size_t i = 0; i < n; i++)
+		if (thread_named(r, (int)th[i].tid))
+			return (int)th[i].tid;
+	if (n)	/* renamed since: look at them again */
+		memset(r->thread_checked, 0, sizeof(r->thread_checked));
+	if (r->other_tid <= 0)
+		return 0;
+	k = sizeof(r->thread_checked) / sizeof(r->thread_checked[0]);
+	for (size_t i = 0; i < k; i++)
+		if (r->thread_checked[i] == r->other_tid)
+			return 0;
+	if (thread_named(r, r->other_tid))
+		return r->other_tid;
+	memmove(r->thread_checked + 1, r->thread_checked,
+		(k - 1) * sizeof(r->thread_checked[0]));
+	r->thread_checked[0] = r->other_tid;
+	return 0;
 }
 
-/* --thread: every 10th sample, until the named thread is the frame thread
+/* --thread: every sample until the named thread is the frame thread
  * (threads start late: a render thread after the window opens), and again
- * when it has gone (a new one of that name takes over). */
+ * when it has gone (a new one of that name takes over; whether it is gone
+ * is asked in slow samples only). */
 static void watch_named_thread(struct run *r, uint64_t now)
 {
-	struct strbuf name = STRBUF_INIT;
+	const struct sampler_thread *th;
 	int tid;
 
-	if (r->samples % 10 != 1)
-		return;
 	if (r->thread_found) {
-		if (recsys_comm(r->pid, r->ft_tid, &name) == 0) {
-			sb_release(&name);
+		if (!sampler_threads(r->s, &th) || thread_named(r, r->ft_tid))
 			return;
-		}
-		sb_release(&name);
 		r->thread_found = false;
 	}
 	tid = named_thread(r);
@@ -982,6 +1009,7 @@ static void watch_named_thread(struct run *r, uint64_t now)
 	if (tid != r->ft_tid)
 		switch_frame_thread(r, now, tid);
 	r->thread_found = r->ft_tid == tid;
+	r->thread_seen |= r->thread_found;
 }
 
 static void poll_hud(struct run *r, uint64_t now)

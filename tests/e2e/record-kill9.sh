@@ -9,11 +9,14 @@
 "$SS_BIN" record -q -o run --frames marker -- "$MARKERS" --fps 100 --seconds 20 &
 rec=$!
 KILL_ON_EXIT=$rec
-for i in $(seq 100); do
-	[ -f run/run.ini ] && break
-	sleep 0.05
-done
-sleep 2.5
+wait_for "the recorder to start" 60 test -f run/run.ini
+# until 50 samples and 50 frames are flushed to the record in /dev/shm
+# (blocks are flushed each second), 60 s at most
+flushed() {
+	"$SS_BIN" dump "$(ini run/run.ini record_tmp)" 2>/dev/null |
+		awk '$1 == "sample" { s++ } $1 == "frame" { f++ } END { exit !(s >= 50 && f >= 50) }'
+}
+wait_for "50 flushed samples and frames" 60 flushed
 kill -9 $rec
 wait $rec 2>/dev/null
 child=$(ini run/run.ini pid)

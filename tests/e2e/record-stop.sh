@@ -8,7 +8,8 @@
 "$SS_BIN" record -q -o sf --stop-file "$T/stop" -- "$MARKERS" --seconds 30 &
 rec=$!
 KILL_ON_EXIT=$rec
-sleep 0.5
+# the stop file must not be there when the recorder starts: wait until it runs
+wait_for "the recorder to start" 60 test -f sf/run.ini
 touch "$T/stop"
 wait $rec || fail "record with a stop file failed"
 expect_eq end "$(ini sf/run.ini end)" stop-file
@@ -18,7 +19,9 @@ expect_eq end "$(ini sf/run.ini end)" stop-file
 "$SS_BIN" record -q -o int --frames marker -- "$MARKERS" --seconds 30 --fps 100 &
 rec=$!
 KILL_ON_EXIT=$rec
-sleep 0.7
+# SIGINT once the program catches it (its handler is installed)
+wait_for "the recorder to start" 60 test -f int/run.ini
+wait_for "the program's SIGINT handler" 60 catches_int "$(ini int/run.ini pid)"
 kill -INT $rec
 wait $rec || fail "record after SIGINT failed"
 expect_eq end "$(ini int/run.ini end)" signal

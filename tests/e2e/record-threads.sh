@@ -16,7 +16,8 @@ cpu() {
 }
 b0=$(cpu busy0)
 i0=$(cpu idle0)
-expect_ge "busy0 cpu_ns" "$b0" 100000000
+# at least 10 ms of CPU in 1.5 s, even on a loaded machine (quiet: ~1.5 s)
+expect_ge "busy0 cpu_ns" "$b0" 10000000
 [ "$b0" -gt $((i0 * 20)) ] || fail "busy0 ran $b0 ns, idle0 $i0 ns: not told apart"
 if "$SS_BIN" 2>&1 | grep -q '^  report '; then
 	"$SS_BIN" report --threads --warmup 0 run > threads.txt 2>&1 || fail "report --threads: $(cat threads.txt)"

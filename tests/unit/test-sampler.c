@@ -9,6 +9,7 @@
  */
 #include "t.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <pthread.h>
 #include <signal.h>
@@ -211,6 +212,22 @@ static void *reader(void *arg)
 	return NULL;
 }
 
+/* Whether thread TID of PID sleeps in a pipe read (its wchan says pipe). */
+static bool reader_blocked(pid_t pid, pid_t tid)
+{
+	char path[64], buf[128] = "";
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/task/%d/wchan", (int)pid, (int)tid);
+	f = fopen(path, "r");
+	if (!f)
+		return false;
+	if (!fgets(buf, sizeof(buf), f))
+		buf[0] = '\0';
+	fclose(f);
+	return strstr(buf, "pipe") != NULL;
+}
+
 /* The child: main sleeps; a spinner; a reader blocked on a pipe. Writes the
  * reader's tid to OUT. */
 static void child(int out)
@@ -221,23 +238,28 @@ static void child(int out)
 	pthread_create(&a, NULL, spin, NULL);
 	pthread_create(&b, NULL, reader, NULL);
 	pthread_setname_np(b, "reader thread");
-	/* Find the reader's tid: the newest task that is not the spinner. */
+	/* Find the reader's tid by its name among the tasks (tids are not
+	 * next to the pid on a busy machine: others fork in between). */
 	for (;;) {
-		char path[64], buf[256];
+		char path[300], buf[256];
+		struct dirent *e;
+		DIR *d = opendir("/proc/self/task");
 		FILE *f;
 		bool found = false;
 
-		for (int t = getpid() + 1; t < getpid() + 64 && !found; t++) {
-			snprintf(path, sizeof(path), "/proc/self/task/%d/comm", t);
+		while (d && !found && (e = readdir(d))) {
+			snprintf(path, sizeof(path), "/proc/self/task/%s/comm", e->d_name);
 			f = fopen(path, "r");
 			if (!f)
 				continue;
 			if (fgets(buf, sizeof(buf), f) && strncmp(buf, "reader thread", 13) == 0) {
-				tid = t;
+				tid = atoi(e->d_name);
 				found = true;
 			}
 			fclose(f);
 		}
+		if (d)
+			closedir(d);
 		if (found)
 			break;
 		usleep(1000);
@@ -279,6 +301,10 @@ static void test_live(void)
 		return;
 	}
 	close(sync[0]);
+	/* The reader has a name now but may not be in read() yet (on a loaded
+	 * machine it may not have run at all): wait, 20 s at most. */
+	for (int i = 0; i < 4000 && !reader_blocked(pid, rtid); i++)
+		usleep(5000);
 
 	o.pid = pid;
 	o.profile = true;
@@ -342,9 +368,9 @@ static void test_live(void)
 	/* The reader returns and exits: its state reads 'X' and a note says so. */
 	if (write(pipe_fds[1], "x", 1) != 1)
 		T_FAIL("write");
-	for (int i = 0; i < 200 && !gone; i++) {
+	for (int i = 0; i < 4000 && !gone; i++) {	/* 20 s at most */
 		usleep(5000);
-		CHECK_INT(sampler_sample(s, 1200000000ull + (uint64_t)i * 10000000ull, v), 0);
+		CHECK_INT(sampler_sample(s, 1200000000ull + (uint64_t)i * 100000ull, v), 0);
 		ne = sampler_events(s, &ev);
 		for (size_t k = 0; k < ne; k++)
 			gone |= strcmp(ev[k].kind, "note") == 0 && strstr(ev[k].text, "gone");
@@ -356,7 +382,7 @@ static void test_live(void)
 	/* The process exits: the sample says so, before and after the reap. */
 	kill(pid, SIGKILL);
 	r = 0;
-	for (int i = 0; i < 200 && r == 0; i++) {
+	for (int i = 0; i < 4000 && r == 0; i++) {	/* 20 s at most */
 		usleep(5000);
 		r = sampler_sample(s, 3000000000ull, v);
 	}

@@ -30,3 +30,21 @@ dump_count() {
 expect_eq() { [ "$2" = "$3" ] || fail "$1: got '$2', expected '$3'"; }
 # expect_ge WHAT GOT MIN
 expect_ge() { [ "$2" -ge "$3" ] 2>/dev/null || fail "$1: got '$2', expected at least $3"; }
+
+# wait_for WHAT SECONDS CMD...: until CMD succeeds, polling every 0.1 s;
+# fails the test naming WHAT after SECONDS (generous: a loaded machine).
+wait_for() {
+	local what=$1 n=$(($2 * 10))
+	shift 2
+	while ! "$@"; do
+		n=$((n - 1))
+		[ $n -gt 0 ] || fail "waited too long for $what"
+		sleep 0.1
+	done
+}
+# catches_int PID: whether process PID has a SIGINT handler installed
+catches_int() {
+	local m
+	m=$(sed -n 's/^SigCgt:[[:space:]]*//p' "/proc/$1/status" 2>/dev/null)
+	[ -n "$m" ] && (((0x$m >> 1) & 1))
+}
