@@ -308,23 +308,6 @@ static void reclaim_setup(void)
  * its own CPU work between reads on a fast (host-cached) disk. Returns
  * whether it is in place. */
 #define IO_BPS (32 << 20)
-static char io_dev[32];	/* "MAJ:MIN" of the throttled disk */
-
-/* The throttle on (IO_BPS) or off. Only the io stall wants it: left on, it
- * holds the disk stall's page reads in the throttle's queue (not yet the
- * disk's: no read seen) whenever the disk is faster than IO_BPS. */
-static void io_throttle(bool on)
-{
-	char v[64];
-
-	if (!cg_io.made)
-		return;
-	if (on)
-		snprintf(v, sizeof(v), cg_io.is_v2 ? "%s rbps=%d" : "%s %d", io_dev, IO_BPS);
-	else
-		snprintf(v, sizeof(v), cg_io.is_v2 ? "%s rbps=max" : "%s 0", io_dev);
-	cg_set(&cg_io, cg_io.is_v2 ? "io.max" : "blkio.throttle.read_bps_device", v);
-}
 
 static bool io_throttle_setup(void)
 {
@@ -344,7 +327,6 @@ static bool io_throttle_setup(void)
 			maj = major(st.st_dev), min = minor(st.st_dev);
 		fclose(f);
 	}
-	snprintf(io_dev, sizeof(io_dev), "%u:%u", maj, min);
 	if (cg_make(&cg_io, "io") < 0)
 		return false;
 	if (cg_io.is_v2)
@@ -427,7 +409,6 @@ static void stall_disk(double ms, char *what, size_t len)
 	volatile char sink = 0;
 	struct rt_saved rt;
 
-	io_throttle(false);
 	rt_enter(&rt);
 	while (now_s() < end) {
 		char *map;
@@ -446,7 +427,6 @@ static void stall_disk(double ms, char *what, size_t len)
 		munmap(map, npages * PAGE);
 	}
 	rt_leave(&rt);
-	io_throttle(true);
 	(void)sink;
 	snprintf(what, len, "%ld major faults, %zu pages", self_majflt() - f0, touched);
 }
