@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # labels: e2e live slow
 # stallscope bench end to end on the fake game: 4 rounds x 3 variants (the
 # base, a switch that adds a 300 ms stall through FAKEGAME_STALL, a switch

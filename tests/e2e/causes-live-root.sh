@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # labels: e2e live root
 # The cause rules on the live stalls that need root: direct reclaim in a
 # memory cgroup at its limit (with swap, so reclaim compresses pages out) and

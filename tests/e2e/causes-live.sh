@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # labels: e2e live
 # The cause rules on live stalls: `stallscope record` records the fake game
 # stalling its frame thread 300 ms in each way that needs no root (cpu, runq,

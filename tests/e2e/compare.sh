@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # labels: e2e
 # compare on a results database made here: a metric that really moved is
 # flagged with its change, one that did not prints '~', interfered runs are

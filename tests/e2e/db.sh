@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # labels: e2e
 # The results database's commands and report's interference side, on run
 # directories made here from a committed record: report's intf column (1, 0,

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # labels: e2e live
 # `make demo`'s script (scripts/demo.sh) end to end, shortened: the report
 # sections on the bundled logs, then the main job with two kinds of stall

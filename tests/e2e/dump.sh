@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # labels: e2e
 # `stallscope dump` on committed records: the exact text of a small steady
 # record (a golden file: it also catches any change of the format that would

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # labels: e2e slow
 # The record format fuzzed for a bounded number of inputs: builds the
 # libFuzzer targets with clang (ASan + UBSan) into the build tree and runs

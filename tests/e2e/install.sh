@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # labels: e2e
 # `make install` (cmake --install with DESTDIR): the binary, the preload
 # library, the Vulkan layer with a manifest whose library_path is the

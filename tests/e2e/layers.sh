@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # labels: e2e
 # The layering rules of DESIGN.md, checked on the source: src/core uses no
 # system calls (no unistd, sys/, fcntl, no /proc or /sys paths); every /proc

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # labels: e2e live root
 # The probe sees a CPU that cannot run its thread: while a probe at
 # SCHED_FIFO 50 runs on CPUs 0 and 1, a SCHED_FIFO 99 busy loop holds CPU 1

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # labels: e2e live
 # `stallscope probe` and `stallscope kick` end to end: the text and JSON
 # output (keys as docs/PROBE.md names them, checked with python3's json),

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # labels: e2e live
 # record -p: attach to a running program whose frames come from a HUD file;
 # when it exits the run ends cleanly ("gone"), its command line is in

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # labels: e2e live
 # Programs that end early: one that exits at once with status 3, one that
 # dies of a signal, and one that cannot be started (exit 1, no run directory

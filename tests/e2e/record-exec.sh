@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # labels: e2e live
 # A program that execs another mid-run (a launcher), and threads that come
 # and go: the recording carries on through the exec (same pid, new name),

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # labels: e2e live
 # A frame source that stops: the program writes a HUD line a frame, then
 # stops writing it but keeps running. The record holds exactly the lines

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # labels: e2e live
 # kill -9 of the recorder mid-run: the record stays where it grows, in
 # /dev/shm (run.ini, written at the start, names it: record_tmp), with every

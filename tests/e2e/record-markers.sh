@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # labels: e2e live
 # A program that marks its frames with stallscope_frame() from a thread
 # named "render", recorded to its end: the record holds exactly the frames it

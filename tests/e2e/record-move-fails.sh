@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # labels: e2e live
 # The record cannot be moved into the run directory (here: the directory was
 # removed while recording): record exits 1, the record stays in /dev/shm,

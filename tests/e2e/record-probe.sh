@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # labels: e2e live root
 # `record --probe` and `record --kick MS`: while a SCHED_FIFO 99 busy loop
 # holds CPU 1 for 200 ms during a recording, the record holds a

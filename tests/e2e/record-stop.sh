@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # labels: e2e live
 # The ways a run is stopped from outside: the stop file (the program gets
 # SIGTERM), SIGINT to the recorder (forwarded: the program sees it and exits,

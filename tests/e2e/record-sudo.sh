@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # labels: e2e live root
 # Under sudo (root with SUDO_UID/SUDO_GID set) the run directory, the
 # directories record creates above it, and every file in it belong to the

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # labels: e2e live
 # record -p PID --thread TID, and --thread NAME: the named thread (idle0 of
 # ss-markers) becomes the frame thread, a frame_thread event names it, and

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # labels: e2e live
 # Per-thread CPU of a known layout: two threads that spin (busy0, busy1) and
 # one that sleeps (idle0). The thread snapshots in the record give each

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # labels: e2e live
 # record's options for bench: --watch runs the interference detector beside
 # the program (a key press injected through its test paths marks the run

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # labels: e2e
 # stallscope report and matrix end to end: the table, --cols, CSV, JSON (its
 # keys and values checked with python3's json), a run directory of a looping

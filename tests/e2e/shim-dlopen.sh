@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # labels: e2e live
 # A program that opens libGL with dlopen(RTLD_LOCAL) and takes
 # glXSwapBuffers from the global scope reaches the shim's wrapper, whose

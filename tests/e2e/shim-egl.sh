@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # labels: e2e live
 # The EGL hook: es2gears_x11 (eglSwapBuffers) for 3 s records egl frames from
 # its main thread, stamps increasing.

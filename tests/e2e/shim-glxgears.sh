@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # labels: e2e live
 # The GLX hook: glxgears for 6 s. glxgears prints "N frames in 5.0 seconds"
 # right after the swap that ends its first 5 s; the stamps recorded up to

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # labels: e2e live
 # The recorder's hook and MangoHud in one program: `mangohud glxgears`
 # with MangoHud logging every frame for 5 s (from its start-up; 30 s when

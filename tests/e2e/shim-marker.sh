@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # labels: e2e live
 # One program, two sources: ss-gltest presents 100 times through GLX (half
 # by glXSwapBuffers, half through glXGetProcAddressARB's pointer) from its

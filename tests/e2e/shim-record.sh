@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # labels: e2e live
 # `stallscope record` with the hooks (the default), --no-hook and --thread,
 # on real programs under Xvfb:

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # labels: e2e live
 # The Vulkan layer: vkcube --c 300 on lavapipe presents exactly 300 times,
 # and the ring holds exactly 300 vk stamps, increasing, from one thread.

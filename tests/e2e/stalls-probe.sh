@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # labels: e2e live root
 # record --probe beside a stall: while the fake game sleeps 1.5 s, a
 # SCHED_FIFO 99 hog holds CPU 1 for 300 ms, so the probe's CPU 1 thread

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # labels: e2e
 # stallscope stalls, and report's and matrix's cause columns, on a hand-made
 # run directory (test-causes --write): eight 200 ms stalls of eight causes,

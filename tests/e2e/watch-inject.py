@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: MIT
 # Writes real struct input_event records (the 64-bit layout: two longs of
 # time, u16 type, u16 code, s32 value) into a FIFO, as a device would.
 # usage: watch-inject.py FIFO SCENARIO [KEYCODE...]

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # labels: e2e live root
 # watch on the machine's real sources (root): /dev/kmsg is opened for USB
 # lines, /dev/input's devices are counted as watched (or a '#' line says why

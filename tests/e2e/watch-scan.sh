@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # labels: e2e
 # watch --scan on saved files of two runs made here (run.ini's clock_mono_ns
 # and duration_recorded_s place them on CLOCK_MONOTONIC): a saved kernel log

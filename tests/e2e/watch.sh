@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # labels: e2e live
 # The interference detector on injected sources: FIFOs fed with real
 # struct input_event records (key press/repeat/release, a mouse bump and a
