@@ -76,6 +76,35 @@ static char *base_name(const char *p)
 }
 
 /* Writes DIR/NAME.csv for metric M; 0 or -1 (reported). */
+/* Ends a CSV row with the median of its NV values (empty when none). */
+static void row_median(FILE *f, const double *v, size_t nv, int decimals)
+{
+	double *s = stats_sorted_copy(v, nv);
+
+	if (s && nv)
+		fprintf(f, ",%.*f\n", decimals, stats_quantile_sorted(s, nv, 0.5));
+	else
+		fputs(",\n", f);
+	free(s);
+}
+
+/* Closes F, written to TMP, and renames it to PATH; on failure reports it,
+ * removes TMP and returns -1. */
+static int csv_commit(FILE *f, const char *tmp, const char *path)
+{
+	if (ferror(f) | fclose(f)) {
+		cli_error("cannot write '%s'", tmp);
+		remove(tmp);
+		return -1;
+	}
+	if (rename(tmp, path) < 0) {
+		cli_error_errno(-errno, "cannot rename '%s' to '%s'", tmp, path);
+		remove(tmp);
+		return -1;
+	}
+	return 0;
+}
+
 static int write_metric(const char *dir, int m, const struct analysis *as, const struct row *rows,
 			size_t nrows, size_t maxruns)
 {
@@ -102,7 +131,6 @@ static int write_metric(const char *dir, int m, const struct analysis *as, const
 	fputs(",median\n", f);
 	for (r = 0; r < nrows; r++) {
 		size_t nv = 0;
-		double *s;
 
 		csv_field(f, rows[r].program);
 		fputc(',', f);
@@ -116,24 +144,10 @@ static int write_metric(const char *dir, int m, const struct analysis *as, const
 				v[nv++] = x;
 			}
 		}
-		s = stats_sorted_copy(v, nv);
-		if (s && nv)
-			fprintf(f, ",%.*f\n", metric_descs[m].decimals + 1,
-				stats_quantile_sorted(s, nv, 0.5));
-		else
-			fputs(",\n", f);
-		free(s);
+		row_median(f, v, nv, metric_descs[m].decimals + 1);
 	}
-	if (ferror(f) | fclose(f)) {
-		cli_error("cannot write '%s'", tmp.buf);
-		remove(tmp.buf);
+	if (csv_commit(f, tmp.buf, path.buf) < 0)
 		goto out;
-	}
-	if (rename(tmp.buf, path.buf) < 0) {
-		cli_error_errno(-errno, "cannot rename '%s' to '%s'", tmp.buf, path.buf);
-		remove(tmp.buf);
-		goto out;
-	}
 	ret = 0;
 out:
 	free(v);
@@ -243,7 +257,6 @@ static int write_db_metric(struct db *db, const char *dir, const char *metric,
 	for (size_t i = 0; i < c->nrows; i++) {
 		const struct db_row *row = &c->rows[i];
 		size_t nv = 0;
-		double *s;
 
 		csv_field(f, row->name);
 		fputc(',', f);
@@ -267,23 +280,10 @@ static int write_db_metric(struct db *db, const char *dir, const char *metric,
 				v[nv++] = x;
 			}
 		}
-		s = stats_sorted_copy(v, nv);
-		if (s && nv)
-			fprintf(f, ",%.*f\n", dec, stats_quantile_sorted(s, nv, 0.5));
-		else
-			fputs(",\n", f);
-		free(s);
+		row_median(f, v, nv, dec);
 	}
-	if (ferror(f) | fclose(f)) {
-		cli_error("cannot write '%s'", tmp.buf);
-		remove(tmp.buf);
+	if (csv_commit(f, tmp.buf, path.buf) < 0)
 		goto out;
-	}
-	if (rename(tmp.buf, path.buf) < 0) {
-		cli_error_errno(-errno, "cannot rename '%s' to '%s'", tmp.buf, path.buf);
-		remove(tmp.buf);
-		goto out;
-	}
 	ret = 0;
 out:
 	free(v);
