@@ -10,17 +10,7 @@ B=$SS_BIN
 F=$SS_FIXTURES/framelogs
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
-fail=0
-no() { echo "FAIL: $*"; fail=1; }
-
-# expect RC CMD...: runs CMD, output in $T/out and $T/err, checks its status
-expect() {
-	local want=$1
-	shift
-	"$@" >"$T/out" 2>"$T/err"
-	local rc=$?
-	[ $rc = "$want" ] || no "exit $rc, expected $want: $* ($(head -c 300 "$T/err"))"
-}
+. "$SS_SRC/tests/e2e/lib/expect.sh"
 
 # the table: a header and one row per input, aligned
 expect 0 "$B" report --warmup 0 "$F/mangohud-0.6.8-perframe.csv" "$F/plain.txt"

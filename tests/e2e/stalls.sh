@@ -13,16 +13,7 @@ B=$SS_BIN
 W="$SS_BUILD/tests/test-causes"
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
-fail=0
-no() { echo "FAIL: $*"; fail=1; }
-
-expect() {
-	local want=$1
-	shift
-	"$@" >"$T/out" 2>"$T/err"
-	local rc=$?
-	[ $rc = "$want" ] || no "exit $rc, expected $want: $* ($(head -c 300 "$T/err"))"
-}
+. "$SS_SRC/tests/e2e/lib/expect.sh"
 
 [ -x "$W" ] || { echo "skip: no $W"; exit 77; }
 mkdir "$T/run" && "$W" --write "$T/run" || { echo "FAIL: test-causes --write"; exit 1; }
