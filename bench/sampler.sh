@@ -12,10 +12,13 @@
 #             so that the vm counters move and the vmstat gate is tested
 #
 # Prints, per case, median/p99/mean us per sample of the gated sampler (what
-# the recorder uses), the kept-open one without gating and the naive one, the
+# the recorder uses), the kept-open one without gating and the naive one,
+# over the samples each took first after the wake-up (as the recorder does;
+# the median over all samples, warmed by the sampler before, beside it), the
 # ratios of medians, the cost of each source (us per read, reads per
-# sample) and the vmstat gate replay (samples whose vm.* values the gate left
-# late). Goals: <= 10 us per sample median, ratio <= 0.05.
+# sample), the wchan and syscall gate checks and the vmstat gate replay
+# (samples whose vm.* values the gate left late). Goals: <= 10 us per sample
+# median, ratio <= 0.05.
 set -u
 cd "$(dirname "$0")/.."
 BUILD=${1:-${SS_BUILD:-build}}

@@ -19,11 +19,20 @@
  *      the process's or frame thread's major faults, or kswapd's or
  *      kcompactd's CPU time moved, and on every slow sample;
  *      srv/kswapd/kcompactd stat: read when their CPU clock moved;
- *      wchan/syscall/fd of a blocked thread: read when it has run since the
- *      last read (schedstat run time or timeslices moved);
+ *      syscall/fd of a blocked thread: read when it has run since the
+ *      last read (schedstat run time or timeslices moved); its wchan when
+ *      the syscall line (number, arguments, sp, pc) changed too;
+ *      the process's stat: when a watched disk's counters or the frame
+ *      thread's majflt moved, or the frame thread is gone or a zombie;
  *      a thread's stat in the slow per-thread snapshot: when it has run;
- *  - the slow sources (every thread, /proc/stat, meminfo, DRM fdinfo) are
- *    read every slow_every-th sample.
+ *  - the slow sources (every thread, the process's CPU clock, PSI cpu and
+ *    io, /proc/stat, meminfo, DRM fdinfo) are read every slow_every-th
+ *    sample: no cause rule reads them.
+ *
+ * What a sample costs is mostly the kernel's code being cold after the
+ * 10 ms sleep: each kind of read is several times dearer as the first of
+ * its kind after a wake-up than right after (bench/floor.sh), so a kind of
+ * read left out saves more than a read of a kind already done.
  *
  * Assumes Linux >= 4.20 for PSI (without it the psi.* fields and the vmstat
  * gate's PSI signal are absent and vmstat is read every sample), and
@@ -152,6 +161,9 @@ struct thr {
 	uint64_t blocked_since;	       /* 0: running */
 	char last_wchan[64];	       /* the last wchan interned, and its id: most */
 	uint32_t last_wchan_id;	       /* reads find the same one */
+	char last_call[128];	       /* the syscall file's text at the last read */
+	size_t last_call_len;	       /* (0: none) and the wchan read with it: */
+	uint32_t call_wchan;	       /* wchan is read when that text changes */
 	uint64_t last_stack;
 };
 
@@ -653,6 +665,8 @@ static int thr_open(struct sampler *s, struct thr *t, int tid)
 	t->blocked_since = 0;
 	t->last_stack = 0;
 	t->last_wchan_id = 0;
+	t->last_call_len = 0;
+	t->call_wchan = 0;
 	memset(s->fdc[t == &s->th[1]], 0, sizeof(s->fdc[0]));
 	if (tid == 0)
 		return 0;
@@ -739,6 +753,46 @@ static void stack_event(struct sampler *s, struct thr *t, ssize_t n)
 	    (struct sampler_event){.tid = t->tid, .kind = "stack", .text = sb->buf};
 }
 
+/* The syscall fields of T from the N bytes of its syscall file in s->buf. */
+static void syscall_fields(struct sampler *s, struct thr *t, int64_t *v, ssize_t n, uint64_t t_ns)
+{
+	struct pp_syscall sc;
+
+	if (n >= 0 && pp_syscall(s->buf, (size_t)n, &sc) == 0) {
+		v[TF_SYSCALL] = sc.nr;
+		if (sc.nr >= 0 && syscall_has_fd(sc.nr) && sc.args[0] <= INT32_MAX) {
+			v[TF_FD] = (int64_t)sc.args[0];
+			v[TF_FD_TARGET] = fd_target(s, t, v[TF_FD], t_ns);
+		} else {
+			v[TF_FD] = -1;
+			v[TF_FD_TARGET] = 0;
+		}
+		return;
+	}
+	if (n < 0 && n != -ESRCH)
+		src_failed(s, &t->syscall, (int)n, t->tid);
+	v[TF_SYSCALL] = -2;
+	v[TF_FD] = -1;
+	v[TF_FD_TARGET] = 0;
+}
+
+/* Reads T's wchan into v[TF_WCHAN] (0: none or unreadable). */
+static void wchan_field(struct sampler *s, struct thr *t, int64_t *v)
+{
+	ssize_t n = src_read(s, &t->wchan, 256, C_WCHAN);
+	char w[128];
+
+	if (n < 0 || pp_wchan(s->buf, (size_t)n, w, sizeof(w)) != 0 || !w[0]) {
+		v[TF_WCHAN] = 0;
+		return;
+	}
+	if (!t->last_wchan_id || strncmp(w, t->last_wchan, sizeof(t->last_wchan) - 1) != 0) {
+		t->last_wchan_id = s->o.intern(s->o.intern_ctx, w);
+		snprintf(t->last_wchan, sizeof(t->last_wchan), "%.63s", w);
+	}
+	v[TF_WCHAN] = t->last_wchan_id;
+}
+
 static void sample_thread(struct sampler *s, struct thr *t, uint64_t t_ns)
 {
 	int64_t *v = s->cur + t->base;
@@ -795,39 +849,44 @@ static void sample_thread(struct sampler *s, struct thr *t, uint64_t t_ns)
 	}
 
 	/* Blocked. If it has not run since wchan and syscall were read, it is
-	 * still where it was: same wchan, same syscall (a task changes its state
-	 * only by running). */
+	 * still where it was: same wchan, same syscall (a task changes where it
+	 * blocks only by running). If it ran, its syscall is read; wchan only
+	 * when that line (number, six arguments, user sp and pc) changed: the
+	 * same call from the same place sleeps in the same kernel function (a
+	 * frame loop waiting on the same futex or fence every frame).
+	 * bench/sampler.sh measures how often that is wrong. */
 	if (!t->have_blocked || ran || !s->gate) {
-		struct pp_syscall sc;
-		char w[128];
+		char call[sizeof(t->last_call)];
+		size_t len = 0;
+		bool same_call;
 
-		n = src_read(s, &t->wchan, 256, C_WCHAN);
-		if (n >= 0 && pp_wchan(s->buf, (size_t)n, w, sizeof(w)) == 0 && w[0]) {
-			if (!t->last_wchan_id || strcmp(w, t->last_wchan) != 0) {
-				t->last_wchan_id = s->o.intern(s->o.intern_ctx, w);
-				snprintf(t->last_wchan, sizeof(t->last_wchan), "%.63s", w);
-			}
-			v[TF_WCHAN] = t->last_wchan_id;
-		} else {
-			v[TF_WCHAN] = 0;
-		}
 		n = src_read(s, &t->syscall, 256, C_SYSCALL);
-		if (n >= 0 && pp_syscall(s->buf, (size_t)n, &sc) == 0) {
-			v[TF_SYSCALL] = sc.nr;
-			if (sc.nr >= 0 && syscall_has_fd(sc.nr) && sc.args[0] <= INT32_MAX) {
-				v[TF_FD] = (int64_t)sc.args[0];
-				v[TF_FD_TARGET] = fd_target(s, t, v[TF_FD], t_ns);
-			} else {
-				v[TF_FD] = -1;
-				v[TF_FD_TARGET] = 0;
-			}
-		} else {
-			if (n < 0 && n != -ESRCH)
-				src_failed(s, &t->syscall, (int)n, t->tid);
-			v[TF_SYSCALL] = -2;
-			v[TF_FD] = -1;
-			v[TF_FD_TARGET] = 0;
+		if (n > 0 && (size_t)n <= sizeof(call)) {
+			len = (size_t)n;
+			memcpy(call, s->buf, len); /* wchan_field reuses s->buf */
 		}
+		same_call = len && len == t->last_call_len && memcmp(call, t->last_call, len) == 0;
+		/* no_gate (benchmarks): count the reads a gate would have got wrong */
+		if (!s->gate && t->have_blocked && !ran) {
+			s->costs[C_SYSCALL].would_skip++;
+			if (len && !same_call)
+				s->costs[C_SYSCALL].missed++;
+		}
+		syscall_fields(s, t, v, n, t_ns);
+		if (same_call && s->gate) {
+			v[TF_WCHAN] = t->call_wchan;
+			s->costs[C_WCHAN].skipped++;
+		} else {
+			wchan_field(s, t, v);
+			if (same_call) {
+				s->costs[C_WCHAN].would_skip++;
+				if (v[TF_WCHAN] != t->call_wchan)
+					s->costs[C_WCHAN].missed++;
+			}
+		}
+		memcpy(t->last_call, call, len);
+		t->last_call_len = len;
+		t->call_wchan = (uint32_t)v[TF_WCHAN];
 		t->have_blocked = true;
 		t->read_run = v[TF_RUN];
 		t->read_slices = v[TF_SLICES];
@@ -1832,6 +1891,14 @@ static int read_proc_stat(struct sampler *s)
 	return 0;
 }
 
+/* Has T been seen as a zombie or dead (its process may have ended)? */
+static bool thr_ended(const struct sampler *s, const struct thr *t)
+{
+	int64_t st = s->cur[t->base + TF_STATE];
+
+	return st == 'Z' || st == 'X';
+}
+
 int sampler_sample(struct sampler *s, uint64_t t_ns, int64_t *vals)
 {
 	bool slow = s->nsample % s->slow_every == 0;
@@ -1845,25 +1912,27 @@ int sampler_sample(struct sampler *s, uint64_t t_ns, int64_t *vals)
 	s->nevents = 0;
 	s->nsnap = 0;
 
-	/* The process: its CPU clock is exact and says whether it still
-	 * exists; when it cannot be read, its stat decides. */
-	if (s->has_proc_clk) {
-		int64_t c = cpu_clock(s, s->proc_clk, C_PROC_CLOCK);
+	sample_thread(s, &s->th[0], t_ns);
+	sample_thread(s, &s->th[1], t_ns);
 
-		if (c >= 0)
-			s->cur[s->f_proc_cpu] = c;
-		else
-			proc_read = true;
-	}
-	if (proc_read || !s->has_proc_clk || first || slow || !s->gate) {
+	/* The process: no cause rule reads its CPU time, faults or thread
+	 * count, so they are slow sources. Whether it still exists is the
+	 * frame thread's to say: a process that ends takes its threads along
+	 * (gone, or a zombie leader), and /proc/PID/stat then decides. */
+	if (first || slow || !s->gate || s->th[0].gone || thr_ended(s, &s->th[0])) {
+		if (s->has_proc_clk) {
+			int64_t c = cpu_clock(s, s->proc_clk, C_PROC_CLOCK);
+
+			if (c >= 0)
+				s->cur[s->f_proc_cpu] = c;
+		}
 		ret = read_proc_stat(s);
 		if (ret < 0)
 			goto out;
 		proc_read = true;
+	} else if (s->has_proc_clk) {
+		s->costs[C_PROC_CLOCK].skipped++;
 	}
-
-	sample_thread(s, &s->th[0], t_ns);
-	sample_thread(s, &s->th[1], t_ns);
 
 	for (size_t i = 0; i < s->ndisks; i++) {
 		struct disk *d = &s->disks[i];
@@ -1883,21 +1952,24 @@ int sampler_sample(struct sampler *s, uint64_t t_ns, int64_t *vals)
 		v[5] = (int64_t)b.in_flight;
 		v[6] = (int64_t)b.io_ticks;
 	}
-	/* CPU pressure feeds no cause rule (runq comes from the thread's own
-	 * schedstat) and each PSI read costs a few us: it is a slow source. */
-	for (int i = slow ? 0 : 1; i < 3; i++)
-		read_psi(s, &s->psi[i], C_PSI);
-	for (int i = slow ? 0 : 1; i < 3; i++)
-		read_psi(s, &s->cg[i], C_CG_PSI);
+	/* CPU and I/O pressure feed no cause rule (runq comes from the
+	 * thread's own schedstat, io from its state and syscall) and each PSI
+	 * read costs a few us: they are slow sources. Memory pressure is rule
+	 * 2's, and the vmstat gate's signal. */
+	for (int i = 0; i < 3; i++) {
+		if (i == 1 || slow || !s->gate) {
+			read_psi(s, &s->psi[i], C_PSI);
+			read_psi(s, &s->cg[i], C_CG_PSI);
+		}
+	}
 	if (s->psi[1].f_some >= 0)
 		mem_moved = s->cur[s->psi[1].f_some] != psi_mem_before;
 
-	/* The process's faults and thread count: a major fault of any of its
-	 * threads needs a read from a disk (seen in the disks' counters) or
-	 * waits on I/O (PSI io), so they are read when those moved. */
+	/* The process's faults and thread count, between slow samples: a major
+	 * fault of any of its threads needs a read, which moves a watched
+	 * disk's counters when the file is on one, so they are read then. */
 	if (!proc_read) {
-		sig = mix(io_signal(s), s->psi[2].f_some >= 0 ? s->cur[s->psi[2].f_some] : 0);
-		if (sig != s->proc_sig || s->psi[2].f_some < 0) {
+		if (io_signal(s) != s->proc_sig) {
 			ret = read_proc_stat(s);
 			if (ret < 0)
 				goto out;
@@ -1907,8 +1979,7 @@ int sampler_sample(struct sampler *s, uint64_t t_ns, int64_t *vals)
 		}
 	}
 	if (proc_read)
-		s->proc_sig =
-		    mix(io_signal(s), s->psi[2].f_some >= 0 ? s->cur[s->psi[2].f_some] : 0);
+		s->proc_sig = io_signal(s);
 
 	/* The display server every sample; kswapd and kcompactd when memory
 	 * pressure moved (their work is a memory stall), and on slow samples. */

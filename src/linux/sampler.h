@@ -143,6 +143,11 @@ struct sampler_cost {
 	uint64_t reads;
 	uint64_t ns;
 	uint64_t skipped; /* reads a cheap signal saved (vmstat) */
+	/* With no_gate (benchmarks), for wchan and syscall: reads a gate would
+	 * have skipped, and those of them whose value had moved (the gate would
+	 * have kept a stale one). */
+	uint64_t would_skip;
+	uint64_t missed;
 };
 /* Returns the number of source kinds and sets *ret (owned by S). */
 size_t sampler_costs(const struct sampler *s, const struct sampler_cost **ret);
