@@ -559,5 +559,9 @@ interrupted:
 out:
 	kill(target, SIGKILL);
 	waitpid(target, NULL, 0);
+	for (int w = 0; w < W_N; w++)
+		free(wt[w]);
+	for (size_t i = 0; i < nsrc; i++)
+		free(src[i].warm);
 	return ret;
 }
