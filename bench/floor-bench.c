@@ -13,10 +13,12 @@
  *         period, so that drift (the host's other guests) hits all alike
  *
  * Then a sample batch, the reads of one recorder sample (task stat,
- * schedstat, syscall, disk stat, PSI memory), three ways taking turns, one
+ * schedstat, syscall, disk stat, PSI memory), four ways taking turns, one
  * way a period so each is the first work after a wake-up: a pread of each
- * fd, one io_uring_enter reading them all (raw system calls: liburing is not
- * installed), and as many bare getppid() calls (the entry/exit floor alone).
+ * fd; as many preads of the first one (one kind of read: what is cold after
+ * a wake-up is each kind's kernel code, so this costs far less); one
+ * io_uring_enter reading them all (raw system calls: liburing is not
+ * installed); and as many bare getppid() calls (the entry/exit floor alone).
  *
  * Usage: floor-bench [--samples N]
  */
@@ -333,7 +335,7 @@ static uint64_t cpu_ns(void)
 
 /* ---------------------------------------------------------------- main */
 
-enum { W_PREAD, W_URING, W_GETPPID, W_N };
+enum { W_PREAD, W_SAME, W_URING, W_GETPPID, W_N };
 
 int main(int argc, char **argv)
 {
@@ -343,12 +345,12 @@ int main(int argc, char **argv)
 	    {NULL, 0, NULL, 0},
 	};
 	static struct src src[NSRC];
-	static const char *const wname[W_N] = {"pread", "io_uring", "getppid"};
+	static const char *const wname[W_N] = {"pread", "pread 1st", "io_uring", "getppid"};
 	struct src *use[NSRC], *batch[NBATCH];
 	struct uring ring;
 	char wwhy[W_N][128] = {""}, path[128], disk[64], name[40], *end;
 	uint64_t *wt[W_N] = {NULL}, wcpu[W_N] = {0}, wmed[NSRC], missed = 0, next, t0, cpu0;
-	double cold_floor = 0, warm_floor = 0, pread_med = 0, per, med, p90;
+	double cold_floor = 0, warm_floor = 0, pread_med = 0, same_med = 0, per, med, p90;
 	int wuse[W_N], nuse = 0, nbatch = 0, nways = 0, ret = 1, c, r, m;
 	size_t wn[W_N] = {0}, N = 300, nsrc = 0;
 	struct sigaction sa = {.sa_handler = on_signal};
@@ -471,10 +473,13 @@ int main(int argc, char **argv)
 			goto interrupted;
 		t0 = now_ns();
 		r = 0;
-		for (int i = 0; w != W_URING && i < nbatch; i++)
-			if ((w == W_PREAD ? pread(batch[i]->fd, rbuf[i], batch[i]->len, 0)
-					  : syscall(SYS_getppid)) < 0)
+		for (int i = 0; w != W_URING && i < nbatch; i++) {
+			struct src *b = batch[w == W_SAME ? 0 : i];
+
+			if ((w == W_GETPPID ? syscall(SYS_getppid)
+					    : pread(b->fd, rbuf[i], b->len, 0)) < 0)
 				r = -errno;
+		}
 		if (w == W_URING)
 			r = uring_batch(&ring, batch, nbatch);
 		wt[w][wn[w]++] = now_ns() - t0;
@@ -530,6 +535,8 @@ int main(int argc, char **argv)
 		       (double)wcpu[w] / (double)wn[w] / 1e3);
 		if (w == W_PREAD)
 			pread_med = med;
+		if (w == W_SAME)
+			same_med = med;
 	}
 	printf("cpu_us/batch: getrusage(RUSAGE_SELF) per period, with its wake-up and "
 	       "io_uring's io-wq workers\n");
@@ -546,9 +553,11 @@ int main(int argc, char **argv)
 	m = cold_floor > 10 || per <= 0 ? 0 : (int)((10 - cold_floor) / per) + 1;
 	printf("first system call after a wake-up: %.2f us median (warm %.2f us)\n", cold_floor,
 	       warm_floor);
-	printf("a sample of %d reads: %.2f us median (pread); the 10 us goal leaves room for "
-	       "about %d reads here\n",
-	       nbatch, pread_med, m);
+	printf("a sample of %d reads: %.2f us median (pread); %d reads of one kind (%s): %.2f us\n",
+	       nbatch, pread_med, nbatch, nbatch ? batch[0]->name : "-", same_med);
+	printf("the 10 us goal leaves room for at most about %d reads here (each after the "
+	       "first priced warm: an upper bound)\n",
+	       m);
 	ret = fflush(stdout) == 0 && !ferror(stdout) ? 0 : 1;
 	goto out;
 nomem:
