@@ -157,23 +157,47 @@ static void test_fake_tree(void)
 	sampler_free(NULL);
 }
 
+/* Fills in DIR, a mkdtemp template, with a copy of the fake tree that a
+ * test may change. */
+static bool tree_copy(char *dir)
+{
+	char cmd[8192];
+
+	if (!mkdtemp(dir)) {
+		T_FAIL("mkdtemp: %s", strerror(errno));
+		return false;
+	}
+	snprintf(cmd, sizeof(cmd), "cp -a '%s/.' '%s'", t_fixture("tree-lvm"), dir);
+	if (system(cmd) != 0) {
+		T_FAIL("'%s' failed", cmd);
+		return false;
+	}
+	return true;
+}
+
+static void tree_remove(const char *dir)
+{
+	char cmd[8192];
+
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+	if (system(cmd) != 0)
+		T_FAIL("'%s' failed", cmd);
+}
+
 /* A file that could not be opened is noted with the open's own reason (not
  * a later read's EBADF): the fake tree without the thread's syscall file. */
 static void test_open_error_noted(void)
 {
-	char dir[] = "/tmp/ss-test-sampler.XXXXXX", cmd[8192];
+	char dir[] = "/tmp/ss-test-sampler.XXXXXX", path[4096];
 	struct sampler_opts o = {.pid = 1234, .intern = intern};
 	const struct sampler_field *f;
 	struct sampler *s = NULL;
 	int64_t *v;
 
-	if (!mkdtemp(dir)) {
-		T_FAIL("mkdtemp: %s", strerror(errno));
+	if (!tree_copy(dir))
 		return;
-	}
-	snprintf(cmd, sizeof(cmd), "cp -r '%s/.' '%s' && rm '%s/proc/1234/task/1234/syscall'",
-		 t_fixture("tree-lvm"), dir, dir);
-	CHECK_INT(system(cmd), 0);
+	snprintf(path, sizeof(path), "%s/proc/1234/task/1234/syscall", dir);
+	CHECK_INT(unlink(path), 0);
 	o.root = dir;
 	CHECK_INT(sampler_new(&o, &s), 0);
 	if (s) {
@@ -185,8 +209,7 @@ static void test_open_error_noted(void)
 		free(v);
 	}
 	sampler_free(s);
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
-	CHECK_INT(system(cmd), 0);
+	tree_remove(dir);
 }
 
 /* ---------------------------------------------------------------- live */
@@ -423,7 +446,7 @@ static void put(const char *dir, const char *rel, const char *text)
  * disk read brings it in the same sample; no_gate reads it every time. */
 static void test_gates(void)
 {
-	char dir[] = "/tmp/ss-test-sampler.XXXXXX", cmd[8192];
+	char dir[] = "/tmp/ss-test-sampler.XXXXXX";
 	struct sampler_opts o = {.pid = 1234, .intern = intern};
 	struct sampler *g = NULL, *ng = NULL;
 	const struct sampler_field *f;
@@ -436,15 +459,8 @@ static void test_gates(void)
 			    "2790        0     8492    17589     5530       76   194912      889 "
 			    "    1108      254\n";
 
-	if (!mkdtemp(dir)) {
-		T_FAIL("mkdtemp: %s", strerror(errno));
+	if (!tree_copy(dir))
 		return;
-	}
-	snprintf(cmd, sizeof(cmd), "cp -a '%s/.' '%s'", t_fixture("tree-lvm"), dir);
-	if (system(cmd) != 0) {
-		T_FAIL("'%s' failed", cmd);
-		return;
-	}
 	o.root = dir;
 	o.slow_every = 100;
 	CHECK_INT(sampler_new(&o, &g), 0);
@@ -503,9 +519,7 @@ static void test_gates(void)
 out:
 	sampler_free(g);
 	sampler_free(ng);
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
-	if (system(cmd) != 0)
-		T_FAIL("'%s' failed", cmd);
+	tree_remove(dir);
 }
 
 /* The wchan gate: a thread that ran and blocked again in the same call (the
@@ -515,7 +529,7 @@ out:
  * ends the run when the process has gone. */
 static void test_wchan_gate(void)
 {
-	char dir[] = "/tmp/ss-test-sampler.XXXXXX", cmd[8192];
+	char dir[] = "/tmp/ss-test-sampler.XXXXXX";
 	struct sampler_opts o = {.pid = 1234, .intern = intern, .slow_every = 100};
 	struct sampler *g = NULL, *ng = NULL;
 	const struct sampler_field *f;
@@ -524,15 +538,8 @@ static void test_wchan_gate(void)
 	int wchan;
 	size_t n;
 
-	if (!mkdtemp(dir)) {
-		T_FAIL("mkdtemp: %s", strerror(errno));
+	if (!tree_copy(dir))
 		return;
-	}
-	snprintf(cmd, sizeof(cmd), "cp -a '%s/.' '%s'", t_fixture("tree-lvm"), dir);
-	if (system(cmd) != 0) {
-		T_FAIL("'%s' failed", cmd);
-		return;
-	}
 	o.root = dir;
 	CHECK_INT(sampler_new(&o, &g), 0);
 	o.no_gate = true;
@@ -585,9 +592,7 @@ out:
 	free(w);
 	sampler_free(g);
 	sampler_free(ng);
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
-	if (system(cmd) != 0)
-		T_FAIL("'%s' failed", cmd);
+	tree_remove(dir);
 }
 
 /* A process that execs: the sampler keeps reading it (same pid, new comm),
