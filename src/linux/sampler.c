@@ -23,7 +23,7 @@
  *      last read (schedstat run time or timeslices moved); its wchan when
  *      the syscall line (number, arguments, sp, pc) changed too;
  *      the process's stat: when a watched disk's counters or the frame
- *      thread's majflt moved, or the frame thread is gone or a zombie;
+ *      thread's majflt moved, or the frame thread turned gone or zombie;
  *      a thread's stat in the slow per-thread snapshot: when it has run;
  *  - the slow sources (every thread, the process's CPU clock, PSI cpu and
  *    io, /proc/stat, meminfo, DRM fdinfo) are read every slow_every-th
@@ -243,6 +243,8 @@ struct sampler {
 	struct src proc_stat;
 	clockid_t proc_clk;
 	bool has_proc_clk;
+	bool proc_gone; /* the last read of /proc/PID/stat said it has gone:
+			 * read it again every sample */
 
 	struct src vmstat;
 	size_t nvm;
@@ -1874,7 +1876,8 @@ static int read_proc_stat(struct sampler *s)
 	struct pp_task_stat st;
 	ssize_t n = src_read(s, &s->proc_stat, 1024, C_PROC_STAT);
 
-	if (n == -ESRCH || n == -ENOENT)
+	s->proc_gone = n == -ESRCH || n == -ENOENT;
+	if (s->proc_gone)
 		return -ESRCH;
 	if (n < 0 || pp_task_stat(s->buf, (size_t)n, &st) < 0) {
 		src_failed(s, &s->proc_stat, n < 0 ? (int)n : -EINVAL, s->o.pid);
@@ -1886,9 +1889,8 @@ static int read_proc_stat(struct sampler *s)
 	if (!s->has_proc_clk)
 		s->cur[s->f_proc_cpu] = (int64_t)((st.utime + st.stime) * s->tick_ns);
 	/* A zombie leader with live threads is still a running program. */
-	if ((st.state == 'Z' || st.state == 'X') && st.num_threads <= 1)
-		return -ESRCH;
-	return 0;
+	s->proc_gone = (st.state == 'Z' || st.state == 'X') && st.num_threads <= 1;
+	return s->proc_gone ? -ESRCH : 0;
 }
 
 /* Has T been seen as a zombie or dead (its process may have ended)? */
@@ -1903,7 +1905,7 @@ int sampler_sample(struct sampler *s, uint64_t t_ns, int64_t *vals)
 {
 	bool slow = s->nsample % s->slow_every == 0;
 	bool first = s->nsample == 0;
-	bool proc_read = false, mem_moved = true;
+	bool proc_read = false, mem_moved = true, ended;
 	int64_t psi_mem_before = s->psi[1].f_some >= 0 ? s->cur[s->psi[1].f_some] : 0;
 	uint64_t sig;
 	ssize_t n;
@@ -1912,14 +1914,17 @@ int sampler_sample(struct sampler *s, uint64_t t_ns, int64_t *vals)
 	s->nevents = 0;
 	s->nsnap = 0;
 
+	ended = thr_ended(s, &s->th[0]);
 	sample_thread(s, &s->th[0], t_ns);
 	sample_thread(s, &s->th[1], t_ns);
+	ended = !ended && thr_ended(s, &s->th[0]);
 
 	/* The process: no cause rule reads its CPU time, faults or thread
 	 * count, so they are slow sources. Whether it still exists is the
 	 * frame thread's to say: a process that ends takes its threads along
-	 * (gone, or a zombie leader), and /proc/PID/stat then decides. */
-	if (first || slow || !s->gate || s->th[0].gone || thr_ended(s, &s->th[0])) {
+	 * (gone, or a zombie leader), and /proc/PID/stat decides in the sample
+	 * that sees it (a zombie leader with live threads: at slow samples). */
+	if (first || slow || !s->gate || ended || s->proc_gone) {
 		if (s->has_proc_clk) {
 			int64_t c = cpu_clock(s, s->proc_clk, C_PROC_CLOCK);
 
