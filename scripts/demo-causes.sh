@@ -31,7 +31,7 @@ if [ "$(id -u)" -eq 0 ]; then
 	case " ${DEMO_KINDS:-swap} " in *" swap "*) want_swap=1 ;; *) want_swap= ;; esac
 	if [ -z "$want_swap" ]; then
 		:
-	elif zram=$(ZRAM_SWAP_STATE="$tmp/zram" "$src/tools/zram-swap.sh" on 512M 2>/dev/null); then
+	elif zram=$(ZRAM_SWAP_STATE="$tmp/zram" "$src/tools/zram-swap.sh" on 1536M 2>/dev/null); then
 		kinds="$kinds swap"
 	else
 		zram=

@@ -64,7 +64,7 @@
 #define MAX_STALLS 64
 #define NHOGS 3
 #define RECLAIM_REGION_MB 16
-#define SWAP_MB 192
+#define SWAP_MB 640
 
 enum kind { K_DISK, K_IO, K_CPU, K_RUNQ, K_WAIT, K_SLEEP, K_RECLAIM, K_SWAP, K_N };
 static const char *const kind_names[K_N] = { "disk", "io",   "cpu",	"runq",

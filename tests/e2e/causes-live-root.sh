@@ -10,7 +10,7 @@
 [ "$(id -u)" = 0 ] || { echo "skip: not root (memory cgroups, swapon)"; exit 77; }
 Z="$SS_SRC/tools/zram-swap.sh"
 export ZRAM_SWAP_STATE="$T/zram-state"
-dev=$("$Z" on 512M) || { rc=$?; echo "skip: no zram swap here (zram-swap.sh on: $rc)"; exit 77; }
+dev=$("$Z" on 1536M) || { rc=$?; echo "skip: no zram swap here (zram-swap.sh on: $rc)"; exit 77; }
 CLEANUP="\"$Z\" off"
 echo "swap on /dev/$dev"
 record_and_check 3.5 reclaim:reclaim:- swap:swap:swap_zram
