@@ -4,6 +4,7 @@
  * recorder (see recsys.h). Assumes POSIX file semantics: rename within a
  * file system is atomic; across file systems it fails with EXDEV.
  */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <libgen.h>
@@ -13,6 +14,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "linux/procparse.h"
 #include "linux/recsys.h"
 
 int recsys_mkdirs(const char *path, uid_t uid, gid_t gid)
@@ -246,4 +248,56 @@ int recsys_comm(int pid, int tid, struct strbuf *out)
 	while (out->len && out->buf[out->len - 1] == '\n')
 		out->buf[--out->len] = '\0';
 	return 0;
+}
+
+int recsys_tgid(int tid)
+{
+	static const char *const keys[] = { "Tgid" };
+	struct strbuf sb = STRBUF_INIT;
+	int64_t v = -1;
+	int err = read_proc(tid, "status", &sb);
+
+	if (err == 0 && pp_keyed(sb.buf, sb.len, keys, 1, &v) != 1)
+		err = -EINVAL;
+	sb_release(&sb);
+	if (err < 0)
+		return err;
+	return v > 0 && v <= INT32_MAX ? (int)v : -EINVAL;
+}
+
+int recsys_children(int pid, int *ret, size_t max)
+{
+	struct strbuf sb = STRBUF_INIT;
+	char path[64];
+	struct dirent *e;
+	size_t n = 0;
+	DIR *d;
+
+	snprintf(path, sizeof(path), "/proc/%d/task", pid);
+	d = opendir(path);
+	if (!d)
+		return errno == ENOENT ? -ESRCH : -errno;
+	while ((e = readdir(d))) {
+		char what[48], *end;
+		long tid = strtol(e->d_name, &end, 10);
+
+		if (*end || tid <= 0)
+			continue;
+		sb_reset(&sb);
+		snprintf(what, sizeof(what), "task/%ld/children", tid);
+		if (read_proc(pid, what, &sb) < 0)
+			continue;	/* the thread has gone, or no such file */
+		for (char *p = sb.buf; *p && n < max;) {
+			long c = strtol(p, &end, 10);
+
+			if (end == p)
+				break;
+			if (c > 0)
+				ret[n++] = (int)c;
+			p = end;
+		}
+	}
+	closedir(d);
+	sb_release(&sb);
+	return (int)n;
 }

@@ -45,4 +45,12 @@ int recsys_cmdline(int pid, struct strbuf *out);
  * appended to OUT; 0 or a negative errno. */
 int recsys_comm(int pid, int tid, struct strbuf *out);
 
+/* The process (thread group) thread TID belongs to, from /proc/TID/status;
+ * -ESRCH when there is no such thread. */
+int recsys_tgid(int tid);
+
+/* The children of process PID (of every thread of it: /proc/PID/task/
+ * TID/children), up to MAX into RET; returns how many, or -ESRCH. */
+int recsys_children(int pid, int *ret, size_t max);
+
 #endif

@@ -224,6 +224,9 @@ struct sampler {
 	char **names; /* owned names, parallel to fields */
 	size_t nfields, afields;
 	int64_t *cur;
+	int64_t *base; /* added to the process's counters (proc.minflt, proc.majflt,
+			* proc.cpu_ns, gpu.*) on the way out, so that they continue
+			* across sampler_set_process; 0 until the first switch */
 
 	struct sampler_meta *meta;
 	size_t nmeta, ameta;
@@ -1682,7 +1685,8 @@ int sampler_new(const struct sampler_opts *opts, struct sampler **ret)
 			goto fail;
 	}
 	s->cur = calloc(s->nfields ? s->nfields : 1, sizeof(*s->cur));
-	if (!s->cur) {
+	s->base = calloc(s->nfields ? s->nfields : 1, sizeof(*s->base));
+	if (!s->cur || !s->base) {
 		r = -ENOMEM;
 		goto fail;
 	}
@@ -1745,6 +1749,7 @@ void sampler_free(struct sampler *s)
 	free(s->vm_field);
 	free(s->vm_vals);
 	free(s->cur);
+	free(s->base);
 	free(s->proc);
 	free(s->buf);
 	free(s);
@@ -1814,6 +1819,101 @@ int sampler_set_thread(struct sampler *s, unsigned which, int tid)
 	s->cur[t->base + TF_SYSCALL] = -2;
 	s->cur[t->base + TF_FD] = -1;
 	return 0;
+}
+
+static int read_proc_stat(struct sampler *s);
+
+/* The process counters that continue across a change of process. */
+static size_t cont_fields(const struct sampler *s, int *ret)
+{
+	size_t n = 0;
+
+	ret[n++] = s->f_proc_minflt;
+	ret[n++] = s->f_proc_majflt;
+	ret[n++] = s->f_proc_cpu;
+	for (size_t g = 0; g < s->ngpu; g++)
+		ret[n++] = s->gpu_field[g];
+	if (s->f_gpu_other >= 0)
+		ret[n++] = s->f_gpu_other;
+	return n;
+}
+
+int sampler_set_process(struct sampler *s, int pid, int tid)
+{
+	int cont[3 + MAX_GPU_ENGINES + 1];
+	int64_t last[3 + MAX_GPU_ENGINES + 1];
+	char path[PATH_SIZE];
+	struct src st;
+	size_t nc;
+	char *proc;
+	int r;
+
+	if (pid <= 0 || tid < 0)
+		return -EINVAL;
+	if (!tid)
+		tid = pid;
+	if (pid == s->o.pid)
+		return sampler_set_thread(s, 0, tid);
+	r = discover_path(path, sizeof(path), s->root, "/proc/%d", pid);
+	if (r < 0)
+		return r;
+	proc = strdup(path);
+	if (!proc)
+		return -ENOMEM;
+	/* Check first, so a bad pid or tid leaves the old process sampled. */
+	src_init(&st);
+	snprintf(path, sizeof(path), "%s/task/%d/stat", proc, tid);
+	r = access(path, R_OK) == 0 ? src_openf(s, &st, "%s/stat", proc) : -ESRCH;
+	if (r < 0) {
+		free(proc);
+		return r == -ENOENT ? -ESRCH : r;
+	}
+	nc = cont_fields(s, cont);
+	for (size_t i = 0; i < nc; i++)
+		last[i] = s->cur[cont[i]] + s->base[cont[i]];
+
+	src_close(&s->proc_stat);
+	s->proc_stat = st;
+	free(s->proc);
+	s->proc = proc;
+	s->o.pid = pid;
+	s->proc_gone = false;
+	s->has_proc_clk = proc_clock(s, pid, &s->proc_clk);
+	for (size_t i = 0; i < s->nts; i++) {
+		src_close(&s->ts[i].stat);
+		src_close(&s->ts[i].schedstat);
+	}
+	s->nts = 0;
+	if (s->taskdir)
+		closedir(s->taskdir);
+	snprintf(path, sizeof(path), "%s/task", s->proc);
+	s->taskdir = opendir(path);
+	drm_close_all(s);
+	if (s->drm_dirfd >= 0)
+		close(s->drm_dirfd);
+	snprintf(path, sizeof(path), "%s/fd", s->proc);
+	s->drm_dirfd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	s->drm_fdcount = fd_count(s);
+	s->drm_scan_at = s->nsample; /* sample_gpu rescans now */
+
+	/* The new process's counters now, and the offsets that continue the
+	 * old ones from them: a delta across the switch is what the new
+	 * process did since, not its whole life. */
+	if (s->has_proc_clk) {
+		int64_t c = cpu_clock(s, s->proc_clk, C_PROC_CLOCK);
+
+		if (c >= 0)
+			s->cur[s->f_proc_cpu] = c;
+	}
+	(void)read_proc_stat(s);
+	sample_gpu(s);
+	for (size_t i = 0; i < nc; i++)
+		s->base[cont[i]] = last[i] - s->cur[cont[i]];
+
+	r = sampler_set_thread(s, 0, tid);
+	if (r == 0)
+		r = sampler_set_thread(s, 1, tid != pid ? pid : 0);
+	return r;
 }
 
 /* Mixes V into the signature H. Not a sum: in_flight goes down as rd_ios
@@ -2050,6 +2150,7 @@ int sampler_sample(struct sampler *s, uint64_t t_ns, int64_t *vals)
 	}
 out:
 	s->nsample++;
-	memcpy(vals, s->cur, s->nfields * sizeof(*vals));
+	for (size_t i = 0; i < s->nfields; i++)
+		vals[i] = s->cur[i] + s->base[i];
 	return ret;
 }

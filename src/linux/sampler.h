@@ -120,6 +120,19 @@ size_t sampler_notes(const struct sampler *s, const char *const **ret);
 int sampler_set_thread(struct sampler *s, unsigned which, int tid);
 
 /*
+ * Makes PID the sampled process (a launcher's child that presents, say)
+ * and its thread TID the frame thread (0: its main thread); its main thread
+ * becomes the second thread when TID is another. The system-wide sources
+ * (disks, vmstat, PSI, the display server, the cgroup found at open) stay.
+ * The process's counters (proc.minflt, proc.majflt, proc.cpu_ns, gpu.*)
+ * continue from the old process's last values, so that a delta across the
+ * change is what the new process did since. Returns 0, -ESRCH (no such
+ * process, or TID is not its thread: the old process stays sampled),
+ * -EINVAL, -ENOMEM.
+ */
+int sampler_set_process(struct sampler *s, int pid, int tid);
+
+/*
  * Takes one sample at T_NS (CLOCK_MONOTONIC, the caller's stamp; used for
  * stack timing) into VALS, one value per field. Returns 0, or -ESRCH when
  * the process has gone (exited, or a zombie): VALS then holds what could be

@@ -8,7 +8,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <pthread.h>
+#include <signal.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "linux/recsys.h"
@@ -92,6 +96,53 @@ static void test_proc(void)
 	sb_release(&sb);
 }
 
+static pthread_mutex_t hold = PTHREAD_MUTEX_INITIALIZER;
+static int thread_tid;
+
+static void *thread_main(void *arg)
+{
+	thread_tid = (int)syscall(SYS_gettid);
+	pthread_mutex_lock(&hold);	/* until the test is done with it */
+	pthread_mutex_unlock(&hold);
+	return arg;
+}
+
+/* A thread's process (a frame thread of another process than the one
+ * recorded), and a process's children (what a launcher left behind). */
+static void test_tgid_children(void)
+{
+	int kids[8], n, found = 0;
+	pthread_t th;
+	pid_t pid;
+
+	pthread_mutex_lock(&hold);
+	if (pthread_create(&th, NULL, thread_main, NULL) != 0) {
+		T_FAIL("pthread_create");
+		return;
+	}
+	while (!__atomic_load_n(&thread_tid, __ATOMIC_SEQ_CST))
+		usleep(1000);
+	CHECK_INT(recsys_tgid(thread_tid), getpid());
+	CHECK_INT(recsys_tgid(getpid()), getpid());
+	CHECK_INT(recsys_tgid(0x3fffffff), -ESRCH);
+	pthread_mutex_unlock(&hold);
+	pthread_join(th, NULL);
+
+	pid = fork();
+	if (pid == 0) {
+		pause();
+		_exit(0);
+	}
+	n = recsys_children(getpid(), kids, 8);
+	CHECK(n >= 1);
+	for (int i = 0; i < n; i++)
+		found += kids[i] == pid;
+	CHECK_INT(found, 1);
+	kill(pid, SIGKILL);
+	waitpid(pid, NULL, 0);
+	CHECK_INT(recsys_children(0x3fffffff, kids, 8), -ESRCH);
+}
+
 int main(void)
 {
 	char cmd[128];
@@ -101,6 +152,7 @@ int main(void)
 	T_RUN(test_mkdirs_write);
 	T_RUN(test_move);
 	T_RUN(test_proc);
+	T_RUN(test_tgid_children);
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
 	if (system(cmd) != 0)
 		fprintf(stderr, "cannot remove '%s'\n", dir);

@@ -668,6 +668,106 @@ out:
 	sampler_free(b);
 }
 
+/* A child that touches PAGES fresh pages (minor faults) and then sleeps
+ * until killed; the parent learns it is done from a byte on FD. */
+static pid_t sleeper(int pages)
+{
+	int sync[2];
+	pid_t pid;
+	char c;
+
+	if (pipe(sync) < 0)
+		return -1;
+	pid = fork();
+	if (pid == 0) {
+		volatile char *m = malloc((size_t)pages * 4096 + 4096);
+
+		for (int i = 0; m && i < pages; i++)
+			m[(size_t)i * 4096] = 1;
+		if (write(sync[1], "x", 1) != 1)
+			_exit(1);
+		for (;;)
+			pause();
+	}
+	close(sync[1]);
+	if (pid < 0 || read(sync[0], &c, 1) != 1) {
+		close(sync[0]);
+		return -1;
+	}
+	close(sync[0]);
+	return pid;
+}
+
+/* sampler_set_process: the sampler moves to another process (a launcher's
+ * child that presents); the process counters continue exactly from the old
+ * one's (the new one sleeps, so nothing moves), never with its whole life
+ * added; a process or thread that is not there leaves the old one sampled. */
+static void test_set_process(void)
+{
+	struct sampler_opts o = {.intern = intern};
+	struct sampler *s = NULL;
+	pid_t a = sleeper(10), b = sleeper(3000);
+	int64_t *v = NULL;
+	int fmin, fmaj, ftid, ft2;
+	int64_t min_a;
+
+	if (a <= 0 || b <= 0) {
+		T_FAIL("cannot start the children");
+		goto out;
+	}
+	o.pid = a;
+	CHECK_INT(sampler_new(&o, &s), 0);
+	if (!s)
+		goto out;
+	fmin = field(s, "proc.minflt");
+	fmaj = field(s, "proc.majflt");
+	ftid = field(s, "ft.tid");
+	ft2 = field(s, "ft2.tid");
+	CHECK(fmin >= 0 && fmaj >= 0 && ftid >= 0 && ft2 >= 0);
+	if (fmin < 0 || fmaj < 0 || ftid < 0 || ft2 < 0)
+		goto out;
+	v = calloc(sampler_fields(s, &(const struct sampler_field *){ NULL }), sizeof(*v));
+	CHECK_INT(sampler_sample(s, 1, v), 0);
+	min_a = v[fmin];
+	CHECK(min_a > 0);
+	CHECK_INT(v[ftid], a);
+
+	CHECK_INT(sampler_set_process(s, 999999999, 0), -ESRCH);
+	CHECK_INT(sampler_set_process(s, b, a), -ESRCH);	/* a's thread is not b's */
+	CHECK_INT(sampler_sample(s, 2, v), 0);
+	CHECK_INT(v[ftid], a);
+	CHECK_INT(v[fmin], min_a);
+
+	CHECK_INT(sampler_set_process(s, b, 0), 0);
+	CHECK_INT(sampler_sample(s, 3, v), 0);
+	CHECK_INT(v[ftid], b);
+	CHECK_INT(v[ft2], 0);
+	/* b took 3000 faults before, none since: the counter stays */
+	CHECK_INT(v[fmin], min_a);
+	CHECK(v[fmaj] >= 0);
+	/* gone: the sampler says so */
+	kill(b, SIGKILL);
+	waitpid(b, NULL, 0);
+	b = 0;
+	CHECK_INT(sampler_sample(s, 4, v), -ESRCH);
+	/* and back to a */
+	CHECK_INT(sampler_set_process(s, a, a), 0);
+	CHECK_INT(sampler_sample(s, 5, v), 0);
+	CHECK_INT(v[ftid], a);
+	CHECK_INT(v[fmin], min_a);
+out:
+	free(v);
+	sampler_free(s);
+	if (a > 0) {
+		kill(a, SIGKILL);
+		waitpid(a, NULL, 0);
+	}
+	if (b > 0) {
+		kill(b, SIGKILL);
+		waitpid(b, NULL, 0);
+	}
+}
+
 int main(void)
 {
 	T_RUN(test_fake_tree);
@@ -677,6 +777,7 @@ int main(void)
 	T_RUN(test_wchan_gate);
 	T_RUN(test_live);
 	T_RUN(test_exec);
+	T_RUN(test_set_process);
 	for (uint32_t i = 0; i < nstrs; i++)
 		free(strs[i]);
 	return t_exit();
