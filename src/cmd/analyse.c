@@ -156,6 +156,7 @@ void analysis_release(struct analysis *a)
 	free(a->segs);
 	runini_free(a->ini);
 	free(a->interference);
+	free(a->frames_note);
 	memset(a, 0, sizeof(*a));
 }
 
@@ -437,6 +438,13 @@ int analyse_input(const char *input, const struct analyse_opts *o, struct analys
 			if (r == 0 && x >= 0)
 				*dst[k] = x;
 		}
+		/* the recorder's word on a run with no frames, or frames that
+		 * stopped: a note, and apart for the tables */
+		v = runini_get(ini, "frames_note");
+		if (v && *v && !(a.frames_note = strdup(v))) {
+			cli_error_errno(-ENOMEM, "'%s'", input);
+			goto out;
+		}
 		v = runini_get(ini, "interfered");
 		if (v && (!strcmp(v, "0") || !strcmp(v, "1"))) {
 			a.interfered = v[0] - '0';
@@ -533,6 +541,8 @@ int analyse_input(const char *input, const struct analyse_opts *o, struct analys
 		cli_error_errno(r, "'%s'", input);
 		goto out;
 	}
+	if (a.frames_note)	/* the recorder's word on the frames: before the metrics' */
+		metrics_note_first(&a.m, "%s", a.frames_note);
 	add_notes(&a.m, notes.buf);
 	a.mh_style = compat_mangohud_style_of(f->format);
 	if (compat_mangohud(f->ft_ms + a.m.win_first, a.m.win_n, a.mh_style, &a.mh) < 0 ||

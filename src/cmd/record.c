@@ -61,11 +61,15 @@
 extern char **environ;
 
 #define NSEC 1000000000ull
-#define HUD_SOURCE 5		/* struct rec_frame.source of a HUD line */
+#define HUD_SOURCE REC_SOURCE_HUD	/* struct rec_frame.source of a HUD line */
+#define SRC_N (REC_SOURCE_MAX + 1)	/* frame sources counted, by number */
 #define CLOCK_EVERY_NS (10 * NSEC)
 #define FLUSH_EVERY_NS NSEC
-#define FT_SWITCH_NS NSEC	/* a frame thread that presented within this stays */
+#define FT_SWITCH_NS NSEC	/* presents are counted per thread over two of these */
+#define NPRESENTERS 8		/* threads whose presents are counted */
 #define STOP_GRACE_NS (5 * NSEC)	/* a stopped program's time to exit before SIGKILL */
+#define NO_FRAMES_NS (3 * NSEC)	/* a run this long with no frame says so */
+#define FRAMES_STOPPED_NS (5 * NSEC)	/* frames that stop this long before the end: said */
 
 /* ------------------------------------------------------------ options */
 
@@ -155,13 +159,29 @@ struct run {
 	uint64_t period_ns;
 	struct rec_clock clock0;
 	int ft_tid, ft2_tid;
-	uint64_t ft_presented_ns;	/* the frame thread's last present; 0: none yet */
+	int fpid;		/* the process sampled: the child, or the one that presents */
+	int frame_pid;		/* the process of the frame thread, when it presented; 0: none */
+	int frame_tid;		/* the frame thread, when it presented; 0: none */
+	char frame_comm[64];	/* its name */
+	char fp_comm[64];	/* its name, when it is not the child */
+	bool fp_ended;		/* fpid (not the child) has ended */
+	bool followed;		/* the child ended and its descendants are followed */
+	/* the threads that presented lately, with their presents in this
+	 * FT_SWITCH_NS and the one before; the frame thread is the busiest */
+	struct presenter {
+		int tid;
+		uint32_t cur, prev;
+	} pres[NPRESENTERS];
+	uint64_t pres_flip_ns;	/* when cur becomes prev */
 	bool thread_found;	/* --thread: the named thread is the frame thread */
 	bool thread_seen;	/* --thread: it was, at some point of the run */
 	int other_tid;		/* a tid that presented this sample, not the frame thread */
 	int thread_checked[8];	/* --thread: presenting tids whose comm did not match */
 	/* figures */
 	uint64_t samples, missed, frames, bytes0, bytes_end, t_start, t_end;
+	uint64_t frames_src[SRC_N];	/* per frame source (enum ss_frame_source, HUD_SOURCE) */
+	uint64_t last_frame_ns;		/* the last frame's stamp; 0: none */
+	char frames_note[640];		/* no frames, or frames stopped: what and what to try */
 	uint64_t cpu0_ns;
 	struct lathist late, work;
 	enum end_reason end;
@@ -333,6 +353,70 @@ static const char *frames_name(const struct run *r)
 	return r->o.frames;
 }
 
+/* Whether frame source SOURCE was listened to in this run. */
+static bool listened(const struct run *r, uint32_t source)
+{
+	switch (source) {
+	case SS_SRC_MARKER:
+		return r->fmode == FRAMES_RING;
+	case SS_SRC_GLX:
+	case SS_SRC_EGL:
+		return r->fmode == FRAMES_RING && (r->hooks & HOOK_GL);
+	case SS_SRC_VK:
+		return r->fmode == FRAMES_RING && (r->hooks & HOOK_VK);
+	case HUD_SOURCE:
+		return r->fmode == FRAMES_HUD;
+	}
+	return false;
+}
+
+/* What the run listened to for frames, in words, into BUF. */
+static void listened_text(const struct run *r, char *buf, size_t size)
+{
+	const char *gl = "the GL/EGL hook (glXSwapBuffers, eglSwapBuffers*: linked, by dlsym "
+			 "or GetProcAddress)";
+	const char *vk = "the Vulkan layer (vkQueuePresentKHR)";
+
+	if (r->fmode == FRAMES_HUD)
+		snprintf(buf, size, "the HUD file '%s' (no new line)", r->o.frames + 4);
+	else if ((r->hooks & HOOK_GL) && (r->hooks & HOOK_VK))
+		snprintf(buf, size, "%s, %s and the marker API", gl, vk);
+	else if (r->hooks)
+		snprintf(buf, size, "%s and the marker API", r->hooks & HOOK_GL ? gl : vk);
+	else
+		snprintf(buf, size, "the marker API");
+}
+
+/* A run that lasted and got no frame, or whose frames stopped long before
+ * its end, says so (frames_note, and the terminal): what was listened to
+ * and what to try. Nothing for --frames none or a short run. */
+static void frames_verdict(struct run *r)
+{
+	uint64_t secs_ns = r->t_end > r->t_start ? r->t_end - r->t_start : 0;
+	char what[256];
+
+	r->frames_note[0] = '\0';
+	if (r->fmode == FRAMES_NONE)
+		return;
+	listened_text(r, what, sizeof(what));
+	if (!r->frames && secs_ns >= NO_FRAMES_NS)
+		snprintf(r->frames_note, sizeof(r->frames_note),
+			 "no frames in %.1f s: nothing presented through %s. Try --frames hud:PATH "
+			 "(a HUD's or the program's frame log), the marker API (stallscope.h) in "
+			 "the program, or --thread NAME for the thread that renders",
+			 (double)secs_ns / 1e9, what);
+	else if (r->frames && r->t_end > r->last_frame_ns &&
+		 r->t_end - r->last_frame_ns >= FRAMES_STOPPED_NS)
+		snprintf(r->frames_note, sizeof(r->frames_note),
+			 "frames stopped %.1f s before the end: the last of %llu came at %.1f s of "
+			 "%.1f s, and the rest of the run has no frame times (a loading screen, "
+			 "or presents none of the hooks sees). Try --frames hud:PATH or the "
+			 "marker API (stallscope.h)",
+			 (double)(r->t_end - r->last_frame_ns) / 1e9, (unsigned long long)r->frames,
+			 (double)(r->last_frame_ns - r->clock0.mono_ns) / 1e9,
+			 (double)(r->t_end - r->clock0.mono_ns) / 1e9);
+}
+
 /* Writes run.ini; FINAL adds the end and the recorder's figures. */
 static int write_ini(struct run *r, bool final)
 {
@@ -468,6 +552,16 @@ static int write_ini(struct run *r, bool final)
 		}
 		inifmt_addf(&sb, "duration_recorded_s", "%.3f", secs);
 		inifmt_addf(&sb, "frames", "%llu", (unsigned long long)r->frames);
+		for (uint32_t k = 1; k < SRC_N; k++) {
+			char key[32];
+
+			if (!listened(r, k))
+				continue;
+			snprintf(key, sizeof(key), "frames_%s", rec_source_name(k));
+			inifmt_addf(&sb, key, "%llu", (unsigned long long)r->frames_src[k]);
+		}
+		if (r->frames_note[0])
+			inifmt_add(&sb, "frames_note", r->frames_note);
 		if (r->ring) {
 			ring_stats(r->ring, &rs);
 			inifmt_addf(&sb, "frames_overruns", "%llu", (unsigned long long)rs.overruns);
@@ -476,7 +570,11 @@ static int write_ini(struct run *r, bool final)
 		if (r->hud)
 			inifmt_addf(&sb, "hud_restarts", "%llu",
 				    (unsigned long long)hud_restarts(r->hud));
-		inifmt_addf(&sb, "frame_thread", "%d", r->ft_tid);
+		/* the thread that presented, which is sampled while its process lives */
+		inifmt_addf(&sb, "frame_thread", "%d", r->frame_tid ? r->frame_tid : r->ft_tid);
+		inifmt_addf(&sb, "frame_pid", "%d", r->frame_pid ? r->frame_pid : r->pid);
+		if (r->frame_pid && r->frame_pid != r->pid)
+			inifmt_add(&sb, "frame_process", r->frame_comm);
 		if (r->watched) {
 			inifmt_addf(&sb, "interfered", "%d", r->wres.interfered ? 1 : 0);
 			inifmt_add(&sb, "interference", r->wres.summary);
@@ -605,6 +703,11 @@ static int start_child(struct run *r)
 		hook_env_free(envp);
 		return cli_error_errno(err, "pipe");
 	}
+	/* A launcher that forks the game and exits (a double fork) leaves it
+	 * to us, not to init: we see it end and can follow it. */
+	if (prctl(PR_SET_CHILD_SUBREAPER, 1UL, 0UL, 0UL, 0UL) < 0)
+		note(r, "no subreaper (%s): processes the program leaves behind go to init",
+		     strerror(errno));
 	pid = fork();
 	if (pid < 0) {
 		err = -errno;
@@ -656,7 +759,7 @@ static int start_child(struct run *r)
 		waitpid(pid, NULL, 0);
 		return cli_error_errno(err, "cannot run '%s'", r->argv[0]);
 	}
-	r->pid = pid;
+	r->pid = r->fpid = pid;
 	r->own_child = true;
 	return 0;
 }
@@ -699,25 +802,79 @@ static void pump_log(struct run *r, uint64_t now, bool final)
 	}
 }
 
-/* Reaps the child if it has ended; true when it has. */
+static int switch_process(struct run *r, uint64_t now, int pid, int tid);
+
+/* Reaps what of the run has ended: the child we started (its status is
+ * kept) and the processes it left behind, whose subreaper record is (the
+ * frame process among them). True when the child has ended. */
 static bool child_ended(struct run *r)
 {
 	int st;
 	pid_t p;
 
-	if (!r->own_child || r->reaped)
+	if (!r->own_child)
 		return r->reaped;
-	do
-		p = waitpid(r->pid, &st, WNOHANG);
-	while (p < 0 && errno == EINTR);
-	if (p == r->pid) {
-		r->status = st;
-		r->reaped = true;
-	} else if (p < 0) {
+	for (;;) {
+		p = waitpid(-1, &st, WNOHANG);
+		if (p < 0 && errno == EINTR)
+			continue;
+		if (p <= 0)
+			break;
+		if (p == r->pid) {
+			r->status = st;
+			r->reaped = true;
+		} else if (p == r->fpid) {
+			r->fp_ended = true;
+		}
+	}
+	if (p < 0 && !r->reaped) {
 		r->reaped = true;	/* ECHILD: not ours to wait for any more */
 		r->status = 0;
 	}
 	return r->reaped;
+}
+
+/* Whether the frame process, when it is not the child, is still there. */
+static bool frame_process_lives(struct run *r)
+{
+	if (r->fpid == r->pid || r->fp_ended)
+		return false;
+	if (kill(r->fpid, 0) < 0 && errno == ESRCH)
+		r->fp_ended = true;
+	return !r->fp_ended;
+}
+
+/*
+ * Whether the program has ended: the child we started, then the process
+ * that presents when that is another (a launcher's game). While nothing has
+ * presented, a process the child left behind (record is their subreaper,
+ * so they are its children now) is followed: the sampler moves to it and
+ * the run goes on until none is left.
+ */
+static bool program_ended(struct run *r, uint64_t now)
+{
+	int kids[16], n;
+
+	if (!child_ended(r))
+		return false;
+	if (frame_process_lives(r))
+		return false;
+	if (r->frames || !r->s)
+		return true;
+	n = recsys_children(getpid(), kids, sizeof(kids) / sizeof(kids[0]));
+	for (int i = 0; i < n; i++) {
+		if (switch_process(r, now, kids[i], 0) < 0)
+			continue;
+		r->ft_tid = kids[i];
+		r->ft2_tid = 0;
+		if (!r->followed && !r->o.quiet)
+			fprintf(stderr, "%s: '%s' (pid %d) exited; following what it left running: "
+				"'%s' (pid %d) until it ends (Ctrl-C stops)\n",
+				cli_prog, r->program.buf, r->pid, r->fp_comm, kids[i]);
+		r->followed = true;
+		return false;
+	}
+	return true;
 }
 
 /* Stops the program we started: SIG to its process group, then SIGKILL
@@ -726,16 +883,22 @@ static void stop_child(struct run *r, int sig)
 {
 	uint64_t deadline;
 
-	if (!r->own_child || child_ended(r))
+	if (!r->own_child || (child_ended(r) && !frame_process_lives(r)))
 		return;
-	kill(-r->pid, sig);
+	if (!r->reaped)
+		kill(-r->pid, sig);
+	if (frame_process_lives(r))
+		kill(r->fpid, sig);	/* it may have left the child's process group */
 	deadline = clock_ns(CLOCK_MONOTONIC) + STOP_GRACE_NS;
-	while (!child_ended(r)) {
+	while (!child_ended(r) || frame_process_lives(r)) {
 		struct timespec ts = { 0, 10 * 1000 * 1000 };
 
 		pump_log(r, clock_ns(CLOCK_MONOTONIC), false);
 		if (clock_ns(CLOCK_MONOTONIC) > deadline || got_signal < 0) {
-			kill(-r->pid, SIGKILL);
+			if (!r->reaped)
+				kill(-r->pid, SIGKILL);
+			if (frame_process_lives(r))
+				kill(r->fpid, SIGKILL);
 			deadline = UINT64_MAX;
 		}
 		nanosleep(&ts, NULL);
@@ -886,23 +1049,104 @@ static void set_rt(struct run *r)
 		note(r, "--rt: %s", r->rt_note);
 }
 
-/* Makes TID the frame thread, and the main thread the second sampled thread
- * when they differ; writes a frame_thread event. */
+/* The frame thread presented: its process is the run's frame process
+ * (run.ini frame_pid, frame_process). */
+static void note_frame_process(struct run *r)
+{
+	r->frame_tid = r->ft_tid;
+	if (r->frame_pid == r->fpid)
+		return;
+	r->frame_pid = r->fpid;
+	snprintf(r->frame_comm, sizeof(r->frame_comm), "%s",
+		 r->fpid == r->pid ? r->program.buf : r->fp_comm);
+}
+
+/*
+ * Makes PID the sampled process with TID its frame thread (a launcher's
+ * child that presents: every process that writes into the ring inherited
+ * it from the run); writes a frame_process event. 0, or -errno with the old
+ * process still sampled.
+ */
+static int switch_process(struct run *r, uint64_t now, int pid, int tid)
+{
+	struct strbuf name = STRBUF_INIT, text = STRBUF_INIT;
+	int err = sampler_set_process(r->s, pid, tid);
+
+	if (err < 0)
+		return err;
+	r->fpid = pid;
+	r->fp_ended = false;
+	if (recsys_comm(pid, 0, &name) < 0)
+		sb_adds(&name, "?");
+	snprintf(r->fp_comm, sizeof(r->fp_comm), "%s", name.buf);
+	sb_addf(&text, "pid=%d name=%s", pid, name.buf);
+	rec_writer_event(r->w, now, (uint32_t)tid, "frame_process", text.buf);
+	sb_release(&name);
+	sb_release(&text);
+	return 0;
+}
+
+/* Makes TID the frame thread, and its process's main thread the second
+ * sampled thread when they differ; a thread of another process of the run
+ * brings the sampler over to that process. Writes a frame_thread event. */
 static void switch_frame_thread(struct run *r, uint64_t now, int tid)
 {
 	struct strbuf name = STRBUF_INIT, text = STRBUF_INIT;
+	int err = sampler_set_thread(r->s, 0, tid), pid;
 
-	if (sampler_set_thread(r->s, 0, tid) < 0)
+	if (err == -ESRCH && r->own_child && (pid = recsys_tgid(tid)) > 0 && pid != r->fpid)
+		err = switch_process(r, now, pid, tid);
+	if (err < 0)
 		return;	/* gone already: keep the old one */
 	r->ft_tid = tid;
-	r->ft2_tid = tid != r->pid ? r->pid : 0;
+	r->ft2_tid = tid != r->fpid ? r->fpid : 0;
 	sampler_set_thread(r->s, 1, r->ft2_tid);
-	if (recsys_comm(r->pid, tid, &name) < 0)
+	note_frame_process(r);
+	if (recsys_comm(r->fpid, tid, &name) < 0)
 		sb_adds(&name, "?");
 	sb_addf(&text, "tid=%d name=%s", tid, name.buf);
 	rec_writer_event(r->w, now, (uint32_t)tid, "frame_thread", text.buf);
 	sb_release(&name);
 	sb_release(&text);
+}
+
+/* Counts one present of TID; a full table forgets its quietest thread. */
+static void count_present(struct run *r, int tid)
+{
+	struct presenter *p = NULL, *low = &r->pres[0];
+
+	for (size_t i = 0; i < NPRESENTERS && !p; i++) {
+		if (r->pres[i].tid == tid)
+			p = &r->pres[i];
+		else if (r->pres[i].cur + r->pres[i].prev < low->cur + low->prev)
+			low = &r->pres[i];
+	}
+	if (!p) {
+		p = low;
+		*p = (struct presenter){ .tid = tid };
+	}
+	p->cur++;
+}
+
+/* Presents of TID lately (this period and the one before); 0: none. */
+static uint32_t presents_of(const struct run *r, int tid)
+{
+	for (size_t i = 0; i < NPRESENTERS; i++)
+		if (tid && r->pres[i].tid == tid)
+			return r->pres[i].cur + r->pres[i].prev;
+	return 0;
+}
+
+/* The thread that presented most lately; 0: none. */
+static int busiest_presenter(const struct run *r)
+{
+	const struct presenter *best = NULL;
+
+	for (size_t i = 0; i < NPRESENTERS; i++)
+		if (r->pres[i].tid && (!best || r->pres[i].cur + r->pres[i].prev >
+							 best->cur + best->prev))
+			best = &r->pres[i];
+	return best ? best->tid : 0;
 }
 
 static void drain_ring(struct run *r, uint64_t now)
@@ -917,23 +1161,41 @@ static void drain_ring(struct run *r, uint64_t now)
 			struct rec_frame f = { buf[i].t_ns, buf[i].tid, buf[i].source };
 
 			rec_writer_frame(r->w, &f);
+			r->frames_src[f.source < SRC_N ? f.source : 0]++;
+			if (f.t_ns > r->last_frame_ns)
+				r->last_frame_ns = f.t_ns;
+			if (!buf[i].tid)
+				continue;
+			count_present(r, (int)buf[i].tid);
 			if ((int)buf[i].tid == r->ft_tid)
-				r->ft_presented_ns = buf[i].t_ns;
-			else if (buf[i].tid)
+				note_frame_process(r);
+			else
 				last_tid = (int)buf[i].tid;
 		}
 		r->frames += n;
 	} while (n == sizeof(buf) / sizeof(buf[0]));
 	r->other_tid = last_tid;
-	/* Follow the presenting thread, unless the user named one. When two
-	 * threads present (GL in one, markers in another), the frame thread
-	 * stays until it has not presented for FT_SWITCH_NS, so that it does
-	 * not flap between them every sample. */
-	if (last_tid && !r->o.thread &&
-	    (!r->ft_presented_ns || now - r->ft_presented_ns > FT_SWITCH_NS)) {
-		switch_frame_thread(r, now, last_tid);
-		if (r->ft_tid == last_tid)
-			r->ft_presented_ns = now;
+	/* Follow the presenting thread, unless the user named one: the one
+	 * that presented most over the last one to two seconds, and only when
+	 * it presented more than the frame thread, so that two threads that
+	 * both present (GL in one, markers in another) do not swap the role
+	 * every sample, and a thread that presented once (a window's first
+	 * clear) does not keep it. */
+	if (!r->o.thread) {
+		int best = busiest_presenter(r);
+
+		if (best && best != r->ft_tid &&
+		    presents_of(r, best) > presents_of(r, r->ft_tid))
+			switch_frame_thread(r, now, best);
+	}
+	if (now >= r->pres_flip_ns) {
+		for (size_t i = 0; i < NPRESENTERS; i++) {
+			r->pres[i].prev = r->pres[i].cur;
+			r->pres[i].cur = 0;
+			if (!r->pres[i].prev)
+				r->pres[i].tid = 0;	/* quiet for a while: forgotten */
+		}
+		r->pres_flip_ns = now + FT_SWITCH_NS;
 	}
 }
 
@@ -946,7 +1208,7 @@ static bool thread_named(struct run *r, int tid)
 	bool yes;
 
 	snprintf(num, sizeof(num), "%d", tid);
-	yes = recsys_comm(r->pid, tid, &name) == 0 &&
+	yes = recsys_comm(r->fpid, tid, &name) == 0 &&
 	      (!strcmp(name.buf, r->o.thread) || !strcmp(num, r->o.thread));
 
 	sb_release(&name);
@@ -1032,6 +1294,9 @@ static void poll_hud(struct run *r, uint64_t now)
 		rec_writer_frame(r->w, &f);
 	}
 	r->frames += n;
+	r->frames_src[HUD_SOURCE] += n;
+	if (n)
+		r->last_frame_ns = now;
 }
 
 /* One sample at NOW; returns false when the program has gone. */
@@ -1109,7 +1374,7 @@ static void loop(struct run *r)
 		}
 		if (got_child) {
 			got_child = 0;
-			if (child_ended(r)) {
+			if (program_ended(r, now)) {
 				r->end = END_EXIT;
 				break;
 			}
@@ -1119,7 +1384,16 @@ static void loop(struct run *r)
 				r->end = END_GONE;
 				break;
 			}
-			if (child_ended(r)) {
+			if (r->fpid != r->pid) {
+				/* the process followed has gone: back to the child
+				 * while it lives */
+				r->fp_ended = true;
+				if (!child_ended(r) && switch_process(r, now, r->pid, r->pid) == 0) {
+					r->ft_tid = r->pid;
+					r->ft2_tid = 0;
+				}
+			}
+			if (program_ended(r, now)) {
 				r->end = END_EXIT;
 				break;
 			}
@@ -1547,7 +1821,7 @@ int cmd_record(int argc, char **argv)
 
 	/* what the program is */
 	if (r->o.pid) {
-		r->pid = (int)r->o.pid;
+		r->pid = r->fpid = (int)r->o.pid;
 		err = recsys_comm(r->pid, 0, &r->program);
 		if (err < 0)
 			return cli_error_errno(err, "cannot attach to process %d", r->pid);
@@ -1730,6 +2004,7 @@ stop:
 		}
 		if (!r->t_end)
 			r->t_end = clock_ns(CLOCK_MONOTONIC);
+		frames_verdict(r);
 		if (write_ini(r, true) < 0)
 			ret = 1;
 	}
@@ -1740,6 +2015,9 @@ stop:
 		if (r->watched)
 			fprintf(stderr, "%s: interference: %s\n", cli_prog, r->wres.summary);
 	}
+	if (r->frames_note[0])
+		fprintf(stderr, "!! %s: %s\n", r->frames ? "FRAMES STOPPED" : "NO FRAMES",
+			r->frames_note);
 	if (r->watched && r->wres.interfered)
 		fprintf(stderr, "!! INTERFERENCE: %s. THIS RUN IS INVALID\n", r->wres.summary);
 out:

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "core/runini.h"
 #include "cmd/cmd.h"
 #include "cmd/report.h"
 #include "cmd/report_threads.h"
@@ -270,6 +271,7 @@ static void print_json(const struct analysis *as, size_t n)
 		else
 			json_kint(&j, "intf", a->interfered);
 		json_kstr(&j, "interference", a->interference);
+		json_kstr(&j, "frames_note", a->frames_note);
 		for (m = 0; m < M_COUNT; m++)
 			json_knum(&j, metric_descs[m].name, a->m.v[m]);
 		json_kstr(&j, "stall_why", why_name(a->why));
@@ -320,6 +322,15 @@ static void print_interfered(const struct analysis *as, size_t n, bool included)
 	}
 }
 
+/* A recorded run with no frame at all: the text table leaves it out and
+ * says why below it, rather than print a row of zeros. */
+static bool no_frames(const struct analysis *a)
+{
+	const char *n = a->ini ? runini_get(a->ini, "frames") : NULL;
+
+	return a->frames_note && n && !strcmp(n, "0");
+}
+
 /* The table or CSV; 0 or -ENOMEM. */
 static int print_table(const struct analysis *as, size_t n, const struct col *cols, size_t ncols,
 		       bool csv)
@@ -340,6 +351,8 @@ static int print_table(const struct analysis *as, size_t n, const struct col *co
 	if (!t)
 		return -ENOMEM;
 	for (i = 0; i < n && !r; i++) {
+		if (!csv && no_frames(&as[i]))
+			continue;
 		for (k = 0; k < ncols && !r; k++)
 			r = add_cell(t, &cols[k], &as[i]);
 		if (csv && !r) {
@@ -351,21 +364,30 @@ static int print_table(const struct analysis *as, size_t n, const struct col *co
 			sb_release(&sb);
 		}
 	}
+	for (i = k = 0; i < n; i++)
+		k += !no_frames(&as[i]);
 	if (!r) {
 		if (csv)
 			table_print_csv(t, stdout);
-		else
+		else if (k)
 			table_print(t, stdout);
 	}
 	table_free(t);
 	if (r || csv)
 		return r;
 	for (i = 0; i < n; i++) {
-		if (!as[i].m.nnotes)
+		if (!as[i].m.nnotes || no_frames(&as[i]))
 			continue;
 		printf("\n%s:\n", as[i].source);
 		for (k = 0; k < as[i].m.nnotes; k++)
 			printf("  %s\n", as[i].m.notes[k]);
+	}
+	for (i = k = 0; i < n; i++) {
+		if (!no_frames(&as[i]))
+			continue;
+		if (!k++)
+			printf("\n!! runs with no frames (not in the table):\n");
+		printf("  %s: %s\n", as[i].source, as[i].frames_note);
 	}
 	return 0;
 }
@@ -582,7 +604,10 @@ int cmd_report(int argc, char **argv)
 		if (!o.json && !o.csv)
 			print_interfered(as, n, o.include_interfered);
 	}
-	status = failed ? 1 : 0;
+	for (i = 0; i < n && !failed; i++)
+		if (!no_frames(&as[i]))
+			break;
+	status = failed || (n && i == n) ? 1 : 0;
 out:
 	for (i = 0; i < n; i++)
 		analysis_release(&as[i]);

@@ -63,6 +63,8 @@ struct analysis {
 	int interfered;			/* run.ini's interfered= (1, 0), 1 when listed in
 					 * the interfered list, -1 not watched */
 	char *interference;		/* the watcher's summary or why listed; owned, NULL */
+	char *frames_note;		/* run.ini's frames_note (no frames, or frames that
+					 * stopped long before the end); owned, NULL */
 };
 
 /*

@@ -225,6 +225,30 @@ void report_recorder_json(struct json *j, const struct analysis *a)
 			/* "recorder_samples" -> "samples" */
 			json_knum(j, keys[k] + strlen("recorder_"), x);
 		}
+		/* frames per source listened to (run.ini frames_<source>) */
+		json_key(j, "frames_by_source");
+		json_obj_begin(j);
+		for (uint32_t src = 1; src <= REC_SOURCE_MAX; src++) {
+			char key[32];
+			const char *v;
+			char *end;
+			double x;
+
+			snprintf(key, sizeof(key), "frames_%s", rec_source_name(src));
+			if (!(v = runini_get(ini, key)))
+				continue;
+			x = strtod(v, &end);
+			json_knum(j, rec_source_name(src), end != v && !*end ? x : NAN);
+		}
+		json_obj_end(j);
+		{
+			const char *v = runini_get(ini, "frame_pid");
+			char *end;
+			double x = v ? strtod(v, &end) : NAN;
+
+			json_knum(j, "frame_pid", v && end != v && !*end ? x : NAN);
+			json_kstr(j, "frame_process", runini_get(ini, "frame_process"));
+		}
 		json_obj_end(j);
 	}
 	if (f)

@@ -470,6 +470,7 @@ int cmd_stalls(int argc, char **argv)
 			json_kstr(&j, "run", argv[i]);
 			json_knum(&j, "warmup_s", o.a.m.warmup_s);
 			json_knum(&j, "stall_ms", o.a.m.stall_ms);
+			json_kstr(&j, "frames_note", a.frames_note);
 			json_list(&j, "stalls", win, nwin);
 			json_list(&j, "warm_stalls", warm, nwarm);
 			json_key(&j, "notes");
@@ -482,11 +483,19 @@ int cmd_stalls(int argc, char **argv)
 			if (any)
 				putchar('\n');
 			printf("%s\n", argv[i]);
-			if (a.rec->nsamples == 0)
-				printf("  (the record has no samples: every cause is unknown)\n");
-			r = print_list("window", win, nwin);
-			if (!r)
-				r = print_list("warm-up", warm, nwarm);
+			if (a.frames_note)
+				printf("!! %s\n", a.frames_note);
+			if (a.rec->nframes == 0 && a.frames_note) {
+				/* no frame, so no stall to list: the note says why */
+				r = 0;
+				status = 1;
+			} else {
+				if (a.rec->nsamples == 0)
+					printf("  (the record has no samples: every cause is unknown)\n");
+				r = print_list("window", win, nwin);
+				if (!r)
+					r = print_list("warm-up", warm, nwarm);
+			}
 			/* The notes about the input itself (they start with a
 			 * quoted file name: no t0, a torn record); the column
 			 * notes are report's. */

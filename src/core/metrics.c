@@ -88,6 +88,19 @@ void metrics_note(struct metrics *m, const char *fmt, ...)
 	va_end(ap);
 }
 
+void metrics_note_first(struct metrics *m, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (m->nnotes == METRICS_MAX_NOTES)
+		m->nnotes--;	/* the last one makes room */
+	memmove(m->notes[1], m->notes[0], m->nnotes * sizeof(m->notes[0]));
+	m->nnotes++;
+	va_start(ap, fmt);
+	vsnprintf(m->notes[0], METRICS_NOTE_LEN, fmt, ap);
+	va_end(ap);
+}
+
 /* ------------------------------------------------------------ stutter */
 
 void metrics_stutter(const double *ft, size_t n, double *ret_stutter_pct, double *ret_lowfps_pct)

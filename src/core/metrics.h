@@ -79,7 +79,7 @@ struct metrics_seg {
 };
 
 #define METRICS_MAX_NOTES 16
-#define METRICS_NOTE_LEN 240
+#define METRICS_NOTE_LEN 512
 
 struct metrics {
 	double v[M_COUNT];		/* by enum metric_id; NaN: see notes */
@@ -107,6 +107,10 @@ bool metrics_in_reload(const struct metrics_seg *segs, size_t nsegs, double fs, 
 /* Appends a note to M (dropped silently once METRICS_MAX_NOTES are held;
  * truncated to METRICS_NOTE_LEN). */
 void metrics_note(struct metrics *m, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* The same, as M's first note (the last one is dropped when M is full). */
+void metrics_note_first(struct metrics *m, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
 
 /*
  * CapFrameX's stutter and low-fps time shares (percent) of the N frame

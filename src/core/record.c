@@ -75,3 +75,10 @@ const char *rec_str(const struct rec *r, int64_t id)
 		return "";
 	return r->strs[id];
 }
+
+const char *rec_source_name(uint32_t source)
+{
+	static const char *const names[] = { NULL, "marker", "glx", "egl", "vk", "hud" };
+
+	return source <= REC_SOURCE_MAX ? names[source] : NULL;
+}

@@ -30,8 +30,16 @@ struct rec_field {
 struct rec_frame {
 	uint64_t t_ns;		/* CLOCK_MONOTONIC of the present */
 	uint32_t tid;		/* the presenting thread */
-	uint32_t source;	/* enum ss_frame_source (stallscope-ring.h), or 5 = hud line */
+	uint32_t source;	/* enum ss_frame_source (stallscope-ring.h), or REC_SOURCE_HUD */
 };
+
+/* Frame sources: 1..4 as enum ss_frame_source, and a HUD file's line. */
+#define REC_SOURCE_HUD 5u
+#define REC_SOURCE_MAX 5u
+
+/* The source's name ("marker", "glx", "egl", "vk", "hud"), NULL for another
+ * number. The names are run.ini's frames_<name> keys (docs/FORMAT.md). */
+const char *rec_source_name(uint32_t source);
 
 struct rec_thread {
 	uint32_t tid;

@@ -357,9 +357,31 @@ static void test_names(void)
 	CHECK_STR(metric_descs[M_OVER_1S].name, "over_1s");
 }
 
+/* The recorder's word on a run's frames goes before the metrics' notes,
+ * and a full list drops its last note for it. */
+static void test_note_first(void)
+{
+	struct metrics m = { 0 };
+
+	metrics_note(&m, "second");
+	metrics_note_first(&m, "first %d", 1);
+	CHECK_INT(m.nnotes, 2);
+	CHECK_STR(m.notes[0], "first 1");
+	CHECK_STR(m.notes[1], "second");
+	for (int i = 2; i < METRICS_MAX_NOTES; i++)
+		metrics_note(&m, "n%d", i);
+	CHECK_INT(m.nnotes, METRICS_MAX_NOTES);
+	metrics_note_first(&m, "zeroth");
+	CHECK_INT(m.nnotes, METRICS_MAX_NOTES);
+	CHECK_STR(m.notes[0], "zeroth");
+	CHECK_STR(m.notes[1], "first 1");
+	CHECK_STR(m.notes[METRICS_MAX_NOTES - 1], "n14");
+}
+
 int main(void)
 {
 	T_RUN(test_zero_frames);
+	T_RUN(test_note_first);
 	T_RUN(test_one_frame);
 	T_RUN(test_two_frames);
 	T_RUN(test_all_stalls);
