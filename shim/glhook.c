@@ -1,220 +1,646 @@
 // SPDX-License-Identifier: MIT
 /*
- * glhook.c: libstallscope-frames.so, loaded into a program with LD_PRELOAD.
- * It defines glXSwapBuffers, eglSwapBuffers and eglSwapBuffersWithDamage-
- * KHR/EXT, each calling the real function and then stamping the present into
- * the run's frame ring (after the call returns: the frame has been handed
- * over). glXGetProcAddress(ARB) and eglGetProcAddress hand out these
- * wrappers for those names, so programs that look the swap up still pass
- * through here.
+ * glhook.c: libstallscope-frames.so, loaded into a program with LD_PRELOAD
+ * (first in the list: record puts it there). It stamps every GLX and EGL
+ * present into the run's frame ring, whichever way the program reached the
+ * present function:
  *
- * The real functions come from dlsym(RTLD_NEXT); when that finds nothing (a
- * program that dlopen()ed libGL or libEGL privately and reached a wrapper
- * through the global scope or a GetProcAddress) they come from the library
- * opened by soname. Without STALLSCOPE_RING every wrapper is a plain
- * pass-through.
+ *   - linked (a PLT call): this library defines glXSwapBuffers,
+ *     eglSwapBuffers and eglSwapBuffersWithDamageKHR/EXT, and so comes
+ *     before libGL, libGLX and libEGL in the program's search order;
+ *   - looked up through glXGetProcAddress(ARB) or eglGetProcAddress: this
+ *     library defines those as well and hands out its wrappers for the
+ *     present names (and for the GetProcAddresses themselves);
+ *   - looked up with dlsym() on a handle of the program's own (SDL, GLFW,
+ *     glmark2: dlopen("libGL.so.1") + dlsym): this library defines dlsym
+ *     and hands out its wrappers for those names when the lookup is made on
+ *     a handle or RTLD_DEFAULT. Every other lookup, and every RTLD_NEXT
+ *     one, is forwarded to the next dlsym by a tail jump (below), so that
+ *     the C library sees the caller's own return address, which is what
+ *     RTLD_NEXT and a plugin's RTLD_DEFAULT scope are computed from.
  *
- * Assumes GLX/EGL's C ABI only (no GL headers needed): Display * and
- * EGLDisplay/EGLSurface are pointers, GLXDrawable an unsigned long (XID),
- * EGLBoolean an unsigned int, EGLint a 32-bit int. Known limit: a program
- * that takes glXSwapBuffers or glXGetProcAddressARB with dlsym() on its own
- * handle of libGL (SDL2's GL path does) calls the real function directly and
- * is not seen; docs/HOOKS.md says what to do then.
+ * Each wrapper calls the real function and then stamps the present (after
+ * the call returns: the frame has been handed over). Two copies of each
+ * wrapper exist, because the two paths lead to different real functions:
+ * the exported one calls what the program would have called through its
+ * PLT (dlsym(RTLD_NEXT): another preloaded hook such as MangoHud, or
+ * libGL), the handed-out one calls what the program's own lookup returned
+ * (the first such value: a later lookup that returns another keeps the
+ * first). A per-thread depth makes a present that passes through two of
+ * these wrappers (a layer between that calls the present again) count once.
+ * The addresses handed out are always this library's own (hidden
+ * symbols), never a name another library could interpose.
+ *
+ * Without STALLSCOPE_RING nothing is substituted and every wrapper is a
+ * plain pass-through. docs/HOOKS.md says which paths are caught, how, and
+ * what is not (RTLD_DEEPBIND, dlvsym, 32-bit programs without a 32-bit
+ * build).
+ *
+ * Assumes glibc (dlvsym finds the C library's dlsym; symbol versions
+ * GLIBC_2.34 and the architecture's first) on x86-64 or i386, where the
+ * dlsym entry below is written in assembly; elsewhere this library catches
+ * the linked and GetProcAddress paths only. Assumes GLX/EGL's C ABI only
+ * (no GL headers needed): Display * and EGLDisplay/EGLSurface are pointers,
+ * GLXDrawable an unsigned long (XID), EGLBoolean an unsigned int, EGLint a
+ * 32-bit int.
  */
 #include <dlfcn.h>
+#include <link.h>
 #include <stdatomic.h>
+#include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #define SS_SHIM_TLS __attribute__((tls_model("initial-exec")))
 #include "stamp.h"
 
+#if defined(__x86_64__) || defined(__i386__)
+#define SS_HOOK_DLSYM 1
+#else
+#define SS_HOOK_DLSYM 0
+#endif
+
+#define SS_HIDDEN __attribute__((visibility("hidden")))
+
+/* Defines the exported NAME as an alias of the hidden IMPL. */
+#define SS_ALIAS(name, impl) \
+	extern __typeof(impl) name __attribute__((alias(#impl), visibility("default")))
+
 typedef void (*ss_fn)(void);
 typedef void (*glx_swap_fn)(void *dpy, unsigned long drawable);
-typedef ss_fn (*gpa_fn)(const unsigned char *name);
+typedef int64_t (*glx_oml_fn)(void *dpy, unsigned long drawable, int64_t msc, int64_t div,
+			      int64_t rem);
+typedef ss_fn (*glx_gpa_fn)(const unsigned char *name);
 typedef unsigned int (*egl_swap_fn)(void *dpy, void *surface);
-typedef unsigned int (*egl_damage_fn)(void *dpy, void *surface, int32_t *rects, int32_t n);
+typedef unsigned int (*egl_damage_fn)(void *dpy, void *surface, const int32_t *rects, int32_t n);
 typedef ss_fn (*egl_gpa_fn)(const char *name);
+typedef void *(*dlsym_fn)(void *handle, const char *name);
 
-/* The wrapped functions (exported; their prototypes for -Wmissing-prototypes). */
-SS_EXPORT void glXSwapBuffers(void *dpy, unsigned long drawable);
-SS_EXPORT ss_fn glXGetProcAddress(const unsigned char *name);
-SS_EXPORT ss_fn glXGetProcAddressARB(const unsigned char *name);
-SS_EXPORT unsigned int eglSwapBuffers(void *dpy, void *surface);
-SS_EXPORT unsigned int eglSwapBuffersWithDamageKHR(void *dpy, void *surface, int32_t *rects,
-						   int32_t n);
-SS_EXPORT unsigned int eglSwapBuffersWithDamageEXT(void *dpy, void *surface, int32_t *rects,
-						   int32_t n);
-SS_EXPORT ss_fn eglGetProcAddress(const char *name);
-
-/* ----------------------------------------------------- the real functions */
+/* ------------------------------------------------------------ the hooks */
 
 enum api { API_GLX, API_EGL };
 
-static const char *const sonames[][3] = {
-	[API_GLX] = { "libGLX.so.0", "libGL.so.1", NULL },
-	[API_EGL] = { "libEGL.so.1", NULL, NULL },
+enum hook_id {
+	H_GLX_SWAP,
+	H_GLX_GPA,
+	H_GLX_GPA_ARB,
+	H_GLX_OML,
+	H_EGL_SWAP,
+	H_EGL_KHR,
+	H_EGL_EXT,
+	H_EGL_GPA,
+	H_N
 };
 
-/* The next definition of NAME after this library, else NAME in API's
- * library opened by soname (already loaded in every case that matters). */
-static void *real_sym(const char *name, enum api api)
+struct hook {
+	const char *name;
+	enum api api;
+	bool ext;		/* an extension: found through the API's GetProcAddress */
+	void *own;		/* the exported wrapper (hidden name), or NULL: not exported */
+	void *found;		/* the wrapper handed out by lookups */
+	void *_Atomic next_real;	/* what `own` calls; resolved on first use */
+	void *_Atomic found_real;	/* what `found` calls; the first lookup's */
+};
+
+static void own_glx_swap(void *dpy, unsigned long drawable);
+static void found_glx_swap(void *dpy, unsigned long drawable);
+static ss_fn own_glx_gpa(const unsigned char *name);
+static ss_fn found_glx_gpa(const unsigned char *name);
+static ss_fn own_glx_gpa_arb(const unsigned char *name);
+static ss_fn found_glx_gpa_arb(const unsigned char *name);
+static int64_t found_glx_oml(void *dpy, unsigned long drawable, int64_t msc, int64_t div,
+			     int64_t rem);
+static unsigned int own_egl_swap(void *dpy, void *surface);
+static unsigned int found_egl_swap(void *dpy, void *surface);
+static unsigned int own_egl_khr(void *dpy, void *surface, const int32_t *rects, int32_t n);
+static unsigned int found_egl_khr(void *dpy, void *surface, const int32_t *rects, int32_t n);
+static unsigned int own_egl_ext(void *dpy, void *surface, const int32_t *rects, int32_t n);
+static unsigned int found_egl_ext(void *dpy, void *surface, const int32_t *rects, int32_t n);
+static ss_fn own_egl_gpa(const char *name);
+static ss_fn found_egl_gpa(const char *name);
+
+#define HOOK(n, a, e, o, f) { n, a, e, (void *)(o), (void *)(f), NULL, NULL }
+static struct hook hooks[H_N] = {
+	[H_GLX_SWAP] = HOOK("glXSwapBuffers", API_GLX, false, own_glx_swap, found_glx_swap),
+	[H_GLX_GPA] = HOOK("glXGetProcAddress", API_GLX, false, own_glx_gpa, found_glx_gpa),
+	[H_GLX_GPA_ARB] = HOOK("glXGetProcAddressARB", API_GLX, false, own_glx_gpa_arb,
+			       found_glx_gpa_arb),
+	/* not exported: a program that looks for it must not find it where
+	 * the driver has none */
+	[H_GLX_OML] = HOOK("glXSwapBuffersMscOML", API_GLX, true, NULL, found_glx_oml),
+	[H_EGL_SWAP] = HOOK("eglSwapBuffers", API_EGL, false, own_egl_swap, found_egl_swap),
+	[H_EGL_KHR] = HOOK("eglSwapBuffersWithDamageKHR", API_EGL, true, own_egl_khr,
+			   found_egl_khr),
+	[H_EGL_EXT] = HOOK("eglSwapBuffersWithDamageEXT", API_EGL, true, own_egl_ext,
+			   found_egl_ext),
+	[H_EGL_GPA] = HOOK("eglGetProcAddress", API_EGL, false, own_egl_gpa, found_egl_gpa),
+};
+
+/* The hook of NAME, or NULL. Cheap for the names no hook has (every gl*
+ * function a loader asks for): those fail the prefix test. */
+static struct hook *hook_of(const char *name)
 {
-	void *p = dlsym(RTLD_NEXT, name);
+	if (!name || !((name[0] == 'g' && name[1] == 'l' && name[2] == 'X') ||
+		       (name[0] == 'e' && name[1] == 'g' && name[2] == 'l')))
+		return NULL;
+	for (int i = 0; i < H_N; i++)
+		if (strcmp(name, hooks[i].name) == 0)
+			return &hooks[i];
+	return NULL;
+}
 
-	for (int i = 0; !p && sonames[api][i]; i++) {
-		void *h = dlopen(sonames[api][i], RTLD_LAZY | RTLD_NOLOAD);
+/* Whether P is one of this library's wrappers: never taken as a real
+ * function (calling it would call itself). */
+static bool is_ours(const void *p)
+{
+	for (int i = 0; i < H_N; i++)
+		if (p == hooks[i].own || p == hooks[i].found)
+			return true;
+	return false;
+}
 
-		if (!h)
-			h = dlopen(sonames[api][i], RTLD_LAZY | RTLD_LOCAL);
-		if (h)
-			p = dlsym(h, name);
+/* ------------------------------------------------------------ the C library's dlsym */
+
+#if SS_HOOK_DLSYM
+
+/* The C library's dlsym, for this library's own lookups, and the next
+ * dlsym after this library's (another preloaded hook's, such as
+ * MangoHud's, or the C library's), which every lookup not ours is
+ * forwarded to. The assembly below jumps through ss_next_dlsym. */
+static dlsym_fn libc_dlsym;
+SS_HIDDEN dlsym_fn ss_next_dlsym;
+static __thread bool in_dl_init SS_SHIM_TLS;
+
+#if defined(__x86_64__)
+#define SS_GLIBC_BASE "GLIBC_2.2.5"
+#elif defined(__i386__)
+#define SS_GLIBC_BASE "GLIBC_2.0"
+#endif
+
+static void die(const char *what)
+{
+	static const char pre[] = "libstallscope-frames.so: ";
+	ssize_t ignored;
+
+	ignored = write(2, pre, sizeof(pre) - 1);
+	ignored = write(2, what, strlen(what));
+	ignored = write(2, "\n", 1);
+	(void)ignored;
+	abort();
+}
+
+/* Finds both dlsyms, once (a race finds the same values twice).
+ * dlvsym asks for a version, so it passes over the unversioned dlsym of
+ * this library and of any other hook, to the C library's. */
+static void dl_init(void)
+{
+	static const char *const versions[] = { "GLIBC_2.34", SS_GLIBC_BASE };
+	dlsym_fn c = NULL, next;
+
+	if (__atomic_load_n(&ss_next_dlsym, __ATOMIC_ACQUIRE))
+		return;
+	if (in_dl_init)
+		die("dlsym called while looking for the C library's dlsym");
+	in_dl_init = true;
+	for (size_t i = 0; !c && i < sizeof(versions) / sizeof(versions[0]); i++)
+		if (versions[i])
+			c = (dlsym_fn)dlvsym(RTLD_NEXT, "dlsym", versions[i]);
+	if (!c)
+		die("cannot find the C library's dlsym (dlvsym found no GLIBC_2.34 or "
+		    SS_GLIBC_BASE " version)");
+	__atomic_store_n(&libc_dlsym, c, __ATOMIC_RELEASE);
+	next = (dlsym_fn)c(RTLD_NEXT, "dlsym");
+	__atomic_store_n(&ss_next_dlsym, next ? next : c, __ATOMIC_RELEASE);
+	in_dl_init = false;
+}
+
+static void *sym(void *handle, const char *name)
+{
+	dl_init();
+	return libc_dlsym(handle, name);
+}
+#else
+#define sym dlsym
+#endif /* SS_HOOK_DLSYM */
+
+/* ------------------------------------------------------------ the ring */
+
+static pthread_once_t attach_once = PTHREAD_ONCE_INIT;
+
+/* Whether a recorder listens: maps the ring on first call. */
+static bool active(void)
+{
+	pthread_once(&attach_once, ss_shim_attach);
+	return ss_shim_ring != NULL;
+}
+
+/*
+ * NAME as the library holding function F defines it: its own scope (the
+ * library, then its dependencies), never one of our wrappers; NULL when
+ * there is none or F is not in a library that can be named.
+ */
+static void *in_library_of(const void *f, const char *name)
+{
+	Dl_info info;
+	void *h, *p;
+
+	if (!f || !dladdr(f, &info) || !info.dli_fname || !info.dli_fname[0])
+		return NULL;
+	h = dlopen(info.dli_fname, RTLD_LAZY | RTLD_NOLOAD);
+	if (!h)
+		return NULL;
+	p = sym(h, name);
+	dlclose(h);
+	return p && !is_ours(p) ? p : NULL;
+}
+
+/*
+ * What a lookup of hook H hands the program when the real lookup returned
+ * P: the wrapper (P becomes its real function, if it is the first). When P
+ * is one of our exported wrappers already, a library that was asked
+ * (ANSWERED_BY, its GetProcAddress) handed out its own function's address
+ * through its GOT, which resolved to ours: its own definition is then the
+ * real function. Without one, P stays (our exported wrapper, whose real
+ * function is the next after us).
+ */
+static void *hand_out(struct hook *h, void *p, const void *answered_by)
+{
+	void *none = NULL, *q;
+
+	if (!p)
+		return NULL;
+	if (is_ours(p)) {
+		q = in_library_of(answered_by, h->name);
+		if (!q)
+			return p;
+		p = q;
+	}
+	atomic_compare_exchange_strong(&h->found_real, &none, p);
+	return h->found;
+}
+
+/* The same by name, for the GetProcAddresses (GPA answered): P unchanged
+ * for names no hook has. */
+static ss_fn hand_out_name(const char *name, ss_fn p, const void *gpa)
+{
+	struct hook *h;
+
+	if (!p || !(h = hook_of(name)) || !active())
+		return p;
+	return (ss_fn)hand_out(h, (void *)p, gpa);
+}
+
+/* ------------------------------------------------------------ dlsym */
+
+#if SS_HOOK_DLSYM
+/*
+ * Called by the dlsym entry with its arguments: the wrapper to return for
+ * a lookup of NAME on HANDLE, or NULL to forward the call unchanged (every
+ * name no hook has, RTLD_NEXT, a lookup that fails, no recorder). Leaves
+ * ss_next_dlsym set, for the forward.
+ */
+SS_HIDDEN void *ss_dlsym_pick(void *handle, const char *name);
+void *ss_dlsym_pick(void *handle, const char *name)
+{
+	struct hook *h;
+	void *p;
+
+	dl_init();
+	if (handle == RTLD_NEXT || !(h = hook_of(name)) || !active())
+		return NULL;
+	/* The next dlsym, so a hook after us (MangoHud's dlsym) still gets its
+	 * say. RTLD_DEFAULT is asked too: the C library answers it with our
+	 * exported wrapper whoever the caller (we come first in the global
+	 * scope), but a hook's dlsym may answer with its own function. */
+	p = ss_next_dlsym(handle, name);
+	return p ? hand_out(h, p, NULL) : NULL;
+}
+
+/*
+ * dlsym itself: ss_dlsym_pick, then either return its wrapper or jump (not
+ * call) to the next dlsym with the caller's arguments and return address
+ * untouched. A call would make the C library see this library as the
+ * caller: RTLD_NEXT would then search after us instead of after the
+ * caller, and a plugin's RTLD_DEFAULT would lose the plugin's own scope.
+ */
+#define ASM_BEGIN(name) ".text\n.globl " name "\n.type " name ", @function\n.p2align 4\n" \
+	name ":\n	.cfi_startproc\n" ASM_ENDBR
+#define ASM_END(name) "	.cfi_endproc\n.size " name ", .-" name "\n"
+#if defined(__x86_64__)
+#ifdef __CET__
+#define ASM_ENDBR "	endbr64\n"
+#else
+#define ASM_ENDBR ""
+#endif
+__asm__(ASM_BEGIN("dlsym")
+	"	pushq %rdi\n"
+	"	.cfi_adjust_cfa_offset 8\n"
+	"	pushq %rsi\n"
+	"	.cfi_adjust_cfa_offset 8\n"
+	"	subq $8, %rsp\n" /* 16-byte aligned at the call */
+	"	.cfi_adjust_cfa_offset 8\n"
+	"	call ss_dlsym_pick\n"
+	"	addq $8, %rsp\n"
+	"	.cfi_adjust_cfa_offset -8\n"
+	"	popq %rsi\n"
+	"	.cfi_adjust_cfa_offset -8\n"
+	"	popq %rdi\n"
+	"	.cfi_adjust_cfa_offset -8\n"
+	"	testq %rax, %rax\n"
+	"	jz 1f\n"
+	"	ret\n"
+	"1:	jmpq *ss_next_dlsym(%rip)\n"
+	ASM_END("dlsym"));
+#elif defined(__i386__)
+#ifdef __CET__
+#define ASM_ENDBR "	endbr32\n"
+#else
+#define ASM_ENDBR ""
+#endif
+__asm__(ASM_BEGIN("dlsym")
+	"	subl $4, %esp\n" /* 16-byte aligned at the call */
+	"	.cfi_adjust_cfa_offset 4\n"
+	"	pushl 12(%esp)\n" /* name */
+	"	.cfi_adjust_cfa_offset 4\n"
+	"	pushl 12(%esp)\n" /* handle */
+	"	.cfi_adjust_cfa_offset 4\n"
+	"	call ss_dlsym_pick\n"
+	"	addl $12, %esp\n"
+	"	.cfi_adjust_cfa_offset -12\n"
+	"	testl %eax, %eax\n"
+	"	jz 1f\n"
+	"	ret\n"
+	"1:	call 2f\n"
+	"2:	popl %ecx\n"
+	"	addl $_GLOBAL_OFFSET_TABLE_+(.-2b), %ecx\n"
+	"	jmp *ss_next_dlsym@GOTOFF(%ecx)\n"
+	ASM_END("dlsym"));
+#endif
+#endif /* SS_HOOK_DLSYM */
+
+/* ------------------------------------------------------------ real functions */
+
+/* The file names of the loaded libraries, in load order, for by_search. */
+struct loaded {
+	char *name[256];
+	size_t n;
+};
+
+static int collect(struct dl_phdr_info *info, size_t size, void *ctx)
+{
+	struct loaded *l = ctx;
+
+	(void)size;
+	if (!info->dlpi_name || !info->dlpi_name[0])
+		return 0;	/* the program itself, the vDSO */
+	if (l->n == sizeof(l->name) / sizeof(l->name[0]))
+		return 1;
+	l->name[l->n] = strdup(info->dlpi_name);
+	if (l->name[l->n])
+		l->n++;
+	return 0;
+}
+
+/*
+ * NAME from the first loaded library (in load order, this one left out)
+ * that has it: what RTLD_NEXT would have found had the program's GL
+ * library been global. Loads nothing. The names are collected first:
+ * dlopen is not called with dl_iterate_phdr's lock held.
+ */
+static void *by_search(const char *name)
+{
+	struct loaded l = { .n = 0 };
+	void *p = NULL;
+
+	dl_iterate_phdr(collect, &l);
+	for (size_t i = 0; i < l.n; i++) {
+		void *h = p ? NULL : dlopen(l.name[i], RTLD_LAZY | RTLD_NOLOAD);
+
+		if (h) {
+			p = sym(h, name);
+			if (p && is_ours(p))
+				p = NULL;
+			dlclose(h);
+		}
+		free(l.name[i]);
 	}
 	return p;
 }
 
-/* Resolved once, on first use; a race resolves the same value twice. */
-static void *_Atomic real_glx_swap, *_Atomic real_glx_gpa, *_Atomic real_glx_gpa_arb;
-static void *_Atomic real_egl_swap, *_Atomic real_egl_khr, *_Atomic real_egl_ext;
-static void *_Atomic real_egl_gpa;
+static ss_fn real_gpa(enum hook_id id, const char *name);
 
-static void *get_real(void *_Atomic *slot, const char *name, enum api api)
+/*
+ * What the exported wrapper of H calls: the next definition after this
+ * library (what the program's PLT call would have reached without us);
+ * when there is none (the program's libGL is not in the global scope and
+ * it reached the exported wrapper through RTLD_DEFAULT), what its own
+ * lookup returned, else the first loaded library's (by_search) or, for an
+ * extension, what the real GetProcAddress gives.
+ */
+static void *real_next(struct hook *h)
 {
-	void *p = atomic_load_explicit(slot, memory_order_relaxed);
-
-	if (!p) {
-		p = real_sym(name, api);
-		if (p)
-			atomic_store_explicit(slot, p, memory_order_relaxed);
-	}
-	return p;
-}
-
-/* Remembers P as the real function in SLOT unless one is known already. */
-static void set_real(void *_Atomic *slot, void *p)
-{
-	void *none = NULL;
+	void *p = atomic_load_explicit(&h->next_real, memory_order_relaxed);
 
 	if (p)
-		atomic_compare_exchange_strong(slot, &none, p);
+		return p;
+	p = sym(RTLD_NEXT, h->name);
+	if (!p || is_ours(p))
+		p = atomic_load(&h->found_real);
+	if (!p)
+		p = by_search(h->name);
+	if (!p && h->ext)
+		p = (void *)real_gpa(h->api == API_EGL ? H_EGL_GPA : H_GLX_GPA_ARB, h->name);
+	if (!p || is_ours(p))
+		return NULL;
+	atomic_store_explicit(&h->next_real, p, memory_order_relaxed);
+	return p;
 }
 
-/* ------------------------------------------------------------------ GLX */
-
-void glXSwapBuffers(void *dpy, unsigned long drawable)
+/* What the handed-out wrapper of H calls: the first real its lookups
+ * returned (set before it was handed out). */
+static void *real_found(struct hook *h)
 {
-	glx_swap_fn real = (glx_swap_fn)get_real(&real_glx_swap, "glXSwapBuffers", API_GLX);
+	void *p = atomic_load_explicit(&h->found_real, memory_order_relaxed);
 
+	return p ? p : real_next(h);
+}
+
+/* NAME through the real GetProcAddress of hook ID, our wrappers left out. */
+static ss_fn real_gpa(enum hook_id id, const char *name)
+{
+	void *g = real_next(&hooks[id]);
+	ss_fn p;
+
+	if (!g)
+		return NULL;
+	p = id == H_EGL_GPA ? ((egl_gpa_fn)g)(name) : ((glx_gpa_fn)g)((const unsigned char *)name);
+	return p && !is_ours((void *)p) ? p : NULL;
+}
+
+/* ------------------------------------------------------------ presents */
+
+/* How deep this thread is in our present wrappers: only the outermost stamps. */
+static __thread unsigned depth SS_SHIM_TLS;
+
+static void glx_swap(void *real, void *dpy, unsigned long drawable)
+{
 	if (!real)
 		return;
-	real(dpy, drawable);
-	ss_shim_stamp(SS_SRC_GLX);
+	depth++;
+	((glx_swap_fn)real)(dpy, drawable);
+	if (--depth == 0)
+		ss_shim_stamp(SS_SRC_GLX);
 }
 
-static ss_fn glx_gpa(void *_Atomic *slot, const char *which, const unsigned char *name)
+static void own_glx_swap(void *dpy, unsigned long drawable)
 {
-	gpa_fn gpa = (gpa_fn)get_real(slot, which, API_GLX);
-	ss_fn p = gpa ? gpa(name) : NULL;
-
-	if (p && name && strcmp((const char *)name, "glXSwapBuffers") == 0) {
-		set_real(&real_glx_swap, (void *)p);
-		return (ss_fn)glXSwapBuffers;
-	}
-	return p;
+	glx_swap(real_next(&hooks[H_GLX_SWAP]), dpy, drawable);
 }
 
-ss_fn glXGetProcAddress(const unsigned char *name)
+static void found_glx_swap(void *dpy, unsigned long drawable)
 {
-	return glx_gpa(&real_glx_gpa, "glXGetProcAddress", name);
+	glx_swap(real_found(&hooks[H_GLX_SWAP]), dpy, drawable);
 }
 
-ss_fn glXGetProcAddressARB(const unsigned char *name)
+/* An error is -1; anything else is the swap's number, a present. */
+static int64_t found_glx_oml(void *dpy, unsigned long drawable, int64_t msc, int64_t div,
+			     int64_t rem)
 {
-	return glx_gpa(&real_glx_gpa_arb, "glXGetProcAddressARB", name);
+	glx_oml_fn real = (glx_oml_fn)real_found(&hooks[H_GLX_OML]);
+	int64_t n;
+
+	if (!real)
+		return -1;
+	depth++;
+	n = real(dpy, drawable, msc, div, rem);
+	if (--depth == 0 && n != -1)
+		ss_shim_stamp(SS_SRC_GLX);
+	return n;
 }
 
-/* ------------------------------------------------------------------ EGL */
-
-/* An extension function: exported by few libEGLs, always reachable through
- * the real eglGetProcAddress. */
-static void *egl_ext(void *_Atomic *slot, const char *name)
+/* An EGL present counts only when it returned EGL_TRUE. */
+static unsigned int egl_swap(void *real, void *dpy, void *surface)
 {
-	void *p = get_real(slot, name, API_EGL);
-	egl_gpa_fn gpa;
-
-	if (p)
-		return p;
-	gpa = (egl_gpa_fn)get_real(&real_egl_gpa, "eglGetProcAddress", API_EGL);
-	p = gpa ? (void *)gpa(name) : NULL;
-	set_real(slot, p);
-	return p;
-}
-
-unsigned int eglSwapBuffers(void *dpy, void *surface)
-{
-	egl_swap_fn real = (egl_swap_fn)get_real(&real_egl_swap, "eglSwapBuffers", API_EGL);
 	unsigned int ok;
 
 	if (!real)
 		return 0;
-	ok = real(dpy, surface);
-	if (ok)
+	depth++;
+	ok = ((egl_swap_fn)real)(dpy, surface);
+	if (--depth == 0 && ok)
 		ss_shim_stamp(SS_SRC_EGL);
 	return ok;
 }
 
-unsigned int eglSwapBuffersWithDamageKHR(void *dpy, void *surface, int32_t *rects, int32_t n)
+static unsigned int egl_damage(void *real, void *dpy, void *surface, const int32_t *rects,
+			       int32_t n)
 {
-	egl_damage_fn real = (egl_damage_fn)egl_ext(&real_egl_khr, "eglSwapBuffersWithDamageKHR");
 	unsigned int ok;
 
 	if (!real)
 		return 0;
-	ok = real(dpy, surface, rects, n);
-	if (ok)
+	depth++;
+	ok = ((egl_damage_fn)real)(dpy, surface, rects, n);
+	if (--depth == 0 && ok)
 		ss_shim_stamp(SS_SRC_EGL);
 	return ok;
 }
 
-unsigned int eglSwapBuffersWithDamageEXT(void *dpy, void *surface, int32_t *rects, int32_t n)
+static unsigned int own_egl_swap(void *dpy, void *surface)
 {
-	egl_damage_fn real = (egl_damage_fn)egl_ext(&real_egl_ext, "eglSwapBuffersWithDamageEXT");
-	unsigned int ok;
-
-	if (!real)
-		return 0;
-	ok = real(dpy, surface, rects, n);
-	if (ok)
-		ss_shim_stamp(SS_SRC_EGL);
-	return ok;
+	return egl_swap(real_next(&hooks[H_EGL_SWAP]), dpy, surface);
 }
 
-ss_fn eglGetProcAddress(const char *name)
+static unsigned int found_egl_swap(void *dpy, void *surface)
 {
-	egl_gpa_fn gpa = (egl_gpa_fn)get_real(&real_egl_gpa, "eglGetProcAddress", API_EGL);
-	ss_fn p = gpa ? gpa(name) : NULL;
-
-	/* Only where the real one exists: a NULL says "not supported". */
-	if (!p || !name)
-		return p;
-	if (strcmp(name, "eglSwapBuffers") == 0) {
-		set_real(&real_egl_swap, (void *)p);
-		return (ss_fn)eglSwapBuffers;
-	}
-	if (strcmp(name, "eglSwapBuffersWithDamageKHR") == 0) {
-		set_real(&real_egl_khr, (void *)p);
-		return (ss_fn)eglSwapBuffersWithDamageKHR;
-	}
-	if (strcmp(name, "eglSwapBuffersWithDamageEXT") == 0) {
-		set_real(&real_egl_ext, (void *)p);
-		return (ss_fn)eglSwapBuffersWithDamageEXT;
-	}
-	return p;
+	return egl_swap(real_found(&hooks[H_EGL_SWAP]), dpy, surface);
 }
 
-/* ------------------------------------------------------------------ load */
+static unsigned int own_egl_khr(void *dpy, void *surface, const int32_t *rects, int32_t n)
+{
+	return egl_damage(real_next(&hooks[H_EGL_KHR]), dpy, surface, rects, n);
+}
+
+static unsigned int found_egl_khr(void *dpy, void *surface, const int32_t *rects, int32_t n)
+{
+	return egl_damage(real_found(&hooks[H_EGL_KHR]), dpy, surface, rects, n);
+}
+
+static unsigned int own_egl_ext(void *dpy, void *surface, const int32_t *rects, int32_t n)
+{
+	return egl_damage(real_next(&hooks[H_EGL_EXT]), dpy, surface, rects, n);
+}
+
+static unsigned int found_egl_ext(void *dpy, void *surface, const int32_t *rects, int32_t n)
+{
+	return egl_damage(real_found(&hooks[H_EGL_EXT]), dpy, surface, rects, n);
+}
+
+/* ------------------------------------------------------------ GetProcAddress */
+
+/* The real lookup, then our wrapper for a hooked name; only where the real
+ * one returned a function (a NULL still says "not supported"). */
+static ss_fn glx_gpa(void *real, const unsigned char *name)
+{
+	ss_fn p = real ? ((glx_gpa_fn)real)(name) : NULL;
+
+	return hand_out_name((const char *)name, p, real);
+}
+
+static ss_fn own_glx_gpa(const unsigned char *name)
+{
+	return glx_gpa(real_next(&hooks[H_GLX_GPA]), name);
+}
+
+static ss_fn found_glx_gpa(const unsigned char *name)
+{
+	return glx_gpa(real_found(&hooks[H_GLX_GPA]), name);
+}
+
+static ss_fn own_glx_gpa_arb(const unsigned char *name)
+{
+	return glx_gpa(real_next(&hooks[H_GLX_GPA_ARB]), name);
+}
+
+static ss_fn found_glx_gpa_arb(const unsigned char *name)
+{
+	return glx_gpa(real_found(&hooks[H_GLX_GPA_ARB]), name);
+}
+
+static ss_fn egl_gpa(void *real, const char *name)
+{
+	ss_fn p = real ? ((egl_gpa_fn)real)(name) : NULL;
+
+	return hand_out_name(name, p, real);
+}
+
+static ss_fn own_egl_gpa(const char *name)
+{
+	return egl_gpa(real_next(&hooks[H_EGL_GPA]), name);
+}
+
+static ss_fn found_egl_gpa(const char *name)
+{
+	return egl_gpa(real_found(&hooks[H_EGL_GPA]), name);
+}
+
+/* ------------------------------------------------------------ exports */
+
+SS_ALIAS(glXSwapBuffers, own_glx_swap);
+SS_ALIAS(glXGetProcAddress, own_glx_gpa);
+SS_ALIAS(glXGetProcAddressARB, own_glx_gpa_arb);
+SS_ALIAS(eglSwapBuffers, own_egl_swap);
+SS_ALIAS(eglSwapBuffersWithDamageKHR, own_egl_khr);
+SS_ALIAS(eglSwapBuffersWithDamageEXT, own_egl_ext);
+SS_ALIAS(eglGetProcAddress, own_egl_gpa);
 
 __attribute__((constructor)) static void glhook_init(void)
 {
-	ss_shim_attach();
+	active();
+#if SS_HOOK_DLSYM
+	dl_init();
+#endif
 }

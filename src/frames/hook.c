@@ -19,6 +19,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "core/strbuf.h"
 #include "frames/hook.h"
 #include "stallscope-ring.h"
 
@@ -121,6 +122,36 @@ static char *list_add(const char *old, const char *item, int append)
 	return rc < 0 ? NULL : s;
 }
 
+/*
+ * LD_PRELOAD with LIB first and every other copy of the library (an entry
+ * whose file name is HOOK_PRELOAD_LIB: another build, an installed one)
+ * left out, malloc'd. First, because a hook before ours (MangoHud) would
+ * take the program's presents and call the driver without passing them
+ * on; alone, because two copies would stamp each present twice. The other
+ * entries keep their order; ld.so's separators (':' and ' ') become ':'.
+ */
+static char *preload_first(const char *old, const char *lib)
+{
+	struct strbuf sb = STRBUF_INIT;
+	size_t nb = strlen(HOOK_PRELOAD_LIB);
+	int err = sb_adds(&sb, lib);
+
+	for (const char *s = old; s && *s && !err;) {
+		size_t len = strcspn(s, ": ");
+
+		if (len && !(len >= nb && memcmp(s + len - nb, HOOK_PRELOAD_LIB, nb) == 0 &&
+			     (len == nb || s[len - nb - 1] == '/')))
+			err = sb_addc(&sb, ':') < 0 || sb_add(&sb, s, len) < 0;
+		s += len;
+		s += *s != '\0';
+	}
+	if (err) {
+		sb_release(&sb);
+		return NULL;
+	}
+	return sb_detach(&sb);
+}
+
 static const char *env_get(char *const *env, const char *key)
 {
 	size_t n = strlen(key);
@@ -149,7 +180,7 @@ static int hook_vars(char *const *env, const char *ring_name, const struct hook_
 	v[n++].value = strdup(ring_name);
 	if ((what & HOOK_GL) && p && p->preload[0]) {
 		v[n].key = "LD_PRELOAD";
-		v[n++].value = list_add(env_get(env, "LD_PRELOAD"), p->preload, 1);
+		v[n++].value = preload_first(env_get(env, "LD_PRELOAD"), p->preload);
 		/* A program built with ASan refuses to start when a preloaded
 		 * library comes before its runtime; ours interposes nothing ASan
 		 * needs, so tell it not to check. */

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 /*
  * test-hook.c: the child environment hook_env_new() builds (src/frames/
- * hook.c): the ring always, the preload library appended to LD_PRELOAD, the
- * layer path and name for the Vulkan loader, nothing added twice; and
+ * hook.c): the ring always, the preload library first in LD_PRELOAD (and
+ * any other copy of it left out), the layer path and name for the Vulkan loader, nothing added twice; and
  * hook_find() over a directory laid out as the build tree.
  */
 #include <errno.h>
@@ -62,19 +62,42 @@ static void test_append(void)
 
 	CHECK_INT(hook_env_new(base, "/stallscope-2-1", &paths, HOOK_ALL, &env), 0);
 	CHECK_STR(get(env, "STALLSCOPE_RING"), "/stallscope-2-1");
-	CHECK_STR(get(env, "LD_PRELOAD"), "/x/a.so /x/b.so:/b/libstallscope-frames.so");
+	/* first: a hook before ours would take the presents and not pass them on */
+	CHECK_STR(get(env, "LD_PRELOAD"), "/b/libstallscope-frames.so:/x/a.so:/x/b.so");
 	CHECK_STR(get(env, "VK_INSTANCE_LAYERS"), "VK_LAYER_X:VK_LAYER_STALLSCOPE_frames");
 	CHECK_STR(get(env, "VK_ADD_LAYER_PATH"), "/b/vklayer:/x/layers");
 	CHECK_STR(get(env, "ASAN_OPTIONS"), "detect_leaks=1:verify_asan_link_order=0");
 	CHECK_INT(count(env), 6);
 	/* Hooking an environment already hooked adds nothing twice. */
 	CHECK_INT(hook_env_new(env, "/stallscope-2-2", &paths, HOOK_ALL, &again), 0);
-	CHECK_STR(get(again, "LD_PRELOAD"), "/x/a.so /x/b.so:/b/libstallscope-frames.so");
+	CHECK_STR(get(again, "LD_PRELOAD"), "/b/libstallscope-frames.so:/x/a.so:/x/b.so");
 	CHECK_STR(get(again, "VK_INSTANCE_LAYERS"), "VK_LAYER_X:VK_LAYER_STALLSCOPE_frames");
 	CHECK_STR(get(again, "STALLSCOPE_RING"), "/stallscope-2-2");
 	CHECK_STR(get(again, "ASAN_OPTIONS"), "detect_leaks=1:verify_asan_link_order=0");
 	hook_env_free(env);
 	hook_env_free(again);
+}
+
+/* `mangohud stallscope record`: MangoHud's libraries came first; ours goes
+ * before them. Another copy of ours (an installed one, another build) is
+ * dropped, or each present would be stamped twice; a library whose name
+ * only ends the same way is not ours. */
+static void test_first(void)
+{
+	char *base[] = { "LD_PRELOAD=libMangoHud_dlsym.so:libMangoHud.so", NULL };
+	char *other[] = { "LD_PRELOAD=/usr/lib/stallscope/libstallscope-frames.so::/x/a.so "
+			  "libstallscope-frames.so /x/mylibstallscope-frames.so:",
+			  NULL };
+	char **env = NULL;
+
+	CHECK_INT(hook_env_new(base, "/r", &paths, HOOK_GL, &env), 0);
+	CHECK_STR(get(env, "LD_PRELOAD"),
+		  "/b/libstallscope-frames.so:libMangoHud_dlsym.so:libMangoHud.so");
+	hook_env_free(env);
+	CHECK_INT(hook_env_new(other, "/r", &paths, HOOK_GL, &env), 0);
+	CHECK_STR(get(env, "LD_PRELOAD"),
+		  "/b/libstallscope-frames.so:/x/a.so:/x/mylibstallscope-frames.so");
+	hook_env_free(env);
 }
 
 static void test_none(void)
@@ -147,6 +170,7 @@ int main(void)
 {
 	T_RUN(test_fresh);
 	T_RUN(test_append);
+	T_RUN(test_first);
 	T_RUN(test_none);
 	T_RUN(test_find);
 	return t_exit();

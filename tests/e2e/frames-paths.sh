@@ -1,0 +1,144 @@
+#!/bin/bash
+# SPDX-License-Identifier: MIT
+# labels: e2e live slow
+# Every way our own test programs reach GLX or EGL, on Mesa's software
+# drivers under one Xvfb, in the wrappings users have: `record -- PROG`,
+# `record -- mangohud PROG` and `mangohud stallscope record -- PROG` (the
+# last two also with MANGOHUD_DLSYM=1). Each program presents exactly N
+# frames (GLFW one more: glfwCreateWindow clears the window and swaps), and
+# the run must hold exactly that many frames, all from the expected source,
+# with the presenting thread (the program prints "present TID") as the
+# frame thread. Paths: linked (ss-gltest), dlopen + dlsym of libGL, of
+# libGLX, glXGetProcAddressARB taken by dlsym, the swap from the global
+# scope, libGL opened by two threads at once, libEGL by dlsym and through
+# eglGetProcAddress (ss-glpaths), SDL2 on GLX and GLES, GLFW on GLX, EGL
+# and GLES; some from a second thread. glXSwapBuffersMscOML and the EGL
+# damage variants skip where Mesa under Xvfb has no such extension
+# (frames-stub.sh counts them against a stub). Then a launcher that forks
+# the program and one that double-forks it and exits: the frames and the
+# frame thread follow the program, and run.ini names its process.
+set -u
+. "$(dirname "$0")/shim-common.inc"
+[ -x "$SS_BIN" ] || skip "no stallscope binary"
+[ -x "$SS_BUILD/ss-glpaths" ] || skip "no ss-glpaths (X11/EGL headers missing at build)"
+
+N=40
+ini() { sed -n "s/^$2=//p" "$1/run.ini" | head -n1; }
+
+# one Xvfb for the whole test
+start_xvfb 90 140
+unset MANGOHUD_DLSYM
+export MANGOHUD_CONFIG=no_display
+
+bad=0
+no() { echo "FAIL: $*"; bad=1; }
+
+# rec WRAP NAME SOURCE WANT PROG ARGS...: records PROG in wrapping WRAP
+# (alone, inner, outer, inner-dlsym, outer-dlsym) and checks the run.
+rec() {
+	local wrap=$1 name=$2 src=$3 want=$4 run rc
+	shift 4
+	run="$TMP/$name-$wrap"
+	case $wrap in
+	alone) "$SS_BIN" record -q -o "$run" -- "$@" ;;
+	inner) "$SS_BIN" record -q -o "$run" -- mangohud "$@" ;;
+	inner-dlsym) MANGOHUD_DLSYM=1 "$SS_BIN" record -q -o "$run" -- mangohud "$@" ;;
+	# MangoHud is then loaded into stallscope too, before the sanitizer's
+	# runtime in a test build
+	outer) ASAN_OPTIONS=verify_asan_link_order=0 mangohud "$SS_BIN" record -q -o "$run" -- "$@" ;;
+	# MangoHud's dlsym crashes a sanitized program at start: then the
+	# release build's stallscope (make test builds it first)
+	outer-dlsym) MANGOHUD_DLSYM=1 mangohud "$PLAIN_BIN" record -q -o "$run" -- "$@" ;;
+	esac >"$run.out" 2>&1
+	rc=$?
+	if [ $rc != 0 ] || [ "$(ini "$run" exit_status)" = 77 ]; then
+		grep -q 'no GLX_OML\|no EGL_\*_swap' "$run/program.log" 2>/dev/null && return 2
+		no "$name, $wrap: record exit $rc, program exit $(ini "$run" exit_status): $(tail -3 "$run.out") $(tail -3 "$run/program.log" 2>/dev/null)"
+		return 1
+	fi
+	local frames got_src ft present
+	frames=$(ini "$run" frames)
+	got_src=$(ini "$run" "frames_$src")
+	ft=$(ini "$run" frame_thread)
+	present=$(sed -n 's/^\[[0-9.]*\] present //p' "$run/program.log" | tail -n1)
+	[ -n "$present" ] || present=$(sed -n 's/^\[[0-9.]*\] main //p' "$run/program.log")
+	[ "$frames" = "$want" ] && [ "$got_src" = "$want" ] ||
+		{ no "$name, $wrap: $frames frames ($got_src $src), expected $want $src"; return 1; }
+	[ "$ft" = "$present" ] || { no "$name, $wrap: frame thread $ft, the presenting thread is $present"; return 1; }
+	return 0
+}
+
+# path NAME SOURCE WANT PROG ARGS...: every wrapping (MangoHud's only where it is installed)
+path() {
+	local name=$1 src=$2 want=$3 w ok=
+	shift 3
+	for w in alone $MH_WRAPS; do
+		rec "$w" "$name" "$src" "$want" "$@"
+		case $? in
+		0) ok="$ok $w" ;;
+		2) echo "skip: $name: the extension is not here"; return ;;
+		esac
+	done
+	echo "$name: $want $src frames, presenting thread followed:$ok"
+}
+
+MH_WRAPS=
+PLAIN_BIN=$SS_BIN
+if ldd "$SS_BIN" | grep -q libasan; then
+	PLAIN_BIN=$SS_SRC/build/stallscope
+fi
+if ! command -v mangohud >/dev/null; then
+	echo "no mangohud: only 'record -- PROG'"
+elif [ -x "$PLAIN_BIN" ]; then
+	MH_WRAPS="inner outer inner-dlsym outer-dlsym"
+else
+	MH_WRAPS="inner outer inner-dlsym"
+	echo "no unsanitized stallscope ($PLAIN_BIN): 'MANGOHUD_DLSYM=1 mangohud stallscope record' left out"
+fi
+G=$SS_BUILD/ss-glpaths
+[ -x "$SS_BUILD/ss-gltest" ] && path linked glx $N "$SS_BUILD/ss-gltest" $N 0
+for m in glx-dlsym glx-libglx glx-gpa glx-global glx-twice glx-oml; do
+	path "$m" glx $N "$G" "$m" $N
+done
+path glx-gpa-thread glx $N "$G" glx-gpa $N --thread
+for m in egl-dlsym egl-gpa egl-damage; do
+	path "$m" egl $N "$G" "$m" $N
+done
+path egl-gpa-thread egl $N "$G" egl-gpa $N --thread
+if [ -x "$SS_BUILD/ss-sdl2" ]; then
+	path sdl2 glx $N "$SS_BUILD/ss-sdl2" $N
+	path sdl2-thread glx $N "$SS_BUILD/ss-sdl2" $N --thread
+	path sdl2-egl egl $N "$SS_BUILD/ss-sdl2" $N --es
+else
+	echo "no ss-sdl2 (libsdl2-dev missing at build)"
+fi
+if [ -x "$SS_BUILD/ss-glfw" ]; then
+	path glfw-glx glx $((N + 1)) "$SS_BUILD/ss-glfw" glx $N
+	path glfw-egl egl $((N + 1)) "$SS_BUILD/ss-glfw" egl $N
+	path glfw-gles egl $((N + 1)) "$SS_BUILD/ss-glfw" gles $N --thread
+else
+	echo "no ss-glfw (libglfw3-dev missing at build)"
+fi
+
+# Launchers: a shell that forks the program and waits, and one that
+# double-forks it and exits at once (record, the subreaper, follows it).
+for l in fork double; do
+	run="$TMP/launch-$l"
+	case $l in
+	fork) "$SS_BIN" record -q -o "$run" -- sh -c '"$0" glx-dlsym 200 & wait' "$G" ;;
+	double) "$SS_BIN" record -q -o "$run" -- sh -c '("$0" glx-dlsym 200 &); exit 0' "$G" ;;
+	esac >"$run.out" 2>&1 || { no "launcher $l: record failed: $(tail -3 "$run.out")"; continue; }
+	main=$(sed -n 's/^\[[0-9.]*\] main //p' "$run/program.log")
+	[ "$(ini "$run" frames)" = 200 ] || no "launcher $l: $(ini "$run" frames) frames, expected 200"
+	[ "$(ini "$run" frame_thread)" = "$main" ] || no "launcher $l: frame thread $(ini "$run" frame_thread), the program's is $main"
+	[ "$(ini "$run" frame_pid)" = "$main" ] || no "launcher $l: frame_pid $(ini "$run" frame_pid), expected $main"
+	[ "$(ini "$run" frame_process)" = ss-glpaths ] || no "launcher $l: frame_process '$(ini "$run" frame_process)'"
+	[ "$(ini "$run" pid)" != "$main" ] || no "launcher $l: the launcher is the program?"
+	"$SS_BIN" dump "$run" | grep -q "kind='frame_process' text='pid=$main name=ss-glpaths'" ||
+		no "launcher $l: no frame_process event for $main"
+	# the program's own samples: its thread, once it was followed
+	"$SS_BIN" dump "$run" | awk -v t="$main" '$1 == "sample" && / ft.tid='"$main"' / { n++ } END { exit n < 1 }' ||
+		no "launcher $l: no sample of the program's thread"
+	echo "launcher $l: 200 frames, frame thread and process followed to pid $main"
+done
+exit $bad
