@@ -15,8 +15,13 @@ BUILD_PKGS="gcc make cmake pkg-config libinih-dev libsqlite3-dev libvulkan-dev"
 TEST_PKGS="$BUILD_PKGS xvfb xauth mesa-utils vulkan-tools mesa-vulkan-drivers mangohud
  rt-tests python3 python3-numpy python3-pandas clang libclang-rt-14-dev sqlite3 procps time
  util-linux"
-# The shim's ss-gltest (GLX + markers) builds where these headers are.
-TEST_PKGS="$TEST_PKGS libgl-dev libx11-dev"
+# The shim's ss-gltest (GLX + markers) and the frame-path programs of
+# tests/progs (dlopen'ed GLX/EGL, SDL2, GLFW) build where these headers are.
+TEST_PKGS="$TEST_PKGS libgl-dev libx11-dev libegl-dev libsdl2-dev libglfw3-dev"
+# Real programs from Debian the frame hook is checked on beside MangoHud
+# (tests/e2e/games-mangohud.sh). supertux is left out: its data is 160 MB;
+# the test uses it where it is installed.
+TEST_PKGS="$TEST_PKGS neverball chromium-bsu glmark2-x11 glmark2-es2-x11"
 
 what=${1:-build}
 case $what in

@@ -34,33 +34,5 @@ for dur in 5 30; do
 done
 [ $rows -ge 50 ] || skip "MangoHud logged $rows frames in a 30 s log: the machine is too loaded to compare"
 
-python3 - "$TMP/frames" "$csv" <<'PY' || fail "frame counts of MangoHud and the ring differ"
-import csv, sys
-stamps = [int(l.split()[0]) for l in open(sys.argv[1])]
-rows = list(csv.reader(open(sys.argv[2])))
-hdr = rows[2]
-ft = [float(r[hdr.index("frametime")]) for r in rows[3:]]     # us
-el = [int(r[hdr.index("elapsed")]) for r in rows[3:]]         # ns, own origin
-if len(ft) < 50 or len(stamps) < 50:
-    sys.exit("too few frames: MangoHud %d, ring %d" % (len(ft), len(stamps)))
-# Our frame times; row i's frame time is the gap before its frame, so row i
-# (i >= 1) matches our gap j+i-1 for the right start j.
-d = [(stamps[k + 1] - stamps[k]) / 1000 for k in range(len(stamps) - 1)]
-K = min(300, len(ft) - 1)
-best = min(range(0, len(d) - K), key=lambda j: sum(abs(ft[i] - d[j + i - 1]) for i in range(1, K + 1)))
-start = stamps[best]
-span = el[-1] - el[0]
-# MangoHud stamps a frame a moment after our hook does. When the program is
-# preempted between the two (a loaded machine), that moment is long: at the
-# first row it would shorten the window, so the offset taken is the median of
-# the first 50 rows'; at the last row it cannot be told from a lost frame, so
-# our frames within 20 ms of the window's end may fall either way.
-n0 = min(50, len(el), len(stamps) - best)
-off = sorted((el[i] - el[0]) - (stamps[best + i] - start) for i in range(n0))[n0 // 2]
-end = start + span - off + 500000
-ours = sum(1 for s in stamps if start <= s <= end)
-edge = sum(1 for s in stamps if end - 20000000 <= s <= end + 20000000)
-print("MangoHud %d frames over %.3f s, ring %d (aligned at our frame %d, offset %.3f ms, %d at the end's edge)"
-      % (len(ft), span / 1e9, ours, best, off / 1e6, edge))
-sys.exit(0 if abs(ours - len(ft)) <= len(ft) / 100 + edge else 1)
-PY
+python3 "$SS_SRC/tests/e2e/lib/mh-compare.py" "$TMP/frames" "$csv" 1 ||
+	fail "frame counts of MangoHud and the ring differ"
