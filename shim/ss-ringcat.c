@@ -58,7 +58,7 @@ int main(int argc, char **argv)
 	const char *out_path = NULL;
 	unsigned what = HOOK_ALL;
 	double limit_s = 0;
-	struct hook_paths paths = { { 0 }, { 0 } };
+	struct hook_paths paths = { .preload = "" };
 	struct ring_stats st;
 	struct ring *ring;
 	char **envp;

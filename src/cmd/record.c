@@ -150,6 +150,7 @@ struct run {
 	bool reaped;
 	enum frame_mode fmode;
 	unsigned hooks;		/* HOOK_* in the child's environment */
+	bool gl32;		/* the 32-bit GL/EGL library beside the 64-bit one */
 	struct ring *ring;
 	struct hud *hud;
 	struct sampler *s;
@@ -460,7 +461,8 @@ static int write_ini(struct run *r, bool final)
 	inifmt_addf(&sb, "period_ms", "%g", r->o.period_ms);
 	inifmt_add(&sb, "frame_source", frames_name(r));
 	if (r->ring)
-		inifmt_addf(&sb, "frame_hooks", "%s%s%s", r->hooks & HOOK_GL ? "gl" : "",
+		inifmt_addf(&sb, "frame_hooks", "%s%s%s%s", r->hooks & HOOK_GL ? "gl" : "",
+			    r->gl32 ? ",gl32" : "",
 			    (r->hooks & HOOK_GL) && (r->hooks & HOOK_VK) ? "," : "",
 			    r->hooks & HOOK_VK ? "vk" : (r->hooks ? "" : "marker only"));
 	if (r->o.duration_s > 0)
@@ -675,7 +677,7 @@ static int start_child(struct run *r)
 	if (!realpath(r->rundir, abs_run))
 		snprintf(abs_run, sizeof(abs_run), "%s", r->rundir);
 	if (r->ring) {
-		struct hook_paths hp = { { 0 }, { 0 } };
+		struct hook_paths hp = { .preload = "" };
 		unsigned want = r->hooks;
 
 		if (want && hook_find(NULL, &hp) < 0)
@@ -691,6 +693,7 @@ static int start_child(struct run *r)
 							    : "Vulkan layer",
 			     HOOK_DIR_ENV);
 		r->hooks = want;
+		r->gl32 = (want & HOOK_GL) && hp.preload32[0];
 		err = hook_env_new(environ, ring_name(r->ring), &hp, want, &envp);
 		if (err < 0) {
 			close(outfd);

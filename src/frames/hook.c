@@ -12,6 +12,7 @@
  */
 #include <errno.h>
 #include <libgen.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
@@ -49,6 +50,9 @@ static int find_in(const char *dir, struct hook_paths *p)
 		strcpy(p->preload, path);
 		found++;
 	}
+	snprintf(path, sizeof(path), "%s/lib32/%s", dir, HOOK_PRELOAD_LIB);
+	if (!p->preload32[0] && strlen(path) < sizeof(p->preload32) && is_file(path))
+		strcpy(p->preload32, path);
 	snprintf(path, sizeof(path), "%s/vklayer/%s", dir, HOOK_LAYER_MANIFEST);
 	if (!p->layer_dir[0] && strlen(path) < sizeof(p->layer_dir) && is_file(path)) {
 		snprintf(p->layer_dir, sizeof(p->layer_dir), "%s/vklayer", dir);
@@ -59,7 +63,7 @@ static int find_in(const char *dir, struct hook_paths *p)
 
 int hook_find(const char *exe, struct hook_paths *ret)
 {
-	struct hook_paths p = { { 0 }, { 0 } };
+	struct hook_paths p = { .preload = "" };
 	char real[PATH_MAX], path[PATH_MAX + 64];
 	const char *env = getenv(HOOK_DIR_ENV);
 
@@ -72,6 +76,9 @@ int hook_find(const char *exe, struct hook_paths *ret)
 	snprintf(path, sizeof(path), "%s/%s", SS_SHIM_LIBDIR, HOOK_PRELOAD_LIB);
 	if (!p.preload[0] && strlen(path) < sizeof(p.preload) && is_file(path))
 		strcpy(p.preload, path);
+	snprintf(path, sizeof(path), "%s/32/%s", SS_SHIM_LIBDIR, HOOK_PRELOAD_LIB);
+	if (!p.preload32[0] && strlen(path) < sizeof(p.preload32) && is_file(path))
+		strcpy(p.preload32, path);
 	snprintf(path, sizeof(path), "%s/%s", SS_VK_LAYER_DIR, HOOK_LAYER_MANIFEST);
 	if (!p.layer_dir[0] && strlen(SS_VK_LAYER_DIR) < sizeof(p.layer_dir) && is_file(path))
 		strcpy(p.layer_dir, SS_VK_LAYER_DIR);
@@ -83,7 +90,7 @@ int hook_find(const char *exe, struct hook_paths *ret)
 
 /* ------------------------------------------------------------ the values */
 
-#define HOOK_NVARS 5
+#define HOOK_NVARS 6
 
 struct hook_var {
 	const char *key;
@@ -152,6 +159,39 @@ static char *preload_first(const char *old, const char *lib)
 	return sb_detach(&sb);
 }
 
+/* LD_LIBRARY_PATH: the directories of libraries A and B first (A's, then
+ * B's), then OLD's entries but those two; malloc'd, NULL on ENOMEM. */
+static char *lib_path(const char *old, const char *a, const char *b)
+{
+	struct strbuf sb = STRBUF_INIT;
+	char *da = strdup(a), *db = strdup(b);
+	const char *dir_a = NULL, *dir_b = NULL;
+	int err = !da || !db;
+
+	if (!err) {
+		dir_a = dirname(da);
+		dir_b = dirname(db);
+		err = sb_addf(&sb, "%s:%s", dir_a, dir_b) < 0;
+	}
+	for (const char *p = old; p && *p && !err;) {
+		size_t len = strcspn(p, ":");
+		bool ours = (len == strlen(dir_a) && !memcmp(p, dir_a, len)) ||
+			    (len == strlen(dir_b) && !memcmp(p, dir_b, len));
+
+		if (!ours)
+			err = sb_addc(&sb, ':') < 0 || sb_add(&sb, p, len) < 0;
+		p += len;
+		p += *p == ':';
+	}
+	free(da);
+	free(db);
+	if (err) {
+		sb_release(&sb);
+		return NULL;
+	}
+	return sb_detach(&sb);
+}
+
 static const char *env_get(char *const *env, const char *key)
 {
 	size_t n = strlen(key);
@@ -180,7 +220,16 @@ static int hook_vars(char *const *env, const char *ring_name, const struct hook_
 	v[n++].value = strdup(ring_name);
 	if ((what & HOOK_GL) && p && p->preload[0]) {
 		v[n].key = "LD_PRELOAD";
-		v[n++].value = preload_first(env_get(env, "LD_PRELOAD"), p->preload);
+		if (!p->preload32[0]) {
+			v[n++].value = preload_first(env_get(env, "LD_PRELOAD"), p->preload);
+		} else {
+			/* both builds: by the bare name, found in the library path,
+			 * where ld.so skips the one of the other ELF class */
+			v[n++].value = preload_first(env_get(env, "LD_PRELOAD"), HOOK_PRELOAD_LIB);
+			v[n].key = "LD_LIBRARY_PATH";
+			v[n++].value = lib_path(env_get(env, "LD_LIBRARY_PATH"), p->preload,
+						p->preload32);
+		}
 		/* A program built with ASan refuses to start when a preloaded
 		 * library comes before its runtime; ours interposes nothing ASan
 		 * needs, so tell it not to check. */

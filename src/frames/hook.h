@@ -6,16 +6,21 @@
  *
  * The environment (docs/HOOKS.md says why each):
  *   STALLSCOPE_RING=<ring name>                 always (the marker API needs it too)
- *   LD_PRELOAD=<old>:<dir>/libstallscope-frames.so        with HOOK_GL
+ *   LD_PRELOAD=<dir>/libstallscope-frames.so:<old>        with HOOK_GL; first, other
+ *                                                          copies of it dropped
+ *   (with a 32-bit build beside it: LD_PRELOAD=libstallscope-frames.so:<old>
+ *    and LD_LIBRARY_PATH=<dir>:<dir32>:<old>, so that ld.so loads the one of
+ *    the program's ELF class and passes over the other without a word)
  *   ASAN_OPTIONS=<old>:verify_asan_link_order=0           with HOOK_GL
  *   VK_ADD_LAYER_PATH=<manifest dir>:<old>                with HOOK_VK
  *   VK_INSTANCE_LAYERS=<old>:VK_LAYER_STALLSCOPE_frames   with HOOK_VK
  *
  * Where the files are: $STALLSCOPE_SHIM_DIR if set (the library and a
  * vklayer/ directory holding the manifest, as in the build tree), else next
- * to the stallscope binary (the build tree: <build>/libstallscope-frames.so
- * and <build>/vklayer/), else the install prefix compiled in
- * (<libdir>/stallscope/ and <datadir>/vulkan/explicit_layer.d/).
+ * to the stallscope binary (the build tree: <build>/libstallscope-frames.so,
+ * <build>/lib32/libstallscope-frames.so and <build>/vklayer/), else the
+ * install prefix compiled in (<libdir>/stallscope/, <libdir>/stallscope/32/
+ * and <datadir>/vulkan/explicit_layer.d/).
  *
  * Errors are negative errno values; nothing here prints.
  */
@@ -37,6 +42,7 @@ enum hook_what {
 
 struct hook_paths {
 	char preload[PATH_MAX];		/* absolute path of libstallscope-frames.so, "" if not found */
+	char preload32[PATH_MAX];	/* its 32-bit build (lib32/, or 32/ when installed), "" if none */
 	char layer_dir[PATH_MAX];	/* directory holding HOOK_LAYER_MANIFEST, "" if not found */
 };
 

@@ -100,6 +100,39 @@ static void test_first(void)
 	hook_env_free(env);
 }
 
+/* With a 32-bit build beside it: the bare name first in LD_PRELOAD, both
+ * directories first on LD_LIBRARY_PATH (each once, the rest kept in order),
+ * so that ld.so loads the one of the program's class. */
+static void test_32bit(void)
+{
+	static const struct hook_paths both = {
+		.preload = "/b/libstallscope-frames.so",
+		.preload32 = "/b/lib32/libstallscope-frames.so",
+		.layer_dir = "/b/vklayer",
+	};
+	char *base[] = { "LD_PRELOAD=/x/a.so:/old/libstallscope-frames.so",
+			 "LD_LIBRARY_PATH=/opt/lib:/b:/usr/lib", NULL };
+	char *bare[] = { NULL };
+	char **env = NULL, **again = NULL;
+
+	CHECK_INT(hook_env_new(base, "/r", &both, HOOK_GL, &env), 0);
+	CHECK_STR(get(env, "LD_PRELOAD"), "libstallscope-frames.so:/x/a.so");
+	CHECK_STR(get(env, "LD_LIBRARY_PATH"), "/b:/b/lib32:/opt/lib:/usr/lib");
+	CHECK_INT(hook_env_new(env, "/r", &both, HOOK_GL, &again), 0);
+	CHECK_STR(get(again, "LD_PRELOAD"), "libstallscope-frames.so:/x/a.so");
+	CHECK_STR(get(again, "LD_LIBRARY_PATH"), "/b:/b/lib32:/opt/lib:/usr/lib");
+	hook_env_free(env);
+	hook_env_free(again);
+	CHECK_INT(hook_env_new(bare, "/r", &both, HOOK_ALL, &env), 0);
+	CHECK_STR(get(env, "LD_PRELOAD"), "libstallscope-frames.so");
+	CHECK_STR(get(env, "LD_LIBRARY_PATH"), "/b:/b/lib32");
+	hook_env_free(env);
+	/* without GL, nothing of it */
+	CHECK_INT(hook_env_new(base, "/r", &both, HOOK_VK, &env), 0);
+	CHECK_STR(get(env, "LD_LIBRARY_PATH"), "/opt/lib:/b:/usr/lib");
+	hook_env_free(env);
+}
+
 static void test_none(void)
 {
 	char *base[] = { "LD_PRELOAD=/x/a.so", NULL };
@@ -151,6 +184,17 @@ static void test_find(void)
 	CHECK_STR(p.preload, path);
 	snprintf(path, sizeof(path), "%s/vklayer", dir);
 	CHECK_STR(p.layer_dir, path);
+	/* The 32-bit build, where there is one: lib32/ beside it. */
+	snprintf(path, sizeof(path), "%s/lib32", dir);
+	mkdir(path, 0700);
+	snprintf(path, sizeof(path), "%s/lib32/%s", dir, HOOK_PRELOAD_LIB);
+	touch(path);
+	CHECK_INT(hook_find(exe, &p), 0);
+	CHECK_STR(p.preload32, path);
+	unlink(path);
+	snprintf(path, sizeof(path), "%s/lib32", dir);
+	rmdir(path);
+	snprintf(path, sizeof(path), "%s/vklayer", dir);
 	/* The override wins over the binary's directory. */
 	setenv(HOOK_DIR_ENV, dir, 1);
 	CHECK_INT(hook_find("/nonexistent/stallscope", &p), 0);
@@ -171,6 +215,7 @@ int main(void)
 	T_RUN(test_fresh);
 	T_RUN(test_append);
 	T_RUN(test_first);
+	T_RUN(test_32bit);
 	T_RUN(test_none);
 	T_RUN(test_find);
 	return t_exit();
