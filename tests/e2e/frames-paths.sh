@@ -14,9 +14,10 @@
 # eglGetProcAddress (ss-glpaths), SDL2 on GLX and GLES, GLFW on GLX, EGL
 # and GLES; some from a second thread. glXSwapBuffersMscOML and the EGL
 # damage variants skip where Mesa under Xvfb has no such extension
-# (frames-stub.sh counts them against a stub). Then a launcher that forks
-# the program and one that double-forks it and exits: the frames and the
-# frame thread follow the program, and run.ini names its process.
+# (frames-stub.sh counts them against a stub). Then launchers: one that
+# execs the program (the same process), one that forks it and waits, one
+# that double-forks it and exits: the frames and the frame thread follow
+# the program, and run.ini names its process.
 set -u
 . "$(dirname "$0")/shim-common.inc"
 [ -x "$SS_BIN" ] || skip "no stallscope binary"
@@ -122,6 +123,16 @@ fi
 
 # Launchers: a shell that forks the program and waits, and one that
 # double-forks it and exits at once (record, the subreaper, follows it).
+# A launcher that execs the program keeps its pid: nothing to follow.
+run="$TMP/launch-exec"
+"$SS_BIN" record -q -o "$run" -- sh -c 'exec "$0" glx-dlsym 100' "$G" >"$run.out" 2>&1 ||
+	no "launcher exec: record failed: $(tail -3 "$run.out")"
+main=$(sed -n 's/^\[[0-9.]*\] main //p' "$run/program.log")
+[ "$(ini "$run" frames)" = 100 ] && [ "$(ini "$run" frame_thread)" = "$main" ] &&
+	[ "$(ini "$run" frame_pid)" = "$main" ] && [ "$(ini "$run" pid)" = "$main" ] &&
+	[ -z "$(ini "$run" frame_process)" ] ||
+	no "launcher exec: frames $(ini "$run" frames), frame thread $(ini "$run" frame_thread), pid $(ini "$run" pid), program $main"
+echo "launcher exec: 100 frames, the program is the process started"
 for l in fork double; do
 	run="$TMP/launch-$l"
 	case $l in

@@ -7,11 +7,11 @@
 # MangoHud logged, our frame rate must agree with MangoHud's within 2 %
 # (tests/e2e/lib/mh-compare.py aligns the two frame by frame), and `stalls`
 # must run on the result. The programs reach GL each their own way:
-# neverball (SDL2: dlopen + dlsym + glXGetProcAddressARB), chromium-bsu
-# (SDL 1.2 through sdl12-compat on SDL2), glmark2 and glmark2-es2 (their own
-# dlopen of libGL / libEGL), supertux2 (SDL2, when installed: its data is
-# 160 MB, so scripts/deps.sh leaves it out), and GLFW on EGL (our ss-glfw on
-# Debian's libglfw). At least three of the Debian games must be there.
+# neverball and chromium-bsu (SDL2: dlopen + dlsym + glXGetProcAddressARB),
+# glmark2 and glmark2-es2 (their own dlopen of libGL / libEGL), supertux2
+# (SDL2, when installed: its data is 160 MB, so scripts/deps.sh leaves it
+# out), and GLFW on EGL (our ss-glfw on Debian's libglfw). At least three
+# of the Debian games must be there.
 set -u
 . "$(dirname "$0")/shim-common.inc"
 need mangohud mangohud
