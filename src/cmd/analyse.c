@@ -574,8 +574,10 @@ int analyse_input(const char *input, const struct analyse_opts *o, struct analys
 			       &cols);
 		causes_free(c);
 		for (k = 0; k < CAUSE_COL_N; k++) {
-			a.m.v[M_STALL_DISK_S + k] = cols.stall_s[k];
-			a.m.v[M_STALL_DISK_PLAY_S + k] = cols.play_s[k];
+			/* an empty window splits no stall: unknown, not 0 (its note
+			 * is metrics_compute's) */
+			a.m.v[M_STALL_DISK_S + k] = a.m.win_n ? cols.stall_s[k] : NAN;
+			a.m.v[M_STALL_DISK_PLAY_S + k] = a.m.win_n ? cols.play_s[k] : NAN;
 		}
 		a.m.v[M_LOAD_DISK_S] = cols.load_disk_s;
 		a.m.v[M_WARM_DISK_S] = cols.warm_disk_s;

@@ -392,6 +392,41 @@ static int play_part(const struct frames *f, const struct metrics_seg *segs, siz
 	return 0;
 }
 
+/*
+ * A window that holds no frame counts nothing: its counts (frames, stalls,
+ * their seconds, the over_* and play columns) are not 0 but unknown, and a
+ * note says why. The common case is a log shorter than the default
+ * warm-up: its stalls are all in stalls_warm, and a 0 in the headline would
+ * read as "no stalls".
+ */
+static void empty_window(const struct frames *f, const struct metrics_opts *o, double origin,
+			 struct metrics *m)
+{
+	static const int counts[] = { M_FRAMES, M_SECONDS, M_STALLS, M_STALL_S, M_OVER_500MS,
+				      M_OVER_1S, M_OVER_2S, M_STALLS_PLAY, M_STALL_PLAY_S,
+				      M_WIN_PLAY_S, M_RELOAD_S, M_RELOAD_N };
+	const char *cols = "frames, seconds, stalls, stall_s, over_500ms, over_1s, over_2s, "
+			   "stalls_play, stall_play_s, win_play_s, reload_s, reload_n";
+	double start = isnan(o->from_s) ? o->warmup_s : o->from_s;
+	double last = f->n ? f->t_s[f->n - 1] - origin : 0.0;
+
+	for (size_t i = 0; i < sizeof(counts) / sizeof(counts[0]); i++)
+		m->v[counts[i]] = NAN;
+	if (!f->n)
+		metrics_note(m, "%s: the input has no frames", cols);
+	else if (last <= start && isnan(o->from_s))
+		metrics_note(m, "%s: the run (%.1f s of frames) is shorter than the warm-up "
+				"(%.1f s), so the window is empty; --warmup 0 to count all",
+			     cols, last, start);
+	else if (last <= start)
+		metrics_note(m, "%s: the run's frames end %.1f s after its first frame's start, "
+				"before the window starts (%.1f s, --from)",
+			     cols, last, start);
+	else
+		metrics_note(m, "%s: no frame ends in the window (%.1f s to %.1f s)", cols, start,
+			     isnan(o->to_s) ? last : o->to_s);
+}
+
 int metrics_compute(const struct frames *f, const struct metrics_opts *o,
 		    const struct metrics_seg *segs, size_t nsegs, const char *play_unknown,
 		    struct metrics *ret)
@@ -413,10 +448,6 @@ int metrics_compute(const struct frames *f, const struct metrics_opts *o,
 		b = end < INFINITY ? first_ending_after(f, a, origin + end) : f->n;
 		if (b < a)
 			b = a;
-		if (a == f->n && f->n)
-			metrics_note(m, "the run's frames end %.1f s after its first frame's start, "
-					"before the window starts (%.1f s; see --warmup)",
-				     f->t_s[f->n - 1] - origin, start);
 	}
 	m->origin_s = origin;
 	for (i = M_STALL_DISK_S; i <= M_WARM_DISK_S; i++)
@@ -445,6 +476,8 @@ int metrics_compute(const struct frames *f, const struct metrics_opts *o,
 		}
 	}
 	free(buf);
+	if (m->win_n == 0)
+		empty_window(f, o, origin, m);
 	*ret = *m;
 	free(m);
 	return 0;

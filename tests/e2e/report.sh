@@ -18,6 +18,21 @@ head -1 "$T/out" | grep -q '^source  *frames  *fps  *smooth_fps .*stalls_play' |
 grep -q 'mangohud-0.6.8-perframe.csv  *1147 ' "$T/out" || no "mangohud row: $(cat "$T/out")"
 grep -q 'plain.txt  *40 ' "$T/out" || no "plain row"
 
+# the same 8 s log with the default 60 s warm-up: the window is empty, and
+# its counts are '-' (JSON null) with a note, never "stalls 0" beside
+# stalls_warm
+expect 0 "$B" report --cols source,frames,stalls,stall_s,stalls_warm "$F/mangohud-0.6.8-perframe.csv"
+grep -q 'mangohud-0.6.8-perframe.csv  *-  *-  *-  *[0-9]' "$T/out" || no "empty window row: $(cat "$T/out")"
+grep -q 'is shorter than the warm-up (60.0 s), so the window is empty; --warmup 0 to count all' "$T/out" ||
+	no "no note for the empty window: $(cat "$T/out")"
+expect 0 "$B" report --json "$F/mangohud-0.6.8-perframe.csv"
+/usr/bin/python3 -c '
+import json, sys
+a = json.load(open(sys.argv[1]))[0]
+assert a["stalls"] is None and a["frames"] is None and a["stall_s"] is None, a
+assert a["stalls_warm"] is not None
+' "$T/out" || no "empty window in JSON"
+
 # --cols, and the MangoHud 0.6.8 compat numbers equal MangoHud's own summary
 expect 0 "$B" report --warmup 0 --cols source,mangohud.fps_0_1_min,mangohud.fps_1_min,mangohud.fps_97,mangohud.fps_avg "$F/mangohud-0.6.8-perframe.csv"
 want=$(tail -1 "$F/mangohud-0.6.8-perframe_summary.csv" | cut -d, -f1-4 | tr , ' ')

@@ -46,9 +46,12 @@ static void test_zero_frames(void)
 	struct frames *f = frames_new();
 	struct metrics m = run(f, 60, 100);
 
-	CHECK_NEAR(m.v[M_FRAMES], 0, 0);
-	CHECK_NEAR(m.v[M_SECONDS], 0, 0);
-	CHECK_NEAR(m.v[M_STALLS], 0, 0);
+	/* nothing to count: unknown, not 0 */
+	CHECK(isnan(m.v[M_FRAMES]));
+	CHECK(isnan(m.v[M_SECONDS]));
+	CHECK(isnan(m.v[M_STALLS]));
+	CHECK(isnan(m.v[M_STALL_S]));
+	CHECK(has_note(&m, "the input has no frames"));
 	CHECK(isnan(m.v[M_FPS]));
 	CHECK(isnan(m.v[M_MEDIAN_MS]));
 	CHECK(isnan(m.v[M_LOW1]));
@@ -215,13 +218,27 @@ static void test_warmup(void)
 	CHECK_NEAR(m.v[M_STALLS], 0, 0);
 	/* the warm-up is still the first 60 s */
 	CHECK_NEAR(m.v[M_STALLS_WARM], 1, 0);
-	/* a log shorter than the warm-up: empty window, a note naming it */
+	/* a log shorter than the warm-up: an empty window counts nothing (no
+	 * "stalls 0" in the headline while the stalls sit in stalls_warm),
+	 * and a note says why and what to do */
 	o = (struct metrics_opts)METRICS_OPTS_INIT;
 	o.warmup_s = 100;
 	CHECK_INT(metrics_compute(f, &o, NULL, 0, NULL, &m), 0);
-	CHECK_NEAR(m.v[M_FRAMES], 0, 0);
+	CHECK(isnan(m.v[M_FRAMES]));
+	CHECK(isnan(m.v[M_STALLS]));
+	CHECK(isnan(m.v[M_STALL_S]));
+	CHECK(isnan(m.v[M_OVER_500MS]));
+	CHECK(isnan(m.v[M_STALLS_PLAY]));
 	CHECK(isnan(m.v[M_FPS]));
-	CHECK(has_note(&m, "before the window starts"));
+	CHECK_NEAR(m.v[M_STALLS_WARM], 2, 0);	/* both stalls are the warm-up's now */
+	CHECK(has_note(&m, "is shorter than the warm-up (100.0 s), so the window is empty; "
+			   "--warmup 0 to count all"));
+	/* --from past the end: the note names --from */
+	o = (struct metrics_opts)METRICS_OPTS_INIT;
+	o.from_s = 1000;
+	CHECK_INT(metrics_compute(f, &o, NULL, 0, NULL, &m), 0);
+	CHECK(isnan(m.v[M_STALLS]));
+	CHECK(has_note(&m, "before the window starts (1000.0 s, --from)"));
 	frames_free(f);
 }
 
