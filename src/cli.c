@@ -4,6 +4,7 @@
  * See cli.h.
  */
 #include <errno.h>
+#include <getopt.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -63,8 +64,22 @@ int cli_usage_error(const char *fmt, ...)
 	return EXIT_USAGE;
 }
 
+int cli_bad_option(int c, char *const *argv)
+{
+	const char *arg = optind > 0 ? argv[optind - 1] : "";
+	int n = (int)strcspn(arg, "=");
+
+	if (c == ':')
+		return cli_usage_error("option '%.*s' needs a value", n, arg);
+	if (optopt > 0 && optopt < 256 && arg[0] == '-' && arg[1] != '-')
+		return cli_usage_error("unknown option '-%c'", optopt);
+	return cli_usage_error("unknown option '%.*s'", n, arg);
+}
+
 int cli_finish(int status)
 {
+	if (status < 0)
+		status = 1;	/* a command that returned cli_error()'s -1 */
 	if (fflush(stdout) != 0 || ferror(stdout)) {
 		if (errno != EPIPE)
 			cli_error("unable to write to standard output: %s", strerror(errno));

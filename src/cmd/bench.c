@@ -848,7 +848,7 @@ int cmd_bench(int argc, char **argv)
 
 	sb_init(&rc.err);
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "h", lo, &li)) != -1) {
+	while ((c = getopt_long(argc, argv, ":h", lo, &li)) != -1) {
 		double d;
 		long l;
 
@@ -921,7 +921,7 @@ int cmd_bench(int argc, char **argv)
 			ret = 0;
 			goto out;
 		default:
-			cli_usage_error("unknown option");
+			cli_bad_option(c, argv);
 			goto usage;
 		}
 	}

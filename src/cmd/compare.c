@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "core/metrics.h"
 #include "cmd/cmd.h"
 #include "core/signif.h"
 #include "core/strbuf.h"
@@ -265,6 +266,24 @@ static void print_json(const struct side *a, const struct side *b, struct row *r
 	json_end(&j);
 }
 
+/* --metrics: each name a metric that runs store (docs/METRICS.md); 0, or
+ * -1 after a usage error. */
+static int check_metrics(const char *list)
+{
+	char *copy = strdup(list), *tok, *save = NULL;
+	int r = copy ? 0 : cli_error_errno(-ENOMEM, "--metrics"), n = 0;
+
+	for (tok = copy ? strtok_r(copy, ",", &save) : NULL; tok && !r;
+	     tok = strtok_r(NULL, ",", &save), n++)
+		if (metric_find(tok) < 0)
+			r = cli_usage_error("option '--metrics': expected metric names "
+					    "(docs/METRICS.md), got '%s'", tok);
+	if (!r && !n)
+		r = cli_usage_error("option '--metrics': expected metric names, got '%s'", list);
+	free(copy);
+	return r ? -1 : 0;
+}
+
 /* The metrics to compare: --metrics, else every metric either name has. */
 static int metric_list(struct db *db, const struct compare_opts *o, const struct side *a,
 		       const struct side *b, char ***ret, struct strbuf *err)
@@ -334,18 +353,20 @@ int cmd_compare(int argc, char **argv)
 	int c, r, nm = 0, status = 1;
 	size_t i, nrows = 0;
 
-	while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'd': o.db = optarg; break;
 		case 'm': o.metrics = optarg; break;
 		case 'j': o.json = true; break;
 		case 'c': o.csv = true; break;
 		case 'h': usage(stdout); return 0;
-		default: return cli_usage_error("unknown option");
+		default: return cli_bad_option(c, argv);
 		}
 	}
 	if (argc - optind != 2)
 		return cli_usage_error("expected two sides, NAME:VARIANT NAME:VARIANT");
+	if (o.metrics && check_metrics(o.metrics) < 0)
+		return EXIT_USAGE;
 	if (o.json && o.csv)
 		return cli_usage_error("--json and --csv exclude each other");
 	if (parse_side(&a, argv[optind]) < 0 || parse_side(&b, argv[optind + 1]) < 0) {

@@ -103,7 +103,7 @@ int cmd_db(int argc, char **argv)
 	int c, r, ret = 1, failed = 0, imported = 0;
 
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "h", lo, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":h", lo, NULL)) != -1) {
 		switch (c) {
 		case O_DB: dbp = optarg; break;
 		case O_RULES: rules_path = optarg; break;
@@ -118,7 +118,7 @@ int cmd_db(int argc, char **argv)
 			break;
 		case O_LIST: list = optarg; break;
 		case 'h': usage(stdout); return 0;
-		default: return cli_usage_error("unknown option");
+		default: return cli_bad_option(c, argv);
 		}
 	}
 	if (optind == argc)

@@ -242,7 +242,7 @@ int cmd_dump(int argc, char **argv)
 
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
 		switch (c) {
 		case 's':
 			o.summary = true;
@@ -251,9 +251,7 @@ int cmd_dump(int argc, char **argv)
 			usage(stdout);
 			return 0;
 		default:
-			if (optopt && optopt < 256)
-				return cli_usage_error("unknown option '-%c'", optopt);
-			return cli_usage_error("unknown option '%s'", argv[optind - 1]);
+			return cli_bad_option(c, argv);
 		}
 	}
 	if (optind != argc - 1)

@@ -378,7 +378,7 @@ int cmd_probe(int argc, char **argv)
 	size_t i;
 
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "i:t:p:h", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":i:t:p:h", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'i':
 			if (cli_parse_double("-i", optarg, 0.05, 3600e3, &env.interval_ms) < 0)
@@ -412,7 +412,7 @@ int cmd_probe(int argc, char **argv)
 			usage(stdout);
 			return 0;
 		default:
-			return cli_usage_error("unknown option");
+			return cli_bad_option(c, argv);
 		}
 	}
 	if (optind < argc)

@@ -1669,7 +1669,7 @@ int cmd_record(int argc, char **argv)
 	r->uid = (uid_t)-1;
 	r->gid = (gid_t)-1;
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "+o:p:qh", lo, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+:o:p:qh", lo, NULL)) != -1) {
 		double d;
 		long l;
 
@@ -1782,7 +1782,7 @@ int cmd_record(int argc, char **argv)
 			usage(stdout);
 			return 0;
 		default:
-			return cli_usage_error("unknown option");
+			return cli_bad_option(c, argv);
 		}
 	}
 	r->argv = argv + optind;

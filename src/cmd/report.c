@@ -435,7 +435,7 @@ int report_parse_common(int argc, char **argv, const char *usage, struct report_
 	}
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ret_outdir ? "ho:" : "h", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ret_outdir ? ":ho:" : ":h", opts, NULL)) != -1) {
 		switch (c) {
 		case OPT_WARMUP:
 			if (cli_parse_double("--warmup", optarg, 0, 1e9, &o->a.m.warmup_s) < 0)
@@ -514,12 +514,7 @@ int report_parse_common(int argc, char **argv, const char *usage, struct report_
 			fputs(usage, stdout);
 			return -2;
 		default:
-			if (optopt && optopt < 256)
-				cli_usage_error("unknown option '-%c'", optopt);
-			else if (optopt)
-				cli_usage_error("option '%s' needs a value", argv[optind - 1]);
-			else
-				cli_usage_error("unknown option '%s'", argv[optind - 1]);
+			cli_bad_option(c, argv);
 			return -1;
 		}
 	}

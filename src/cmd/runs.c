@@ -112,14 +112,14 @@ int cmd_runs(int argc, char **argv)
 	int c, r, ret = 1;
 
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "h", lo, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":h", lo, NULL)) != -1) {
 		switch (c) {
 		case 'n': o.name = optarg; break;
 		case 'd': o.db = optarg; break;
 		case 'j': o.json = true; break;
 		case 'c': o.csv = true; break;
 		case 'h': usage(stdout); return 0;
-		default: return cli_usage_error("unknown option");
+		default: return cli_bad_option(c, argv);
 		}
 	}
 	if (optind < argc)

@@ -9,6 +9,7 @@
  * 2 usage.
  */
 #include <errno.h>
+#include <limits.h>
 #include <fcntl.h>
 #include <getopt.h>
 #include <ini.h>
@@ -96,19 +97,71 @@ static void usage(FILE *f)
 
 /* ------------------------------------------------------------- live */
 
+/* Whether NAME can be run as execvp would find it: a path, or a file in
+ * $PATH that we may execute. 0, or -errno (ENOENT, EACCES). */
+static int can_exec(const char *name)
+{
+	const char *path = getenv("PATH");
+	char buf[PATH_MAX];
+	int err = -ENOENT;
+
+	if (strchr(name, '/'))
+		return access(name, X_OK) == 0 ? 0 : -errno;
+	for (const char *p = path ? path : "/usr/local/bin:/usr/bin:/bin"; *p;) {
+		size_t len = strcspn(p, ":");
+
+		if (snprintf(buf, sizeof(buf), "%.*s%s%s", (int)len, p, len ? "/" : "", name) <
+			    (int)sizeof(buf)) {
+			if (access(buf, X_OK) == 0)
+				return 0;
+			if (errno == EACCES)
+				err = -EACCES;
+		}
+		p += len;
+		p += *p == ':';
+	}
+	return err;
+}
+
+/* Starts ARGV in its own process group; its pid, or -errno when it could
+ * not be started (fork, or the exec: the child says why through a pipe
+ * that the exec closes). */
 static pid_t spawn(char **argv, const char *rundir, const sigset_t *old)
 {
-	pid_t pid = fork();
+	int pfd[2], e = 0;
+	pid_t pid;
+	ssize_t n;
 
-	if (pid != 0)
-		return pid;
-	sigprocmask(SIG_SETMASK, old, NULL);
-	setpgid(0, 0);
-	if (rundir)
-		setenv("STALLSCOPE_RUN", rundir, 1);
-	execvp(argv[0], argv);
-	fprintf(stderr, "stallscope watch: unable to run '%s': %s\n", argv[0], strerror(errno));
-	_exit(127);
+	if (pipe2(pfd, O_CLOEXEC) < 0)
+		return -errno;
+	pid = fork();
+	if (pid < 0) {
+		e = -errno;
+		close(pfd[0]);
+		close(pfd[1]);
+		return e;
+	}
+	if (pid == 0) {
+		sigprocmask(SIG_SETMASK, old, NULL);
+		setpgid(0, 0);
+		if (rundir)
+			setenv("STALLSCOPE_RUN", rundir, 1);
+		execvp(argv[0], argv);
+		e = errno;
+		if (write(pfd[1], &e, sizeof(e)) < 0)
+			_exit(127);
+		_exit(127);
+	}
+	close(pfd[1]);
+	do
+		n = read(pfd[0], &e, sizeof(e));
+	while (n < 0 && errno == EINTR);
+	close(pfd[0]);
+	if (n == (ssize_t)sizeof(e)) {
+		waitpid(pid, NULL, 0);
+		return -e;
+	}
+	return pid;
 }
 
 static int watch_live(struct watch_cmd_opts *o, char **cmd)
@@ -129,6 +182,12 @@ static int watch_live(struct watch_cmd_opts *o, char **cmd)
 
 	if (!o->w.log_path)
 		o->w.log_path = "-";
+	/* a program that cannot be run gives no run to watch: say so before
+	 * the watcher starts and logs a verdict */
+	if (cmd && (r = can_exec(cmd[0])) < 0) {
+		sigprocmask(SIG_SETMASK, &old, NULL);
+		return cli_error_errno(r, "cannot run '%s'", cmd[0]);
+	}
 	r = watch_start(&o->w, &w, &err);
 	if (r < 0) {
 		cli_error("%s", err.len ? err.buf : strerror(-r));
@@ -138,11 +197,16 @@ static int watch_live(struct watch_cmd_opts *o, char **cmd)
 	if (cmd) {
 		child = spawn(cmd, o->w.rundir, &old);
 		if (child < 0) {
-			cli_error("unable to start '%s': %s", cmd[0], strerror(errno));
-		} else {
-			setpgid(child, child);
-			watch_set_program(w, child);
+			/* nothing was watched beside it: no verdict to give */
+			cli_error_errno((int)child, "cannot run '%s'", cmd[0]);
+			watch_stop(w, &res);
+			free(res.summary);
+			sigprocmask(SIG_SETMASK, &old, NULL);
+			sb_release(&err);
+			return 1;
 		}
+		setpgid(child, child);
+		watch_set_program(w, child);
 	}
 	clock_gettime(CLOCK_MONOTONIC, &start);
 	for (;;) {
@@ -497,7 +561,7 @@ int cmd_watch(int argc, char **argv)
 	struct watch_cmd_opts o = { .duration_s = 0 };
 	int c;
 
-	while ((c = getopt_long(argc, argv, "+h", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+:h", longopts, NULL)) != -1) {
 		switch (c) {
 		case O_LOG: o.w.log_path = optarg; break;
 		case O_DURATION:
@@ -525,7 +589,7 @@ int cmd_watch(int argc, char **argv)
 		case O_WRITE: o.write = true; break;
 		case O_LIST: o.list = optarg; break;
 		case 'h': usage(stdout); return 0;
-		default: return cli_usage_error("unknown option");
+		default: return cli_bad_option(c, argv);
 		}
 	}
 	o.w.exempt_holders = o.holders;
