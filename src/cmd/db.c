@@ -4,7 +4,9 @@
  * before or elsewhere in the results database (analysed as `report` does,
  * one transaction per run, a run imported again replaces itself), and
  * `stallscope db info` says which database, its schema version and what it
- * holds. The tables are in docs/FORMAT.md, "Results database".
+ * holds, and `stallscope db upgrade` migrates an older database of ours
+ * (reading commands never do). The tables are in docs/FORMAT.md, "Results
+ * database".
  */
 #include <errno.h>
 #include <getopt.h>
@@ -25,11 +27,14 @@ static void usage(FILE *f)
 	fprintf(f,
 		"usage: stallscope db import [options] RUNDIR...\n"
 		"       stallscope db info [--db PATH]\n"
+		"       stallscope db upgrade [--db PATH]\n"
 		"\n"
 		"import: analyses each run directory as 'report' does and stores it in the\n"
 		"results database (creating it): the run's row from its run.ini and one row per\n"
 		"metric. A run is keyed by its directory's absolute path: importing it again\n"
-		"replaces it. info: the database's path, schema version and counts.\n"
+		"replaces it. info: the database's path, schema version and counts (it opens\n"
+		"the database read-only, as runs, matrix and compare do). upgrade: migrates a\n"
+		"database of an older stallscope to this one's schema, keeping every run.\n"
 		"\n"
 		"options:\n"
 		"  --db PATH               the database (default\n"
@@ -44,6 +49,39 @@ static void usage(FILE *f)
 		"  stallscope db import runs/*/\n"
 		"  stallscope db import --db results.db --interfered-list interfered.list old/*/\n"
 		"  stallscope db info\n");
+}
+
+/* db upgrade: an existing database of ours, migrated (a new one is not
+ * made: there would be nothing to keep). 0, or 1 reported. */
+static int db_upgrade(const char *path)
+{
+	struct strbuf err = STRBUF_INIT;
+	struct db *db = NULL;
+	int r;
+
+	r = db_open(path, false, &db, &err);
+	if (r == 0) {
+		printf("%s: schema version %d, nothing to upgrade\n", path, db_schema_version(db));
+		db_close(db);
+		sb_release(&err);
+		return 0;
+	}
+	if (r != -EPROTO) {
+		cli_error("%s", err.len ? err.buf : strerror(-r));
+		sb_release(&err);
+		return 1;
+	}
+	sb_reset(&err);
+	r = db_open(path, true, &db, &err);
+	if (r < 0) {
+		cli_error("%s", err.len ? err.buf : strerror(-r));
+		sb_release(&err);
+		return 1;
+	}
+	printf("%s: upgraded to schema version %d\n", path, db_schema_version(db));
+	db_close(db);
+	sb_release(&err);
+	return 0;
 }
 
 struct count_ctx {
@@ -122,14 +160,15 @@ int cmd_db(int argc, char **argv)
 		}
 	}
 	if (optind == argc)
-		return cli_usage_error("expected a subcommand: import or info");
+		return cli_usage_error("expected a subcommand: import, info or upgrade");
 	sub = argv[optind++];
-	if (strcmp(sub, "import") && strcmp(sub, "info"))
-		return cli_usage_error("unknown subcommand '%s' (expected import or info)", sub);
+	if (strcmp(sub, "import") && strcmp(sub, "info") && strcmp(sub, "upgrade"))
+		return cli_usage_error("unknown subcommand '%s' (expected import, info or upgrade)",
+				       sub);
 	if (!strcmp(sub, "import") && optind == argc)
 		return cli_usage_error("import: expected at least one RUNDIR");
-	if (!strcmp(sub, "info") && optind < argc)
-		return cli_usage_error("info: unexpected argument '%s'", argv[optind]);
+	if (strcmp(sub, "import") && optind < argc)
+		return cli_usage_error("%s: unexpected argument '%s'", sub, argv[optind]);
 	if (dbp)
 		sb_adds(&path, dbp);
 	else if (db_default_path(&path) < 0)
@@ -140,6 +179,10 @@ int cmd_db(int argc, char **argv)
 			cli_error("%s", err.len ? err.buf : strerror(-r));
 		else
 			ret = db_info(db, path.buf);
+		goto out;
+	}
+	if (!strcmp(sub, "upgrade")) {
+		ret = db_upgrade(path.buf);
 		goto out;
 	}
 	if (db_make_parent(path.buf) < 0) {

@@ -127,14 +127,37 @@ static int migrate(struct db *db, struct strbuf *err)
 	return 0;
 }
 
-int db_open(const char *path, bool create, struct db **ret, struct strbuf *err)
+/* The tables of the database: how many there are, and whether runs and
+ * metrics are among them. */
+static int our_tables(struct db *db, int *ret_all, bool *ret_ours)
+{
+	sqlite3_stmt *st;
+	int n = 0, ours = 0;
+
+	if (sqlite3_prepare_v2(db->h, "SELECT name FROM sqlite_master WHERE type = 'table'", -1,
+			       &st, NULL) != SQLITE_OK)
+		return -EINVAL;
+	while (sqlite3_step(st) == SQLITE_ROW) {
+		const char *t = (const char *)sqlite3_column_text(st, 0);
+
+		n++;
+		ours += t && (!strcmp(t, "runs") || !strcmp(t, "metrics"));
+	}
+	sqlite3_finalize(st);
+	*ret_all = n;
+	*ret_ours = ours == 2;
+	return 0;
+}
+
+int db_open(const char *path, bool write, struct db **ret, struct strbuf *err)
 {
 	struct db *db;
 	struct stat st;
-	int flags = SQLITE_OPEN_READWRITE | (create ? SQLITE_OPEN_CREATE : 0);
-	int rc, r;
+	int flags = write ? SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE : SQLITE_OPEN_READONLY;
+	int rc, r, v = 0, ntables = 0;
+	bool ours = false;
 
-	if (!create && stat(path, &st) < 0) {
+	if (!write && stat(path, &st) < 0) {
 		if (err)
 			sb_addf(err, "'%s': no such database", path);
 		return -ENOENT;
@@ -154,8 +177,29 @@ int db_open(const char *path, bool create, struct db **ret, struct strbuf *err)
 	/* A file that is not a database fails on its first read: do one now. */
 	r = exec(db, "PRAGMA foreign_keys = ON; SELECT count(*) FROM sqlite_master", err,
 		 "not a stallscope results database");
-	if (r == 0)
-		r = migrate(db, err);
+	if (r == 0 && ((r = our_tables(db, &ntables, &ours)) < 0 ||
+		       (v = db_schema_version(db)) < 0))
+		r = fail(db, err, r < 0 ? r : v, "not a stallscope results database");
+	/* Ours has its two tables and a version; a new database (empty, or a
+	 * 0-byte file) has neither and may become ours only when written; a
+	 * version past ours is a newer stallscope's (migrate says so). Anything
+	 * else is someone else's: never touched. */
+	if (r == 0 && v <= DB_SCHEMA_VERSION && !(ours && v > 0) &&
+	    !(write && ntables == 0 && v == 0)) {
+		if (err)
+			sb_addf(err, "'%s': not a stallscope results database (%s)", path,
+				ntables ? "its tables are not ours" : "it is empty");
+		r = -EINVAL;
+	}
+	if (r == 0 && !write && v < DB_SCHEMA_VERSION) {
+		if (err)
+			sb_addf(err, "'%s': schema version %d is older than this stallscope's (%d); "
+				     "'stallscope db upgrade --db %s' upgrades it, keeping every run",
+				path, v, DB_SCHEMA_VERSION, path);
+		r = -EPROTO;
+	}
+	if (r == 0 && (write || v > DB_SCHEMA_VERSION))
+		r = migrate(db, err);	/* a newer one: says so, changes nothing */
 	if (r < 0) {
 		db_close(db);
 		return r;

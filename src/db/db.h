@@ -42,12 +42,17 @@ struct db_run {
 };
 
 /*
- * Opens (and with CREATE, creates) the database at PATH and migrates its
- * schema to DB_SCHEMA_VERSION. Returns 0 and *ret, or -ENOENT (absent and
- * not CREATE), -EPROTONOSUPPORT (newer schema), -EINVAL (not a database or
- * corrupt), -EIO.
+ * Opens the database at PATH. WRITE: read-write, creating it when absent
+ * and migrating its schema to DB_SCHEMA_VERSION; a new database (no file,
+ * a 0-byte file, an empty SQLite file) becomes ours. Otherwise read-only:
+ * nothing is ever created or migrated, so reading commands leave every file
+ * as they found it. Returns 0 and *ret, or -ENOENT (absent and not WRITE),
+ * -EPROTONOSUPPORT (newer schema), -EPROTO (older schema, read-only: the
+ * message says how to upgrade), -EINVAL (not a database, corrupt, or a
+ * SQLite file that is not ours: its tables are someone else's, or it is
+ * empty and not opened to write), -EIO.
  */
-int db_open(const char *path, bool create, struct db **ret, struct strbuf *err);
+int db_open(const char *path, bool write, struct db **ret, struct strbuf *err);
 void db_close(struct db *db);	/* NULL-safe */
 int db_schema_version(struct db *db);
 

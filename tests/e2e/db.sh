@@ -6,7 +6,9 @@
 # - for not watched) and --interfered-list; matrix leaves interfered runs out
 # and lists them (--include-interfered keeps them), from inputs and from
 # --db; `db import` stores exactly what `report --json` says, importing again
-# replaces; `runs` lists them (table and JSON); a schema-1 database migrates;
+# replaces; `runs` lists them (table and JSON); a schema-1 database is
+# refused by reading commands and migrated by db upgrade; someone else's
+# SQLite file and a 0-byte file are refused and left as they were;
 # a corrupt one and a missing one get clear errors; bench's plan interleaves
 # rounds (--dry-run), recipes are found and checked, usage errors exit 2.
 set -u
@@ -108,10 +110,36 @@ check "matrix --db, unknown name: error" 'grep -q "no runs named .nosuch." "$T/e
 run 2 "$B" matrix --db "$D" -o "$T/mx" "$R/r1"
 run 2 "$B" report --db "$D" "$R/r1"
 
-# --- an older schema migrates; bad databases ---------------------------------
+# --- an older schema: reading says so, upgrade migrates; bad databases ------
 sqlite3 "$T/v1.db" <"$SS_FIXTURES/db/v1.sql"
+for c in "db info" runs; do
+	run 1 "$B" $c --db "$T/v1.db"
+	check "$c on schema 1: says how to upgrade, changes nothing" 'grep -q "schema version 1 is older than this stallscope.s (2); .stallscope db upgrade --db .*v1.db. upgrades it" "$T/err" && [ "$(sqlite3 "$T/v1.db" "pragma user_version")" = 1 ]'
+done
+run 0 "$B" db upgrade --db "$T/v1.db"
+check "db upgrade: schema 1 migrates to 2" 'grep -q "upgraded to schema version 2" "$T/out" && [ "$(sqlite3 "$T/v1.db" "pragma user_version")" = 2 ]'
 run 0 "$B" db info --db "$T/v1.db"
-check "schema 1 migrates to 2" 'grep -q "schema version: 2" "$T/out" && grep -q "runs: *2 (1 interfered)" "$T/out" && [ "$(sqlite3 "$T/v1.db" "pragma user_version")" = 2 ]'
+check "the upgraded database keeps its runs" 'grep -q "schema version: 2" "$T/out" && grep -q "runs: *2 (1 interfered)" "$T/out"'
+run 0 "$B" db upgrade --db "$T/v1.db"
+check "db upgrade again: nothing to do" 'grep -q "nothing to upgrade" "$T/out"'
+run 1 "$B" db upgrade --db "$T/none.db"
+check "db upgrade makes no new database" '[ ! -e "$T/none.db" ]'
+# someone else's SQLite file, and a 0-byte one: every reading command
+# refuses and leaves the file as it was
+sqlite3 "$T/theirs.db" "create table notes(text); insert into notes values ('mine');"
+: >"$T/zero.db"
+sum=$(md5sum "$T/theirs.db" "$T/zero.db")
+for db in theirs zero; do
+	for c in runs "db info" "matrix -o $T/mfx --name x" "compare x:- x:A=1"; do
+		run 1 "$B" $c --db "$T/$db.db"
+		check "$c on $db.db: not ours" 'grep -q "$db.db.: not a stallscope results database" "$T/err"'
+	done
+done
+check "reading commands changed no file" '[ "$(md5sum "$T/theirs.db" "$T/zero.db")" = "$sum" ]'
+run 1 "$B" db import --db "$T/theirs.db" "$R/r1"
+check "import refuses another program's tables" 'grep -q "its tables are not ours" "$T/err" && [ "$(md5sum "$T/theirs.db" "$T/zero.db")" = "$sum" ]'
+run 0 "$B" db import --db "$T/zero.db" "$R/r1"
+check "import makes a 0-byte file ours" '[ "$(sqlite3 "$T/zero.db" "select count(*) from runs")" = 1 ]'
 run 0 "$B" db import --db "$T/v1.db" "$R/r1"
 check "a migrated database takes new runs" '[ "$(sqlite3 "$T/v1.db" "select count(*) from runs")" = 3 ]'
 printf 'this is not a database, just text\n%.0s' $(seq 200) >"$T/bad.db"

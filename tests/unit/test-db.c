@@ -5,6 +5,7 @@
  * refused, a file that is not a database named in the error.
  */
 #include <errno.h>
+#include <sys/stat.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -127,7 +128,11 @@ static void test_migrate(void)
 	double v = 0;
 
 	CHECK_INT(exec_file(tmp("v1.db"), t_fixture("db/v1.sql")), 0);
-	CHECK_INT(db_open(tmp("v1.db"), false, &db, &err), 0);
+	/* reading never migrates: it says how to */
+	CHECK_INT(db_open(tmp("v1.db"), false, &db, &err), -EPROTO);
+	CHECK(strstr(err.buf, "schema version 1 is older") && strstr(err.buf, "db upgrade"));
+	CHECK(db == NULL);
+	CHECK_INT(db_open(tmp("v1.db"), true, &db, &err), 0);
 	if (!db)
 		return;
 	CHECK_INT(db_schema_version(db), 2);
@@ -137,6 +142,7 @@ static void test_migrate(void)
 	CHECK_INT(db_run_metric(db, 1, "fps", &v), 1);
 	CHECK_NEAR(v, 60.5, 0);
 	db_close(db);
+	sb_release(&err);
 }
 
 static void test_bad_files(void)
@@ -164,6 +170,57 @@ static void test_bad_files(void)
 	sb_release(&err);
 }
 
+/* Someone else's SQLite file, or an empty one: a reading open refuses and
+ * changes nothing (no tables added, user_version left); a writing open
+ * refuses another program's tables but makes an empty file ours. */
+static void test_foreign(void)
+{
+	struct strbuf err = STRBUF_INIT;
+	struct db *db = NULL;
+	struct stat st;
+	sqlite3 *h;
+	FILE *f;
+
+	CHECK_INT(sqlite3_open(tmp("theirs.db"), &h), SQLITE_OK);
+	sqlite3_exec(h, "CREATE TABLE notes(text); INSERT INTO notes VALUES ('mine')", NULL, NULL,
+		     NULL);
+	sqlite3_close(h);
+	CHECK_INT(db_open(tmp("theirs.db"), false, &db, &err), -EINVAL);
+	CHECK(strstr(err.buf, "not a stallscope results database (its tables are not ours)") != NULL);
+	sb_reset(&err);
+	CHECK_INT(db_open(tmp("theirs.db"), true, &db, &err), -EINVAL);
+	CHECK(db == NULL);
+	CHECK_INT(sqlite3_open(tmp("theirs.db"), &h), SQLITE_OK);
+	{
+		sqlite3_stmt *q;
+		int n = -1, v = -1;
+
+		sqlite3_prepare_v2(h, "SELECT count(*) FROM sqlite_master", -1, &q, NULL);
+		if (sqlite3_step(q) == SQLITE_ROW)
+			n = sqlite3_column_int(q, 0);
+		sqlite3_finalize(q);
+		sqlite3_prepare_v2(h, "PRAGMA user_version", -1, &q, NULL);
+		if (sqlite3_step(q) == SQLITE_ROW)
+			v = sqlite3_column_int(q, 0);
+		sqlite3_finalize(q);
+		CHECK_INT(n, 1);	/* their one table, nothing added */
+		CHECK_INT(v, 0);
+	}
+	sqlite3_close(h);
+
+	f = fopen(tmp("zero.db"), "w");
+	if (f)
+		fclose(f);
+	sb_reset(&err);
+	CHECK_INT(db_open(tmp("zero.db"), false, &db, &err), -EINVAL);
+	CHECK(strstr(err.buf, "(it is empty)") != NULL);
+	CHECK(stat(tmp("zero.db"), &st) == 0 && st.st_size == 0);
+	CHECK_INT(db_open(tmp("zero.db"), true, &db, &err), 0);
+	CHECK(db && db_schema_version(db) == DB_SCHEMA_VERSION);
+	db_close(db);
+	sb_release(&err);
+}
+
 int main(void)
 {
 	if (!mkdtemp(dir))
@@ -171,6 +228,7 @@ int main(void)
 	T_RUN(test_roundtrip);
 	T_RUN(test_migrate);
 	T_RUN(test_bad_files);
+	T_RUN(test_foreign);
 	{
 		char cmd[300];
 
