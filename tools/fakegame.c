@@ -253,6 +253,15 @@ static int cg_set(const struct cg *cg, const char *file, const char *value)
 	return write_file(path, value);
 }
 
+static long frames;	/* presents so far */
+
+/* Marks the end of a frame. */
+static void present(void)
+{
+	stallscope_frame();
+	frames++;
+}
+
 static void cg_enter(const struct cg *cg)
 {
 	int r = write_pid(cg->dir, getpid());
@@ -460,8 +469,15 @@ static void stall_io(double ms, char *what, size_t len)
 	double end = now_s() + ms / 1000.0;
 	struct rt_saved rt;
 
-	if (cg_io.made)
+	/* The moves into and out of the cgroup are CPU work (writing
+	 * cgroup.procs migrates the task: a millisecond in R or D here), not
+	 * the stall: each is a short frame of its own, so that a sample that
+	 * lands on one does not count in the stall's causes. */
+	if (cg_io.made) {
 		cg_enter(&cg_io);
+		present();
+		end = now_s() + ms / 1000.0;
+	}
 	rt_enter(&rt);
 	while (now_s() < end) {
 		if (pread(io_fd, io_buf, IO_CHUNK, (off_t)(((i * 37) % nchunks) * IO_CHUNK)) < 0)
@@ -473,8 +489,10 @@ static void stall_io(double ms, char *what, size_t len)
 	/* out of the throttle again: left in, it would hold back the next
 	 * stalls' reads (a disk stall's faults would wait in D with nothing in
 	 * flight at the device, and read as faults, not disk) */
-	if (cg_io.made)
+	if (cg_io.made) {
+		present();
 		cg_leave(&cg_io);
+	}
 	snprintf(what, len, "%zu reads of 1 MiB with O_DIRECT%s%s", reads,
 		 rt.on ? " at SCHED_FIFO 1" : "", cg_io.made ? ", reads throttled to 32 MB/s" : "");
 }
@@ -702,10 +720,13 @@ static void stall_reclaim(double ms, char *what, size_t len)
 	struct rt_saved rt;
 	size_t touched;
 
+	/* the cgroup moves are frames of their own, as in stall_io */
 	cg_enter(&cg_reclaim);
+	present();
 	rt_enter(&rt);
 	touched = ring_write(0, now_s() + ms / 1000.0);
 	rt_leave(&rt);
+	present();
 	cg_leave(&cg_reclaim);
 	snprintf(what, len, "%zu pages touched in a %d MB cgroup%s, memory pressure %.0f%%",
 		 touched, RECLAIM_REGION_MB, swap_active() ? " with swap" : " without swap",
@@ -875,7 +896,6 @@ int main(int argc, char **argv)
 	};
 	bool need[K_N] = { false };
 	double t0, next, period;
-	long frames = 0;
 	size_t i;
 	int c;
 
@@ -975,8 +995,7 @@ int main(int argc, char **argv)
 		ts.tv_nsec = (long)((next - (double)ts.tv_sec) * 1e9);
 		while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) == EINTR)
 			;
-		stallscope_frame();
-		frames++;
+		present();
 		t = now_s();
 		next += period;
 		if (next < t)
@@ -987,8 +1006,7 @@ int main(int argc, char **argv)
 			if (s->done || t - t0 < s->at_s)
 				continue;
 			do_stall(s, t0);
-			stallscope_frame();	/* the stall is this one frame */
-			frames++;
+			present();	/* the stall is this one frame */
 			next = now_s() + period;
 		}
 	}
