@@ -4,8 +4,7 @@
  *
  * Every sample of a record gets one cause (and a finer sub-cause) from the
  * frame thread's state at the sample and the counters' deltas since the
- * previous sample, by the ordered rules of docs/CAUSES.md (DESIGN.md
- * "Causes"). A span of time (a stall, the load) is then split over the
+ * previous sample, by the ordered rules of docs/CAUSES.md. A span of time (a stall, the load) is then split over the
  * samples that cover it: the piece up to each sample inside the span takes
  * that sample's cause, the piece after the last sample inside it takes the
  * last one's cause (the sample after the span sees the thread after its
@@ -32,7 +31,7 @@
 #include "core/metrics.h"
 #include "core/record.h"
 
-/* The causes, in the words of DESIGN.md. */
+/* The causes, in the words of docs/CAUSES.md. */
 enum cause {
 	CAUSE_UNKNOWN,
 	CAUSE_DISK,

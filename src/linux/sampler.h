@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * sampler.h: one look at the kernel's state of a program and the system,
- * the recorder's sample (DESIGN.md, "The recorder's sample").
+ * the recorder's sample (docs/FORMAT.md, "Sample fields").
  *
  * A sampler is opened once for a process (and its frame thread, changeable
  * later, plus an optional second thread "ft2"). It discovers what to watch

@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: MIT
 # labels: e2e
-# The layering rules of DESIGN.md, checked on the source: src/core uses no
+# The layering rules of docs/LAYOUT.md, checked on the source: src/core uses no
 # system calls (no unistd, sys/, fcntl, no /proc or /sys paths); every /proc
 # and /sys path of the project lives in src/linux; src/core includes nothing
 # from the layers above it.
