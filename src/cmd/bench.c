@@ -835,6 +835,7 @@ int cmd_bench(int argc, char **argv)
 	struct variant vars[MAX_VARIANTS + 1];
 	struct plan_run *plan = NULL;
 	struct strbuf dbpath = STRBUF_INIT, rpath = STRBUF_INIT, err = STRBUF_INIT;
+	struct strbuf made = STRBUF_INIT;
 	struct strbuf dir = STRBUF_INIT, qnote = STRBUF_INIT;
 	struct reload_rules *rules = NULL;
 	struct analyse_opts ao = { .m = METRICS_OPTS_INIT, .fmt = FRAMELOG_AUTO };
@@ -1051,10 +1052,13 @@ int cmd_bench(int argc, char **argv)
 		cli_error("no database path: neither XDG_DATA_HOME nor HOME is set; give --db");
 		goto out;
 	}
-	if (db_make_parent(dbpath.buf) < 0) {
+	if (db_make_parent(dbpath.buf, &made) < 0) {
 		cli_error("cannot create the directory of '%s'", dbpath.buf);
 		goto out;
 	}
+	if (made.len)
+		fprintf(stderr, "%s: created '%s' for the database '%s'\n", cli_prog, made.buf,
+			dbpath.buf);
 	if (db_open(dbpath.buf, true, &db, &err) < 0) {
 		cli_error("%s", err.buf);
 		goto out;
@@ -1194,6 +1198,7 @@ out:
 	reload_rules_free(rules);
 	db_close(db);
 	sb_release(&dbpath);
+	sb_release(&made);
 	sb_release(&rpath);
 	sb_release(&err);
 	sb_release(&dir);

@@ -134,7 +134,7 @@ int cmd_db(int argc, char **argv)
 		{ 0 },
 	};
 	struct analyse_opts ao = { .m = METRICS_OPTS_INIT, .fmt = FRAMELOG_AUTO };
-	struct strbuf path = STRBUF_INIT, err = STRBUF_INIT;
+	struct strbuf path = STRBUF_INIT, err = STRBUF_INIT, made = STRBUF_INIT;
 	struct reload_rules *rules = NULL;
 	const char *dbp = NULL, *rules_path = NULL, *list = NULL, *sub;
 	struct db *db = NULL;
@@ -185,10 +185,13 @@ int cmd_db(int argc, char **argv)
 		ret = db_upgrade(path.buf);
 		goto out;
 	}
-	if (db_make_parent(path.buf) < 0) {
+	if (db_make_parent(path.buf, &made) < 0) {
 		cli_error("cannot create the directory of '%s'", path.buf);
 		goto out;
 	}
+	if (made.len)
+		fprintf(stderr, "%s: created '%s' for the database '%s'\n", cli_prog, made.buf,
+			path.buf);
 	r = db_open(path.buf, true, &db, &err);
 	if (r < 0) {
 		cli_error("%s", err.len ? err.buf : strerror(-r));
@@ -237,6 +240,7 @@ out:
 	reload_rules_free(rules);
 	db_close(db);
 	sb_release(&path);
+	sb_release(&made);
 	sb_release(&err);
 	return ret;
 }

@@ -309,15 +309,23 @@ static bool holds_run(const char *dir)
  * runs/<stamp>-<program>[-N]. */
 static int make_rundir(struct run *r)
 {
+	struct strbuf made = STRBUF_INIT;
 	int err;
 
 	if (r->o.outdir) {
 		if (snprintf(r->rundir, sizeof(r->rundir), "%s", r->o.outdir) >=
 		    (int)sizeof(r->rundir))
 			return cli_error("'%s': path too long", r->o.outdir);
-		err = recsys_mkdirs(r->rundir, r->uid, r->gid);
-		if (err < 0)
+		err = recsys_mkdirs(r->rundir, r->uid, r->gid, &made);
+		if (err < 0) {
+			sb_release(&made);
 			return cli_error_errno(err, "cannot create run directory '%s'", r->rundir);
+		}
+		/* never a tree of new directories in silence (a typo in -o) */
+		if (made.len && strcmp(made.buf, r->rundir))
+			fprintf(stderr, "%s: created '%s' for the run directory '%s'\n", cli_prog,
+				made.buf, r->rundir);
+		sb_release(&made);
 		if (holds_run(r->rundir))
 			return cli_error("'%s' already holds a run; choose another directory with -o",
 					 r->rundir);
@@ -327,7 +335,7 @@ static int make_rundir(struct run *r)
 
 	utc_stamp(stamp, sizeof(stamp), r->clock0.real_ns, false);
 	safe_name(name, sizeof(name), r->program.buf);
-	err = recsys_mkdirs("runs", r->uid, r->gid);
+	err = recsys_mkdirs("runs", r->uid, r->gid, NULL);
 	if (err < 0)
 		return cli_error_errno(err, "cannot create 'runs'");
 	for (int n = 1; n < 100; n++) {

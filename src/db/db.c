@@ -429,15 +429,22 @@ int db_default_path(struct strbuf *ret)
 	return -ENOENT;
 }
 
-int db_make_parent(const char *path)
+int db_make_parent(const char *path, struct strbuf *made)
 {
 	char *p = strdup(path), *s;
+	bool first = true;
 
 	if (!p)
 		return -ENOMEM;
 	for (s = strchr(p + 1, '/'); s; s = strchr(s + 1, '/')) {
 		*s = '\0';
-		if (mkdir(p, 0755) < 0 && errno != EEXIST) {
+		if (mkdir(p, 0755) == 0) {
+			if (first && made && sb_adds(made, p) < 0) {
+				free(p);
+				return -ENOMEM;
+			}
+			first = false;
+		} else if (errno != EEXIST) {
 			int r = -errno;
 
 			free(p);

@@ -85,7 +85,8 @@ void db_free_list(char **list);
  * neither XDG_DATA_HOME nor HOME is set. */
 int db_default_path(struct strbuf *ret);
 
-/* Creates the directories above PATH that do not exist (mode 0755). */
-int db_make_parent(const char *path);
+/* Creates the directories above PATH that do not exist (mode 0755); the
+ * first it made (the top of what was new) is appended to MADE when given. */
+int db_make_parent(const char *path, struct strbuf *made);
 
 #endif

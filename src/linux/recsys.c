@@ -5,6 +5,7 @@
  * file system is atomic; across file systems it fails with EXDEV.
  */
 #include <dirent.h>
+#include <stdbool.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <libgen.h>
@@ -17,9 +18,10 @@
 #include "linux/procparse.h"
 #include "linux/recsys.h"
 
-int recsys_mkdirs(const char *path, uid_t uid, gid_t gid)
+int recsys_mkdirs(const char *path, uid_t uid, gid_t gid, struct strbuf *made)
 {
 	char *p = strdup(path);
+	bool first = true;
 	int err = 0;
 
 	if (!p)
@@ -31,6 +33,11 @@ int recsys_mkdirs(const char *path, uid_t uid, gid_t gid)
 			continue;
 		*s = '\0';
 		if (mkdir(p, 0755) == 0) {
+			if (first && made && sb_adds(made, p) < 0) {
+				err = -ENOMEM;
+				break;
+			}
+			first = false;
 			if (uid != (uid_t)-1 && chown(p, uid, gid) < 0) {
 				err = -errno;
 				break;

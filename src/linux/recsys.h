@@ -19,9 +19,11 @@
 
 #include "core/strbuf.h"
 
-/* mkdir -p PATH (mode 0755); directories it creates get UID:GID. Returns 0
- * (also when PATH exists as a directory) or a negative errno. */
-int recsys_mkdirs(const char *path, uid_t uid, gid_t gid);
+/* mkdir -p PATH (mode 0755); directories it creates get UID:GID, and the
+ * first of them (the top of what was new) is appended to MADE when given,
+ * so that the caller can say what it made. Returns 0 (also when PATH
+ * exists as a directory) or a negative errno. */
+int recsys_mkdirs(const char *path, uid_t uid, gid_t gid, struct strbuf *made);
 
 /* Writes LEN bytes of DATA to PATH through "PATH.tmp": written, fsynced,
  * chowned to UID:GID, renamed over PATH, directory fsynced. On failure the

@@ -7,7 +7,8 @@
 # is not printed beside ours), 1 for a failure, never 255 or 0 after an
 # error. The cases of issue 13 item 9: record -p of a process that does not
 # exist, record --stop-file of a file that exists, watch of a program that
-# cannot be run, compare --metrics with an unknown metric.
+# cannot be run, compare --metrics with an unknown metric; and item 18:
+# record -o and --db with missing parents say what they created.
 set -u
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
@@ -60,5 +61,15 @@ expect 1 "$B" dump "$T/missing.ssr"
 expect 1 "$B" runs --db "$T/none.db"
 expect 1 "$B" db import --db "$T/x.db" "$T"
 expect 1 "$B" matrix -o "$T/m" "$T/missing.csv"
+# missing parents are made, and said: never a tree of new directories in
+# silence (a typo in a path)
+expect 0 "$B" record -q -o "$T/new/parent/run" -- true
+grep -q "created '$T/new' for the run directory '$T/new/parent/run'" "$T/err" ||
+	no "record -o: $(cat "$T/err")"
+expect 0 "$B" record -q -o "$T/new/parent/run2" -- true
+[ -s "$T/err" ] && no "record -o into an existing parent said: $(cat "$T/err")"
+expect 0 "$B" db import --db "$T/newdb/sub/r.db" "$T/new/parent/run"
+grep -q "created '$T/newdb' for the database '$T/newdb/sub/r.db'" "$T/err" ||
+	no "db import --db: $(cat "$T/err")"
 expect 0 "$B" report --warmup 0 "$F/plain.txt"
 exit $fail

@@ -36,19 +36,26 @@ static char *slurp(const char *path)
 
 static void test_mkdirs_write(void)
 {
+	struct strbuf made = STRBUF_INIT;
 	char p[256], f[300];
 	struct stat st;
 
 	snprintf(p, sizeof(p), "%s/a/b/c", dir);
-	CHECK_INT(recsys_mkdirs(p, (uid_t)-1, (gid_t)-1), 0);
-	CHECK_INT(recsys_mkdirs(p, (uid_t)-1, (gid_t)-1), 0);
+	CHECK_INT(recsys_mkdirs(p, (uid_t)-1, (gid_t)-1, &made), 0);
+	/* what it made: from the first new directory down */
+	snprintf(f, sizeof(f), "%s/a", dir);
+	CHECK_STR(made.buf, f);
+	sb_reset(&made);
+	CHECK_INT(recsys_mkdirs(p, (uid_t)-1, (gid_t)-1, &made), 0);
+	CHECK_STR(made.buf, "");
+	sb_release(&made);
 	CHECK(stat(p, &st) == 0 && S_ISDIR(st.st_mode));
 	snprintf(f, sizeof(f), "%s/run.ini", p);
 	CHECK_INT(recsys_write_atomic(f, "a=1\n", 4, (uid_t)-1, (gid_t)-1, true), 0);
 	CHECK_STR(slurp(f), "a=1\n");
 	CHECK_INT(recsys_write_atomic(f, "a=2\n", 4, (uid_t)-1, (gid_t)-1, false), 0);
 	CHECK_STR(slurp(f), "a=2\n");
-	CHECK_INT(recsys_mkdirs(f, (uid_t)-1, (gid_t)-1), -ENOTDIR);
+	CHECK_INT(recsys_mkdirs(f, (uid_t)-1, (gid_t)-1, NULL), -ENOTDIR);
 	snprintf(f, sizeof(f), "%s/nodir/run.ini", p);
 	CHECK_INT(recsys_write_atomic(f, "x", 1, (uid_t)-1, (gid_t)-1, true), -ENOENT);
 }
