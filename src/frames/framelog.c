@@ -115,20 +115,51 @@ static bool span_starts(struct span v, const char *s)
 	return v.len >= n && memcmp(v.s, s, n) == 0;
 }
 
+/*
+ * The end of the field that starts at P (the ',' after it, or END). A field
+ * that starts with '"' is quoted (RFC 4180): commas inside it do not end it
+ * and "" is a quote inside it; an unterminated one runs to END.
+ */
+static inline const char *field_end(const char *p, const char *end)
+{
+	if (p < end && *p == '"') {
+		for (p++; p < end; p++)
+			if (*p == '"') {
+				if (p + 1 < end && p[1] == '"')
+					p++;
+				else
+					break;
+			}
+		if (p < end)
+			p++;	/* past the closing quote */
+	}
+	while (p < end && *p != ',')
+		p++;
+	return p;
+}
+
+/* V without the quotes of a quoted field ("" inside stays as two). */
+static struct span unquote(struct span v)
+{
+	if (v.len >= 2 && v.s[0] == '"' && v.s[v.len - 1] == '"')
+		return (struct span){ v.s + 1, v.len - 2 };
+	return v;
+}
+
 /* Whether LINE has the comma-separated field NAME. */
 static bool has_field(struct span line, const char *name)
 {
 	const char *p = line.s, *end = line.s + line.len;
 
-	while (p <= end) {
-		const char *comma = memchr(p, ',', (size_t)(end - p));
-		struct span f = { p, (size_t)((comma ? comma : end) - p) };
+	for (;;) {
+		const char *e = field_end(p, end);
+		struct span f = { p, (size_t)(e - p) };
 
-		if (span_eq(trim(f), name))
+		if (span_eq(unquote(trim(f)), name))
 			return true;
-		if (!comma)
+		if (e == end)
 			break;
-		p = comma + 1;
+		p = e + 1;
 	}
 	return false;
 }
@@ -140,15 +171,15 @@ static int field_index(struct span line, const char *name, int *nfields)
 	int i = 0, found = -1;
 
 	for (;;) {
-		const char *comma = memchr(p, ',', (size_t)(end - p));
-		struct span f = { p, (size_t)((comma ? comma : end) - p) };
+		const char *e = field_end(p, end);
+		struct span f = { p, (size_t)(e - p) };
 
-		if (found < 0 && span_eq(trim(f), name))
+		if (found < 0 && span_eq(unquote(trim(f)), name))
 			found = i;
 		i++;
-		if (!comma)
+		if (e == end)
 			break;
-		p = comma + 1;
+		p = e + 1;
 	}
 	if (nfields)
 		*nfields = i;
@@ -157,8 +188,9 @@ static int field_index(struct span line, const char *name, int *nfields)
 
 /*
  * Splits LINE at commas in one byte loop (fields are short: a memchr call
- * per field costs more than it saves). Field WANT[k] (k < 3, -1 for none) is
- * stored in OUT[k]. Returns the number of fields.
+ * per field costs more than it saves); a quoted field (RFC 4180) is one
+ * field whatever commas it holds. Field WANT[k] (k < 3, -1 for none) is
+ * stored in OUT[k], without its quotes. Returns the number of fields.
  */
 static int split_fields(struct span line, const int want[3], struct span out[3])
 {
@@ -166,13 +198,17 @@ static int split_fields(struct span line, const int want[3], struct span out[3])
 	int i = 0;
 
 	for (;; p++) {
+		if (p == start && p < end && *p == '"')
+			p = field_end(p, end);
 		if (p == end || *p == ',') {
+			struct span f = { start, (size_t)(p - start) };
+
 			if (i == want[0])
-				out[0] = (struct span){ start, (size_t)(p - start) };
+				out[0] = unquote(f);
 			else if (i == want[1])
-				out[1] = (struct span){ start, (size_t)(p - start) };
+				out[1] = unquote(f);
 			else if (i == want[2])
-				out[2] = (struct span){ start, (size_t)(p - start) };
+				out[2] = unquote(f);
 			i++;
 			if (p == end)
 				return i;
@@ -643,20 +679,41 @@ static bool pm_is_header(struct span line)
 
 #define PM_MAX_CHAINS 64
 
+/* A swap chain: Application, ProcessID, SwapChainAddress of a row, each
+ * without the quotes a writer may have put round it. */
+struct pm_key {
+	struct span f[3];
+};
+
 struct pm_chain {
-	struct span key;	/* Application,ProcessID,SwapChainAddress of its first row */
+	struct pm_key key;	/* of its first row */
 	size_t rows;
 };
 
-/* The key of a row: its first three fields and a comma, or the whole line if fewer. */
-static struct span pm_key(struct span line)
+/* The key of a row: its first three fields (fewer: the others empty). */
+static struct pm_key pm_key(struct span line)
 {
-	int commas = 0;
+	const char *p = line.s, *end = line.s + line.len;
+	struct pm_key k = { { { NULL, 0 }, { NULL, 0 }, { NULL, 0 } } };
 
-	for (size_t i = 0; i < line.len; i++)
-		if (line.s[i] == ',' && ++commas == 3)
-			return (struct span){ line.s, i + 1 };
-	return line;
+	for (int i = 0; i < 3 && p <= end; i++) {
+		const char *e = field_end(p, end);
+
+		k.f[i] = unquote((struct span){ p, (size_t)(e - p) });
+		if (e == end)
+			break;
+		p = e + 1;
+	}
+	return k;
+}
+
+static bool pm_key_eq(const struct pm_key *a, const struct pm_key *b)
+{
+	for (int i = 0; i < 3; i++)
+		if (a->f[i].len != b->f[i].len ||
+		    (a->f[i].len && memcmp(a->f[i].s, b->f[i].s, a->f[i].len)))
+			return false;
+	return true;
 }
 
 struct pm_log {
@@ -675,7 +732,7 @@ struct pm_log {
  * row's chain when KEY->s is NULL; every row when the log is not keyed) and,
  * when COUNT, counts the rows of every chain. 0 or a negative errno.
  */
-static int pm_pass(struct parse *ps, struct cursor *c, struct pm_log *pl, struct span *key,
+static int pm_pass(struct parse *ps, struct cursor *c, struct pm_log *pl, struct pm_key *key,
 		   bool count)
 {
 	struct span line;
@@ -697,17 +754,16 @@ static int pm_pass(struct parse *ps, struct cursor *c, struct pm_log *pl, struct
 				    pl->nfields);
 		}
 		if (pl->keyed) {
-			struct span k = pm_key(line);
+			struct pm_key k = pm_key(line);
 
-			if (!key->s)
+			if (!key->f[0].s)
 				*key = k;
-			mine = k.len == key->len && memcmp(k.s, key->s, k.len) == 0;
+			mine = pm_key_eq(&k, key);
 			if (count) {
 				size_t j;
 
 				for (j = 0; j < pl->nchains; j++)
-					if (pl->chains[j].key.len == k.len &&
-					    memcmp(pl->chains[j].key.s, k.s, k.len) == 0)
+					if (pm_key_eq(&pl->chains[j].key, &k))
 						break;
 				if (j == pl->nchains && pl->nchains < PM_MAX_CHAINS)
 					pl->chains[pl->nchains++] = (struct pm_chain){ k, 0 };
@@ -740,7 +796,8 @@ static int pm_pass(struct parse *ps, struct cursor *c, struct pm_log *pl, struct
 
 static int parse_presentmon(struct parse *ps, struct cursor *c)
 {
-	struct span line, header, key = { NULL, 0 };
+	struct span line, header;
+	struct pm_key key = { { { NULL, 0 } } };
 	const char *fmt;
 	struct pm_log *pl;
 	struct cursor data;
@@ -773,7 +830,9 @@ static int parse_presentmon(struct parse *ps, struct cursor *c)
 				"FrameTime (v2) or MsBetweenPresents");
 	}
 	snprintf(f->format, sizeof(f->format), "%s", fmt);
-	pl->keyed = span_starts(header, "Application,ProcessID,SwapChainAddress");
+	pl->keyed = field_index(header, "Application", NULL) == 0 &&
+		    field_index(header, "ProcessID", NULL) == 1 &&
+		    field_index(header, "SwapChainAddress", NULL) == 2;
 
 	/* one pass parses the first row's swap chain and counts them all; a
 	 * second (released pages come back from the page cache) is needed only
@@ -800,13 +859,12 @@ static int parse_presentmon(struct parse *ps, struct cursor *c)
 		goto out;
 	}
 	if (pl->nchains > 1 || pl->other_rows) {
-		struct span k = pl->chains[best].key;
+		const struct pm_key *k = &pl->chains[best].key;
 
-		if (k.len && k.s[k.len - 1] == ',')
-			k.len--;
-		note(ps, "%zu swap chains in the log; kept '%.*s' (%zu frames), left out %zu rows "
-		     "of the others", pl->nchains + (pl->other_rows ? 1 : 0), (int)k.len, k.s,
-		     pl->chains[best].rows, total + pl->other_rows - pl->chains[best].rows);
+		note(ps, "%zu swap chains in the log; kept '%.*s,%.*s,%.*s' (%zu frames), left out "
+		     "%zu rows of the others", pl->nchains + (pl->other_rows ? 1 : 0),
+		     (int)k->f[0].len, k->f[0].s, (int)k->f[1].len, k->f[1].s, (int)k->f[2].len,
+		     k->f[2].s, pl->chains[best].rows, total + pl->other_rows - pl->chains[best].rows);
 	}
 	note(ps, "%s: frame times from column %s; frame ends from their running sum", fmt,
 	     pl->col);

@@ -5,10 +5,12 @@
 # libFuzzer targets with clang (ASan + UBSan) into the build tree and runs
 # fuzz-rec (the reader on mutated records, from tests/fixtures/rec-corpus/)
 # for 20000 inputs and fuzz-rec-roundtrip (writer and reader must agree on
-# every value of a scripted record) for 5000. Skips (77) when clang or
-# libFuzzer is missing.
+# every value of a scripted record) for 5000, and fuzz-framelog (the
+# MangoHud, PresentMon and plain readers, from tests/fixtures/framelog-corpus/)
+# for 20000. Skips (77) when clang or libFuzzer is missing.
 set -u
 export FUZZ_OUT="$SS_BUILD/fuzz"
 FUZZ_TARGETS=fuzz-rec sh "$SS_SRC/scripts/fuzz.sh" run 20000 || exit $?
 FUZZ_TARGETS=fuzz-rec-roundtrip sh "$SS_SRC/scripts/fuzz.sh" run 5000 || exit $?
-echo "fuzz-rec ok"
+FUZZ_TARGETS=fuzz-framelog sh "$SS_SRC/scripts/fuzz.sh" run 20000 || exit $?
+echo "fuzz-rec, fuzz-framelog ok"

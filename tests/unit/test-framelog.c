@@ -93,6 +93,11 @@ static void test_written_fixtures(void)
 		      "frame times from column FrameTime");
 	check_written("presentmon-current.csv", FRAMELOG_PRESENTMON, "presentmon",
 		      "frame times from column MsBetweenPresents");
+	/* RFC 4180 quoting: a name with a comma and with "", a row quoted
+	 * field by field; the rows of a chain are one chain however quoted */
+	check_written("presentmon-quoted.csv", FRAMELOG_AUTO, "presentmon-v1",
+		      "2 swap chains in the log; kept 'My, Game.exe,4242,0x000001D3A8F0C2B0' "
+		      "(40 frames), left out 4 rows of the others");
 	check_written("plain.txt", FRAMELOG_AUTO, "plain", NULL);
 	check_written("plain.txt", FRAMELOG_PLAIN, "plain", NULL);
 }
