@@ -331,6 +331,105 @@ static bool no_frames(const struct analysis *a)
 	return a->frames_note && n && !strcmp(n, "0");
 }
 
+/* A note without the "'SOURCE': " its input may start it with, so that
+ * the same note of several inputs reads the same. */
+static const char *note_text(const struct analysis *a, const char *note)
+{
+	size_t n = strlen(a->source);
+
+	if (note[0] == '\'' && !strncmp(note + 1, a->source, n) && !strncmp(note + 1 + n, "': ", 3))
+		return note + n + 4;
+	return note;
+}
+
+/* One note of one input, for grouping the notes of many. */
+struct note_ref {
+	const char *text;	/* note_text() of it */
+	size_t input, k;	/* as[input].m.notes[k] */
+	size_t inputs;		/* inputs that have the same text */
+};
+
+static int ref_by_text(const void *a, const void *b)
+{
+	const struct note_ref *x = a, *y = b;
+	int c = strcmp(x->text, y->text);
+
+	if (c)
+		return c;
+	return x->input != y->input ? (x->input < y->input ? -1 : 1)
+				    : (x->k < y->k ? -1 : x->k > y->k);
+}
+
+static int ref_by_place(const void *a, const void *b)
+{
+	const struct note_ref *x = a, *y = b;
+
+	return x->input != y->input ? (x->input < y->input ? -1 : 1)
+				    : (x->k < y->k ? -1 : x->k > y->k);
+}
+
+/*
+ * Below the table: the notes. A note several inputs share is said once,
+ * with how many ("47 inputs: no warm-up ..."), in the order it first
+ * appears, before the notes each input has alone; 50 inputs would
+ * otherwise print 150 near-identical lines. Sorting the notes by text
+ * groups them in O(N log N). 0 or -ENOMEM.
+ */
+static int print_notes(const struct analysis *as, size_t n)
+{
+	struct note_ref *refs;
+	size_t nrefs = 0, tabled = 0, i, j;
+
+	for (i = 0; i < n; i++)
+		if (!no_frames(&as[i])) {
+			tabled++;
+			nrefs += as[i].m.nnotes;
+		}
+	refs = calloc(nrefs ? nrefs : 1, sizeof(*refs));
+	if (!refs)
+		return -ENOMEM;
+	nrefs = 0;
+	for (i = 0; i < n; i++)
+		for (size_t k = 0; !no_frames(&as[i]) && k < as[i].m.nnotes; k++)
+			refs[nrefs++] = (struct note_ref){ note_text(&as[i], as[i].m.notes[k]), i, k,
+							   1 };
+	qsort(refs, nrefs, sizeof(*refs), ref_by_text);
+	for (i = 0; i < nrefs; i = j) {
+		size_t distinct = 1;
+
+		for (j = i + 1; j < nrefs && !strcmp(refs[j].text, refs[i].text); j++)
+			distinct += refs[j].input != refs[j - 1].input;
+		for (size_t g = i; g < j; g++)
+			refs[g].inputs = distinct;
+		/* the group's first (by place) stands for it; the rest are said by it */
+		for (size_t g = i + 1; g < j && distinct > 1; g++)
+			refs[g].inputs = 0;
+	}
+	qsort(refs, nrefs, sizeof(*refs), ref_by_place);
+	for (i = j = 0; i < nrefs; i++) {
+		if (refs[i].inputs < 2 || tabled < 2)
+			continue;
+		printf("%s%s%zu inputs: %s\n", j++ ? "" : "\n",
+		       refs[i].inputs == tabled ? "all " : "", refs[i].inputs, refs[i].text);
+	}
+	for (i = 0; i < nrefs; i = j) {
+		bool head = false;
+
+		for (j = i; j < nrefs && refs[j].input == refs[i].input; j++) {
+			const struct analysis *a = &as[refs[j].input];
+
+			if (tabled > 1 && refs[j].inputs != 1)
+				continue;
+			if (!head)
+				printf("\n%s:\n", a->source);
+			head = true;
+			printf("  %s\n", a->m.notes[refs[j].k]);
+		}
+	}
+	free(refs);
+	return 0;
+}
+
 /* The table or CSV; 0 or -ENOMEM. */
 static int print_table(const struct analysis *as, size_t n, const struct col *cols, size_t ncols,
 		       bool csv)
@@ -375,13 +474,9 @@ static int print_table(const struct analysis *as, size_t n, const struct col *co
 	table_free(t);
 	if (r || csv)
 		return r;
-	for (i = 0; i < n; i++) {
-		if (!as[i].m.nnotes || no_frames(&as[i]))
-			continue;
-		printf("\n%s:\n", as[i].source);
-		for (k = 0; k < as[i].m.nnotes; k++)
-			printf("  %s\n", as[i].m.notes[k]);
-	}
+	r = print_notes(as, n);
+	if (r < 0)
+		return r;
 	for (i = k = 0; i < n; i++) {
 		if (!no_frames(&as[i]))
 			continue;

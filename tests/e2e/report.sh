@@ -18,6 +18,14 @@ head -1 "$T/out" | grep -q '^source  *frames  *fps  *smooth_fps .*stalls_play' |
 grep -q 'mangohud-0.6.8-perframe.csv  *1147 ' "$T/out" || no "mangohud row: $(cat "$T/out")"
 grep -q 'plain.txt  *40 ' "$T/out" || no "plain row"
 
+# notes several inputs share are said once, with how many
+expect 0 "$B" report --warmup 0 "$F/mangohud-0.6.9.csv" "$F/mangohud-0.7.0.csv" "$F/plain.txt" "$F/presentmon-v1.csv"
+[ "$(grep -c 'no warm-up (--warmup 0)' "$T/out")" = 1 ] || no "shared note said more than once: $(cat "$T/out")"
+grep -q '^all 4 inputs: longest_warm_ms: no warm-up (--warmup 0)$' "$T/out" || no "no grouped note: $(cat "$T/out")"
+grep -q "mangohud-0.6.9.csv': mangohud version assumed 0.6.9" "$T/out" || no "an input's own note is gone"
+expect 0 "$B" report --warmup 0 "$F/plain.txt" "$F/plain.txt" "$F/presentmon-v1.csv"
+grep -q '^2 inputs: ' "$T/out" || grep -q '^all 3 inputs: ' "$T/out" || no "no count of a shared note: $(cat "$T/out")"
+
 # the same 8 s log with the default 60 s warm-up: the window is empty, and
 # its counts are '-' (JSON null) with a note, never "stalls 0" beside
 # stalls_warm
