@@ -435,8 +435,10 @@ struct plan_run {
 	bool rerun;
 };
 
-/* A run directory name under RESULTS that does not exist yet:
- * <UTC stamp>-<name>-<variant>[-rerun][-N]. */
+/* A new run directory under RESULTS, <UTC stamp>-<name>-<variant>[-rerun][-N],
+ * made here (mkdir is atomic: two benches started in the same second with
+ * one RESULTS directory take the next free suffix, never the same name) and
+ * given to the invoking user under sudo, as record does. 0, or -errno. */
 static int run_dir(const struct bench_opts *o, const struct variant *v, bool rerun,
 		   struct strbuf *ret)
 {
@@ -444,8 +446,8 @@ static int run_dir(const struct bench_opts *o, const struct variant *v, bool rer
 	time_t t = time(NULL);
 	struct tm tm;
 	size_t k = 0;
-	struct stat st;
 	const char *src = strcmp(v->name, "-") ? v->name : "base";
+	const char *su = getenv("SUDO_UID"), *sg = getenv("SUDO_GID");
 
 	gmtime_r(&t, &tm);
 	strftime(stamp, sizeof(stamp), "%Y%m%dT%H%M%SZ", &tm);
@@ -461,8 +463,14 @@ static int run_dir(const struct bench_opts *o, const struct variant *v, bool rer
 			rerun ? "-rerun" : "");
 		if (n > 1)
 			sb_addf(ret, "-%d", n);
-		if (stat(ret->buf, &st) < 0 && errno == ENOENT)
+		if (mkdir(ret->buf, 0755) == 0) {
+			if (geteuid() == 0 && su && sg &&
+			    chown(ret->buf, (uid_t)strtoul(su, NULL, 10), (gid_t)strtoul(sg, NULL, 10)) < 0)
+				return -errno;
 			return 0;
+		}
+		if (errno != EEXIST)
+			return -errno;
 	}
 	return -EEXIST;
 }
@@ -1086,7 +1094,7 @@ int cmd_bench(int argc, char **argv)
 		char el[32], left[32], **a_argv, **env;
 		double t_run = now_s();
 		long long id;
-		int st;
+		int st, r;
 
 		fmt_hms(el, sizeof(el), t_run - t_start);
 		if (done)
@@ -1095,8 +1103,8 @@ int cmd_bench(int argc, char **argv)
 			cli_prog, i + 1, total, pr->round, v->name, pr->rerun ? " (re-run)" : "", el,
 			done ? ", about " : "", done ? left : "", done ? " left" : "");
 		quiet_step(&o, &qnote);
-		if (run_dir(&o, v, pr->rerun, &dir) < 0) {
-			cli_error("cannot find a free run directory name under '%s'", o.results);
+		if ((r = run_dir(&o, v, pr->rerun, &dir)) < 0) {
+			cli_error_errno(r, "cannot make a run directory under '%s'", o.results);
 			failed++;
 			break;
 		}
