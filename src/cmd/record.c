@@ -1889,6 +1889,8 @@ int cmd_record(int argc, char **argv)
 	signal(SIGPIPE, SIG_IGN);
 
 	if (r->fmode == FRAMES_RING) {
+		/* before ours: what killed recorders left (their records stay) */
+		(void)ring_reap_stale(NULL);
 		err = ring_new(0, &r->ring);
 		if (err < 0) {
 			cli_error_errno(err, "cannot create the frame ring");

@@ -10,7 +10,9 @@
  * by compare-exchange on head, write the entry, publish seq = slot + 1 with
  * release order.
  */
+#include <dirent.h>
 #include <errno.h>
+#include <signal.h>
 #include <fcntl.h>
 #include <stdatomic.h>
 #include <stdio.h>
@@ -198,4 +200,37 @@ void ring_stats(const struct ring *r, struct ring_stats *ret)
 	ret->overruns = atomic_load_explicit(&h->overruns, memory_order_relaxed);
 	ret->stuck = r->stuck;
 	ret->pending = head - tail;
+}
+
+int ring_reap_stale(const char *shm_dir)
+{
+	struct dirent *e;
+	int n = 0;
+	DIR *d;
+
+	d = opendir(shm_dir ? shm_dir : "/dev/shm");
+	if (!d)
+		return -errno;
+	while ((e = readdir(d))) {
+		char name[300], *end;
+		long pid;
+
+		if (strncmp(e->d_name, "stallscope-", 11))
+			continue;
+		pid = strtol(e->d_name + 11, &end, 10);
+		/* a ring's name is exactly stallscope-<pid>-<n>: a record
+		 * (.ssr) or a log beside it has a stamp and an extension */
+		if (pid <= 0 || *end != '-' || !end[1] || strspn(end + 1, "0123456789") !=
+								strlen(end + 1))
+			continue;
+		if (pid == (long)getpid() || kill((pid_t)pid, 0) == 0 || errno != ESRCH)
+			continue;	/* ours, or alive (or not ours to ask about) */
+		snprintf(name, sizeof(name), "/%s", e->d_name);
+		if (shm_dir)
+			snprintf(name, sizeof(name), "%s/%s", shm_dir, e->d_name);
+		if ((shm_dir ? unlink(name) : shm_unlink(name)) == 0)
+			n++;
+	}
+	closedir(d);
+	return n;
 }

@@ -84,6 +84,18 @@ size_t ring_drain(struct ring *r, uint64_t now_ns, struct ring_frame *out, size_
 /* The counters so far, written to *ret. */
 void ring_stats(const struct ring *r, struct ring_stats *ret);
 
+/*
+ * Removes the rings that recorders killed before they could remove their
+ * own left behind (a kill -9 leaves its 1.5 MB ring in /dev/shm for ever):
+ * every shared-memory object named exactly stallscope-<pid>-<n> whose pid
+ * is not a live process. A program still attached keeps its mapping; only
+ * the name goes. Records and logs beside them (stallscope-<pid>-<stamp>.ssr,
+ * .log, .out) stay: dump and report still read a killed run's record from
+ * there. SHM_DIR: the directory to look in (tests), NULL for /dev/shm via
+ * shm_unlink. Returns how many were removed, or -errno of opendir.
+ */
+int ring_reap_stale(const char *shm_dir);
+
 /* The mapped ring itself, for tests and in-process producers (the same
  * layout the shim maps). Owned by R. */
 struct ss_ring *ring_shared(struct ring *r);

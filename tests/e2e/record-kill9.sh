@@ -4,7 +4,8 @@
 # kill -9 of the recorder mid-run: the record stays where it grows, in
 # /dev/shm (run.ini, written at the start, names it: record_tmp), with every
 # block flushed up to the last second; dump and report of the run directory
-# read what is left there (with a note), and of a copy of it.
+# read what is left there (with a note), and of a copy of it. The ring the
+# killed recorder left in /dev/shm goes at the next record's start.
 . "$SS_SRC/tests/e2e/lib/record.sh"
 
 "$SS_BIN" record -q -o run --frames marker -- "$MARKERS" --fps 100 --seconds 20 &
@@ -27,6 +28,13 @@ expect_eq state "$(ini run/run.ini state)" recording
 tmp=$(ini run/run.ini record_tmp)
 case $tmp in /dev/shm/*) ;; *) fail "record_tmp is '$tmp', expected a file in /dev/shm" ;; esac
 [ -f "$tmp" ] || fail "the record '$tmp' is not there"
+# the killed recorder's ring is left in /dev/shm; the next record removes
+# it (its pid is dead) and leaves the record where it grew
+ring_left() { ls /dev/shm | grep -Eqx "stallscope-$rec-[0-9]+"; }
+ring_left || fail "no ring of the killed recorder in /dev/shm: $(ls /dev/shm | grep stallscope)"
+"$SS_BIN" record -q -o run2 --frames marker -- true || fail "record after the kill"
+ring_left && fail "the killed recorder's ring is still there: $(ls /dev/shm | grep "stallscope-$rec-")"
+[ -f "$tmp" ] || fail "the next record removed the killed run's record '$tmp'"
 # the program's output so far is there too, raw (output_tmp) and stamped (log_tmp)
 out=$(ini run/run.ini output_tmp)
 [ -f "$out" ] || fail "output_tmp '$out' is not there"

@@ -284,8 +284,53 @@ static void test_child(void)
 	ring_free(r);
 }
 
+/* ring_reap_stale: in a directory standing for /dev/shm, the ring of a
+ * dead pid goes; a live pid's, our own, a record beside them and names not
+ * a ring's stay. */
+static void test_reap_stale(void)
+{
+	char dir[] = "/tmp/ss-test-ring-XXXXXX", path[128];
+	const char *keep[4];
+	char k[4][64], gone[64];
+	pid_t dead = fork();
+	int st;
+
+	if (dead == 0)
+		_exit(0);
+	waitpid(dead, &st, 0);
+	if (!mkdtemp(dir)) {
+		T_FAIL("mkdtemp");
+		return;
+	}
+	snprintf(gone, sizeof(gone), "stallscope-%d-0", (int)dead);
+	snprintf(k[0], sizeof(k[0]), "stallscope-%d-1", (int)getppid());
+	snprintf(k[1], sizeof(k[1]), "stallscope-%d-2", (int)getpid());
+	snprintf(k[2], sizeof(k[2]), "stallscope-%d-20261201T000000Z.ssr", (int)dead);
+	snprintf(k[3], sizeof(k[3]), "stallscope-x%d-3", (int)dead);
+	for (int i = 0; i < 4; i++)
+		keep[i] = k[i];
+	snprintf(path, sizeof(path), "%s/%s", dir, gone);
+	fclose(fopen(path, "w"));
+	for (int i = 0; i < 4; i++) {
+		snprintf(path, sizeof(path), "%s/%s", dir, keep[i]);
+		fclose(fopen(path, "w"));
+	}
+	CHECK_INT(ring_reap_stale(dir), 1);
+	snprintf(path, sizeof(path), "%s/%s", dir, gone);
+	CHECK(access(path, F_OK) != 0);
+	for (int i = 0; i < 4; i++) {
+		snprintf(path, sizeof(path), "%s/%s", dir, keep[i]);
+		if (access(path, F_OK) != 0)
+			T_FAIL("'%s' was removed", keep[i]);
+		unlink(path);
+	}
+	rmdir(dir);
+	CHECK_INT(ring_reap_stale("/nonexistent-dir"), -ENOENT);
+}
+
 int main(void)
 {
+	T_RUN(test_reap_stale);
 	T_RUN(test_layout);
 	T_RUN(test_new_bad);
 	T_RUN(test_single);
