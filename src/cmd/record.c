@@ -69,6 +69,7 @@ extern char **environ;
 #define NPRESENTERS 8		/* threads whose presents are counted */
 #define STOP_GRACE_NS (5 * NSEC)	/* a stopped program's time to exit before SIGKILL */
 #define NO_FRAMES_NS (3 * NSEC)	/* a run this long with no frame says so */
+#define LIVE_STALL_NS (100 * 1000 * 1000ull)	/* a stall on the status line (report's default) */
 #define FRAMES_STOPPED_NS (5 * NSEC)	/* frames that stop this long before the end: said */
 
 /* ------------------------------------------------------------ options */
@@ -182,6 +183,12 @@ struct run {
 	uint64_t samples, missed, frames, bytes0, bytes_end, t_start, t_end;
 	uint64_t frames_src[SRC_N];	/* per frame source (enum ss_frame_source, HUD_SOURCE) */
 	uint64_t last_frame_ns;		/* the last frame's stamp; 0: none */
+	/* the live status line (a terminal, not --quiet) */
+	bool live;
+	uint64_t live_next_ns;		/* when it is next printed */
+	uint64_t live_frames;		/* frames at the last print */
+	uint64_t live_stalls;		/* frame gaps over LIVE_STALL_NS so far */
+	uint64_t live_last_stall_ns;	/* the last one's length */
 	char frames_note[640];		/* no frames, or frames stopped: what and what to try */
 	uint64_t cpu0_ns;
 	struct lathist late, work;
@@ -900,12 +907,19 @@ static void stop_child(struct run *r, int sig)
 		kill(-r->pid, sig);
 	if (frame_process_lives(r))
 		kill(r->fpid, sig);	/* it may have left the child's process group */
+	if (!r->o.quiet && sig != SIGKILL && isatty(STDERR_FILENO))
+		fprintf(stderr, "%s: stopping '%s' (SIG%s; SIGKILL if it is still there in %llu s)\n",
+			cli_prog, r->program.buf, sigabbrev_np(sig) ?: "?",
+			(unsigned long long)(STOP_GRACE_NS / NSEC));
 	deadline = clock_ns(CLOCK_MONOTONIC) + STOP_GRACE_NS;
 	while (!child_ended(r) || frame_process_lives(r)) {
 		struct timespec ts = { 0, 10 * 1000 * 1000 };
 
 		pump_log(r, clock_ns(CLOCK_MONOTONIC), false);
 		if (clock_ns(CLOCK_MONOTONIC) > deadline || got_signal < 0) {
+			if (!r->o.quiet)
+				fprintf(stderr, "%s: '%s' did not stop: SIGKILL\n", cli_prog,
+					r->program.buf);
 			if (!r->reaped)
 				kill(-r->pid, SIGKILL);
 			if (frame_process_lives(r))
@@ -962,6 +976,26 @@ static void drop_watch(struct run *r)
 }
 
 /* ------------------------------------------------------------ the loop */
+
+/* On a terminal (and not --quiet): what is recorded, where, and how to
+ * stop it; then a status line (live_status). Silent otherwise: scripts and
+ * bench read run.ini. */
+static void say_start(struct run *r)
+{
+	char what[256];
+
+	r->live = !r->o.quiet && isatty(STDERR_FILENO);
+	if (!r->live)
+		return;
+	if (r->fmode == FRAMES_NONE)
+		snprintf(what, sizeof(what), "no frame source");
+	else
+		listened_text(r, what, sizeof(what));
+	fprintf(stderr, "%s: recording '%s' (pid %d) into '%s'; frames from %s; %s\n", cli_prog,
+		r->program.buf, r->pid, r->rundir, what,
+		r->o.duration_s > 0 ? "it stops after --duration, or Ctrl-C" : "Ctrl-C stops it");
+	r->live_next_ns = r->t_start ? r->t_start + NSEC : clock_ns(CLOCK_MONOTONIC) + NSEC;
+}
 
 /* Writes one late wake-up of the probe as a "late_wakeup" event. */
 static void on_late_wakeup(void *ctx, const struct probe_late *w)
@@ -1160,6 +1194,36 @@ static int busiest_presenter(const struct run *r)
 	return best ? best->tid : 0;
 }
 
+/* A frame ended at T: the last frame's stamp, and a stall for the status
+ * line when the gap before it was long. */
+static void frame_seen(struct run *r, uint64_t t)
+{
+	if (r->last_frame_ns && t > r->last_frame_ns && t - r->last_frame_ns > LIVE_STALL_NS) {
+		r->live_stalls++;
+		r->live_last_stall_ns = t - r->last_frame_ns;
+	}
+	if (t > r->last_frame_ns)
+		r->last_frame_ns = t;
+}
+
+/* On a terminal, once a second: elapsed, frames, fps over the last second,
+ * stalls so far and the last one's length, on one line redrawn in place. */
+static void live_status(struct run *r, uint64_t now)
+{
+	char stall[48] = "";
+
+	if (!r->live || now < r->live_next_ns)
+		return;
+	if (r->live_stalls)
+		snprintf(stall, sizeof(stall), " (last %.0f ms)", r->live_last_stall_ns / 1e6);
+	fprintf(stderr, "\r%s: %.0f s  frames %llu  fps %.1f  stalls %llu%s\033[K", cli_prog,
+		(double)(now - r->t_start) / 1e9, (unsigned long long)r->frames,
+		(double)(r->frames - r->live_frames) * 1e9 / (double)(now - r->live_next_ns + NSEC),
+		(unsigned long long)r->live_stalls, stall);
+	r->live_frames = r->frames;
+	r->live_next_ns = now + NSEC;
+}
+
 static void drain_ring(struct run *r, uint64_t now)
 {
 	struct ring_frame buf[1024];
@@ -1173,8 +1237,7 @@ static void drain_ring(struct run *r, uint64_t now)
 
 			rec_writer_frame(r->w, &f);
 			r->frames_src[f.source < SRC_N ? f.source : 0]++;
-			if (f.t_ns > r->last_frame_ns)
-				r->last_frame_ns = f.t_ns;
+			frame_seen(r, f.t_ns);
 			if (!buf[i].tid)
 				continue;
 			count_present(r, (int)buf[i].tid);
@@ -1307,7 +1370,7 @@ static void poll_hud(struct run *r, uint64_t now)
 	r->frames += n;
 	r->frames_src[HUD_SOURCE] += n;
 	if (n)
-		r->last_frame_ns = now;
+		frame_seen(r, now);
 }
 
 /* One sample at NOW; returns false when the program has gone. */
@@ -1418,6 +1481,7 @@ static void loop(struct run *r)
 			poll_hud(r, now);
 		if (r->probe)
 			probe_poll(r->probe);
+		live_status(r, now);
 		pump_log(r, now, false);
 		if (now >= next_clock) {
 			struct rec_clock c;
@@ -1578,6 +1642,36 @@ static int parse_frames(struct run *r)
 				       "hud:PATH or none, got '%s'", f);
 	}
 	return 0;
+}
+
+/*
+ * At the end, on the terminal and not only in run.ini: what went wrong. A
+ * program that failed (a non-zero status, or a signal it was not stopped
+ * with), a --thread never seen, a HUD file that never appeared are '!!'
+ * lines (also with -q); evidence missing because record is not root is a
+ * note (not with -q).
+ */
+static void say_what_went_wrong(const struct run *r)
+{
+	bool stopped = r->end == END_DURATION || r->end == END_STOP_FILE || r->end == END_SIGNAL;
+
+	if (r->own_child && r->reaped && WIFEXITED(r->status) && WEXITSTATUS(r->status))
+		fprintf(stderr, "!! PROGRAM FAILED: '%s' exited with status %d (program.log has its "
+			"output)\n", r->program.buf, WEXITSTATUS(r->status));
+	else if (r->own_child && r->reaped && WIFSIGNALED(r->status) &&
+		 !(stopped && (WTERMSIG(r->status) == SIGTERM || WTERMSIG(r->status) == SIGKILL ||
+			       WTERMSIG(r->status) == SIGINT || WTERMSIG(r->status) == SIGHUP)))
+		fprintf(stderr, "!! PROGRAM FAILED: '%s' was killed by SIG%s%s\n", r->program.buf,
+			sigabbrev_np(WTERMSIG(r->status)) ?: "?",
+			WCOREDUMP(r->status) ? " (core dumped)" : "");
+	if (r->o.thread && !r->thread_seen)
+		fprintf(stderr, "!! --thread '%s': no thread of that name or id was seen; the frame "
+			"thread was the one that presented (run.ini frame_thread)\n", r->o.thread);
+	if (r->fmode == FRAMES_HUD && access(r->o.frames + 4, F_OK) != 0)
+		fprintf(stderr, "!! --frames %s: the file never appeared\n", r->o.frames);
+	if (!r->o.quiet && geteuid() != 0 && r->s)
+		fprintf(stderr, "%s: note: not root: no kernel stacks in the record (a blocked "
+			"stall's evidence has no stack)\n", cli_prog);
 }
 
 /* ------------------------------------------------------------ the command */
@@ -1952,7 +2046,10 @@ int cmd_record(int argc, char **argv)
 		r->cpu0_ns = clock_ns(CLOCK_PROCESS_CPUTIME_ID);
 		if (start_helpers(r) < 0)
 			goto stop;
+		say_start(r);
 		loop(r);
+		if (r->live)
+			fputc('\n', stderr);	/* the status line stays, the summary follows */
 		stop_helpers(r);
 		/* the presents up to the program's exit, then those left in the ring */
 		stop_child(r, r->end == END_SIGNAL && got_signal > 0 ? got_signal
@@ -2031,6 +2128,8 @@ stop:
 	if (r->frames_note[0])
 		fprintf(stderr, "!! %s: %s\n", r->frames ? "FRAMES STOPPED" : "NO FRAMES",
 			r->frames_note);
+	if (!ret)
+		say_what_went_wrong(r);
 	if (r->watched && r->wres.interfered)
 		fprintf(stderr, "!! INTERFERENCE: %s. THIS RUN IS INVALID\n", r->wres.summary);
 out:

@@ -2,18 +2,32 @@
 # SPDX-License-Identifier: MIT
 # labels: e2e live
 # Programs that end early: one that exits at once with status 3, one that
-# dies of a signal, and one that cannot be started (exit 1, no run directory
-# left behind).
+# dies of a signal (each said at the end with '!! PROGRAM FAILED', not only
+# in run.ini; one record stopped is not), and one that cannot be started
+# (exit 1, no run directory left behind); a --thread never seen and a HUD
+# file that never appeared are said too.
 . "$SS_SRC/tests/e2e/lib/record.sh"
 
-"$SS_BIN" record -q -o r1 -- "$MARKERS" --frames 2 --fps 1000 --exit 3 || fail "record failed"
+"$SS_BIN" record -q -o r1 -- "$MARKERS" --frames 2 --fps 1000 --exit 3 2>err1 || fail "record failed"
 expect_eq exit_status "$(ini r1/run.ini exit_status)" 3
+# said at the end, not only in run.ini (also with -q)
+grep -q "^!! PROGRAM FAILED: 'ss-markers' exited with status 3" err1 || fail "no failure line: $(cat err1)"
 expect_eq end "$(ini r1/run.ini end)" exit
 expect_eq frames "$(dump_count frame r1)" 2
 "$SS_BIN" dump r1 > /dev/null || fail "dump of a short run failed"
 
-"$SS_BIN" record -q -o r2 -- sh -c 'kill -9 $$' || fail "record failed"
+"$SS_BIN" record -q -o r2 -- sh -c 'kill -9 $$' 2>err2 || fail "record failed"
 expect_eq exit_signal "$(ini r2/run.ini exit_signal)" KILL
+grep -q "^!! PROGRAM FAILED: 'sh' was killed by SIGKILL" err2 || fail "no failure line: $(cat err2)"
+# stopped by record itself (--duration): not a failure
+"$SS_BIN" record -q -o r5 --duration 0.3 -- sleep 5 2>err5 || fail "record failed"
+grep -q 'PROGRAM FAILED' err5 && fail "a program record stopped was called failed: $(cat err5)"
+# --thread never seen, a HUD file that never appeared: said too
+"$SS_BIN" record -q -o r6 --thread no-such-thread --frames hud:"$T/no.log" -- sleep 0.3 2>err6 ||
+	fail "record failed"
+grep -q "^!! --thread 'no-such-thread': no thread of that name or id was seen" err6 ||
+	fail "--thread not said: $(cat err6)"
+grep -q "^!! --frames hud:$T/no.log: the file never appeared" err6 || fail "hud not said: $(cat err6)"
 expect_eq exit_status "$(ini r2/run.ini exit_status)" -
 
 "$SS_BIN" record -q -o r3 -- true || fail "record of true failed"
