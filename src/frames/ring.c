@@ -225,9 +225,10 @@ int ring_reap_stale(const char *shm_dir)
 			continue;
 		if (pid == (long)getpid() || kill((pid_t)pid, 0) == 0 || errno != ESRCH)
 			continue;	/* ours, or alive (or not ours to ask about) */
-		snprintf(name, sizeof(name), "/%s", e->d_name);
 		if (shm_dir)
 			snprintf(name, sizeof(name), "%s/%s", shm_dir, e->d_name);
+		else
+			snprintf(name, sizeof(name), "/%s", e->d_name);
 		if ((shm_dir ? unlink(name) : shm_unlink(name)) == 0)
 			n++;
 	}
