@@ -157,6 +157,7 @@ void analysis_release(struct analysis *a)
 	runini_free(a->ini);
 	free(a->interference);
 	free(a->frames_note);
+	free(a->failure);
 	memset(a, 0, sizeof(*a));
 }
 
@@ -541,7 +542,17 @@ int analyse_input(const char *input, const struct analyse_opts *o, struct analys
 		cli_error_errno(r, "'%s'", input);
 		goto out;
 	}
-	if (a.frames_note)	/* the recorder's word on the frames: before the metrics' */
+	sb_reset(&err);
+	r = runini_failure(ini, f->n, &err);
+	if (r < 0 || (r > 0 && !(a.failure = strdup(err.buf)))) {
+		cli_error_errno(-ENOMEM, "'%s'", input);
+		goto out;
+	}
+	/* the loudest words first: the recorder's on the frames (no frames, or
+	 * frames that stopped; it has the hints), then a failed run's */
+	if (a.failure)
+		metrics_note_first(&a.m, "FAILED RUN: %s; left out of medians", a.failure);
+	if (a.frames_note)
 		metrics_note_first(&a.m, "%s", a.frames_note);
 	add_notes(&a.m, notes.buf);
 	a.mh_style = compat_mangohud_style_of(f->format);
@@ -669,6 +680,8 @@ long long analyse_store(struct db *db, const char *rundir, const struct analysis
 	run.interfered = a->interfered;
 	run.interference = a->interference;
 	run.exit_status = (int)ini_long(a->ini, "exit_status", -1);
+	run.failed = a->failure != NULL;
+	run.failure = a->failure;
 	for (int m = 0; m < M_COUNT; m++) {
 		names[m] = metric_descs[m].name;
 		values[m] = a->m.v[m];

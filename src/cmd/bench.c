@@ -16,9 +16,12 @@
  * recipes/NAME.ini (docs/BENCH.md says where). Command-line options win over
  * the recipe.
  *
- * Assumes one bench at a time per terminal: SIGINT reaches the recording
- * (which stops its program and keeps what it recorded) and bench stops after
- * storing that run.
+ * SIGINT and SIGTERM stop the bench: the run in progress is stopped as
+ * Ctrl-C stops it (a terminal's SIGINT reaches the recorder itself; a signal
+ * sent to bench alone is passed on), stored marked failed, and bench exits
+ * 128 + the signal. A run whose program failed (record's exit status 3), or
+ * that recorded no frames or ended short, is stored as a failed run
+ * (runini_failure), said loudly, and left out of medians; bench then exits 3.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -93,12 +96,18 @@ struct variant {
 	bool no_sample;		/* --recorder-ab's frames-only variant */
 };
 
-static volatile sig_atomic_t stop_requested;
+/* The signal that stops the bench (SIGINT, SIGTERM), and whether the
+ * recorder must be told: a terminal's Ctrl-C reaches the recorder itself
+ * (the whole foreground process group gets it), kill(1) reaches bench only. */
+static volatile sig_atomic_t stop_requested, stop_forward;
 
-static void on_sigint(int sig)
+static void on_stop(int sig, siginfo_t *si, void *uc)
 {
-	(void)sig;
-	stop_requested = 1;
+	(void)uc;
+	if (!stop_requested)
+		stop_requested = sig;
+	if (!si || si->si_code != SI_KERNEL)
+		stop_forward = sig;
 }
 
 static double now_s(void)
@@ -588,18 +597,32 @@ static int run_record(char **argv, char **env)
 {
 	int st;
 	pid_t pid = fork(), w;
+	bool told = false;
 
 	if (pid < 0)
 		return cli_error_errno(-errno, "fork");
 	if (pid == 0) {
 		signal(SIGINT, SIG_DFL);
+		signal(SIGTERM, SIG_DFL);
 		execve(argv[0], argv, env);
 		fprintf(stderr, "%s: cannot run '%s': %s\n", cli_prog, argv[0], strerror(errno));
 		_exit(127);
 	}
-	do
+	for (;;) {
+		/* a stop sent to bench alone: the recorder stops its program and
+		 * keeps what it recorded, as on Ctrl-C; told once, since a second
+		 * signal makes it stop at once */
+		if (stop_forward && !told) {
+			fprintf(stderr, "%s: SIG%s: stopping the run in progress (the recorder stops "
+					"its program and keeps what it recorded)\n",
+				cli_prog, sigabbrev_np(stop_forward) ?: "?");
+			kill(pid, stop_forward);
+			told = true;
+		}
 		w = waitpid(pid, &st, 0);
-	while (w < 0 && errno == EINTR);
+		if (w >= 0 || errno != EINTR)
+			break;
+	}
 	if (w < 0)
 		return cli_error_errno(-errno, "waitpid");
 	if (WIFSIGNALED(st))
@@ -850,10 +873,12 @@ int cmd_bench(int argc, char **argv)
 	struct db *db = NULL;
 	char self[PATH_MAX], host[256], **cmd = NULL, **split = NULL;
 	size_t nvars = 0, total = 0, done = 0, stored = 0, interfered = 0, reruns = 0, failed = 0;
+	size_t nbad = 0, good[MAX_VARIANTS + 1] = { 0 };	/* failed runs; good ones a variant */
+	struct strbuf bad = STRBUF_INIT;
 	int c, nv, ret = 1, li;
 	double t_start, run_time = 0;
-	struct sigaction sa = { 0 }, old_int;
-	bool have_old_int = false;
+	struct sigaction sa = { 0 }, old_int, old_term;
+	bool have_old_int = false, have_old_term = false;
 
 	sb_init(&rc.err);
 	optind = 1;
@@ -1079,9 +1104,11 @@ int cmd_bench(int argc, char **argv)
 		goto out;
 	}
 
-	sa.sa_handler = on_sigint;
+	sa.sa_sigaction = on_stop;
+	sa.sa_flags = SA_SIGINFO;	/* no SA_RESTART: waitpid returns to forward */
 	sigemptyset(&sa.sa_mask);
 	have_old_int = sigaction(SIGINT, &sa, &old_int) == 0;
+	have_old_term = sigaction(SIGTERM, &sa, &old_term) == 0;
 	fprintf(stderr, "%s: '%s': %ld round%s x %zu variant%s = %zu run%s; results in '%s', "
 			"database '%s'\n",
 		cli_prog, o.name, o.rounds, o.rounds == 1 ? "" : "s", nvars, nvars == 1 ? "" : "s",
@@ -1121,7 +1148,7 @@ int cmd_bench(int argc, char **argv)
 		st = run_record(a_argv, env);
 		argv_free(a_argv);
 		free(env);
-		if (st != 0) {
+		if (st != 0 && st != 3) {	/* 3: recorded, and the program failed */
 			cli_error("run %zu/%zu: record failed (exit %d); stopping: see its messages "
 				  "above",
 				  i + 1, total, st);
@@ -1138,6 +1165,15 @@ int cmd_bench(int argc, char **argv)
 				failed++;
 				continue;
 			}
+		}
+		if (stop_requested && !a.failure &&
+		    !(a.failure = strdup(stop_requested == SIGTERM
+						 ? "the bench was stopped by SIGTERM during the run"
+						 : "the bench was stopped by SIGINT during the run"))) {
+			cli_error_errno(-ENOMEM, "run %zu", i + 1);
+			analysis_release(&a);
+			failed++;
+			break;
 		}
 		sb_reset(&err);
 		id = analyse_store(db, dir.buf, &a, &err);
@@ -1164,6 +1200,16 @@ int cmd_bench(int argc, char **argv)
 			: a.interference ? a.interference
 					 : (a.interfered ? "yes" : "none"));
 		}
+		if (a.failure) {
+			fprintf(stderr, "!! RUN %zu/%zu FAILED: %s; stored as failed, left out of "
+					"medians (%s)\n",
+				i + 1, total, a.failure, dir.buf);
+			sb_addf(&bad, "  run %zu/%zu, variant '%s', round %ld: %s (%s)\n", i + 1, total,
+				v->name, pr->round, a.failure, dir.buf);
+			nbad++;
+		} else {
+			good[pr->variant]++;
+		}
 		if (a.interfered == 1) {
 			interfered++;
 			if (o.rerun_interfered && !pr->rerun) {
@@ -1179,26 +1225,42 @@ int cmd_bench(int argc, char **argv)
 		analysis_release(&a);
 	}
 	if (stop_requested)
-		cli_error("stopped by SIGINT after %zu of %zu runs", stored, total);
+		cli_error("stopped by SIG%s after %zu of %zu runs", sigabbrev_np(stop_requested) ?: "?",
+			  stored, total);
 	{
 		char el[32];
 
 		fmt_hms(el, sizeof(el), now_s() - t_start);
-		printf("%zu run%s of '%s' stored in '%s' in %s (%zu interfered%s, left out of "
-		       "medians)\n",
+		printf("%zu run%s of '%s' stored in '%s' in %s (%zu interfered%s, %zu failed; both "
+		       "left out of medians)\n",
 		       stored, stored == 1 ? "" : "s", o.name, dbpath.buf, el, interfered,
-		       reruns ? ", re-run" : "");
-		printf("  stallscope runs --db %s --name %s\n", dbpath.buf, o.name);
-		printf("  stallscope matrix --db %s --name %s -o matrix-%s/\n", dbpath.buf, o.name,
-		       o.name);
-		for (size_t v = 1; v < nvars; v++)
-			printf("  stallscope compare --db %s %s:%s %s:%s\n", dbpath.buf, o.name,
-			       vars[0].name, o.name, vars[v].name);
+		       reruns ? ", re-run" : "", nbad);
+		if (nbad)
+			printf("!! %zu FAILED run%s:\n%s", nbad, nbad == 1 ? "" : "s", bad.buf);
+		for (size_t v = 0; v < nvars && stored; v++)
+			if (!good[v])
+				printf("!! variant '%s' has no good run: compare cannot use it\n",
+				       vars[v].name);
+		if (stored) {	/* the hints, once there is something to look at */
+			printf("  stallscope runs --db %s --name %s\n", dbpath.buf, o.name);
+			printf("  stallscope matrix --db %s --name %s -o matrix-%s/\n", dbpath.buf,
+			       o.name, o.name);
+			for (size_t v = 1; v < nvars && good[0]; v++)
+				if (good[v])
+					printf("  stallscope compare --db %s %s:%s %s:%s\n",
+					       dbpath.buf, o.name, vars[0].name, o.name,
+					       vars[v].name);
+		}
 	}
-	ret = failed || stop_requested ? 1 : 0;
+	if (stop_requested)
+		ret = 128 + stop_requested;
+	else
+		ret = failed ? 1 : nbad ? 3 : 0;
 out:
 	if (have_old_int)
 		sigaction(SIGINT, &old_int, NULL);
+	if (have_old_term)
+		sigaction(SIGTERM, &old_term, NULL);
 	variants_free(vars, nvars);
 	free(plan);
 	argsplit_free(split);
@@ -1211,6 +1273,7 @@ out:
 	sb_release(&err);
 	sb_release(&dir);
 	sb_release(&qnote);
+	sb_release(&bad);
 	return ret;
 usage:
 	ret = EXIT_USAGE;

@@ -31,6 +31,7 @@ struct compare_opts {
 	const char *db;
 	const char *metrics;	/* comma-separated, or NULL for all shared */
 	bool json, csv;
+	bool include_failed;	/* --include-failed */
 };
 
 struct side {
@@ -40,6 +41,9 @@ struct side {
 	long long *ids;
 	size_t n, alloc;
 	size_t interfered;	/* runs left out */
+	size_t failed;		/* failed runs left out (or kept) */
+	bool include_failed;
+	struct strbuf failures;	/* "  RUNDIR: WHY\n" for each */
 };
 
 static void usage(FILE *f)
@@ -50,14 +54,16 @@ static void usage(FILE *f)
 		"Compares two sets of runs in the results database, metric by metric: each\n"
 		"side's median with its 95%% confidence interval, the change from the first to\n"
 		"the second, and the Mann-Whitney U p-value. A change that is not significant\n"
-		"at alpha 0.05 prints '~'. Interfered runs are left out. VARIANT '-' is the\n"
-		"base; NAME alone means NAME:-.\n"
+		"at alpha 0.05 prints '~'. Interfered runs and failed runs (the program\n"
+		"failed, no frames, ended short) are left out and listed; a side with no runs\n"
+		"left is an error. VARIANT '-' is the base; NAME alone means NAME:-.\n"
 		"\n"
 		"options:\n"
 		"  --db PATH        the results database (default $XDG_DATA_HOME/stallscope/results.db)\n"
 		"  --metrics LIST   only these metrics (comma-separated; default: all both sides have)\n"
 		"  --json           a JSON object: a, b, metrics[]\n"
 		"  --csv            CSV, one row per metric\n"
+		"  --include-failed keep failed runs (marked in the listing below the table)\n"
 		"  -h, --help       this text\n"
 		"\n"
 		"examples:\n"
@@ -94,6 +100,14 @@ static int collect_run(const struct db_run *run, void *ctx)
 	if (run->interfered == 1) {
 		s->interfered++;
 		return 0;
+	}
+	if (run->failed) {
+		s->failed++;
+		sb_addf(&s->failures, "  %s:%s round %d, %s: %s\n", run->name, run->variant,
+			run->round, run->rundir ? run->rundir : "-",
+			run->failure ? run->failure : "failed");
+		if (!s->include_failed)
+			return 0;
 	}
 	if (s->n == s->alloc) {
 		size_t na = s->alloc ? s->alloc * 2 : 16;
@@ -174,6 +188,15 @@ static void fmt_ci(char *buf, size_t len, double lo, double hi)
 		snprintf(buf, len, "%.4g..%.4g", lo, hi);
 }
 
+/* V to 4 significant digits; '-' where JSON has null (no runs, no value). */
+static void add_g(struct table *t, double v)
+{
+	if (isnan(v))
+		table_add(t, "-");
+	else
+		table_addf(t, "%.4g", v);
+}
+
 static void print_table(struct row *rows, size_t n, bool csv)
 {
 	static const char *const h[] = { "metric", "a", "a_ci95", "b", "b_ci95", "change", "p",
@@ -188,10 +211,10 @@ static void print_table(struct row *rows, size_t n, bool csv)
 		struct row *r = &rows[i];
 
 		table_add(t, r->metric);
-		table_addf(t, "%.4g", r->a_med);
+		add_g(t, r->a_med);
 		fmt_ci(buf, sizeof(buf), r->a_lo, r->a_hi);
 		table_add(t, buf);
-		table_addf(t, "%.4g", r->b_med);
+		add_g(t, r->b_med);
 		fmt_ci(buf, sizeof(buf), r->b_lo, r->b_hi);
 		table_add(t, buf);
 		if (r->significant == 1 && isfinite(r->change))
@@ -340,12 +363,13 @@ int cmd_compare(int argc, char **argv)
 		{ "metrics", required_argument, NULL, 'm' },
 		{ "json", no_argument, NULL, 'j' },
 		{ "csv", no_argument, NULL, 'c' },
+		{ "include-failed", no_argument, NULL, 'F' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 }
 	};
 	struct compare_opts o = { 0 };
 	struct strbuf path = STRBUF_INIT, err = STRBUF_INIT;
-	struct side a = { 0 }, b = { 0 };
+	struct side a = { .failures = STRBUF_INIT }, b = { .failures = STRBUF_INIT };
 	struct db *db = NULL;
 	struct row *rows = NULL;
 	char **metrics = NULL;
@@ -359,6 +383,7 @@ int cmd_compare(int argc, char **argv)
 		case 'm': o.metrics = optarg; break;
 		case 'j': o.json = true; break;
 		case 'c': o.csv = true; break;
+		case 'F': o.include_failed = true; break;
 		case 'h': usage(stdout); return 0;
 		default: return cli_bad_option(c, argv);
 		}
@@ -385,6 +410,7 @@ int cmd_compare(int argc, char **argv)
 		cli_error("%s", err.buf);
 		goto out;
 	}
+	a.include_failed = b.include_failed = o.include_failed;
 	if ((r = db_each_run(db, a.name, collect_run, &a, &err)) < 0 ||
 	    (r = db_each_run(db, b.name, collect_run, &b, &err)) < 0) {
 		cli_error("%s", err.len ? err.buf : "out of memory");
@@ -393,8 +419,13 @@ int cmd_compare(int argc, char **argv)
 	if (!a.n || !b.n) {
 		struct side *s = !a.n ? &a : &b;
 
-		cli_error("no runs of '%s:%s' in '%s'%s", s->name, s->variant, path.buf,
-			  s->interfered ? " that were not interfered" : "");
+		cli_error("no runs of '%s:%s' in '%s'%s%s%s", s->name, s->variant, path.buf,
+			  s->interfered || s->failed ? " that" : "",
+			  s->interfered ? " were not interfered" : "",
+			  s->failed ? (s->interfered ? " or failed" : " did not fail") : "");
+		if (s->failed)
+			fprintf(stderr, "%zu failed run%s (--include-failed keeps them):\n%s", s->failed,
+				s->failed == 1 ? "" : "s", s->failures.buf);
 		goto out;
 	}
 	nm = metric_list(db, &o, &a, &b, &metrics, &err);
@@ -441,6 +472,15 @@ int cmd_compare(int argc, char **argv)
 			printf("left out as interfered: %zu run(s) of a, %zu of b\n",
 			       a.interfered, b.interfered);
 	}
+	if (a.failed || b.failed) {
+		/* on stderr with --json/--csv, so that the data stays clean */
+		FILE *f = o.json || o.csv ? stderr : stdout;
+
+		fprintf(f, "%s: %zu run(s) of a, %zu of b:\n%s%s",
+			o.include_failed ? "kept though failed (--include-failed)"
+					 : "left out as failed (--include-failed keeps them)",
+			a.failed, b.failed, a.failures.buf, b.failures.buf);
+	}
 	status = 0;
 out:
 	if (metrics) {
@@ -454,6 +494,8 @@ out:
 	free(a.name);
 	free(a.variant);
 	free(a.ids);
+	sb_release(&a.failures);
+	sb_release(&b.failures);
 	free(b.name);
 	free(b.variant);
 	free(b.ids);

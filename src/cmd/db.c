@@ -85,7 +85,7 @@ static int db_upgrade(const char *path)
 }
 
 struct count_ctx {
-	size_t runs, interfered;
+	size_t runs, interfered, failed;
 };
 
 static int count_run(const struct db_run *r, void *ctx)
@@ -94,6 +94,7 @@ static int count_run(const struct db_run *r, void *ctx)
 
 	c->runs++;
 	c->interfered += r->interfered == 1;
+	c->failed += r->failed != 0;
 	return 0;
 }
 
@@ -114,7 +115,8 @@ static int db_info(struct db *db, const char *path)
 		nm++;
 	printf("database:       %s\n", path);
 	printf("schema version: %d\n", db_schema_version(db));
-	printf("runs:           %zu (%zu interfered)\n", c.runs, c.interfered);
+	printf("runs:           %zu (%zu interfered, %zu failed)\n", c.runs, c.interfered,
+	       c.failed);
 	printf("metrics:        %zu names\n", nm);
 	db_free_list(names);
 	sb_release(&err);

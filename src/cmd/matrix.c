@@ -15,13 +15,16 @@
  *
  * Interfered runs (run.ini interfered=1, or named in --interfered-list) are
  * left out of the rows and medians and listed, on stdout and in
- * DIR/interfered.txt; --include-interfered keeps them.
+ * DIR/interfered.txt; --include-interfered keeps them. Failed runs (the
+ * program failed, no frames, it ended short: runini_failure) the same, in
+ * DIR/failed.txt; --include-failed keeps them.
  *
  * With --db PATH the rows come from the results database instead: rows are
  * name and variant, the runs of a row ordered by round, interfered runs (the
  * database's interfered = 1) left out and listed the same way.
  */
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -48,6 +51,8 @@ static const char usage_text[] =
 	"  --db PATH          rows from the results database (name x variant) instead\n"
 	"                     of INPUTs; --name N takes only the runs named N\n"
 	"  --include-interfered  keep interfered runs (left out and listed otherwise)\n"
+	"  --include-failed   keep failed runs (the program failed, no frames, ended\n"
+	"                     short; left out and listed in DIR/failed.txt otherwise)\n"
 	"  --interfered-list FILE  run names known to be disturbed count as interfered\n"
 	"  -h, --help         this text\n"
 	"\n"
@@ -75,16 +80,27 @@ static char *base_name(const char *p)
 	return strndup(p + b, n - b);
 }
 
-/* Writes DIR/NAME.csv for metric M; 0 or -1 (reported). */
+/* X, a value of a metric shown with DECIMALS (metric_descs): one digit
+ * more than report shows, and a count (0 decimals) as the integer it is,
+ * so that 2 stalls read "2", not "2.0", and a median of 2 and 3 "2.5". */
+static void put_value(FILE *f, double x, int decimals)
+{
+	if (decimals == 0 && x == nearbyint(x) && fabs(x) < 1e15)
+		fprintf(f, "%.0f", x);
+	else
+		fprintf(f, "%.*f", decimals + 1, x);
+}
+
 /* Ends a CSV row with the median of its NV values (empty when none). */
 static void row_median(FILE *f, const double *v, size_t nv, int decimals)
 {
 	double *s = stats_sorted_copy(v, nv);
 
-	if (s && nv)
-		fprintf(f, ",%.*f\n", decimals, stats_quantile_sorted(s, nv, 0.5));
-	else
-		fputs(",\n", f);
+	if (s && nv) {
+		fputc(',', f);
+		put_value(f, stats_quantile_sorted(s, nv, 0.5), decimals);
+	}
+	fputc('\n', f);
 	free(s);
 }
 
@@ -140,11 +156,11 @@ static int write_metric(const char *dir, int m, const struct analysis *as, const
 
 			fputc(',', f);
 			if (!isnan(x)) {
-				fprintf(f, "%.*f", metric_descs[m].decimals + 1, x);
+				put_value(f, x, metric_descs[m].decimals);
 				v[nv++] = x;
 			}
 		}
-		row_median(f, v, nv, metric_descs[m].decimals + 1);
+		row_median(f, v, nv, metric_descs[m].decimals);
 	}
 	if (csv_commit(f, tmp.buf, path.buf) < 0)
 		goto out;
@@ -156,15 +172,16 @@ out:
 	return ret;
 }
 
-/* Writes DIR/interfered.txt: one "SOURCE: WHY" a line (an empty file when
- * no run was left out, so an old list does not linger); 0 or -1. */
-static int write_interfered(const char *dir, const struct strbuf *lines)
+/* Writes DIR/NAME (interfered.txt, failed.txt): one "SOURCE: WHY" a line
+ * (an empty file when no run was left out, so an old list does not
+ * linger); 0 or -1. */
+static int write_list(const char *dir, const char *name, const struct strbuf *lines)
 {
 	struct strbuf path = STRBUF_INIT;
 	FILE *f;
 	int ret = 0;
 
-	sb_addf(&path, "%s/interfered.txt", dir);
+	sb_addf(&path, "%s/%s", dir, name);
 	f = fopen(path.buf, "w");
 	if (!f || fwrite(lines->buf, 1, lines->len, f) != lines->len || ferror(f)) {
 		ret = cli_error_errno(-errno, "cannot write '%s'", path.buf);
@@ -173,6 +190,21 @@ static int write_interfered(const char *dir, const struct strbuf *lines)
 		ret = cli_error_errno(-errno, "cannot write '%s'", path.buf);
 	sb_release(&path);
 	return ret;
+}
+
+/* What was left out (or kept though failed), and where it is listed. */
+static void print_left_out(const char *outdir, size_t nleft, const struct strbuf *left,
+			   size_t nfailed, const struct strbuf *failed, bool include_failed)
+{
+	if (nleft)
+		printf("left out as interfered (--include-interfered keeps them), %zu run%s, "
+		       "listed in '%s/interfered.txt':\n%s", nleft, nleft == 1 ? "" : "s", outdir,
+		       left->buf);
+	if (nfailed)
+		printf("%s %zu FAILED run%s%s, listed in '%s/failed.txt':\n%s",
+		       include_failed ? "KEPT (--include-failed) though failed:" : "left out:",
+		       nfailed, nfailed == 1 ? "" : "s",
+		       include_failed ? "" : " (--include-failed keeps them)", outdir, failed->buf);
 }
 
 /* ----------------------------------------------------------- --db */
@@ -186,9 +218,9 @@ struct db_row {
 struct db_collect {
 	struct db_row *rows;
 	size_t nrows, maxruns;
-	bool include;
-	struct strbuf left_out;
-	size_t nleft;
+	bool include, include_failed;
+	struct strbuf left_out, failed;
+	size_t nleft, nfailed;
 	int err;
 };
 
@@ -204,6 +236,14 @@ static int collect_db_run(const struct db_run *run, void *ctx)
 			run->interference ? run->interference : "interfered");
 		c->nleft++;
 		return 0;
+	}
+	if (run->failed) {
+		sb_addf(&c->failed, "%s:%s round %d (%s): %s\n", run->name, run->variant,
+			run->round, run->rundir ? run->rundir : "-",
+			run->failure ? run->failure : "failed");
+		c->nfailed++;
+		if (!c->include_failed)
+			return 0;
 	}
 	r = c->nrows ? &c->rows[c->nrows - 1] : NULL;
 	if (!r || strcmp(r->name, run->name) || strcmp(r->variant, run->variant)) {
@@ -235,7 +275,7 @@ static int write_db_metric(struct db *db, const char *dir, const char *metric,
 {
 	struct strbuf path = STRBUF_INIT, tmp = STRBUF_INIT;
 	double *v = malloc((c->maxruns ? c->maxruns : 1) * sizeof(*v));
-	int m = metric_find(metric), dec = m >= 0 ? metric_descs[m].decimals + 1 : 3;
+	int m = metric_find(metric), dec = m >= 0 ? metric_descs[m].decimals : 2;
 	int ret = -1, r;
 	FILE *f = NULL;
 
@@ -276,7 +316,7 @@ static int write_db_metric(struct db *db, const char *dir, const char *metric,
 				goto out;
 			}
 			if (r > 0) {
-				fprintf(f, "%.*f", dec, x);
+				put_value(f, x, dec);
 				v[nv++] = x;
 			}
 		}
@@ -294,13 +334,15 @@ out:
 
 static int matrix_db(const struct report_options *o, const char *outdir)
 {
-	struct db_collect c = { .include = o->include_interfered };
+	struct db_collect c = { .include = o->include_interfered,
+				.include_failed = o->include_failed };
 	struct strbuf err = STRBUF_INIT;
 	struct db *db = NULL;
 	char **names = NULL;
 	int r, status = 1, written = 0;
 
 	sb_init(&c.left_out);
+	sb_init(&c.failed);
 	r = db_open(o->db, false, &db, &err);
 	if (r < 0) {
 		cli_error("%s", err.len ? err.buf : strerror(-r));
@@ -314,7 +356,7 @@ static int matrix_db(const struct report_options *o, const char *outdir)
 			cli_error("%s", err.buf);
 		goto out;
 	}
-	if (!c.nrows && !c.nleft) {
+	if (!c.nrows && !c.nleft && !c.nfailed) {
 		cli_error("'%s': no runs%s%s%s", o->db, o->name ? " named '" : "",
 			  o->name ? o->name : "", o->name ? "'" : "");
 		goto out;
@@ -329,14 +371,14 @@ static int matrix_db(const struct report_options *o, const char *outdir)
 			goto out;
 		written++;
 	}
-	if (write_interfered(outdir, &c.left_out) < 0)
+	if (write_list(outdir, "interfered.txt", &c.left_out) < 0 ||
+	    write_list(outdir, "failed.txt", &c.failed) < 0)
 		goto out;
 	printf("%d files in '%s' (%zu rows, from '%s')\n", written, outdir, c.nrows, o->db);
-	if (c.nleft)
-		printf("left out as interfered (--include-interfered keeps them), %zu run%s, "
-		       "listed in '%s/interfered.txt':\n%s", c.nleft, c.nleft == 1 ? "" : "s",
-		       outdir, c.left_out.buf);
-	status = 0;
+	print_left_out(outdir, c.nleft, &c.left_out, c.nfailed, &c.failed, o->include_failed);
+	status = c.nrows ? 0 : 1;
+	if (!c.nrows)
+		cli_error("'%s': no runs left for the rows: every one was left out", o->db);
 out:
 	for (size_t i = 0; i < c.nrows; i++) {
 		free(c.rows[i].name);
@@ -347,6 +389,7 @@ out:
 	db_free_list(names);
 	db_close(db);
 	sb_release(&c.left_out);
+	sb_release(&c.failed);
 	sb_release(&err);
 	return status;
 }
@@ -358,8 +401,8 @@ int cmd_matrix(int argc, char **argv)
 	struct report_options o = {
 		.a = { .m = METRICS_OPTS_INIT, .fmt = FRAMELOG_AUTO },
 	};
-	struct strbuf left_out = STRBUF_INIT;
-	size_t nleft = 0;
+	struct strbuf left_out = STRBUF_INIT, failed_list = STRBUF_INIT;
+	size_t nleft = 0, nfailed = 0;
 	struct reload_rules *rules = NULL;
 	struct analysis *as = NULL;
 	struct row *rows = NULL;
@@ -423,6 +466,12 @@ int cmd_matrix(int argc, char **argv)
 			nleft++;
 			continue;
 		}
+		if (as[n - 1].failure) {
+			sb_addf(&failed_list, "%s: %s\n", as[n - 1].source, as[n - 1].failure);
+			nfailed++;
+			if (!o.include_failed)
+				continue;
+		}
 		prog = as[n - 1].program ? strdup(as[n - 1].program) : base_name(as[n - 1].source);
 		var = as[n - 1].variant ? as[n - 1].variant : "";
 		if (!prog) {
@@ -459,15 +508,13 @@ int cmd_matrix(int argc, char **argv)
 		}
 		written++;
 	}
-	if (!failed && write_interfered(outdir, &left_out) < 0)
+	if (!failed && (write_list(outdir, "interfered.txt", &left_out) < 0 ||
+			write_list(outdir, "failed.txt", &failed_list) < 0))
 		failed++;
 	if (n)
 		printf("%d files in '%s' (%zu rows, %zu runs)\n", written, outdir, nrows,
-		       n - nleft);
-	if (nleft)
-		printf("left out as interfered (--include-interfered keeps them), %zu run%s, "
-		       "listed in '%s/interfered.txt':\n%s", nleft, nleft == 1 ? "" : "s", outdir,
-		       left_out.buf);
+		       n - nleft - (o.include_failed ? 0 : nfailed));
+	print_left_out(outdir, nleft, &left_out, nfailed, &failed_list, o.include_failed);
 	status = failed ? 1 : 0;
 out:
 	for (i = 0; i < n; i++)
@@ -481,6 +528,7 @@ out:
 	free(pass);
 	analyse_free_list(o.a.intf_list);
 	sb_release(&left_out);
+	sb_release(&failed_list);
 	reload_rules_free(rules);
 	return status;
 }

@@ -1651,19 +1651,29 @@ static int parse_frames(struct run *r)
  * lines (also with -q); evidence missing because record is not root is a
  * note (not with -q).
  */
-static void say_what_went_wrong(const struct run *r)
+/* Says what went wrong with the run; returns whether the program failed
+ * (record's exit status 3). A program's status or signal that answers our
+ * own stop (duration, stop file, SIGINT) is not a failure: runini_failure's
+ * rule, which the analysis applies to run.ini. */
+static bool say_what_went_wrong(const struct run *r)
 {
 	bool stopped = r->end == END_DURATION || r->end == END_STOP_FILE || r->end == END_SIGNAL;
+	bool failed = false;
+	int st = WIFEXITED(r->status) ? WEXITSTATUS(r->status) : 0;
+	int sig = WIFSIGNALED(r->status) ? WTERMSIG(r->status) : 0;
 
-	if (r->own_child && r->reaped && WIFEXITED(r->status) && WEXITSTATUS(r->status))
+	if (r->own_child && r->reaped && WIFEXITED(r->status) && st &&
+	    !(stopped && (st == 128 + SIGINT || st == 128 + SIGTERM || st == 128 + SIGHUP))) {
 		fprintf(stderr, "!! PROGRAM FAILED: '%s' exited with status %d (program.log has its "
-			"output)\n", r->program.buf, WEXITSTATUS(r->status));
-	else if (r->own_child && r->reaped && WIFSIGNALED(r->status) &&
-		 !(stopped && (WTERMSIG(r->status) == SIGTERM || WTERMSIG(r->status) == SIGKILL ||
-			       WTERMSIG(r->status) == SIGINT || WTERMSIG(r->status) == SIGHUP)))
+			"output)\n", r->program.buf, st);
+		failed = true;
+	} else if (r->own_child && r->reaped && WIFSIGNALED(r->status) &&
+		   !(stopped && (sig == SIGTERM || sig == SIGKILL || sig == SIGINT ||
+				 sig == SIGHUP))) {
 		fprintf(stderr, "!! PROGRAM FAILED: '%s' was killed by SIG%s%s\n", r->program.buf,
-			sigabbrev_np(WTERMSIG(r->status)) ?: "?",
-			WCOREDUMP(r->status) ? " (core dumped)" : "");
+			sigabbrev_np(sig) ?: "?", WCOREDUMP(r->status) ? " (core dumped)" : "");
+		failed = true;
+	}
 	if (r->o.thread && !r->thread_seen)
 		fprintf(stderr, "!! --thread '%s': no thread of that name or id was seen; the frame "
 			"thread was the one that presented (run.ini frame_thread)\n", r->o.thread);
@@ -1672,6 +1682,7 @@ static void say_what_went_wrong(const struct run *r)
 	if (!r->o.quiet && geteuid() != 0 && r->s)
 		fprintf(stderr, "%s: note: not root: no kernel stacks in the record (a blocked "
 			"stall's evidence has no stack)\n", cli_prog);
+	return failed;
 }
 
 /* ------------------------------------------------------------ the command */
@@ -2128,8 +2139,8 @@ stop:
 	if (r->frames_note[0])
 		fprintf(stderr, "!! %s: %s\n", r->frames ? "FRAMES STOPPED" : "NO FRAMES",
 			r->frames_note);
-	if (!ret)
-		say_what_went_wrong(r);
+	if (!ret && say_what_went_wrong(r))
+		ret = 3;	/* recorded, and the program failed: docs in the man page */
 	if (r->watched && r->wres.interfered)
 		fprintf(stderr, "!! INTERFERENCE: %s. THIS RUN IS INVALID\n", r->wres.summary);
 out:

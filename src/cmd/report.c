@@ -52,6 +52,9 @@ static const char usage_text[] =
 	"                   'watch --scan --write' writes them): marked interfered\n"
 	"  --include-interfered    keep interfered runs (intf 1) in medians and\n"
 	"                   matrices; without it they are listed and left out\n"
+	"  --include-failed failed runs (the program failed, no frames, ended short;\n"
+	"                   column failed) count in medians and matrices; without it\n"
+	"                   they are listed and left out\n"
 	"  -h, --help       this text\n"
 	"\n"
 	"EXAMPLES\n"
@@ -67,7 +70,7 @@ static const char usage_text[] =
 
 /* Columns beyond the metrics. */
 enum col_kind { COL_METRIC, COL_SOURCE, COL_FORMAT, COL_PROGRAM, COL_VARIANT, COL_MH, COL_CFX,
-		COL_WHY, COL_WHY_PLAY, COL_INTF };
+		COL_WHY, COL_WHY_PLAY, COL_INTF, COL_FAILED };
 
 struct col {
 	enum col_kind kind;
@@ -114,6 +117,8 @@ static int col_parse(const char *name, struct col *c)
 		c->kind = COL_WHY_PLAY;
 	else if (!strcmp(name, "intf"))
 		c->kind = COL_INTF;
+	else if (!strcmp(name, "failed"))
+		c->kind = COL_FAILED;
 	else if ((c->metric = metric_find(name)) >= 0)
 		c->kind = COL_METRIC;
 	else {
@@ -141,7 +146,7 @@ static int col_parse(const char *name, struct col *c)
 /* Every column, for --cols all and --csv. */
 static int cols_all(struct col **ret, size_t *ret_n)
 {
-	struct col *c = calloc(4 + M_COUNT + 8 + 3, sizeof(*c));
+	struct col *c = calloc(4 + M_COUNT + 8 + 4, sizeof(*c));
 	size_t n = 0;
 	int i;
 	char buf[48];
@@ -157,6 +162,7 @@ static int cols_all(struct col **ret, size_t *ret_n)
 	col_parse("stall_why", &c[n++]);
 	col_parse("stall_why_play", &c[n++]);
 	col_parse("intf", &c[n++]);
+	col_parse("failed", &c[n++]);
 	for (i = 0; i < 4; i++) {
 		snprintf(buf, sizeof(buf), "mangohud.%s", mh_keys[i]);
 		col_parse(buf, &c[n++]);
@@ -238,6 +244,8 @@ static int add_cell(struct table *t, const struct col *c, const struct analysis 
 		return table_add(t, why_name(a->why_play));
 	case COL_INTF:
 		return a->interfered < 0 ? table_add(t, NULL) : table_addf(t, "%d", a->interfered);
+	case COL_FAILED:
+		return table_add(t, a->failure ? "1" : "0");
 	case COL_METRIC:
 		break;
 	}
@@ -272,6 +280,8 @@ static void print_json(const struct analysis *as, size_t n)
 			json_kint(&j, "intf", a->interfered);
 		json_kstr(&j, "interference", a->interference);
 		json_kstr(&j, "frames_note", a->frames_note);
+		json_kbool(&j, "failed", a->failure != NULL);
+		json_kstr(&j, "failure", a->failure);
 		for (m = 0; m < M_COUNT; m++)
 			json_knum(&j, metric_descs[m].name, a->m.v[m]);
 		json_kstr(&j, "stall_why", why_name(a->why));
@@ -319,6 +329,23 @@ static void print_interfered(const struct analysis *as, size_t n, bool included)
 					  "keeps them");
 		printf("  %s: %s\n", as[i].source,
 		       as[i].interference ? as[i].interference : "interfered");
+	}
+}
+
+/* Below the table: the failed runs, loudly (their notes say it too). */
+static void print_failed(const struct analysis *as, size_t n, bool included)
+{
+	size_t i, k = 0;
+
+	for (i = 0; i < n; i++) {
+		if (!as[i].failure)
+			continue;
+		if (!k++)
+			printf("\n!! FAILED runs (%s):\n",
+			       included ? "kept in medians and matrices by --include-failed"
+					: "left out of medians and matrices, --include-failed keeps "
+					  "them");
+		printf("  %s: %s\n", as[i].source, as[i].failure);
 	}
 }
 
@@ -489,7 +516,7 @@ static int print_table(const struct analysis *as, size_t n, const struct col *co
 
 enum { OPT_WARMUP = 256, OPT_FROM, OPT_TO, OPT_STALL, OPT_FORMAT, OPT_RULES, OPT_PASS,
        OPT_COLS, OPT_CSV, OPT_JSON, OPT_PROGRAM, OPT_INCL_INTF, OPT_INTF_LIST, OPT_DB,
-       OPT_NAME };
+       OPT_NAME, OPT_INCL_FAILED };
 enum { OPT_THREADS = 300 };	/* report --threads (report_threads.c) */
 
 static const struct option long_opts[] = {
@@ -507,6 +534,7 @@ static const struct option long_opts[] = {
 	{ "threads", no_argument, NULL, OPT_THREADS },
 	{ "include-interfered", no_argument, NULL, OPT_INCL_INTF },
 	{ "interfered-list", required_argument, NULL, OPT_INTF_LIST },
+	{ "include-failed", no_argument, NULL, OPT_INCL_FAILED },
 	{ "db", required_argument, NULL, OPT_DB },
 	{ "name", required_argument, NULL, OPT_NAME },
 	{ "help", no_argument, NULL, 'h' },
@@ -589,6 +617,9 @@ int report_parse_common(int argc, char **argv, const char *usage, struct report_
 			break;
 		case OPT_INTF_LIST:
 			o->intf_list = optarg;
+			break;
+		case OPT_INCL_FAILED:
+			o->include_failed = true;
 			break;
 		case OPT_DB:
 		case OPT_NAME:
@@ -691,8 +722,10 @@ int cmd_report(int argc, char **argv)
 			failed = cli_error_errno(-ENOMEM, "table");
 		if (o.threads && !o.json && report_threads_print(as, n) < 0)
 			failed = 1;
-		if (!o.json && !o.csv)
+		if (!o.json && !o.csv) {
 			print_interfered(as, n, o.include_interfered);
+			print_failed(as, n, o.include_failed);
+		}
 	}
 	for (i = 0; i < n && !failed; i++)
 		if (!no_frames(&as[i]))

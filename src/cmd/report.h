@@ -65,6 +65,9 @@ struct analysis {
 	char *interference;		/* the watcher's summary or why listed; owned, NULL */
 	char *frames_note;		/* run.ini's frames_note (no frames, or frames that
 					 * stopped long before the end); owned, NULL */
+	char *failure;			/* why the run failed (runini_failure: the program
+					 * failed, no frames, ended short); owned, NULL for a
+					 * good run. A failed run is left out of medians. */
 };
 
 /*
@@ -103,7 +106,7 @@ struct strbuf;
  * Stores analysis A of run directory RUNDIR in DB (db_add_run: one
  * transaction): the run's row from its run.ini (name= else program=,
  * variant= else "-", switches, round, t0_utc, host, kernel, interfered,
- * interference, exit_status) and one row per metric that has a number. The
+ * interference, exit_status, failed and failure from A) and one row per metric that has a number. The
  * run is keyed by RUNDIR's absolute path, so storing it again replaces it.
  * Returns the run's id (> 0) or a negative errno with a message in ERR.
  */
@@ -121,6 +124,7 @@ struct report_options {
 	const char *cols;	/* --cols */
 	bool csv, json;
 	bool include_interfered;	/* --include-interfered */
+	bool include_failed;		/* --include-failed */
 	const char *intf_list;		/* --interfered-list FILE */
 	const char *db, *name;		/* matrix --db PATH [--name N] */
 	bool threads;	/* --threads (report): per-thread CPU per frame */

@@ -27,7 +27,7 @@ struct runs_opts {
 struct runs_ctx {
 	struct table *t;
 	struct json *j;
-	size_t n, interfered;
+	size_t n, interfered, failed;
 	int err;
 };
 
@@ -37,6 +37,7 @@ static int each_run(const struct db_run *r, void *ctx)
 
 	c->n++;
 	c->interfered += r->interfered == 1;
+	c->failed += r->failed != 0;
 	if (c->j) {
 		json_obj_begin(c->j);
 		json_kint(c->j, "id", r->id);
@@ -57,6 +58,8 @@ static int each_run(const struct db_run *r, void *ctx)
 			json_knull(c->j, "exit_status");
 		else
 			json_kint(c->j, "exit_status", r->exit_status);
+		json_kbool(c->j, "failed", r->failed != 0);
+		json_kstr(c->j, "failure", r->failure);
 		json_obj_end(c->j);
 		return 0;
 	}
@@ -65,7 +68,9 @@ static int each_run(const struct db_run *r, void *ctx)
 	    table_add(c->t, r->started) < 0 ||
 	    (r->interfered < 0 ? table_add(c->t, NULL) : table_addf(c->t, "%d", r->interfered)) < 0 ||
 	    (r->exit_status < 0 ? table_add(c->t, NULL) : table_addf(c->t, "%d", r->exit_status)) < 0 ||
-	    table_add(c->t, r->rundir) < 0 || table_add(c->t, r->interference) < 0)
+	    table_add(c->t, r->failed ? "1" : "0") < 0 ||
+	    table_add(c->t, r->rundir) < 0 || table_add(c->t, r->interference) < 0 ||
+	    table_add(c->t, r->failure) < 0)
 		return c->err = -1;
 	return 0;
 }
@@ -76,9 +81,10 @@ static void usage(FILE *f)
 		"usage: stallscope runs [--name N] [--db PATH] [--json | --csv]\n"
 		"\n"
 		"Lists the runs in the results database: id, name, variant, round, start (UTC),\n"
-		"intf (1 interfered, 0 clean, - not watched), the program's exit status, the\n"
-		"run directory and the watcher's summary. Interfered runs stay in the database\n"
-		"and out of every median.\n"
+		"intf (1 interfered, 0 clean, - not watched), the program's exit status,\n"
+		"failed (1: the program failed, no frames or it ended short), the run\n"
+		"directory, the watcher's summary and why the run failed. Interfered and\n"
+		"failed runs stay in the database and out of every median.\n"
 		"\n"
 		"options:\n"
 		"  --name N     only the runs of benchmark N\n"
@@ -103,7 +109,8 @@ int cmd_runs(int argc, char **argv)
 		{ 0 },
 	};
 	static const char *const hdr[] = { "id", "name", "variant", "round", "started",
-					   "intf", "exit", "rundir", "interference" };
+					   "intf", "exit", "failed", "rundir", "interference",
+					   "failure" };
 	struct runs_opts o = { 0 };
 	struct runs_ctx ctx = { 0 };
 	struct strbuf path = STRBUF_INIT, err = STRBUF_INIT;
@@ -160,8 +167,8 @@ int cmd_runs(int argc, char **argv)
 		table_print_csv(ctx.t, stdout);
 	} else if (ctx.n) {
 		table_print(ctx.t, stdout);
-		printf("%zu run%s, %zu interfered (left out of medians)\n", ctx.n,
-		       ctx.n == 1 ? "" : "s", ctx.interfered);
+		printf("%zu run%s, %zu interfered, %zu failed (left out of medians)\n", ctx.n,
+		       ctx.n == 1 ? "" : "s", ctx.interfered, ctx.failed);
 	} else {
 		printf("no runs%s%s%s in '%s'\n", o.name ? " named '" : "", o.name ? o.name : "",
 		       o.name ? "'" : "", path.buf);

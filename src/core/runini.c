@@ -5,6 +5,7 @@
  */
 #include <errno.h>
 #include <math.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -210,4 +211,53 @@ int runini_passes(const struct runini *r, const char *name, double **ret, struct
 	free(ps);
 	*ret = out;
 	return (int)k;
+}
+
+/* Whether SIG (run.ini's exit_signal, "TERM") is one a stop sends. */
+static bool stop_signal(const char *sig)
+{
+	static const char *const names[] = { "INT", "TERM", "HUP", "KILL" };
+
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (!strcmp(sig, names[i]))
+			return true;
+	return false;
+}
+
+/* KEY as a number, NaN when absent, "-" or not one. */
+static double num_or_nan(const struct runini *r, const char *key)
+{
+	const char *v = runini_get(r, key);
+	double x;
+
+	return v && to_double(v, &x) == 0 ? x : NAN;
+}
+
+int runini_failure(const struct runini *r, size_t nframes, struct strbuf *why)
+{
+	const char *state = runini_get(r, "state"), *end = runini_get(r, "end");
+	const char *sig = runini_get(r, "exit_signal"), *fsrc = runini_get(r, "frame_source");
+	bool stopped = end && (!strcmp(end, "duration") || !strcmp(end, "stop-file") ||
+			       !strcmp(end, "signal"));
+	double status = num_or_nan(r, "exit_status"), rec_s = num_or_nan(r, "duration_recorded_s");
+	double want_s = num_or_nan(r, "duration_s"), to_s = num_or_nan(r, "window_to_s");
+	size_t len = why->len;
+
+	if (r && state && strcmp(state, "done"))
+		sb_addf(why, "the recorder did not finish (state %s: killed?)", state);
+	else if (!isnan(status) && status != 0 &&
+		 !(stopped && (status == 128 + 2 || status == 128 + 15 || status == 128 + 1)))
+		sb_addf(why, "the program exited with status %g", status);
+	else if (sig && *sig && strcmp(sig, "-") && !(stopped && stop_signal(sig)))
+		sb_addf(why, "the program was killed by SIG%s", sig);
+	else if (nframes == 0 && !(fsrc && !strcmp(fsrc, "none")))
+		sb_adds(why, "no frames were recorded");
+	else if (!stopped && !isnan(rec_s) && !isnan(to_s) && rec_s < to_s)
+		sb_addf(why, "the program ended after %.1f s, before its window's end at %g s",
+			rec_s, to_s);
+	else if (!stopped && !isnan(rec_s) && !isnan(want_s) && rec_s < want_s / 2)
+		sb_addf(why, "the program ended after %.1f s of the expected %g s", rec_s, want_s);
+	else
+		return 0;
+	return why->len > len ? 1 : -ENOMEM;
 }

@@ -61,4 +61,24 @@ int runini_get_double(const struct runini *r, const char *name, const char *key,
  */
 int runini_passes(const struct runini *r, const char *name, double **ret, struct strbuf *err);
 
+/*
+ * Whether the run R describes failed, with NFRAMES frames recorded (R may
+ * be NULL: a frame log, judged by its frames alone). A failed run's numbers
+ * describe a program that did not do its work, so they never feed a median
+ * unmarked (docs/METRICS.md, "Failed runs"). It failed when:
+ *   - the recorder did not finish (state= is not "done": killed?);
+ *   - the program exited with a non-zero status (exit_status=N), other
+ *     than 128 + INT, TERM or HUP when the run was stopped (its handler's
+ *     answer to the stop);
+ *   - the program was killed by a signal it was not sent when the run was
+ *     stopped (exit_signal=NAME; INT, TERM, HUP, KILL are the stop's own
+ *     when end= is duration, stop-file or signal);
+ *   - no frames were recorded (unless frame_source=none asked for none);
+ *   - the program ended by itself before its window's end (window_to_s=) or
+ *     before half of the run's expected length (duration_s=).
+ * Returns 1 with the first reason found in WHY ("the program exited with
+ * status 3"), else 0; -ENOMEM.
+ */
+int runini_failure(const struct runini *r, size_t nframes, struct strbuf *why);
+
 #endif

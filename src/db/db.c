@@ -44,6 +44,14 @@ static const char *const migrations[] = {
 	/* 1 -> 2: the watcher's summary beside the verdict; metric lookups */
 	"ALTER TABLE runs ADD COLUMN interference TEXT;"
 	"CREATE INDEX metrics_by_metric ON metrics(metric);",
+	/* 2 -> 3: failed runs (the program failed, no frames), left out of
+	 * medians; of the runs stored before, those whose program exited
+	 * non-zero (whether a run had frames is not in the database: a run with
+	 * none stored no metric that could feed a median) */
+	"ALTER TABLE runs ADD COLUMN failed INTEGER NOT NULL DEFAULT 0;"
+	"ALTER TABLE runs ADD COLUMN failure TEXT;"
+	"UPDATE runs SET failed = 1, failure = 'the program exited with status ' || exit_status"
+	" WHERE exit_status > 0;",
 };
 
 static int fail(struct db *db, struct strbuf *err, int r, const char *what)
@@ -230,8 +238,8 @@ long long db_add_run(struct db *db, const struct db_run *run, const char *const 
 {
 	static const char ins_run[] =
 		"INSERT INTO runs (name, variant, switches, round, started, host, kernel,"
-		" rundir, interfered, interference, exit_status)"
-		" VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)";
+		" rundir, interfered, interference, exit_status, failed, failure)"
+		" VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)";
 	sqlite3_stmt *st = NULL;
 	long long id;
 	size_t i;
@@ -266,6 +274,8 @@ long long db_add_run(struct db *db, const struct db_run *run, const char *const 
 		sqlite3_bind_int(st, 9, run->interfered);
 	bind_text(st, 10, run->interference);
 	sqlite3_bind_int(st, 11, run->exit_status);
+	sqlite3_bind_int(st, 12, run->failed != 0);
+	bind_text(st, 13, run->failed ? run->failure : NULL);
 	if (sqlite3_step(st) != SQLITE_DONE)
 		goto fail;
 	sqlite3_finalize(st);
@@ -310,7 +320,7 @@ int db_each_run(struct db *db, const char *name,
 {
 	static const char sql[] =
 		"SELECT id, name, variant, switches, round, started, host, kernel, rundir,"
-		" interfered, interference, exit_status FROM runs"
+		" interfered, interference, exit_status, failed, failure FROM runs"
 		" WHERE ?1 IS NULL OR name = ?1 ORDER BY name, variant, round, started, id";
 	sqlite3_stmt *st;
 	int rc, r = 0;
@@ -333,6 +343,8 @@ int db_each_run(struct db *db, const char *name,
 					      ? -1 : sqlite3_column_int(st, 9),
 			.interference = col_text(st, 10),
 			.exit_status = sqlite3_column_int(st, 11),
+			.failed = sqlite3_column_int(st, 12),
+			.failure = col_text(st, 13),
 		};
 
 		r = fn(&run, ctx);

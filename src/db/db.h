@@ -21,7 +21,7 @@
 
 #include "core/strbuf.h"
 
-#define DB_SCHEMA_VERSION 2
+#define DB_SCHEMA_VERSION 3
 
 struct db;
 
@@ -39,6 +39,8 @@ struct db_run {
 	int interfered;		/* 1, 0, or -1 when not watched */
 	const char *interference;	/* the watcher's summary, or NULL */
 	int exit_status;	/* the program's, -1 when unknown */
+	int failed;		/* 1: a failed run (runini_failure), left out of medians */
+	const char *failure;	/* why, or NULL */
 };
 
 /*

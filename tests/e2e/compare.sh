@@ -18,14 +18,14 @@ check "missing db exits 1" '[ $rc = 1 ] && grep -q "no such database" "$tmp/err"
 # Make the schema through stallscope's own code path (a compare on a fresh
 # file would refuse it), so insert with the schema the migrations build.
 {
-	echo "PRAGMA user_version = 2;"
-	echo "CREATE TABLE runs (id INTEGER PRIMARY KEY, name TEXT NOT NULL, variant TEXT NOT NULL, switches TEXT, round INTEGER NOT NULL DEFAULT 0, started TEXT, host TEXT, kernel TEXT, rundir TEXT UNIQUE, interfered INTEGER, exit_status INTEGER, interference TEXT);"
+	echo "PRAGMA user_version = 3;"
+	echo "CREATE TABLE runs (id INTEGER PRIMARY KEY, name TEXT NOT NULL, variant TEXT NOT NULL, switches TEXT, round INTEGER NOT NULL DEFAULT 0, started TEXT, host TEXT, kernel TEXT, rundir TEXT UNIQUE, interfered INTEGER, exit_status INTEGER, interference TEXT, failed INTEGER NOT NULL DEFAULT 0, failure TEXT);"
 	echo "CREATE TABLE metrics (run_id INTEGER NOT NULL, metric TEXT NOT NULL, value REAL NOT NULL, PRIMARY KEY (run_id, metric)) WITHOUT ROWID;"
 	id=0
 	for round in 1 2 3 4 5 6; do
 		for v in - PATCH=1; do
 			id=$((id + 1))
-			echo "INSERT INTO runs VALUES ($id, 'game', '$v', NULL, $round, NULL, NULL, NULL, '/r/$id', 0, 0, NULL);"
+			echo "INSERT INTO runs VALUES ($id, 'game', '$v', NULL, $round, NULL, NULL, NULL, '/r/$id', 0, 0, NULL, 0, NULL);"
 			if [ "$v" = - ]; then stalls=$((10 + round)); else stalls=$((2 + round % 2)); fi
 			fps=$((60 + (round * 7) % 3))
 			if [ "$v" = - ]; then big=0; else big=$((1 + round % 2)); fi	# none before, some after
@@ -33,8 +33,15 @@ check "missing db exits 1" '[ $rc = 1 ] && grep -q "no such database" "$tmp/err"
 		done
 	done
 	# an interfered run with a wild value, which must not count
-	echo "INSERT INTO runs VALUES (99, 'game', 'PATCH=1', NULL, 7, NULL, NULL, NULL, '/r/99', 1, 0, 'key presses');"
+	echo "INSERT INTO runs VALUES (99, 'game', 'PATCH=1', NULL, 7, NULL, NULL, NULL, '/r/99', 1, 0, 'key presses', 0, NULL);"
 	echo "INSERT INTO metrics VALUES (99, 'stalls', 1000), (99, 'fps', 1);"
+	# a failed run with a wild value, which must not count either
+	echo "INSERT INTO runs VALUES (98, 'game', 'PATCH=1', NULL, 8, NULL, NULL, NULL, '/r/98', 0, 3, NULL, 1, 'the program exited with status 3');"
+	echo "INSERT INTO metrics VALUES (98, 'stalls', 0), (98, 'fps', 900);"
+	# a variant whose program never started: four failed runs, no metrics
+	for id in 101 102 103 104; do
+		echo "INSERT INTO runs VALUES ($id, 'game', 'BROKEN=1', NULL, $((id - 100)), NULL, NULL, NULL, '/r/$id', 0, 3, NULL, 1, 'the program exited with status 3');"
+	done
 } | sqlite3 "$db"
 
 "$SS_BIN" compare --db "$db" game:- game:PATCH=1 >"$tmp/out"; rc=$?
@@ -43,6 +50,8 @@ check "compare exits 0" '[ $rc = 0 ]'
 check "stalls change flagged" 'grep -E "^stalls .* -[0-9.]+%" "$tmp/out" >/dev/null'
 check "fps unchanged prints ~" 'grep -E "^fps .* ~ " "$tmp/out" >/dev/null'
 check "interfered run listed as left out" 'grep -q "left out as interfered: 0 run(s) of a, 1 of b" "$tmp/out"'
+check "failed run listed as left out, with why" 'grep -q "left out as failed (--include-failed keeps them): 0 run(s) of a, 1 of b" "$tmp/out" && grep -q "game:PATCH=1 round 8, /r/98: the program exited with status 3" "$tmp/out"'
+
 
 "$SS_BIN" compare --db "$db" --json game game:PATCH=1 >"$tmp/json"; rc=$?
 check "json exits 0" '[ $rc = 0 ]'
@@ -70,6 +79,15 @@ assert m[\"change_pct\"] is None and m[\"significant\"] is True and \"median is 
 "'
 "$SS_BIN" compare --db "$db" --csv --metrics stalls,fps game game:PATCH=1 >"$tmp/csv"
 check "--csv: a header and a row per metric" '[ "$(head -1 "$tmp/csv")" = "metric,a,a_ci95,b,b_ci95,change,p,n" ] && grep -q "^stalls,13.5,.*,-[0-9.]*%,.*,6+6$" "$tmp/csv" && grep -q "^fps,.*,~," "$tmp/csv" && [ $(wc -l <"$tmp/csv") = 3 ]'
+
+# a side whose every run failed: no comparison, exit 1, the runs listed
+# (the old answer was "stalls -100 %, p 0.013", an improvement)
+"$SS_BIN" compare --db "$db" game:- game:BROKEN=1 >"$tmp/broken" 2>"$tmp/broken-err"; rc=$?
+cat "$tmp/broken" "$tmp/broken-err"
+check "every run of b failed: exit 1, says so" '[ $rc = 1 ] && grep -q "no runs of .game:BROKEN=1. in .*that did not fail" "$tmp/broken-err" && [ $(grep -c "BROKEN=1 round [1-4], /r/10[1-4]: the program exited with status 3" "$tmp/broken-err") = 4 ] && [ ! -s "$tmp/broken" ]'
+"$SS_BIN" compare --db "$db" --include-failed game:- game:BROKEN=1 >"$tmp/broken" 2>"$tmp/broken-err"; rc=$?
+cat "$tmp/broken"
+check "--include-failed: compared, '-' where there is no number, never nan" '[ $rc = 0 ] && grep -Eq "^stalls +[0-9.]+ +[0-9.]+\.\.[0-9.]+ +- +- +\? +- +6\+0$" "$tmp/broken" && ! grep -qi nan "$tmp/broken" && grep -q "kept though failed (--include-failed): 0 run(s) of a, 4 of b" "$tmp/broken"'
 
 # three runs a side cannot reach p < 0.05: say how many are needed
 sqlite3 "$db" "DELETE FROM runs WHERE round > 3; DELETE FROM metrics WHERE run_id NOT IN (SELECT id FROM runs);"

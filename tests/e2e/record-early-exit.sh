@@ -5,10 +5,12 @@
 # dies of a signal (each said at the end with '!! PROGRAM FAILED', not only
 # in run.ini; one record stopped is not), and one that cannot be started
 # (exit 1, no run directory left behind); a --thread never seen and a HUD
-# file that never appeared are said too.
+# file that never appeared are said too. record's own exit status is 3 when
+# its program failed (the run was recorded), 0 when it did not.
 . "$SS_SRC/tests/e2e/lib/record.sh"
 
-"$SS_BIN" record -q -o r1 -- "$MARKERS" --frames 2 --fps 1000 --exit 3 2>err1 || fail "record failed"
+"$SS_BIN" record -q -o r1 -- "$MARKERS" --frames 2 --fps 1000 --exit 3 2>err1
+expect_eq "record's exit status: the program failed" $? 3
 expect_eq exit_status "$(ini r1/run.ini exit_status)" 3
 # said at the end, not only in run.ini (also with -q)
 grep -q "^!! PROGRAM FAILED: 'ss-markers' exited with status 3" err1 || fail "no failure line: $(cat err1)"
@@ -16,7 +18,8 @@ expect_eq end "$(ini r1/run.ini end)" exit
 expect_eq frames "$(dump_count frame r1)" 2
 "$SS_BIN" dump r1 > /dev/null || fail "dump of a short run failed"
 
-"$SS_BIN" record -q -o r2 -- sh -c 'kill -9 $$' 2>err2 || fail "record failed"
+"$SS_BIN" record -q -o r2 -- sh -c 'kill -9 $$' 2>err2
+expect_eq "record's exit status: the program was killed" $? 3
 expect_eq exit_signal "$(ini r2/run.ini exit_signal)" KILL
 grep -q "^!! PROGRAM FAILED: 'sh' was killed by SIGKILL" err2 || fail "no failure line: $(cat err2)"
 # stopped by record itself (--duration): not a failure

@@ -31,6 +31,8 @@ struct seen {
 	char names[8][64];
 	long long ids[8];
 	int interfered[8];
+	int failed[8];
+	char failure[8][96];
 };
 
 static int collect(const struct db_run *run, void *ctx)
@@ -41,6 +43,8 @@ static int collect(const struct db_run *run, void *ctx)
 		snprintf(s->names[s->n], 64, "%s/%s/%d", run->name, run->variant, run->round);
 		s->ids[s->n] = run->id;
 		s->interfered[s->n] = run->interfered;
+		s->failed[s->n] = run->failed;
+		snprintf(s->failure[s->n], 96, "%s", run->failure ? run->failure : "(null)");
 	}
 	s->n++;
 	return 0;
@@ -82,14 +86,21 @@ static void test_roundtrip(void)
 	CHECK(metrics[2] == NULL);
 	db_free_list(metrics);
 
-	/* importing the same run directory again replaces it */
+	/* importing the same run directory again replaces it; failed and why
+	 * go with it */
 	vals[0] = 51;
+	run.failed = 1;
+	run.failure = "no frames were recorded";
 	CHECK(db_add_run(db, &run, names, vals, 3, &err) > id1);
 	CHECK_INT(db_each_run(db, "game", collect, &s, &err), 0);
 	CHECK_INT(s.n, 2);
 	CHECK_STR(s.names[0], "game/-/1");
 	CHECK_STR(s.names[1], "game/FOO=1/1");
 	CHECK_INT(s.interfered[1], -1);
+	CHECK_INT(s.failed[0], 0);
+	CHECK_STR(s.failure[0], "(null)");
+	CHECK_INT(s.failed[1], 1);
+	CHECK_STR(s.failure[1], "no frames were recorded");
 	CHECK_INT(db_run_metric(db, s.ids[1], "fps", &v), 1);
 	CHECK_NEAR(v, 51, 0);
 	s.n = 0;
@@ -128,6 +139,15 @@ static void test_migrate(void)
 	double v = 0;
 
 	CHECK_INT(exec_file(tmp("v1.db"), t_fixture("db/v1.sql")), 0);
+	{	/* a run whose program failed, stored by the first stallscope */
+		sqlite3 *h;
+
+		CHECK_INT(sqlite3_open(tmp("v1.db"), &h), SQLITE_OK);
+		CHECK_INT(sqlite3_exec(h, "INSERT INTO runs VALUES (3, 'game', '-', NULL, 2, NULL,"
+					  " NULL, NULL, '/runs/c', 0, 3)", NULL, NULL, NULL),
+			  SQLITE_OK);
+		sqlite3_close(h);
+	}
 	/* reading never migrates: it says how to */
 	CHECK_INT(db_open(tmp("v1.db"), false, &db, &err), -EPROTO);
 	CHECK(strstr(err.buf, "schema version 1 is older") && strstr(err.buf, "db upgrade"));
@@ -135,10 +155,15 @@ static void test_migrate(void)
 	CHECK_INT(db_open(tmp("v1.db"), true, &db, &err), 0);
 	if (!db)
 		return;
-	CHECK_INT(db_schema_version(db), 2);
+	CHECK_INT(db_schema_version(db), DB_SCHEMA_VERSION);
 	CHECK_INT(db_each_run(db, NULL, collect, &s, &err), 0);
-	CHECK_INT(s.n, 2);
-	CHECK_INT(s.interfered[1], 1);
+	CHECK_INT(s.n, 3);
+	CHECK_INT(s.interfered[2], 1);	/* game/FOO=1/1, after game/-/1 and game/-/2 */
+	/* 2 -> 3: a run whose program exited non-zero is a failed run */
+	CHECK_INT(s.failed[0], 0);
+	CHECK_STR(s.failure[0], "(null)");
+	CHECK_INT(s.failed[1], 1);
+	CHECK_STR(s.failure[1], "the program exited with status 3");
 	CHECK_INT(db_run_metric(db, 1, "fps", &v), 1);
 	CHECK_NEAR(v, 60.5, 0);
 	db_close(db);

@@ -75,9 +75,70 @@ static void test_errors(void)
 	sb_release(&err);
 }
 
+/* runini_failure on INI with NFRAMES frames: WHY (NULL: a good run). */
+static void check_failure(const char *ini, size_t nframes, const char *why)
+{
+	struct strbuf err = STRBUF_INIT, got = STRBUF_INIT;
+	struct runini *r = NULL;
+
+	CHECK_INT(runini_parse(ini, strlen(ini), "run.ini", &r, &err), 0);
+	CHECK_INT(runini_failure(r, nframes, &got), why ? 1 : 0);
+	if (why)
+		CHECK_STR(got.buf, why);
+	else
+		CHECK_STR(got.buf, "");
+	runini_free(r);
+	sb_release(&err);
+	sb_release(&got);
+}
+
+static void test_failure(void)
+{
+	static const char done[] = "state=done\nend=exit\nexit_status=0\nduration_recorded_s=10\n";
+	struct strbuf got = STRBUF_INIT;
+
+	check_failure(done, 600, NULL);
+	check_failure("state=done\nend=exit\nexit_status=3\n", 600,
+		      "the program exited with status 3");
+	check_failure("state=recording\nend=exit\nexit_status=0\n", 600,
+		      "the recorder did not finish (state recording: killed?)");
+	check_failure(done, 0, "no frames were recorded");
+	check_failure("state=done\nend=exit\nexit_status=0\nframe_source=none\n", 0, NULL);
+	/* attached (exit_status -): judged by the frames */
+	check_failure("state=done\nend=gone\nexit_status=-\n", 5, NULL);
+	/* a signal it was sent by the stop is the stop's; another is a crash */
+	check_failure("state=done\nend=duration\nexit_status=-\nexit_signal=TERM\n", 5, NULL);
+	check_failure("state=done\nend=signal\nexit_status=-\nexit_signal=INT\n", 5, NULL);
+	check_failure("state=done\nend=duration\nexit_status=-\nexit_signal=SEGV\n", 5,
+		      "the program was killed by SIGSEGV");
+	check_failure("state=done\nend=exit\nexit_status=-\nexit_signal=TERM\n", 5,
+		      "the program was killed by SIGTERM");
+	/* a handler's answer to our SIGINT, 130, is not a failure; 130 by itself is */
+	check_failure("state=done\nend=duration\nexit_status=130\n", 5, NULL);
+	check_failure("state=done\nend=exit\nexit_status=130\n", 5,
+		      "the program exited with status 130");
+	/* ended short: before the window's end, before half the duration */
+	check_failure("state=done\nend=exit\nexit_status=0\nduration_recorded_s=4.5\n"
+		      "window_to_s=8\n", 5,
+		      "the program ended after 4.5 s, before its window's end at 8 s");
+	check_failure("state=done\nend=exit\nexit_status=0\nduration_recorded_s=20\n"
+		      "duration_s=62\n", 5, "the program ended after 20.0 s of the expected 62 s");
+	check_failure("state=done\nend=exit\nexit_status=0\nduration_recorded_s=40\n"
+		      "duration_s=62\n", 5, NULL);
+	/* stopped by the duration: never short */
+	check_failure("state=done\nend=duration\nexit_status=0\nduration_recorded_s=62\n"
+		      "window_to_s=70\n", 5, NULL);
+	/* a frame log (no run.ini): its frames alone */
+	CHECK_INT(runini_failure(NULL, 10, &got), 0);
+	CHECK_INT(runini_failure(NULL, 0, &got), 1);
+	CHECK_STR(got.buf, "no frames were recorded");
+	sb_release(&got);
+}
+
 int main(void)
 {
 	T_RUN(test_parse);
 	T_RUN(test_errors);
+	T_RUN(test_failure);
 	return t_exit();
 }
