@@ -256,6 +256,18 @@ static int cmp_u64(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
+/* Whether the interval from A to B spans one of R's damaged spans. */
+static bool across_damage(const struct rec *r, uint64_t a, uint64_t b)
+{
+	for (size_t k = 0; k < r->ndamage; k++) {
+		const struct rec_damage *d = &r->damage[k];
+
+		if (a <= d->t_before_ns && (!d->t_after_ns || b >= d->t_after_ns))
+			return true;
+	}
+	return false;
+}
+
 /* The frames of a record: frame i lasts from present i-1 to present i, on
  * t0's clock (seconds) when T0 is known, else on the first present's. */
 static int frames_of_rec(const struct rec *r, double t0, struct frames **ret)
@@ -276,6 +288,11 @@ static int frames_of_rec(const struct rec *r, double t0, struct frames **ret)
 	if (isnan(t0))
 		t0 = r->nframes ? (double)t[0] / 1e9 : 0.0;
 	for (i = 1; i < r->nframes; i++) {
+		/* an interval across a damaged span is not a frame: what was
+		 * presented in between is lost, and its length would be a stall
+		 * nobody saw */
+		if (across_damage(r, t[i - 1], t[i]))
+			continue;
 		if (frames_push(f, (double)t[i] / 1e9 - t0, (double)(t[i] - t[i - 1]) / 1e6) < 0) {
 			frames_free(f);
 			free(t);
@@ -302,7 +319,10 @@ static int load_run_dir(const char *dir, const struct analyse_opts *o, struct an
 	const char *v;
 	int r;
 
-	sb_addf(&path, "%s/run.ini", dir);
+	if (rec_rundir_ini(dir, &path, notes) < 0) {
+		cli_error_errno(-ENOMEM, "'%s'", dir);
+		goto fail;
+	}
 	r = read_all(path.buf, &buf, &len);
 	if (r < 0) {
 		cli_error_errno(r, "'%s' is not a run directory: cannot read '%s'", dir, path.buf);
@@ -350,6 +370,22 @@ static int load_run_dir(const char *dir, const struct analyse_opts *o, struct an
 	if (rec->torn_bytes)
 		sb_addf(notes, "'%s': the last %llu bytes were torn (a crash?); their frames are "
 			       "missing\n", path.buf, (unsigned long long)rec->torn_bytes);
+	for (size_t k = 0; k < rec->ndamage; k++) {
+		const struct rec_damage *dm = &rec->damage[k];
+
+		sb_addf(notes, "'%s': DAMAGED: %llu bytes at offset %llu do not check out and were "
+			       "skipped; what they held is lost",
+			path.buf, (unsigned long long)dm->bytes, (unsigned long long)dm->off);
+		if (!isnan(t0) && dm->t_before_ns)
+			sb_addf(notes, " (from %.3f s", dm->t_before_ns / 1e9 - t0);
+		else
+			sb_adds(notes, " (from the start");
+		if (!isnan(t0) && dm->t_after_ns)
+			sb_addf(notes, " to %.3f s)", dm->t_after_ns / 1e9 - t0);
+		else
+			sb_adds(notes, " to the end)");
+		sb_addc(notes, '\n');
+	}
 	if (isnan(t0))
 		sb_addf(notes, "'%s': no t0_mono in run.ini or the record; times are from the first "
 			       "present\n", dir);
@@ -544,6 +580,13 @@ int analyse_input(const char *input, const struct analyse_opts *o, struct analys
 	}
 	sb_reset(&err);
 	r = runini_failure(ini, f->n, &err);
+	if (r == 0 && a.rec && a.rec->ndamage) {
+		/* numbers of a record with holes are not the run's: never whole */
+		r = 1;
+		sb_addf(&err, "the record is damaged: %llu bytes in %zu place%s were lost",
+			(unsigned long long)a.rec->damaged_bytes, a.rec->ndamage,
+			a.rec->ndamage == 1 ? "" : "s");
+	}
 	if (r < 0 || (r > 0 && !(a.failure = strdup(err.buf)))) {
 		cli_error_errno(-ENOMEM, "'%s'", input);
 		goto out;

@@ -7,8 +7,10 @@
  * fields) and merges samples, frames, thread snapshots, events and clock
  * pairs into one stream by time (at equal times: clock, sample, threads,
  * event, frame). A sample line names only the fields that changed since the
- * previous sample (all of them for the first). The last line is a summary
- * with the counts, the bytes per sample and the torn bytes. Strings are
+ * previous sample (all of them for the first). Then a "damage" line for
+ * each span the reader skipped (its offset, bytes and the stamps around it)
+ * and last a summary with the counts, the bytes per sample, the torn and the
+ * damaged bytes. Strings are
  * quoted and escaped (\n, \t, \\, \', \xHH), so every record stays on one
  * line.
  */
@@ -35,7 +37,9 @@ static void usage(FILE *f)
 		   "prints a record (RUNDIR/record.ssr, or FILE) as text, one line per record:\n"
 		   "the header (version, meta, fields), then samples (only the fields that\n"
 		   "changed), frames, thread snapshots (tid:name:cpu_ns:cpu), events and clock\n"
-		   "pairs in time order, then a summary with the torn bytes\n"
+		   "pairs in time order, then a line for each damaged span the reader skipped\n"
+		   "(offset, bytes, the stamps before and after it) and a summary with the torn\n"
+		   "and damaged bytes\n"
 		   "\n"
 		   "options:\n"
 		   "  --summary   print the header and the summary only\n"
@@ -203,6 +207,22 @@ static void dump_body(const struct rec *r)
 
 static void dump_summary(const struct rec *r, long long bytes)
 {
+	/* damage first, on lines of its own: what was skipped, and when */
+	for (size_t k = 0; k < r->ndamage; k++) {
+		const struct rec_damage *d = &r->damage[k];
+
+		printf("damage offset=%" PRIu64 " bytes=%" PRIu64 " from=", d->off, d->bytes);
+		if (d->t_before_ns)
+			put_time(d->t_before_ns);
+		else
+			putchar('-');
+		fputs(" to=", stdout);
+		if (d->t_after_ns)
+			put_time(d->t_after_ns);
+		else
+			putchar('-');
+		putchar('\n');
+	}
 	printf("summary samples=%zu frames=%zu threads=%zu clocks=%zu events=%zu strings=%zu "
 	       "unknown_records=%" PRIu64 " torn_bytes=%" PRIu64 " complete=%s",
 	       r->nsamples, r->nframes, r->nthreads, r->nclocks, r->nevents,
@@ -222,7 +242,7 @@ static void dump_summary(const struct rec *r, long long bytes)
 		printf(" bytes_per_sample=%.1f", (double)bytes / (double)r->nsamples);
 	else
 		fputs(" bytes_per_sample=-", stdout);
-	putchar('\n');
+	printf(" damaged_bytes=%" PRIu64 "\n", r->damaged_bytes);
 }
 
 int cmd_dump(int argc, char **argv)
@@ -289,6 +309,10 @@ int cmd_dump(int argc, char **argv)
 	if (!o.summary)
 		dump_body(r);
 	dump_summary(r, bytes);
+	if (r->ndamage)
+		fprintf(stderr, "!! '%s' is DAMAGED: %" PRIu64 " bytes in %zu place%s did not check "
+				"out and were skipped (the 'damage' lines)\n",
+			path, r->damaged_bytes, r->ndamage, r->ndamage == 1 ? "" : "s");
 	rec_free(r);
 	sb_release(&err);
 	free(path);

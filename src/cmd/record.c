@@ -134,6 +134,8 @@ struct run {
 	gid_t gid;
 	char rundir[PATH_MAX - 64];
 	char ini_path[PATH_MAX];
+	char ini_tmp[PATH_MAX];		/* beside the record in tmpfs: the final run.ini
+					 * when the run directory cannot take it; "" */
 	char rec_path[PATH_MAX];	/* where the record grows */
 	char rec_final[PATH_MAX];	/* RUNDIR/record.ssr */
 	char log_path[PATH_MAX];	/* where program.log grows */
@@ -650,6 +652,20 @@ static int write_ini(struct run *r, bool final)
 		}
 	}
 	err = recsys_write_atomic(r->ini_path, sb.buf, sb.len, r->uid, r->gid, final);
+	if (err < 0 && final && r->ini_tmp[0]) {
+		/* the run directory cannot take it (full?): keep it beside the
+		 * record in tmpfs, where report and dump find it (record_tmp with
+		 * .ini for .ssr), rather than lose the end, the exit status and
+		 * the recorder's figures */
+		int e2 = recsys_write_atomic(r->ini_tmp, sb.buf, sb.len, r->uid, r->gid, true);
+
+		if (e2 == 0) {
+			cli_error_errno(err, "cannot write '%s'; the final run.ini is at '%s'",
+					r->ini_path, r->ini_tmp);
+			sb_release(&sb);
+			return -1;
+		}
+	}
 	sb_release(&sb);
 	if (err < 0)
 		return cli_error_errno(err, "cannot write '%s'", r->ini_path);
@@ -1527,6 +1543,8 @@ static void choose_paths(struct run *r)
 			 (int)getpid(), stamp);
 		snprintf(r->out_path, sizeof(r->out_path), "/dev/shm/stallscope-%d-%s.out",
 			 (int)getpid(), stamp);
+		snprintf(r->ini_tmp, sizeof(r->ini_tmp), "/dev/shm/stallscope-%d-%s.ini",
+			 (int)getpid(), stamp);
 	} else {
 		note(r, "record and log written in place: /dev/shm is not a writable directory");
 		pathf(r->rec_path, sizeof(r->rec_path), "%s", r->rec_final);
@@ -1683,6 +1701,24 @@ static bool say_what_went_wrong(const struct run *r)
 		fprintf(stderr, "%s: note: not root: no kernel stacks in the record (a blocked "
 			"stall's evidence has no stack)\n", cli_prog);
 	return failed;
+}
+
+/* A start that failed (the record or the first run.ini could not be
+ * written): nothing was recorded, so leave neither a record, a log nor a
+ * run directory behind, in /dev/shm or anywhere. */
+static void abandon_start(struct run *r)
+{
+	stop_child(r, SIGTERM);
+	rec_writer_close(r->w);
+	r->w = NULL;
+	unlink(r->rec_path);
+	if (r->log_path[0]) {
+		unlink(r->log_path);
+		unlink(r->out_path);
+	}
+	unlink(r->ini_path);
+	drop_watch(r);
+	rmdir(r->rundir);
 }
 
 /* ------------------------------------------------------------ the command */
@@ -1999,12 +2035,14 @@ int cmd_record(int argc, char **argv)
 		err = ring_new(0, &r->ring);
 		if (err < 0) {
 			cli_error_errno(err, "cannot create the frame ring");
+			rmdir(r->rundir);	/* nothing was recorded: no run directory */
 			goto out;
 		}
 	} else if (r->fmode == FRAMES_HUD) {
 		err = hud_new(r->o.frames + 4, &r->hud);
 		if (err < 0) {
 			cli_error_errno(err, "cannot follow '%s'", r->o.frames + 4);
+			rmdir(r->rundir);
 			goto out;
 		}
 	}
@@ -2026,17 +2064,7 @@ int cmd_record(int argc, char **argv)
 		watch_set_program(r->watch, r->pid);
 	err = open_record(r);
 	if (err < 0) {
-		/* nothing recorded: leave neither a record nor a run directory */
-		stop_child(r, SIGTERM);
-		rec_writer_close(r->w);
-		r->w = NULL;
-		unlink(r->rec_path);
-		if (r->log_path[0]) {
-			unlink(r->log_path);
-			unlink(r->out_path);
-		}
-		drop_watch(r);
-		rmdir(r->rundir);
+		abandon_start(r);
 		goto out;
 	}
 	if (err > 0) {
@@ -2048,8 +2076,11 @@ int cmd_record(int argc, char **argv)
 				usleep(1000);
 		r->t_start = r->t_end = clock_ns(CLOCK_MONOTONIC);
 	} else {
-		if (write_ini(r, false) < 0)
-			goto stop;
+		if (write_ini(r, false) < 0) {
+			abandon_start(r);	/* the run directory takes nothing (full?) */
+			ret = 1;
+			goto out;
+		}
 		/* wake at the deadline, not up to 50 us after it (the default slack) */
 		prctl(PR_SET_TIMERSLACK, 1UL, 0UL, 0UL, 0UL);
 		if (r->o.rt)

@@ -41,6 +41,7 @@ void rec_free(struct rec *r)
 	for (i = 0; i < r->nstrs; i++)
 		free(r->strs[i]);
 	free(r->strs);
+	free(r->damage);
 	free(r);
 }
 

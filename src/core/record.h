@@ -74,6 +74,15 @@ struct rec_meta {
 	char *value;
 };
 
+/* Bytes the reader had to skip between whole blocks (a damaged block, and
+ * what followed it up to the next key block): what was there is lost. The
+ * stamps around it say which time it held: the latest decoded before it and
+ * the first after it (0: none). */
+struct rec_damage {
+	uint64_t off, bytes;
+	uint64_t t_before_ns, t_after_ns;
+};
+
 /* A record read into memory. Everything is owned by the struct and freed by
  * rec_free(). Samples are a row-major matrix: vals[i * nfields + f] is field
  * f of sample i, absolute (counters as the kernel's cumulative value); a
@@ -99,6 +108,9 @@ struct rec {
 	char **strs;		/* strs[0] is "" */
 	uint64_t unknown_records;	/* records of types this reader skipped */
 	uint64_t torn_bytes;	/* bytes at the end that did not form a whole block */
+	size_t ndamage;		/* damaged spans skipped, in file order */
+	struct rec_damage *damage;
+	uint64_t damaged_bytes;	/* their bytes together */
 	bool complete;		/* the writer's end record was found */
 };
 

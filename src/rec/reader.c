@@ -7,10 +7,14 @@
  * is checked against the bytes that are left before anything is allocated,
  * and the sample matrix and thread snapshots (which a few bytes can expand
  * into many values) are capped at REC_EXPAND values per input byte. The
- * blocks are taken in order while each is whole and its CRC32C matches;
- * the first that is not ends the reading, and the bytes from there on are
- * counted as torn (a recorder killed mid-block leaves exactly that). A
- * whole block whose records do not decode is damage, not a crash: an error.
+ * blocks are taken in order while each is whole and its CRC32C matches.
+ * At the first that is not, the reader looks for the next whole key block
+ * (version 2: its KEY record's sync word, then its length and CRC): when
+ * there is one, the bytes between are damage (counted, with the time span
+ * they held) and the reading goes on there, with the coding state
+ * restarted; when there is none, the bytes from there on are a torn tail (a
+ * recorder killed mid-block leaves exactly that). A whole block whose
+ * records do not decode is damage the CRC cannot explain: an error.
  * Speed: a first pass checks the blocks' CRCs and counts the samples, so
  * that the sample matrix is allocated once; the second decodes, a sample
  * costing one pass over the fields (a field that holds still is copied).
@@ -49,8 +53,13 @@ struct rd {
 		cap_meta, cap_fields;
 	uint64_t f_n, f_tprev, f_dtprev;
 	uint32_t f_tid, f_source;
-	uint64_t th_tprev, th_dtprev;
+	uint64_t th_tprev, th_dtprev, th_n;
+	bool th_restart;	/* a key: the next snapshot edits an empty one */
 	uint64_t ev_tprev;
+	uint64_t t_last;	/* the latest stamp decoded so far (for damage spans) */
+	uint64_t t_first_block;	/* the first stamp of the block being decoded, or 0 */
+	size_t *blocks, nblocks, cap_blocks;	/* offsets of the whole blocks to decode */
+	size_t cap_damage;
 };
 
 static int bad(struct rd *d, const char *what)
@@ -167,17 +176,76 @@ static int rd_field(struct rd *d, struct cur *c)
 static int rd_str(struct rd *d, struct cur *c)
 {
 	struct rec *r = d->r;
+	uint64_t id;
 	char *s;
 
-	if (r->nstrs >= UINT32_MAX)
-		return bad(d, "too many strings");
-	if (grow(&r->strs, &d->cap_strs, r->nstrs, sizeof(*r->strs)) < 0)
-		return -ENOMEM;
+	if (r->version_major < 2) {	/* 1.x: ids in order of appearance */
+		if (r->nstrs >= UINT32_MAX)
+			return bad(d, "too many strings");
+		if (grow(&r->strs, &d->cap_strs, r->nstrs, sizeof(*r->strs)) < 0)
+			return -ENOMEM;
+		s = dupn(c->p, (size_t)(c->end - c->p));
+		if (!s)
+			return -ENOMEM;
+		r->strs[r->nstrs++] = s;
+		return 0;
+	}
+	/* 2.x: the id is given, and a string is written again in every segment
+	 * that uses it; ids defined only in damaged blocks stay holes (""). A
+	 * string record takes at least 2 bytes, which bounds the holes. */
+	if (!cur_varint(c, &id) || id == 0 || id >= UINT32_MAX ||
+	    id > r->nstrs + d->len / 2)
+		return bad(d, "string record: bad id");
 	s = dupn(c->p, (size_t)(c->end - c->p));
 	if (!s)
 		return -ENOMEM;
-	r->strs[r->nstrs++] = s;
+	if (id < r->nstrs && r->strs[id]) {
+		bool same = !strcmp(r->strs[id], s) && strlen(s) == (size_t)(c->end - c->p);
+
+		free(s);
+		return same ? 0 : bad(d, "string record: an id written again with other bytes");
+	}
+	while (r->nstrs <= id) {
+		if (grow(&r->strs, &d->cap_strs, r->nstrs, sizeof(*r->strs)) < 0) {
+			free(s);
+			return -ENOMEM;
+		}
+		r->strs[r->nstrs++] = NULL;
+	}
+	r->strs[id] = s;
 	return 0;
+}
+
+/* A key: every piece of coding state restarts, as the writer's did. */
+static int rd_key(struct rd *d, struct cur *c)
+{
+	uint64_t seg;
+
+	if ((size_t)(c->end - c->p) < 4 || le32_get(c->p) != REC_KEY_SYNC)
+		return bad(d, "key record: bad sync word");
+	c->p += 4;
+	if (!cur_varint(c, &seg))
+		return bad(d, "key record: expected a key number");
+	if (d->frozen) {
+		samp_state_release(&d->ss);
+		if (samp_state_init(&d->ss, d->r->nfields, d->kinds, d->period) < 0)
+			return -ENOMEM;
+	}
+	d->f_n = d->f_tprev = d->f_dtprev = 0;
+	d->f_tid = d->f_source = 0;
+	d->th_restart = true;
+	d->th_n = d->th_tprev = d->th_dtprev = 0;
+	d->ev_tprev = 0;
+	return 0;
+}
+
+/* Notes stamp T of a decoded sample, frame or snapshot. */
+static void saw_time(struct rd *d, uint64_t t)
+{
+	if (t > d->t_last)
+		d->t_last = t;
+	if (!d->t_first_block || t < d->t_first_block)
+		d->t_first_block = t;
 }
 
 static int freeze(struct rd *d)
@@ -357,6 +425,7 @@ static int rd_samples(struct rd *d, struct cur *c)
 		t = samp_tpred(s) + (uint64_t)zz_dec(tz);
 		r->t_ns[r->nsamples++] = t;
 		samp_time_update(s, t);
+		saw_time(d, t);
 	}
 	if (b.p != b.end || b.n >= 8)
 		return bad(d, "samples record: bytes left after the last sample");
@@ -406,6 +475,7 @@ static int rd_frames(struct rd *d, struct cur *c)
 		d->f_tid = (uint32_t)tid;
 		d->f_source = (uint32_t)src;
 		d->f_n++;
+		saw_time(d, t);
 	}
 	if (c->p != c->end)
 		return bad(d, "frames record: bytes left after the last frame");
@@ -428,7 +498,8 @@ static int rd_clock(struct rd *d, struct cur *c)
 static int rd_threads(struct rd *d, struct cur *c)
 {
 	struct rec *r = d->r;
-	const struct rec_threads *prev = r->nthreads ? &r->threads[r->nthreads - 1] : NULL;
+	const struct rec_threads *prev =
+		r->nthreads && !d->th_restart ? &r->threads[r->nthreads - 1] : NULL;
 	size_t nprev = prev ? prev->n : 0, cur = 0, j = 0;
 	struct rec_thread *th = NULL;
 	uint64_t tz, n, t;
@@ -443,7 +514,7 @@ static int rd_threads(struct rd *d, struct cur *c)
 	d->expand_left -= n;
 	if (grow(&r->threads, &d->cap_threads, r->nthreads, sizeof(*r->threads)) < 0)
 		return -ENOMEM;
-	prev = r->nthreads ? &r->threads[r->nthreads - 1] : NULL;
+	prev = r->nthreads && !d->th_restart ? &r->threads[r->nthreads - 1] : NULL;
 	if (n) {
 		th = calloc(n, sizeof(*th));
 		if (!th)
@@ -498,8 +569,10 @@ static int rd_threads(struct rd *d, struct cur *c)
 	if (c->p != c->end)
 		goto bad_entry;
 	t = d->th_tprev + d->th_dtprev + (uint64_t)zz_dec(tz);
-	d->th_dtprev = r->nthreads ? t - d->th_tprev : 0;
+	d->th_dtprev = d->th_n ? t - d->th_tprev : 0;
 	d->th_tprev = t;
+	d->th_n++;
+	d->th_restart = false;
 	r->threads[r->nthreads++] = (struct rec_threads){ .t_ns = t, .n = n, .th = th };
 	return 0;
 bad_entry:
@@ -598,6 +671,13 @@ static int rd_block(struct rd *d, const uint8_t *p, size_t n, size_t off)
 		case RT_END:
 			d->r->complete = true;
 			break;
+		case RT_KEY:
+			if (d->r->version_major < 2) {
+				d->r->unknown_records++;
+				break;
+			}
+			ret = rd_key(d, &rc);
+			break;
 		default:
 			d->r->unknown_records++;
 			break;
@@ -609,6 +689,75 @@ static int rd_block(struct rd *d, const uint8_t *p, size_t n, size_t off)
 }
 
 /* ---------------------------------------------------------------- file */
+
+/* Whether a whole block (length within the file, CRC32C right) starts at
+ * OFF; its payload length into *RET_N. */
+static bool block_whole(const struct rd *d, size_t off, uint32_t *ret_n)
+{
+	const uint8_t *p = d->base + off;
+	size_t rest = d->len - off;
+	uint32_t n, crc;
+
+	if (rest < REC_BLOCK_HEADER)
+		return false;
+	n = le32_get(p);
+	if (n > REC_BLOCK_MAX || n > rest - REC_BLOCK_HEADER)
+		return false;
+	crc = rec_crc32c(rec_crc32c(0, p, 4), p + REC_BLOCK_HEADER, n);
+	if (crc != le32_get(p + 4))
+		return false;
+	*ret_n = n;
+	return true;
+}
+
+/*
+ * The offset of the first whole key block at or after FROM, or 0. A key
+ * block's payload starts with the KEY record, type, a one-byte length and
+ * the sync word, so candidates are found by the sync word (memmem) and only
+ * they cost a CRC: a damaged region is crossed at memory speed.
+ */
+static size_t next_key_block(const struct rd *d, size_t from)
+{
+	static const uint8_t sync[4] = { REC_KEY_SYNC & 0xff, REC_KEY_SYNC >> 8 & 0xff,
+					 REC_KEY_SYNC >> 16 & 0xff, REC_KEY_SYNC >> 24 };
+	size_t at = from + REC_BLOCK_HEADER + 2;	/* where a candidate's sync would be */
+
+	while (at + 4 <= d->len) {
+		const uint8_t *q = memmem(d->base + at, d->len - at, sync, 4);
+		size_t s, off;
+		uint32_t n;
+
+		if (!q)
+			return 0;
+		s = (size_t)(q - d->base);
+		off = s - REC_BLOCK_HEADER - 2;
+		if (d->base[off + REC_BLOCK_HEADER] == RT_KEY &&
+		    d->base[off + REC_BLOCK_HEADER + 1] >= REC_KEY_MIN &&
+		    d->base[off + REC_BLOCK_HEADER + 1] < 0x80 && block_whole(d, off, &n))
+			return off;
+		at = s + 1;
+	}
+	return 0;
+}
+
+static int push_block(struct rd *d, size_t off)
+{
+	if (grow(&d->blocks, &d->cap_blocks, d->nblocks, sizeof(*d->blocks)) < 0)
+		return -ENOMEM;
+	d->blocks[d->nblocks++] = off;
+	return 0;
+}
+
+static int push_damage(struct rd *d, size_t off, size_t bytes)
+{
+	struct rec *r = d->r;
+
+	if (grow(&r->damage, &d->cap_damage, r->ndamage, sizeof(*r->damage)) < 0)
+		return -ENOMEM;
+	r->damage[r->ndamage++] = (struct rec_damage){ .off = off, .bytes = bytes };
+	r->damaged_bytes += bytes;
+	return 0;
+}
 
 static int rd_header(struct rd *d)
 {
@@ -677,46 +826,59 @@ int rec_parse(const void *buf, size_t len, struct rec **ret, struct strbuf *err)
 	}
 	d.r->nstrs = 1;
 	/* First pass: the whole blocks (length and CRC), and how many
-	 * samples they hold, so that the sample matrix is allocated once. */
+	 * samples they hold, so that the sample matrix is allocated once; past
+	 * a block that is not whole, the next whole key block, if any. */
 	for (bool first = true;; first = false) {
-		const uint8_t *p = d.base + off;
-		size_t rest = len - off;
-		uint32_t n, crc;
+		size_t rest = len - off, next;
+		uint32_t n;
 
 		if (!rest)
 			break;
-		if (rest < REC_BLOCK_HEADER)
-			goto torn;
-		n = le32_get(p);
-		if (n > REC_BLOCK_MAX || n > rest - REC_BLOCK_HEADER)
-			goto torn;
-		crc = rec_crc32c(rec_crc32c(0, p, 4), p + REC_BLOCK_HEADER, n);
-		if (crc != le32_get(p + 4))
-			goto torn;
-		count_samples(&d, p + REC_BLOCK_HEADER, n);
-		off += REC_BLOCK_HEADER + n;
-		continue;
-torn:
+		if (block_whole(&d, off, &n)) {
+			r = push_block(&d, off);
+			if (r < 0)
+				goto fail;
+			count_samples(&d, d.base + off + REC_BLOCK_HEADER, n);
+			off += REC_BLOCK_HEADER + n;
+			continue;
+		}
 		if (first) {
 			d.off = off;
 			r = bad(&d, "the header block is torn or damaged");
 			goto fail;
 		}
-		d.r->torn_bytes = rest;
-		break;
-	}
-	end = off;
-	for (off = REC_FILE_HEADER; off < end;) {
-		uint32_t n = le32_get(d.base + off);
-
-		d.header_block = off == REC_FILE_HEADER;
-		r = rd_block(&d, d.base + off + REC_BLOCK_HEADER, n, off + REC_BLOCK_HEADER);
+		next = d.r->version_major >= 2 ? next_key_block(&d, off + 1) : 0;
+		if (!next) {
+			d.r->torn_bytes = rest;
+			break;
+		}
+		r = push_damage(&d, off, next - off);
 		if (r < 0)
 			goto fail;
+		off = next;
+	}
+	end = off;
+	for (size_t b = 0, k = 0; b < d.nblocks; b++) {
+		size_t boff = d.blocks[b];
+		uint32_t n = le32_get(d.base + boff);
+		struct rec_damage *dm = k < d.r->ndamage && d.r->damage[k].off + d.r->damage[k].bytes
+							      == boff ? &d.r->damage[k] : NULL;
+
+		d.header_block = boff == REC_FILE_HEADER;
+		if (dm)
+			dm->t_before_ns = d.t_last;
+		d.t_first_block = 0;
+		r = rd_block(&d, d.base + boff + REC_BLOCK_HEADER, n, boff + REC_BLOCK_HEADER);
+		if (r < 0)
+			goto fail;
+		if (dm) {
+			dm->t_after_ns = d.t_first_block;
+			k++;
+		}
 		if (d.header_block)
 			d.period = rec_parse_u64(rec_meta_get(d.r, "period_ns"));
-		off += REC_BLOCK_HEADER + n;
 	}
+	off = d.nblocks ? end : REC_FILE_HEADER;
 	if (off == REC_FILE_HEADER) {
 		d.off = off;
 		r = bad(&d, "file ends before the header block");
@@ -724,6 +886,7 @@ torn:
 	}
 	samp_state_release(&d.ss);
 	free(d.kinds);
+	free(d.blocks);
 	*ret = d.r;
 	return 0;
 fail:
@@ -731,6 +894,7 @@ fail:
 		sb_addf(err, "out of memory");
 	samp_state_release(&d.ss);
 	free(d.kinds);
+	free(d.blocks);
 	rec_free(d.r);
 	return r;
 }

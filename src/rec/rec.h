@@ -55,6 +55,14 @@ int rec_read_file(const char *path, struct rec **ret, struct strbuf *err);
  * there, and reading it gives the error) or -ENOMEM.
  */
 int rec_rundir_record(const char *dir, struct strbuf *ret, struct strbuf *note);
+/*
+ * Where the final run.ini of run directory DIR is: DIR/run.ini, or, when
+ * that is the recorder's first (state=recording) and the recorder kept its
+ * final one beside the record in tmpfs (record_tmp with .ini for .ssr: the
+ * run directory could not take it), that file, with a line saying so in
+ * NOTE. Appends the path to RET; 0 or -ENOMEM.
+ */
+int rec_rundir_ini(const char *dir, struct strbuf *ret, struct strbuf *note);
 
 /* ---------------------------------------------------------------- writer */
 
@@ -71,6 +79,9 @@ int rec_writer_meta(struct rec_writer *w, const char *key, const char *value);
 /* Before rec_writer_begin: declares a field and returns its index (>= 0);
  * -EEXIST for a name already declared, -EINVAL after begin. */
 int rec_writer_field(struct rec_writer *w, const char *name, enum rec_kind kind);
+/* Before rec_writer_begin: a key block every N data blocks (default
+ * REC_KEY_EVERY, 10; 1: every block decodes alone). 0 or -EINVAL. */
+int rec_writer_key_every(struct rec_writer *w, unsigned n);
 /* Writes the header; fields and meta are fixed from here on. */
 int rec_writer_begin(struct rec_writer *w);
 /* The id of string S, interning it on first use (written with the next

@@ -8,9 +8,17 @@
  * costs one pass over the declared fields, a string lookup one hash probe.
  * Samples and frames of a block are gathered into one RT_SAMPLES (a bit
  * stream of Rice codes, codec.h) and one RT_FRAMES record (no per-sample
- * type and length); everything else goes in call order. Strings are interned: the first use writes an RT_STR record
- * into the block, before the record that refers to it. The first error is
- * kept and returned by every later call, and by rec_writer_close.
+ * type and length); everything else goes in call order.
+ *
+ * Key blocks: a data block that opens a new segment (every REC_KEY_EVERY-th)
+ * starts with an RT_KEY record, and every piece of coding state (the sample
+ * predictor, the previous frame, the previous thread snapshot, the previous
+ * event's time) restarts there, so a reader can go on after a damaged block.
+ * Strings are interned once (ids are file-wide) and written, as RT_STR with
+ * their id, the first time a segment uses them: from sample values of str
+ * fields, thread names and events, before the record that refers to them.
+ * The first error is kept and returned by every later call, and by
+ * rec_writer_close.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -69,6 +77,17 @@ struct rec_writer {
 	/* interned strings: open addressing, power-of-two size */
 	struct intern_slot *slots;
 	size_t nslots, nstrs;
+	/* by id: the string, and the segment whose blocks last wrote it */
+	const char **str_of;
+	uint32_t *str_seg;
+	size_t str_cap;
+	size_t *str_fields, nstr_fields;	/* the REC_STR fields */
+
+	/* key blocks */
+	bool block_open;	/* the data block being filled has begun */
+	uint64_t data_blocks;	/* data blocks written */
+	uint32_t seg;		/* the segment being written (1, 2, ...; 0: header) */
+	unsigned key_every;	/* a key block every this many data blocks */
 };
 
 /* ---------------------------------------------------------------- buffers */
@@ -248,6 +267,10 @@ static int flush_block(struct rec_writer *w, bool force)
 	w->written += blk->len;
 	w->main.len = w->samples.len = w->frames.len = 0;
 	w->block_samples = w->block_frames = 0;
+	if (w->block_open) {
+		w->block_open = false;
+		w->data_blocks++;
+	}
 	return 0;
 }
 
@@ -268,6 +291,8 @@ static int maybe_flush(struct rec_writer *w)
 	return 0;
 }
 
+static int open_block(struct rec_writer *w);
+
 /* ---------------------------------------------------------------- setup */
 
 int rec_writer_new(const char *path, struct rec_writer **ret)
@@ -279,6 +304,7 @@ int rec_writer_new(const char *path, struct rec_writer **ret)
 	w = calloc(1, sizeof(*w));
 	if (!w)
 		return -ENOMEM;
+	w->key_every = REC_KEY_EVERY;
 	w->fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
 	if (w->fd < 0) {
 		int r = -errno;
@@ -304,6 +330,8 @@ int rec_writer_meta(struct rec_writer *w, const char *key, const char *value)
 	vl = strlen(value);
 	if (kl > STR_MAX || vl > STR_MAX)
 		return -E2BIG;
+	if (open_block(w) < 0)
+		return w->err;
 	w->scratch.len = 0;
 	if (ob_reserve(&w->scratch, 10 + kl + vl) < 0)
 		return w_fail(w, -ENOMEM);
@@ -363,6 +391,14 @@ int rec_writer_field(struct rec_writer *w, const char *name, enum rec_kind kind)
 	return (int)(w->nfields - 1);
 }
 
+int rec_writer_key_every(struct rec_writer *w, unsigned n)
+{
+	if (!w || w->begun || n == 0)
+		return -EINVAL;
+	w->key_every = n;
+	return 0;
+}
+
 int rec_writer_begin(struct rec_writer *w)
 {
 	uint8_t hdr[REC_FILE_HEADER];
@@ -377,8 +413,12 @@ int rec_writer_begin(struct rec_writer *w)
 		return w_fail(w, -ENOMEM);
 	w->errs = calloc(n, sizeof(*w->errs));
 	w->newchg = calloc(n, 1);
-	if (!w->errs || !w->newchg)
+	w->str_fields = calloc(n, sizeof(*w->str_fields));
+	if (!w->errs || !w->newchg || !w->str_fields)
 		return w_fail(w, -ENOMEM);
+	for (size_t f = 0; f < w->nfields; f++)
+		if (w->kinds[f] == REC_STR)
+			w->str_fields[w->nstr_fields++] = f;
 	le64_put(hdr, REC_MAGIC);
 	le16_put(hdr + 8, REC_VERSION_MAJOR);
 	le16_put(hdr + 10, REC_VERSION_MINOR);
@@ -391,6 +431,63 @@ int rec_writer_begin(struct rec_writer *w)
 	/* The header block: meta and fields, alone (even when empty), so
 	 * that it is whole on disk before the first sample. */
 	return flush_block(w, true);
+}
+
+/* ---------------------------------------------------------------- keys */
+
+/* Starts a segment: the KEY record, and every piece of coding state as it
+ * was before the first data block. */
+static int start_segment(struct rec_writer *w)
+{
+	uint8_t p[4 + 10];
+	size_t n;
+
+	samp_state_release(&w->ss);
+	if (samp_state_init(&w->ss, w->nfields, w->kinds, w->period) < 0)
+		return w_fail(w, -ENOMEM);
+	w->f_n = w->f_tprev = w->f_dtprev = 0;
+	w->f_tid = w->f_source = 0;
+	w->th_nprev = 0;
+	w->th_n = w->th_tprev = w->th_dtprev = 0;
+	w->ev_tprev = 0;
+	w->seg++;
+	le32_put(p, REC_KEY_SYNC);
+	n = 4 + varint_put(p + 4, w->seg);
+	return w_record(w, RT_KEY, p, n);
+}
+
+/* Called before anything goes into a data block: the first thing in a
+ * block that opens a segment is its KEY record. */
+static int open_block(struct rec_writer *w)
+{
+	if (!w->begun || w->block_open)
+		return w->err;
+	w->block_open = true;
+	if (w->data_blocks % w->key_every == 0)
+		return start_segment(w);
+	return 0;
+}
+
+/* Writes string ID (RT_STR: its id and bytes) unless this segment did. */
+static int str_ensure(struct rec_writer *w, uint64_t id)
+{
+	uint8_t p[10];
+	size_t n, len;
+
+	if (!id || id > w->nstrs || w->str_seg[id] == w->seg)
+		return 0;
+	len = strlen(w->str_of[id]);
+	n = varint_put(p, id);
+	if (ob_reserve(&w->main, 1 + 10 + n + len) < 0)
+		return w_fail(w, -ENOMEM);
+	if (n + len > REC_BLOCK_MAX / 2)
+		return -E2BIG;
+	w->main.p[w->main.len++] = RT_STR;
+	ob_varint(&w->main, n + len);
+	ob_bytes(&w->main, p, n);
+	ob_bytes(&w->main, w->str_of[id], len);
+	w->str_seg[id] = w->seg;
+	return 0;
 }
 
 /* ---------------------------------------------------------------- strings */
@@ -445,16 +542,31 @@ uint32_t rec_writer_intern(struct rec_writer *w, const char *s)
 	for (j = h & (w->nslots - 1); w->slots[j].s; j = (j + 1) & (w->nslots - 1))
 		if (w->slots[j].hash == h && !strcmp(w->slots[j].s, s))
 			return w->slots[j].id;
+	if (w->nstrs + 2 > w->str_cap) {
+		size_t cap = w->str_cap ? w->str_cap * 2 : 256;
+		const char **so = realloc(w->str_of, cap * sizeof(*so));
+		uint32_t *sg = so ? realloc(w->str_seg, cap * sizeof(*sg)) : NULL;
+
+		if (so)
+			w->str_of = so;
+		if (!sg) {
+			w_fail(w, -ENOMEM);
+			return 0;
+		}
+		w->str_seg = sg;
+		w->str_cap = cap;
+	}
 	copy = strdup(s);
-	if (!copy) {
+	if (!copy || open_block(w) < 0) {
+		free(copy);
 		w_fail(w, -ENOMEM);
 		return 0;
 	}
-	if (w_record(w, RT_STR, s, len) < 0) {
-		free(copy);
-		return 0;
-	}
 	w->slots[j] = (struct intern_slot){ .s = copy, .id = (uint32_t)++w->nstrs, .hash = h };
+	w->str_of[w->nstrs] = copy;
+	w->str_seg[w->nstrs] = UINT32_MAX;	/* not written yet */
+	if (str_ensure(w, w->nstrs) < 0)
+		return 0;
 	return w->slots[j].id;
 }
 
@@ -472,6 +584,11 @@ int rec_writer_sample(struct rec_writer *w, uint64_t t_ns, const int64_t *vals)
 		return w->err;
 	if (!w->begun)
 		return -EINVAL;
+	if (open_block(w) < 0)
+		return w->err;
+	for (f = 0; f < w->nstr_fields; f++)
+		if (str_ensure(w, (uint64_t)vals[w->str_fields[f]]) < 0)
+			return w->err ? w->err : -E2BIG;
 	s = &w->ss;
 	for (f = 0; f < s->nf; f++) {
 		uint64_t e = (uint64_t)vals[f] - samp_pred(&s->fs[f]);
@@ -521,6 +638,8 @@ int rec_writer_frame(struct rec_writer *w, const struct rec_frame *fr)
 		return w->err;
 	if (!w->begun)
 		return -EINVAL;
+	if (open_block(w) < 0)
+		return w->err;
 	if (ob_reserve(b, 40) < 0)
 		return w_fail(w, -ENOMEM);
 	tz = zz_enc((int64_t)(fr->t_ns - (w->f_tprev + w->f_dtprev)));
@@ -558,6 +677,8 @@ int rec_writer_clock(struct rec_writer *w, const struct rec_clock *c)
 		return w->err;
 	if (!w->begun)
 		return -EINVAL;
+	if (open_block(w) < 0)
+		return w->err;
 	n = varint_put(p, c->mono_ns);
 	n += varint_put(p + n, c->real_ns);
 	r = w_record(w, RT_CLOCK, p, n);
@@ -596,6 +717,11 @@ int rec_writer_threads(struct rec_writer *w, uint64_t t_ns, const struct rec_thr
 		return -EINVAL;
 	if (n > REC_BLOCK_MAX / 64)
 		return -E2BIG;
+	if (open_block(w) < 0)
+		return w->err;
+	for (i = 0; i < n; i++)
+		if (str_ensure(w, th[i].name) < 0)
+			return w->err ? w->err : -E2BIG;
 	b->len = 0;
 	if (ob_reserve(b, 30 + n * 50) < 0)
 		return w_fail(w, -ENOMEM);
@@ -675,10 +801,14 @@ int rec_writer_event(struct rec_writer *w, uint64_t t_ns, uint32_t tid, const ch
 		return -EINVAL;
 	if (strlen(kind) > STR_MAX || (text && strlen(text) > STR_MAX))
 		return -E2BIG;
+	if (open_block(w) < 0)
+		return w->err;
 	k = rec_writer_intern(w, kind);
 	x = rec_writer_intern(w, text);
 	if (w->err)
 		return w->err;
+	if (str_ensure(w, k) < 0 || str_ensure(w, x) < 0)
+		return w->err ? w->err : -E2BIG;
 	n = varint_put(p, zz_enc((int64_t)(t_ns - w->ev_tprev)));
 	n += varint_put(p + n, tid);
 	n += varint_put(p + n, k);
@@ -705,7 +835,7 @@ int rec_writer_close(struct rec_writer *w)
 
 	if (!w)
 		return 0;
-	if (w->begun && !w->err) {
+	if (w->begun && !w->err && open_block(w) == 0) {
 		uint8_t p[20];
 		size_t n = varint_put(p, w->nsamples);
 
@@ -719,6 +849,9 @@ int rec_writer_close(struct rec_writer *w)
 	for (size_t i = 0; i < w->nslots; i++)
 		free(w->slots[i].s);
 	free(w->slots);
+	free(w->str_of);
+	free(w->str_seg);
+	free(w->str_fields);
 	for (size_t i = 0; i < w->nfields; i++)
 		free(w->field_names[i]);
 	free(w->field_names);

@@ -13,11 +13,24 @@ trap 'rm -rf "$tmp"' EXIT
 fail=0
 bad() { echo "FAIL: $*"; fail=1; }
 
-# The golden text (run from the fixture directory: the file name is printed).
-out=$(cd "$fx" && "$SS_BIN" dump steady-30.ssr) || bad "dump steady-30.ssr failed"
-if ! diff <(echo "$out") "$fx/steady-30.dump" >"$tmp/diff"; then
-	bad "dump steady-30.ssr differs from steady-30.dump:"; head -20 "$tmp/diff"
-fi
+# The golden text (run from the fixture directory: the file name is printed),
+# of a version 1.0 record and of a 2.0 one
+for g in steady-30 steady-30-v2; do
+	out=$(cd "$fx" && "$SS_BIN" dump $g.ssr) || bad "dump $g.ssr failed"
+	if ! diff <(echo "$out") "$fx/$g.dump" >"$tmp/diff"; then
+		bad "dump $g.ssr differs from $g.dump:"; head -20 "$tmp/diff"
+	fi
+done
+
+# A damaged 2.0 record: the damage said (a line of its own, and on stderr),
+# the blocks after the next key block read
+dm=$SS_FIXTURES/rec-corpus/busy-1500-v2-damaged.ssr
+out=$("$SS_BIN" dump --summary "$dm" 2>"$tmp/err") || bad "dump of a damaged record failed"
+echo "$out" | grep -Eq "^damage offset=[0-9]+ bytes=[0-9]+ from=[0-9.]+ to=[0-9.]+$" ||
+	bad "no damage line: $(echo "$out" | tail -2)"
+echo "$out" | grep -Eq "^summary samples=700 .* torn_bytes=0 complete=yes .* damaged_bytes=[1-9][0-9]*$" ||
+	bad "summary of the damaged record: $(echo "$out" | tail -1)"
+grep -q "^!! .* is DAMAGED: [0-9]* bytes in 1 place" "$tmp/err" || bad "damage not said: $(cat "$tmp/err")"
 
 # A run directory: RUNDIR/record.ssr.
 mkdir -p "$tmp/run"
@@ -58,10 +71,10 @@ msg=$("$SS_BIN" dump "$tmp/nope.ssr" 2>&1); rc=$?
 echo "$msg" | grep -q "cannot open '$tmp/nope.ssr'" || bad "missing: $msg"
 # Version 2.0: bytes 8-9 are the major version.
 cp "$fx/steady-30.ssr" "$tmp/v2.ssr"
-printf '\x02' | dd of="$tmp/v2.ssr" bs=1 seek=8 conv=notrunc status=none
+printf '\x03' | dd of="$tmp/v2.ssr" bs=1 seek=8 conv=notrunc status=none
 msg=$("$SS_BIN" dump "$tmp/v2.ssr" 2>&1); rc=$?
 [ $rc = 1 ] || bad "v2: exit $rc"
-echo "$msg" | grep -q "version 2.0 is newer than this reader (1.0)" || bad "v2: $msg"
+echo "$msg" | grep -q "version 3.0 is newer than this reader (2.0)" || bad "v2: $msg"
 "$SS_BIN" dump >/dev/null 2>&1; rc=$?
 [ $rc = 2 ] || bad "no argument: exit $rc"
 "$SS_BIN" dump --bogus x >/dev/null 2>&1; rc=$?
