@@ -53,6 +53,9 @@
 #ifndef SS_DATADIR
 #define SS_DATADIR "/usr/local/share/stallscope"
 #endif
+#ifndef SS_LIBEXECDIR
+#define SS_LIBEXECDIR "/usr/local/libexec/stallscope"
+#endif
 
 extern char **environ;
 
@@ -241,6 +244,42 @@ static int recipe_find(const char *name, struct strbuf *ret)
 		if (p.len && access(p.buf, R_OK) == 0) {
 			sb_reset(ret);
 			sb_add(ret, p.buf, p.len);
+			sb_release(&p);
+			return 0;
+		}
+	}
+	sb_release(&p);
+	return -ENOENT;
+}
+
+/*
+ * A recipe's program given by a bare NAME (no '/'): stallscope's own helper
+ * programs (the fake game) are found beside the binary SELF (a build tree),
+ * in ../libexec/stallscope from it (an installed tree, wherever it was
+ * put), then in SS_LIBEXECDIR; anything else is left to PATH (execvp). The
+ * path found goes into RET; 0, or -ENOENT.
+ */
+static int helper_find(const char *self, const char *name, struct strbuf *ret)
+{
+	const char *slash = strrchr(self, '/');
+	int dirlen = slash ? (int)(slash - self) : 0;
+	struct strbuf p = STRBUF_INIT;
+
+	if (strchr(name, '/'))
+		return -ENOENT;
+	for (int i = 0; i < 3; i++) {
+		sb_reset(&p);
+		if (i == 0 && slash)
+			sb_addf(&p, "%.*s/%s", dirlen, self, name);
+		else if (i == 1 && slash)
+			sb_addf(&p, "%.*s/../libexec/stallscope/%s", dirlen, self, name);
+		else if (i == 2)
+			sb_addf(&p, "%s/%s", SS_LIBEXECDIR, name);
+		if (p.len && access(p.buf, X_OK) == 0) {
+			char abs[PATH_MAX];
+
+			sb_reset(ret);
+			sb_adds(ret, realpath(p.buf, abs) ? abs : p.buf);
 			sb_release(&p);
 			return 0;
 		}
@@ -448,30 +487,46 @@ struct plan_run {
  * made here (mkdir is atomic: two benches started in the same second with
  * one RESULTS directory take the next free suffix, never the same name) and
  * given to the invoking user under sudo, as record does. 0, or -errno. */
-static int run_dir(const struct bench_opts *o, const struct variant *v, bool rerun,
-		   struct strbuf *ret)
+/* A run directory's name into RET: RESULTS/STAMP-NAME-VARIANT[-rerun][-N],
+ * the variant's characters other than [A-Za-z0-9.-] as '_' (what --dry-run
+ * shows, with STAMP "<stamp>", is what the run gets); RESULTS' trailing
+ * slashes are not doubled. */
+static void run_dir_name(const struct bench_opts *o, const struct variant *v, bool rerun,
+			 const char *stamp, int n, struct strbuf *ret)
 {
-	char stamp[32], safe[96];
-	time_t t = time(NULL);
-	struct tm tm;
-	size_t k = 0;
 	const char *src = strcmp(v->name, "-") ? v->name : "base";
-	const char *su = getenv("SUDO_UID"), *sg = getenv("SUDO_GID");
+	size_t rl = strlen(o->results);
+	char safe[96];
+	size_t k = 0;
 
-	gmtime_r(&t, &tm);
-	strftime(stamp, sizeof(stamp), "%Y%m%dT%H%M%SZ", &tm);
+	while (rl > 1 && o->results[rl - 1] == '/')
+		rl--;
 	for (const char *p = src; *p && k < 60; p++)
 		safe[k++] = (*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
 					    (*p >= '0' && *p <= '9') || *p == '.' || *p == '-'
 				    ? *p
 				    : '_';
 	safe[k] = '\0';
+	sb_reset(ret);
+	sb_addf(ret, "%.*s%s%s-%s-%s%s", (int)rl, o->results,
+		rl == 1 && o->results[0] == '/' ? "" : "/", stamp, o->name, safe,
+		rerun ? "-rerun" : "");
+	if (n > 1)
+		sb_addf(ret, "-%d", n);
+}
+
+static int run_dir(const struct bench_opts *o, const struct variant *v, bool rerun,
+		   struct strbuf *ret)
+{
+	char stamp[32];
+	time_t t = time(NULL);
+	struct tm tm;
+	const char *su = getenv("SUDO_UID"), *sg = getenv("SUDO_GID");
+
+	gmtime_r(&t, &tm);
+	strftime(stamp, sizeof(stamp), "%Y%m%dT%H%M%SZ", &tm);
 	for (int n = 1; n < 1000; n++) {
-		sb_reset(ret);
-		sb_addf(ret, "%s/%s-%s-%s%s", o->results, stamp, o->name, safe,
-			rerun ? "-rerun" : "");
-		if (n > 1)
-			sb_addf(ret, "-%d", n);
+		run_dir_name(o, v, rerun, stamp, n, ret);
 		if (mkdir(ret->buf, 0755) == 0) {
 			if (geteuid() == 0 && su && sg &&
 			    chown(ret->buf, (uid_t)strtoul(su, NULL, 10), (gid_t)strtoul(sg, NULL, 10)) < 0)
@@ -1044,6 +1099,18 @@ int cmd_bench(int argc, char **argv)
 			plan[(size_t)r * nvars + v] = (struct plan_run){ v, r + 1, false };
 	if (sysstate_self_exe(self, sizeof(self)) < 0)
 		snprintf(self, sizeof(self), "%s", "stallscope");
+	if (split && helper_find(self, split[0], &err) == 0) {
+		/* a recipe's bare helper name: ours, wherever stallscope runs from */
+		char *found = strdup(err.buf);
+
+		if (!found) {
+			cli_error_errno(-ENOMEM, "recipe");
+			goto out;
+		}
+		free(split[0]);
+		split[0] = found;
+	}
+	sb_reset(&err);
 	if (gethostname(host, sizeof(host)) < 0)
 		host[0] = '\0';
 	host[sizeof(host) - 1] = '\0';
@@ -1055,9 +1122,7 @@ int cmd_bench(int argc, char **argv)
 			char **a;
 			int na = 0;
 
-			sb_reset(&dir);
-			sb_addf(&dir, "%s/<stamp>-%s-%s", o.results, o.name,
-				strcmp(v->name, "-") ? v->name : "base");
+			run_dir_name(&o, v, plan[i].rerun, "<stamp>", 1, &dir);
 			a = record_argv(self, &o, &rc, v, &plan[i], dir.buf, cmd, NULL, i + 1, total,
 					NULL);
 			if (!a) {

@@ -4,7 +4,8 @@
 # `make install` (cmake --install with DESTDIR): the binary, the preload
 # library, the Vulkan layer with a manifest whose library_path is the
 # installed layer, and a marker API header that compiles on its own (it
-# includes the ring layout, which must be installed beside it).
+# includes the ring layout, which must be installed beside it), and the fake
+# game in libexec, which the installed bench runs for the fakegame recipe.
 set -u
 command -v cmake >/dev/null || { echo "skip: no cmake"; exit 77; }
 CC=${CC:-cc}
@@ -33,4 +34,15 @@ if [ -f "$SS_BUILD/libstallscope-frames.so" ]; then
 	lib=$(sed -n 's/.*"library_path": *"\([^"]*\)".*/\1/p' "$man")
 	[ -f "$T/root$lib" ] || fail "the manifest's library_path '$lib' is not installed"
 fi
-echo "ok: installed, header compiles, layer manifest names the installed layer"
+# the fake game, where bench finds a recipe's bare program name: the
+# installed binary, run from elsewhere, runs the installed one
+game=$(find "$T/root" -path '*/libexec/stallscope/fakegame' -type f | head -n1)
+[ -n "$game" ] || fail "no libexec/stallscope/fakegame installed"
+(cd "$T" && "$bin" bench fakegame --dry-run --rounds 1 >"$T/dry" 2>&1) ||
+	fail "bench fakegame --dry-run of the installed binary: $(cat "$T/dry")"
+grep -q -- "-- $(realpath "$game") --seconds" "$T/dry" ||
+	fail "bench fakegame does not run the installed fake game: $(head -1 "$T/dry")"
+# what --dry-run shows is the directory the run gets (the variant made safe)
+grep -q -- "-o 'runs/<stamp>-fakegame-FAKEGAME_STALL_sleep_200_5'" "$T/dry" ||
+	fail "--dry-run's run directory: $(tail -1 "$T/dry")"
+echo "ok: installed, header compiles, layer manifest names the installed layer, bench finds the fake game"
