@@ -35,6 +35,52 @@ static int push(char ***v, size_t *n, struct strbuf *w)
 	return 0;
 }
 
+static int hexval(char c)
+{
+	return c >= '0' && c <= '9' ? c - '0'
+	       : c >= 'a' && c <= 'f' ? c - 'a' + 10
+	       : c >= 'A' && c <= 'F' ? c - 'A' + 10
+				      : -1;
+}
+
+/* $'...' at *PP (S the whole line): \n \t \r \\ \' \" \xHH and \a \b \e \f
+ * \v, into W; *PP moves past it. 0, -EINVAL (a message in ERR), -ENOMEM. */
+static int dollar_quoted(const char **pp, const char *s, struct strbuf *w, struct strbuf *err)
+{
+	const char *p = *pp + 2;
+	int r = 0;
+
+	for (; *p && *p != '\'' && !r; p++) {
+		char c = *p;
+
+		if (c == '\\') {
+			static const char from[] = "ntr\\'\"abefv", to[] = "\n\t\r\\'\"\a\b\x1b\f\v";
+			const char *k = p[1] ? strchr(from, p[1]) : NULL;
+
+			if (k) {
+				c = to[k - from];
+				p++;
+			} else if (p[1] == 'x' && hexval(p[2]) >= 0) {
+				c = (char)hexval(p[2]);
+				p += 2;
+				if (hexval(p[1]) >= 0)
+					c = (char)(c * 16 + hexval(*++p));
+			} else {
+				sb_addf(err, "unknown escape '\\%c' in $'...' at column %zu",
+					p[1] ? p[1] : ' ', (size_t)(p - s) + 1);
+				return -EINVAL;
+			}
+		}
+		r = sb_addc(w, c);
+	}
+	if (!r && !*p) {
+		sb_addf(err, "unterminated \"$'\" at column %zu", (size_t)(*pp - s) + 1);
+		return -EINVAL;
+	}
+	*pp = p + 1;
+	return r;
+}
+
 int argsplit(const char *s, char ***ret, struct strbuf *err)
 {
 	struct strbuf w = STRBUF_INIT;
@@ -54,6 +100,9 @@ int argsplit(const char *s, char ***ret, struct strbuf *err)
 				r = push(&v, &n, &w);
 			in_word = false;
 			p++;
+		} else if (c == '$' && p[1] == '\'') {
+			r = dollar_quoted(&p, s, &w, err);
+			in_word = true;
 		} else if (c == '\'') {
 			const char *e = strchr(p + 1, '\'');
 

@@ -3,7 +3,8 @@
  * argsplit.h: a command line in a recipe file, split into argv words the
  * way a POSIX shell would split it, without running a shell: words are
  * separated by blanks; '...' keeps everything literally; "..." keeps
- * everything but \" \\ \$ \` (backslash escapes); a backslash outside quotes
+ * everything but \" \\ \$ \` (backslash escapes); $'...' (POSIX.1-2024)
+ * takes \n \t \r \\ \' \" \a \b \e \f \v and \xHH; a backslash outside quotes
  * escapes the next character. Nothing is expanded: no variables, globs,
  * tildes or substitutions, and ; | & < > ( ) are ordinary characters (a
  * recipe names one program and its arguments). The inverse of

@@ -53,6 +53,40 @@ static int is_plain(const char *s)
 	return 1;
 }
 
+static int has_control(const char *s)
+{
+	for (; *s; s++)
+		if ((unsigned char)*s < 0x20 || *s == 0x7f)
+			return 1;
+	return 0;
+}
+
+/* S as $'...' (POSIX.1-2024's dollar-single-quotes): \n \t \r \\ \' and
+ * \xHH for the other control bytes, so that a word with a newline stays on
+ * its line and comes back whole. */
+static int add_dollar_quoted(struct strbuf *sb, const char *s)
+{
+	int r = sb_adds(sb, "$'");
+
+	for (; *s && !r; s++) {
+		unsigned char c = (unsigned char)*s;
+
+		if (c == '\n')
+			r = sb_adds(sb, "\\n");
+		else if (c == '\t')
+			r = sb_adds(sb, "\\t");
+		else if (c == '\r')
+			r = sb_adds(sb, "\\r");
+		else if (c == '\\' || c == '\'')
+			r = sb_addf(sb, "\\%c", c);
+		else if (c < 0x20 || c == 0x7f)
+			r = sb_addf(sb, "\\x%02x", c);
+		else
+			r = sb_addc(sb, (char)c);
+	}
+	return r ? r : sb_addc(sb, '\'');
+}
+
 int inifmt_quote_argv(struct strbuf *sb, int n, char *const *argv)
 {
 	for (int i = 0; i < n; i++) {
@@ -62,6 +96,11 @@ int inifmt_quote_argv(struct strbuf *sb, int n, char *const *argv)
 			return -ENOMEM;
 		if (is_plain(a)) {
 			if (sb_adds(sb, a) < 0)
+				return -ENOMEM;
+			continue;
+		}
+		if (has_control(a)) {
+			if (add_dollar_quoted(sb, a) < 0)
 				return -ENOMEM;
 			continue;
 		}

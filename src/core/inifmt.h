@@ -17,7 +17,9 @@ int inifmt_addf(struct strbuf *sb, const char *key, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
 /* Appends ARGV (N words) as one line a POSIX shell would split back into the
- * same words: plain words as they are, others in single quotes. Returns 0 or
+ * same words: plain words as they are, words with a control character
+ * (newline, tab, ...) in $'...' with backslash escapes (POSIX.1-2024; bash,
+ * zsh, ksh, and argsplit read it), others in single quotes. Returns 0 or
  * -ENOMEM. */
 int inifmt_quote_argv(struct strbuf *sb, int n, char *const *argv);
 

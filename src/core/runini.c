@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/display.h"
 #include "core/runini.h"
 
 void runini_free(struct runini *r)
@@ -70,8 +71,9 @@ int runini_parse(const char *buf, size_t len, const char *name, struct runini **
 			continue;
 		eq = memchr(line, '=', ll);
 		if (!eq || eq == line + j || memchr(line, '\0', ll)) {
-			sb_addf(err, "'%s' line %d: expected key=value, got '%.*s'", name, lineno,
-				(int)(ll > 60 ? 60 : ll), line);
+			sb_addf(err, "'%s' line %d: expected key=value, got '", name, lineno);
+			display_escape(err, line, ll, 60);
+			sb_addc(err, '\'');
 			runini_free(r);
 			return -EINVAL;
 		}
@@ -139,8 +141,9 @@ int runini_get_double(const struct runini *r, const char *name, const char *key,
 	if (!kv)
 		return -ENOENT;
 	if (to_double(kv->value, ret) < 0) {
-		sb_addf(err, "'%s' line %d: %s: expected a number, got '%s'", name, kv->line, key,
-			kv->value);
+		sb_addf(err, "'%s' line %d: %s: expected a number, got '", name, kv->line, key);
+		display_escape(err, kv->value, strlen(kv->value), 60);
+		sb_addc(err, '\'');
 		return -EINVAL;
 	}
 	return 0;
@@ -183,8 +186,10 @@ int runini_passes(const struct runini *r, const char *name, double **ret, struct
 		if (*end)
 			continue;	/* passes=, pass_note=: not a stamp */
 		if (errno || n < 1 || to_double(kv->value, &ps[k].t) < 0) {
-			sb_addf(err, "'%s' line %d: %s: expected pass<N>=seconds with N >= 1, got "
-				     "'%s'", name, kv->line, kv->key, kv->value);
+			sb_addf(err, "'%s' line %d: %s: expected pass<N>=seconds with N >= 1, got '",
+				name, kv->line, kv->key);
+			display_escape(err, kv->value, strlen(kv->value), 60);
+			sb_addc(err, '\'');
 			free(ps);
 			return -EINVAL;
 		}

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/display.h"
 #include "core/strbuf.h"
 #include "out/table.h"
 
@@ -101,44 +102,69 @@ static int is_numeric(const char *s)
 	return end != s && (*end == '\0' || *end == '%');
 }
 
+/* Pads to W columns with blanks: S takes SW. */
+static void pad(FILE *f, size_t w, size_t sw)
+{
+	for (; sw < w; sw++)
+		fputc(' ', f);
+}
+
+/*
+ * Cells are shown escaped (display_escape: a newline in a path must not
+ * break the row) and aligned by display width (a multibyte name takes its
+ * columns, not its bytes). CSV keeps the cells as they are: its quoting
+ * carries them.
+ */
 void table_print(const struct table *t, FILE *f)
 {
+	size_t rows = t->ncols ? t->n / t->ncols : 0, r, c;
 	size_t *w = calloc(t->ncols ? t->ncols : 1, sizeof(*w));
+	size_t *cw = calloc(t->n ? t->n : 1, sizeof(*cw));
+	char **shown = calloc(t->n ? t->n : 1, sizeof(*shown));
 	int *right = calloc(t->ncols ? t->ncols : 1, sizeof(*right));
-	size_t rows = t->n / t->ncols, r, c;
 
-	if (!w || !right) {
-		free(w);
-		free(right);
-		return;
+	if (!w || !cw || !shown || !right)
+		goto out;
+	for (size_t i = 0; i < t->n; i++) {
+		struct strbuf sb = STRBUF_INIT;
+
+		if (display_escape(&sb, t->cells[i], strlen(t->cells[i]), 0) < 0 ||
+		    !(shown[i] = sb_detach(&sb))) {
+			sb_release(&sb);
+			goto out;
+		}
+		cw[i] = display_width(shown[i]);
 	}
 	for (c = 0; c < t->ncols; c++)
 		right[c] = rows > 1;
 	for (r = 0; r < rows; r++) {
 		for (c = 0; c < t->ncols; c++) {
-			const char *s = t->cells[r * t->ncols + c];
-			size_t l = strlen(s);
+			size_t i = r * t->ncols + c;
 
-			if (l > w[c])
-				w[c] = l;
-			if (r > 0 && !is_numeric(s))
+			if (cw[i] > w[c])
+				w[c] = cw[i];
+			if (r > 0 && !is_numeric(t->cells[i]))
 				right[c] = 0;
 		}
 	}
 	for (r = 0; r < rows; r++) {
 		for (c = 0; c < t->ncols; c++) {
-			const char *s = t->cells[r * t->ncols + c];
+			size_t i = r * t->ncols + c;
 			int last = c + 1 == t->ncols;
 
 			if (right[c])
-				fprintf(f, "%*s", (int)w[c], s);
-			else if (last)
-				fputs(s, f);
-			else
-				fprintf(f, "%-*s", (int)w[c], s);
+				pad(f, w[c], cw[i]);
+			fputs(shown[i], f);
+			if (!right[c] && !last)
+				pad(f, w[c], cw[i]);
 			fputs(last ? "\n" : "  ", f);
 		}
 	}
+out:
+	for (size_t i = 0; shown && i < t->n; i++)
+		free(shown[i]);
+	free(shown);
+	free(cw);
 	free(w);
 	free(right);
 }

@@ -40,6 +40,21 @@ static void test_words(void)
 
 static void test_errors(void)
 {
+	{
+		struct strbuf e = STRBUF_INIT;
+		char **w = NULL;
+
+		CHECK_INT(argsplit("a $'b\\q'", &w, &e), -EINVAL);
+		CHECK(strstr(e.buf, "unknown escape") != NULL);
+		sb_reset(&e);
+		CHECK_INT(argsplit("a $'b", &w, &e), -EINVAL);
+		CHECK(strstr(e.buf, "unterminated \"$'\" at column 3") != NULL);
+		CHECK_INT(argsplit("$'\\x41\\x4a2'", &w, &e), 1);
+		if (w)
+			CHECK_STR(w[0], "AJ2");
+		argsplit_free(w);
+		sb_release(&e);
+	}
 	struct strbuf err = STRBUF_INIT;
 	char **v = (char **)"untouched";
 
@@ -58,13 +73,18 @@ static void test_errors(void)
 /* inifmt_quote_argv's line splits back into the same words. */
 static void test_round_trip(void)
 {
-	char *words[] = { "a b", "it's", "plain", "", "$x" };
+	/* with a newline, a tab, a quote and a backslash in one word, and an
+	 * escape byte: run.ini's argv must give back every argument */
+	char *words[] = { "a b", "it's", "plain", "", "$x", "two\nlines\tand 'q' \\", "\x1b[0m" };
+	int nw = (int)(sizeof(words) / sizeof(words[0]));
 	struct strbuf line = STRBUF_INIT, err = STRBUF_INIT;
 	char **v = NULL;
 
-	inifmt_quote_argv(&line, 5, words);
-	CHECK_INT(argsplit(line.buf, &v, &err), 5);
-	for (int i = 0; i < 5 && v; i++)
+	inifmt_quote_argv(&line, nw, words);
+	CHECK(strchr(line.buf, '\n') == NULL && strchr(line.buf, '\x1b') == NULL);
+	CHECK(strstr(line.buf, "$'two\\nlines\\tand \\'q\\' \\\\'") != NULL);
+	CHECK_INT(argsplit(line.buf, &v, &err), nw);
+	for (int i = 0; i < nw && v; i++)
 		CHECK_STR(v[i], words[i]);
 	argsplit_free(v);
 	sb_release(&line);

@@ -82,6 +82,39 @@ static void test_table(void)
 	free(s);
 }
 
+/* A newline in a path stays in its row (escaped), a multibyte name takes
+ * its columns, not its bytes; CSV keeps the cells as they are. */
+static void write_table_hygiene(FILE *f)
+{
+	static const char *const h[] = { "source", "frames" };
+	struct table *t = table_new(2, h);
+
+	table_add(t, "runs/a\nb");
+	table_add(t, "12");
+	table_add(t, "runs/\xe3\x82\xb2\xe3\x83\xbc\xe3\x83\xa0");	/* ゲーム */
+	table_add(t, "3");
+	table_add(t, "runs/Caf\xc3\xa9");
+	table_add(t, "456");
+	table_print(t, f);
+	table_print_csv(t, f);
+	table_free(t);
+}
+
+static void test_table_hygiene(void)
+{
+	char *s = capture(write_table_hygiene);
+
+	CHECK_STR(s, "source       frames\n"
+		     "runs/a\\nb        12\n"
+		     "runs/\xe3\x82\xb2\xe3\x83\xbc\xe3\x83\xa0       3\n"
+		     "runs/Caf\xc3\xa9       456\n"
+		     "source,frames\n"
+		     "\"runs/a\nb\",12\n"
+		     "runs/\xe3\x82\xb2\xe3\x83\xbc\xe3\x83\xa0,3\n"
+		     "runs/Caf\xc3\xa9,456\n");
+	free(s);
+}
+
 static void test_strbuf(void)
 {
 	struct strbuf sb = STRBUF_INIT;
@@ -111,6 +144,7 @@ int main(void)
 {
 	T_RUN(test_json);
 	T_RUN(test_table);
+	T_RUN(test_table_hygiene);
 	T_RUN(test_strbuf);
 	return t_exit();
 }
