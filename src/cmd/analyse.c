@@ -305,10 +305,32 @@ static int frames_of_rec(const struct rec *r, double t0, struct frames **ret)
 	return 0;
 }
 
-/* The run directory DIR: frames, t0, passes, program log, rule. */
+/*
+ * Streaming the record (rec_parse_stream): report, matrix, bench and db
+ * import need each sample's cause, which looks at a few samples around it,
+ * not the whole sample matrix (193 MB for an hour); stalls keeps it for its
+ * evidence (o->keep). The ring holds 1024 samples, 536 KB of 67 fields.
+ */
+#define STREAM_RING 1024
+
+static int stream_header(void *ctx, const struct rec *r)
+{
+	return causes_stream_new(r, STREAM_RING, (struct causes **)ctx);
+}
+
+static int stream_samples(void *ctx, const struct rec *r)
+{
+	struct causes *c = *(struct causes **)ctx;
+
+	(void)r;
+	return c ? causes_stream_feed(c, false) : 0;
+}
+
+/* The run directory DIR: frames, t0, passes, program log, rule; with
+ * RET_CAUSES, the record streamed and its samples' causes there. */
 static int load_run_dir(const char *dir, const struct analyse_opts *o, struct analysis *a,
 			struct frames **ret_f, struct runini **ret_ini, double *ret_t0,
-			struct rec **ret_rec, struct strbuf *notes)
+			struct rec **ret_rec, struct causes **ret_causes, struct strbuf *notes)
 {
 	struct strbuf err = STRBUF_INIT, path = STRBUF_INIT;
 	struct runini *ini = NULL;
@@ -352,7 +374,19 @@ static int load_run_dir(const char *dir, const struct analyse_opts *o, struct an
 		cli_error_errno(-ENOMEM, "'%s'", dir);
 		goto fail;
 	}
-	r = rec_read_file(path.buf, &rec, &err);
+	if (ret_causes) {
+		struct rec_stream st = { .ring_rows = STREAM_RING, .skip_threads = true,
+					 .on_header = stream_header,
+					 .on_samples = stream_samples, .ctx = ret_causes };
+
+		r = rec_read_file_stream(path.buf, &st, &rec, &err);
+		if (r == 0 && *ret_causes)
+			r = causes_stream_feed(*ret_causes, true);
+		if (r < 0 && !err.len)
+			sb_addf(&err, "'%s': %s", path.buf, strerror(-r));
+	} else {
+		r = rec_read_file(path.buf, &rec, &err);
+	}
 	if (r < 0) {
 		if (err.len)
 			cli_error("%s", err.buf);
@@ -422,6 +456,7 @@ int analyse_input(const char *input, const struct analyse_opts *o, struct analys
 	const struct reload_rule *rule = NULL;
 	struct reload_line *lines = NULL;
 	struct metrics_seg *segs = NULL;
+	struct causes *streamed = NULL;	/* the record's causes, when streamed */
 	double t0 = NAN, *pass = NULL, end_s;
 	const double *passes = o->pass;
 	size_t npass = o->npass, nlines = 0;
@@ -437,7 +472,8 @@ int analyse_input(const char *input, const struct analyse_opts *o, struct analys
 		return cli_error_errno(-ENOMEM, "'%s'", input);
 	is_dir = stat(input, &st) == 0 && S_ISDIR(st.st_mode);
 	if (is_dir) {
-		if (load_run_dir(input, o, &a, &f, &ini, &t0, &a.rec, &notes) < 0)
+		if (load_run_dir(input, o, &a, &f, &ini, &t0, &a.rec, o->keep ? NULL : &streamed,
+				 &notes) < 0)
 			goto out;
 	} else {
 		r = framelog_read(input, o->fmt, &f, &msg);
@@ -620,7 +656,10 @@ int analyse_input(const char *input, const struct analyse_opts *o, struct analys
 				if (a.rec->frames[i].t_ns < a.t0_ns)
 					a.t0_ns = a.rec->frames[i].t_ns;
 		}
-		if (causes_new(a.rec, &c) < 0) {
+		if (streamed) {
+			c = streamed;	/* classified as the record was read */
+			streamed = NULL;
+		} else if (causes_new(a.rec, &c) < 0) {
 			cli_error_errno(-ENOMEM, "'%s'", input);
 			goto out;
 		}
@@ -665,6 +704,7 @@ int analyse_input(const char *input, const struct analyse_opts *o, struct analys
 	memset(&a, 0, sizeof(a));
 	ret_code = 0;
 out:
+	causes_free(streamed);
 	analysis_release(&a);
 	reload_rule_release(&override);
 	runini_free(ini);

@@ -299,11 +299,14 @@ struct causes {
 	size_t ndisks;
 	struct disk *disks;
 	uint8_t *sub;	/* per sample */
+	/* streaming (causes_stream_new): r->vals is a ring of mask + 1 rows;
+	 * SIZE_MAX: every row. done: samples classified; cap: sub's room. */
+	size_t mask, done, cap;
 };
 
 static int64_t val(const struct causes *c, size_t i, int f)
 {
-	return c->r->vals[i * c->r->nfields + (size_t)f];
+	return c->r->vals[(i & c->mask) * c->r->nfields + (size_t)f];
 }
 
 /* The delta of field F from sample I-1 to I; 0 when F is absent or I is 0. */
@@ -671,7 +674,8 @@ static enum cause_sub classify(const struct causes *c, size_t i)
 	return SUB_UNKNOWN;
 }
 
-int causes_new(const struct rec *r, struct causes **ret)
+/* The field indices and disks of R's fields; sub left for the caller. */
+static int causes_init(const struct rec *r, struct causes **ret)
 {
 	struct causes *c = calloc(1, sizeof(*c));
 	const char *arch;
@@ -680,6 +684,7 @@ int causes_new(const struct rec *r, struct causes **ret)
 	if (!c)
 		return -ENOMEM;
 	c->r = r;
+	c->mask = SIZE_MAX;
 	arch = rec_meta_get(r, "syscall_abi");
 	if (!arch)
 		arch = rec_meta_get(r, "arch");
@@ -704,13 +709,70 @@ int causes_new(const struct rec *r, struct causes **ret)
 		c->ft_wchan = -1;
 	if (c->ft_fd_target >= 0 && r->fields[c->ft_fd_target].kind != REC_STR)
 		c->ft_fd_target = -1;
-	if (find_disks(c) < 0 || !(c->sub = malloc(r->nsamples ? r->nsamples : 1))) {
+	if (find_disks(c) < 0) {
 		causes_free(c);
 		return -ENOMEM;
 	}
-	for (i = 0; i < r->nsamples; i++)
-		c->sub[i] = (uint8_t)classify(c, i);
 	*ret = c;
+	return 0;
+}
+
+int causes_new(const struct rec *r, struct causes **ret)
+{
+	struct causes *c;
+	int err = causes_init(r, &c);
+
+	if (err < 0)
+		return err;
+	if (!(c->sub = malloc(r->nsamples ? r->nsamples : 1))) {
+		causes_free(c);
+		return -ENOMEM;
+	}
+	for (size_t i = 0; i < r->nsamples; i++)
+		c->sub[i] = (uint8_t)classify(c, i);
+	c->done = c->cap = r->nsamples;
+	*ret = c;
+	return 0;
+}
+
+int causes_stream_new(const struct rec *r, size_t ring_rows, struct causes **ret)
+{
+	struct causes *c;
+	int err;
+
+	if (ring_rows < CAUSES_STREAM_MIN_RING || ring_rows & (ring_rows - 1))
+		return -EINVAL;
+	err = causes_init(r, &c);
+	if (err < 0)
+		return err;
+	c->mask = ring_rows - 1;
+	*ret = c;
+	return 0;
+}
+
+int causes_stream_feed(struct causes *c, bool last)
+{
+	size_t n = c->r->nsamples;
+	size_t upto = last ? n : n > CAUSES_STREAM_AHEAD ? n - CAUSES_STREAM_AHEAD : 0;
+
+	if (upto > c->cap) {
+		size_t cap = c->cap ? c->cap : 4096;
+		uint8_t *p;
+
+		while (cap < upto)
+			cap *= 2;
+		p = realloc(c->sub, cap);
+		if (!p)
+			return -ENOMEM;
+		c->sub = p;
+		c->cap = cap;
+	}
+	/* sample i looks at i - CAUSES_STREAM_BACK .. i + CAUSES_STREAM_AHEAD - 1:
+	 * the ring must still hold the first of them */
+	if (c->done < upto && n - c->done + CAUSES_STREAM_BACK > c->mask + 1)
+		return -ERANGE;
+	for (; c->done < upto; c->done++)
+		c->sub[c->done] = (uint8_t)classify(c, c->done);
 	return 0;
 }
 
@@ -725,7 +787,7 @@ void causes_free(struct causes *c)
 
 enum cause_sub causes_sample(const struct causes *c, size_t i)
 {
-	return i < c->r->nsamples ? (enum cause_sub)c->sub[i] : SUB_NO_SAMPLE;
+	return i < c->done ? (enum cause_sub)c->sub[i] : SUB_NO_SAMPLE;
 }
 
 /* ------------------------------------------------------- spans */

@@ -129,6 +129,22 @@ struct causes;
 int causes_new(const struct rec *r, struct causes **ret);
 void causes_free(struct causes *c);	/* NULL-safe */
 
+/*
+ * Streaming, beside rec_parse_stream (rec/rec.h): R's vals is a ring of
+ * RING_ROWS rows (a power of two, >= CAUSES_STREAM_MIN_RING) that the
+ * reader fills. causes_stream_new once R's fields are known;
+ * causes_stream_feed as samples come (it classifies every sample that has
+ * CAUSES_STREAM_AHEAD samples after it, which is as far as any rule looks),
+ * and once with LAST when all are read. The causes are those causes_new
+ * gives; causes_evidence needs the whole matrix (causes_new). 0, -ENOMEM,
+ * or -ERANGE when the ring was overrun (fed too seldom).
+ */
+#define CAUSES_STREAM_BACK (CAUSES_RUNQ_SPAN + 2)
+#define CAUSES_STREAM_AHEAD (CAUSES_RUNQ_AHEAD + 2)
+#define CAUSES_STREAM_MIN_RING 256
+int causes_stream_new(const struct rec *r, size_t ring_rows, struct causes **ret);
+int causes_stream_feed(struct causes *c, bool last);
+
 /* The sub-cause of sample I (< r->nsamples). */
 enum cause_sub causes_sample(const struct causes *c, size_t i);
 

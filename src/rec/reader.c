@@ -60,6 +60,9 @@ struct rd {
 	uint64_t t_first_block;	/* the first stamp of the block being decoded, or 0 */
 	size_t *blocks, nblocks, cap_blocks;	/* offsets of the whole blocks to decode */
 	size_t cap_damage;
+	const struct rec_stream *stream;	/* NULL: the whole matrix */
+	size_t ring_mask;	/* streaming: rows - 1; SIZE_MAX: every row kept */
+	uint64_t fed;		/* samples when on_samples last ran */
 };
 
 static int bad(struct rd *d, const char *what)
@@ -260,6 +263,8 @@ static int freeze(struct rd *d)
 			    d->header_block ? rec_parse_u64(p) : d->period) < 0)
 		return -ENOMEM;
 	d->frozen = true;
+	if (d->stream && d->stream->on_header)
+		return d->stream->on_header(d->stream->ctx, d->r);
 	return 0;
 }
 
@@ -356,9 +361,16 @@ static int rd_samples(struct rd *d, struct cur *c)
 	/* A sample takes at least 2 bits. */
 	if (!cur_varint(c, &count) || count > (uint64_t)(c->end - c->p) * 4)
 		return bad(d, "samples record: count larger than the record");
-	if (nf && count > d->expand_left / nf)
+	if (nf && d->ring_mask == SIZE_MAX && count > d->expand_left / nf)
 		return bad(d, "samples record: more values than a file this size can hold");
-	d->expand_left -= count * nf;
+	if (d->ring_mask == SIZE_MAX)
+		d->expand_left -= count * nf;
+	if (d->ring_mask != SIZE_MAX && !r->vals) {
+		/* streaming: the ring, once */
+		r->vals = calloc((d->ring_mask + 1) * (nf ? nf : 1), sizeof(*r->vals));
+		if (!r->vals)
+			return -ENOMEM;
+	}
 	if (r->nsamples + count > d->cap_samples) {
 		size_t cap = d->cap_samples ? d->cap_samples : 256;
 
@@ -376,16 +388,18 @@ static int rd_samples(struct rd *d, struct cur *c)
 		if (!t)
 			return -ENOMEM;
 		r->t_ns = t;
-		v = realloc(r->vals, (nf ? cap * nf : 1) * sizeof(*v));
-		if (!v)
-			return -ENOMEM;
-		prefault(v + r->nsamples * nf, (cap - r->nsamples) * nf * sizeof(*v));
-		r->vals = v;
+		if (d->ring_mask == SIZE_MAX) {
+			v = realloc(r->vals, (nf ? cap * nf : 1) * sizeof(*v));
+			if (!v)
+				return -ENOMEM;
+			prefault(v + r->nsamples * nf, (cap - r->nsamples) * nf * sizeof(*v));
+			r->vals = v;
+		}
 		d->cap_samples = cap;
 	}
 	b = (struct bitr){ .p = c->p, .end = c->end };
 	for (i = 0; i < count; i++) {
-		int64_t *row = r->vals + r->nsamples * nf;
+		int64_t *row = r->vals + (r->nsamples & d->ring_mask) * nf;
 		uint64_t ntog, tz, last = 0, t;
 
 		if (!br_rice(&b, &s->avg_t, &tz) || !br_rice(&b, &s->avg_ntog, &ntog))
@@ -426,6 +440,13 @@ static int rd_samples(struct rd *d, struct cur *c)
 		r->t_ns[r->nsamples++] = t;
 		samp_time_update(s, t);
 		saw_time(d, t);
+		if (d->ring_mask != SIZE_MAX && d->stream->on_samples &&
+		    r->nsamples - d->fed >= (d->ring_mask + 1) / 4) {
+			d->fed = r->nsamples;
+			ret = d->stream->on_samples(d->stream->ctx, r);
+			if (ret < 0)
+				return ret;
+		}
 	}
 	if (b.p != b.end || b.n >= 8)
 		return bad(d, "samples record: bytes left after the last sample");
@@ -495,7 +516,16 @@ static int rd_clock(struct rd *d, struct cur *c)
 	return 0;
 }
 
+static int rd_threads_keep(struct rd *d, struct cur *c);
+
 static int rd_threads(struct rd *d, struct cur *c)
+{
+	if (d->stream && d->stream->skip_threads)
+		return 0;	/* not wanted: not decoded (each edits the last kept) */
+	return rd_threads_keep(d, c);
+}
+
+static int rd_threads_keep(struct rd *d, struct cur *c)
 {
 	struct rec *r = d->r;
 	const struct rec_threads *prev =
@@ -803,12 +833,23 @@ static int rd_header(struct rd *d)
 
 int rec_parse(const void *buf, size_t len, struct rec **ret, struct strbuf *err)
 {
-	struct rd d = { .base = buf, .len = len, .err = err };
+	return rec_parse_stream(buf, len, NULL, ret, err);
+}
+
+int rec_parse_stream(const void *buf, size_t len, const struct rec_stream *st, struct rec **ret,
+		     struct strbuf *err)
+{
+	struct rd d = { .base = buf, .len = len, .err = err, .stream = st, .ring_mask = SIZE_MAX };
 	size_t off = REC_FILE_HEADER, end;
 	int r;
 
 	if (!ret || (!buf && len))
 		return -EINVAL;
+	if (st && st->ring_rows) {
+		if (st->ring_rows & (st->ring_rows - 1) || st->ring_rows < 4)
+			return -EINVAL;
+		d.ring_mask = st->ring_rows - 1;
+	}
 	d.r = calloc(1, sizeof(*d.r));
 	if (!d.r)
 		return -ENOMEM;
@@ -901,6 +942,12 @@ fail:
 
 int rec_read_file(const char *path, struct rec **ret, struct strbuf *err)
 {
+	return rec_read_file_stream(path, NULL, ret, err);
+}
+
+int rec_read_file_stream(const char *path, const struct rec_stream *rs, struct rec **ret,
+			 struct strbuf *err)
+{
 	struct strbuf msg = STRBUF_INIT;
 	uint8_t *buf = NULL;
 	size_t len = 0, cap = 0;
@@ -951,7 +998,7 @@ int rec_read_file(const char *path, struct rec **ret, struct strbuf *err)
 			break;
 		len += (size_t)k;
 	}
-	r = rec_parse(buf, len, ret, &msg);
+	r = rec_parse_stream(buf, len, rs, ret, &msg);
 out:
 	if (r < 0 && err) {
 		if (r == -ENOMEM && !msg.len)

@@ -46,6 +46,30 @@
 int rec_parse(const void *buf, size_t len, struct rec **ret, struct strbuf *err);
 /* As rec_parse, reading the file at PATH; the message names the file. */
 int rec_read_file(const char *path, struct rec **ret, struct strbuf *err);
+
+/*
+ * Streaming: for a reader that looks at each sample with a few around it
+ * and needs no more (the causes of report's columns), so that a one-hour
+ * record is read in tens of MB rather than its 193 MB sample matrix.
+ * With ring_rows (a power of two), the result's vals holds only the last
+ * ring_rows samples: sample i at row i & (ring_rows - 1); t_ns still holds
+ * every stamp, nsamples counts every sample. on_header runs once the fields
+ * are known (before the first sample); on_samples every ring_rows / 4
+ * samples, with R as decoded so far (the last ring_rows rows valid). Either
+ * returning a negative errno stops the read and is returned. skip_threads: thread
+ * snapshots are not kept (nthreads 0).
+ */
+struct rec_stream {
+	size_t ring_rows;
+	bool skip_threads;
+	int (*on_header)(void *ctx, const struct rec *r);
+	int (*on_samples)(void *ctx, const struct rec *r);
+	void *ctx;
+};
+int rec_parse_stream(const void *buf, size_t len, const struct rec_stream *s, struct rec **ret,
+		     struct strbuf *err);
+int rec_read_file_stream(const char *path, const struct rec_stream *s, struct rec **ret,
+			 struct strbuf *err);
 /*
  * Where the record of run directory DIR is: DIR/record.ssr, or, when that is
  * missing and DIR/run.ini names a record_tmp that exists (the recorder was

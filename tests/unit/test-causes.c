@@ -880,11 +880,97 @@ static int write_run(const char *dir)
 	return rec_writer_close(w);
 }
 
+static int t_stream_header(void *ctx, const struct rec *r)
+{
+	return causes_stream_new(r, 256, (struct causes **)ctx);
+}
+
+static int t_stream_samples(void *ctx, const struct rec *r)
+{
+	(void)r;
+	return causes_stream_feed(*(struct causes **)ctx, false);
+}
+
+/* The causes of a record read streaming (a ring of 256 samples, which a
+ * busy 700-sample record wraps twice) are the causes of the whole matrix,
+ * sample by sample and span by span. The record is the fuzz corpus's
+ * damaged one: its samples resume after a hole, which the ring must not
+ * mind either. */
+static void test_stream(void)
+{
+	const char *path = t_fixture("rec-corpus/busy-1500-v2-damaged.ssr");
+	struct strbuf err = STRBUF_INIT;
+	struct rec *full = NULL, *st = NULL;
+	struct causes *cf = NULL, *cs = NULL;
+	struct rec_stream rs = { .ring_rows = 256, .skip_threads = true,
+				 .on_header = t_stream_header, .on_samples = t_stream_samples,
+				 .ctx = &cs };
+	size_t diff = 0;
+
+	CHECK_INT(rec_read_file(path, &full, &err), 0);
+	CHECK_INT(rec_read_file_stream(path, &rs, &st, &err), 0);
+	if (!full || !st || !cs) {
+		T_FAIL("cannot read '%s': %s", path, err.buf);
+		goto out;
+	}
+	CHECK_INT(causes_stream_feed(cs, true), 0);
+	CHECK_INT(causes_new(full, &cf), 0);
+	CHECK_INT(st->nsamples, full->nsamples);
+	CHECK(full->nsamples > 600);
+	CHECK_INT(st->nthreads, 0);
+	for (size_t i = 0; i < full->nsamples; i++)
+		diff += causes_sample(cf, i) != causes_sample(cs, i);
+	CHECK_INT(diff, 0);
+	{	/* not all one cause: the comparison means something */
+		size_t kinds[SUB_N] = { 0 }, nk = 0;
+
+		for (size_t i = 0; i < full->nsamples; i++)
+			kinds[causes_sample(cf, i)]++;
+		for (int k = 0; k < SUB_N; k++)
+			nk += kinds[k] > 0;
+		CHECK(nk >= 3);
+	}
+	for (size_t k = 0; k + 50 < full->nsamples; k += 37) {
+		struct cause_split a = { 0 }, b = { 0 };
+
+		causes_split(cf, full->t_ns[k] + 3000000, full->t_ns[k + 50], &a);
+		causes_split(cs, full->t_ns[k] + 3000000, full->t_ns[k + 50], &b);
+		for (int j = 0; j < SUB_N; j++)
+			CHECK_NEAR(a.sub_s[j], b.sub_s[j], 0);
+	}
+	{	/* a ring that is not a power of two, or too small: refused */
+		struct causes *bad = NULL;
+
+		CHECK_INT(causes_stream_new(full, 1000, &bad), -EINVAL);
+		CHECK_INT(causes_stream_new(full, 128, &bad), -EINVAL);
+		CHECK(bad == NULL);
+	}
+	{	/* a ring fed too seldom: said (-ERANGE), never misread */
+		struct causes *lazy = NULL;
+		struct rec *r2 = NULL;
+		struct rec_stream rs2 = { .ring_rows = 256, .on_header = t_stream_header,
+					  .ctx = &lazy };
+
+		CHECK_INT(rec_read_file_stream(path, &rs2, &r2, &err), 0);
+		if (lazy)
+			CHECK_INT(causes_stream_feed(lazy, true), -ERANGE);
+		causes_free(lazy);
+		rec_free(r2);
+	}
+out:
+	causes_free(cf);
+	causes_free(cs);
+	rec_free(full);
+	rec_free(st);
+	sb_release(&err);
+}
+
 int main(int argc, char **argv)
 {
 	if (argc >= 3 && !strcmp(argv[1], "--write"))
 		return write_run(argv[2]) < 0;
 	T_RUN(test_disk);
+	T_RUN(test_stream);
 	T_RUN(test_io);
 	T_RUN(test_swap_zram);
 	T_RUN(test_swap_dev);
