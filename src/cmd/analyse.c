@@ -500,10 +500,11 @@ int analyse_input(const char *input, const struct analyse_opts *o, struct analys
 
 		for (size_t k = 0; k < 3 && !o->window_given; k++) {
 			double x;
-			char path[4096];
+			struct strbuf path = STRBUF_INIT;
 
-			snprintf(path, sizeof(path), "%s/run.ini", input);
-			r = runini_get_double(ini, path, keys[k], &x, &err);
+			sb_add_path(&path, input, "run.ini");
+			r = runini_get_double(ini, path.buf, keys[k], &x, &err);
+			sb_release(&path);
 			if (r == -EINVAL) {
 				cli_error("%s", err.buf);
 				goto out;
@@ -578,7 +579,7 @@ int analyse_input(const char *input, const struct analyse_opts *o, struct analys
 		struct strbuf path = STRBUF_INIT;
 		size_t len, unstamped = 0;
 
-		sb_addf(&path, "%s/program.log", input);
+		sb_add_path(&path, input, "program.log");
 		r = read_all(path.buf, &log, &len);
 		if (r == 0) {
 			if (reload_log_parse(log, len, &lines, &nlines, &unstamped) < 0) {

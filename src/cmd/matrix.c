@@ -130,8 +130,10 @@ static int write_metric(const char *dir, int m, const struct analysis *as, const
 	FILE *f;
 	int ret = -1;
 
-	sb_addf(&path, "%s/%s.csv", dir, metric_descs[m].name);
-	sb_addf(&tmp, "%s/.%s.csv.tmp", dir, metric_descs[m].name);
+	sb_add_path(&path, dir, metric_descs[m].name);
+	sb_adds(&path, ".csv");
+	sb_add_path(&tmp, dir, ".");
+	sb_addf(&tmp, "%s.csv.tmp", metric_descs[m].name);
 	if (!v) {
 		cli_error_errno(-ENOMEM, "'%s'", path.buf);
 		goto out;
@@ -181,7 +183,7 @@ static int write_list(const char *dir, const char *name, const struct strbuf *li
 	FILE *f;
 	int ret = 0;
 
-	sb_addf(&path, "%s/%s", dir, name);
+	sb_add_path(&path, dir, name);
 	f = fopen(path.buf, "w");
 	if (!f || fwrite(lines->buf, 1, lines->len, f) != lines->len || ferror(f)) {
 		ret = cli_error_errno(-errno, "cannot write '%s'", path.buf);
@@ -279,8 +281,10 @@ static int write_db_metric(struct db *db, const char *dir, const char *metric,
 	int ret = -1, r;
 	FILE *f = NULL;
 
-	sb_addf(&path, "%s/%s.csv", dir, metric);
-	sb_addf(&tmp, "%s/.%s.csv.tmp", dir, metric);
+	sb_add_path(&path, dir, metric);
+	sb_adds(&path, ".csv");
+	sb_add_path(&tmp, dir, ".");
+	sb_addf(&tmp, "%s.csv.tmp", metric);
 	if (!v) {
 		cli_error_errno(-ENOMEM, "'%s'", path.buf);
 		goto out;
@@ -430,6 +434,15 @@ int cmd_matrix(int argc, char **argv)
 	if (o.name && !o.db) {
 		free(pass);
 		return cli_usage_error("--name goes with --db");
+	}
+	{	/* 'm/' and 'm' name one directory: no doubled slash in what is said */
+		static char od[4096];
+		size_t ol = strlen(outdir);
+
+		while (ol > 1 && outdir[ol - 1] == '/')
+			ol--;
+		snprintf(od, sizeof(od), "%.*s", (int)ol, outdir);
+		outdir = od;
 	}
 	if (mkdir(outdir, 0777) < 0 && errno != EEXIST) {
 		cli_error_errno(-errno, "cannot create '%s'", outdir);

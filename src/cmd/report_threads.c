@@ -206,7 +206,7 @@ void report_recorder_json(struct json *j, const struct analysis *a)
 		json_knull(j, "recorder");
 		return;
 	}
-	sb_addf(&path, "%s/run.ini", a->source);
+	sb_add_path(&path, a->source, "run.ini");
 	f = fopen(path.buf, "r");
 	while (f && (n = fread(chunk, 1, sizeof(chunk), f)) > 0)
 		sb_add(&buf, chunk, n);

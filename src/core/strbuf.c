@@ -112,3 +112,16 @@ char *sb_detach(struct strbuf *sb)
 	sb_init(sb);
 	return s;
 }
+
+int sb_add_path(struct strbuf *sb, const char *dir, const char *name)
+{
+	size_t n = strlen(dir);
+
+	while (n > 1 && dir[n - 1] == '/')
+		n--;
+	if (sb_add(sb, dir, n) < 0)
+		return -ENOMEM;
+	if (!(n == 1 && dir[0] == '/') && sb_addc(sb, '/') < 0)
+		return -ENOMEM;
+	return sb_adds(sb, name);
+}

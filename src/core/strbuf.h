@@ -29,6 +29,9 @@ int sb_add(struct strbuf *sb, const void *data, size_t len);
 int sb_adds(struct strbuf *sb, const char *s);
 int sb_addc(struct strbuf *sb, char c);
 int sb_addf(struct strbuf *sb, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Appends DIR "/" NAME, DIR's trailing slashes not doubled ("runs/x/" and
+ * "run.ini" give "runs/x/run.ini"; "/" gives "/run.ini"). 0 or -ENOMEM. */
+int sb_add_path(struct strbuf *sb, const char *dir, const char *name);
 int sb_vaddf(struct strbuf *sb, const char *fmt, va_list ap);
 void sb_reset(struct strbuf *sb);	/* len = 0, keeps the allocation */
 /* Hands the string to the caller (who frees it) and re-inits sb; NULL on ENOMEM. */

@@ -43,10 +43,11 @@ rc=$?
 cat cmp cmp.err
 check "compare: no good runs on b is an error, not -100 %" '[ $rc = 1 ] && grep -q "that did not fail" cmp.err && ! grep -q "%" cmp'
 
-"$SS_BIN" matrix --db r.db --name fb -o m >mat
+"$SS_BIN" matrix --db r.db --name fb -o m/ >mat
 rc=$?
 cat mat
 check "matrix --db: failed runs left out, listed in failed.txt" '[ $rc = 0 ] && ! grep -q "FAIL=1" m/stalls.csv && [ $(grep -c "fb:FAIL=1 round" m/failed.txt) = 4 ] && grep -q "left out: 4 FAILED runs" mat'
+check "matrix -o m/: no doubled slash in what it says" '! grep -q "//" mat'
 check "matrix: counts are integers, not 2.0" 'grep -Eq "^fb,-,1,1,1,1,1$" m/stalls.csv && grep -Eq "^fb,-,[0-9]+,[0-9]+,[0-9]+,[0-9]+,[0-9.]+$" m/frames.csv'
 "$SS_BIN" matrix --db r.db --name fb --include-failed -o m2 >/dev/null
 check "matrix --include-failed keeps them" 'grep -q "^fb,FAIL=1," m2/stalls.csv'

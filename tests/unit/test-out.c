@@ -128,6 +128,15 @@ static void test_strbuf(void)
 	CHECK(sb.buf[sb.len] == '\0');
 	sb_reset(&sb);
 	CHECK_INT(sb.len, 0);
+	CHECK_INT(sb_add_path(&sb, "runs/x//", "run.ini"), 0);
+	CHECK_STR(sb.buf, "runs/x/run.ini");
+	sb_reset(&sb);
+	CHECK_INT(sb_add_path(&sb, "/", "run.ini"), 0);
+	CHECK_STR(sb.buf, "/run.ini");
+	sb_reset(&sb);
+	CHECK_INT(sb_add_path(&sb, "d", "f"), 0);
+	CHECK_STR(sb.buf, "d/f");
+	sb_reset(&sb);
 	sb_adds(&sb, "ok");
 	d = sb_detach(&sb);
 	CHECK_STR(d, "ok");
