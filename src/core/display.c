@@ -4,15 +4,14 @@
 
 #include "core/display.h"
 
-/* The code point of the UTF-8 sequence at S (N bytes left) into *CP, and
- * its length; 0 when it is not a valid, shortest sequence. */
-static size_t utf8_decode(const unsigned char *s, size_t n, uint32_t *cp)
+size_t display_utf8(const unsigned char *s, size_t n, uint32_t *cp)
 {
 	size_t len, i;
 	uint32_t c;
 
 	if (s[0] < 0x80) {
-		*cp = s[0];
+		if (cp)
+			*cp = s[0];
 		return 1;
 	}
 	if (s[0] >= 0xc2 && s[0] <= 0xdf) {
@@ -37,7 +36,8 @@ static size_t utf8_decode(const unsigned char *s, size_t n, uint32_t *cp)
 	if ((len == 3 && (c < 0x800 || (c >= 0xd800 && c <= 0xdfff))) ||
 	    (len == 4 && (c < 0x10000 || c > 0x10ffff)))
 		return 0;
-	*cp = c;
+	if (cp)
+		*cp = c;
 	return len;
 }
 
@@ -53,7 +53,7 @@ int display_escape(struct strbuf *sb, const char *s, size_t n, size_t max)
 
 		if (max && i >= max)
 			return sb_adds(sb, "...");
-		len = utf8_decode(p + i, n - i, &cp);
+		len = display_utf8(p + i, n - i, &cp);
 		if (len == 1 && p[i] == '\n')
 			r = sb_adds(sb, "\\n");
 		else if (len == 1 && p[i] == '\t')
@@ -95,7 +95,7 @@ size_t display_width(const char *s)
 		left++;
 	while (n < left) {
 		uint32_t cp;
-		size_t len = utf8_decode(p + n, left - n, &cp);
+		size_t len = display_utf8(p + n, left - n, &cp);
 
 		if (!len) {	/* not UTF-8 (display_escape leaves none): a column */
 			w++;

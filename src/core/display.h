@@ -15,6 +15,7 @@
 #define SS_CORE_DISPLAY_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "core/strbuf.h"
 
@@ -25,6 +26,11 @@
  * "...". Returns 0 or -ENOMEM.
  */
 int display_escape(struct strbuf *sb, const char *s, size_t n, size_t max);
+
+/* The length (1..4) of the valid, shortest UTF-8 sequence at S (N > 0
+ * bytes left), its code point into *CP when not NULL; 0 when invalid
+ * (overlong, a surrogate, past U+10FFFF, cut short). */
+size_t display_utf8(const unsigned char *s, size_t n, uint32_t *cp);
 
 /* The columns the NUL-terminated, already escaped S takes. */
 size_t display_width(const char *s);

@@ -4,6 +4,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "core/display.h"
 #include "out/json.h"
 
 void json_init(struct json *j, FILE *f, bool pretty)
@@ -79,34 +80,6 @@ void json_arr_end(struct json *j)
 	close_nest(j, ']');
 }
 
-/* Length of the valid UTF-8 sequence at s (1..4), or 0 if invalid. */
-static size_t utf8_len(const unsigned char *s, size_t n)
-{
-	size_t len, i;
-	uint32_t cp;
-
-	if (s[0] < 0x80)
-		return 1;
-	if ((s[0] & 0xe0) == 0xc0)
-		len = 2, cp = s[0] & 0x1f;
-	else if ((s[0] & 0xf0) == 0xe0)
-		len = 3, cp = s[0] & 0x0f;
-	else if ((s[0] & 0xf8) == 0xf0)
-		len = 4, cp = s[0] & 0x07;
-	else
-		return 0;
-	if (len > n)
-		return 0;
-	for (i = 1; i < len; i++) {
-		if ((s[i] & 0xc0) != 0x80)
-			return 0;
-		cp = cp << 6 | (s[i] & 0x3f);
-	}
-	if ((len == 2 && cp < 0x80) || (len == 3 && cp < 0x800) || (len == 4 && cp < 0x10000) ||
-	    cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff))
-		return 0;
-	return len;
-}
 
 static void write_string(FILE *f, const char *str, size_t n)
 {
@@ -129,7 +102,7 @@ static void write_string(FILE *f, const char *str, size_t n)
 			i++;
 			continue;
 		}
-		l = utf8_len(s + i, n - i);
+		l = display_utf8((const unsigned char *)s + i, n - i, NULL);
 		if (!l) {
 			fputs("\xef\xbf\xbd", f);
 			i++;

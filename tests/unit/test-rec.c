@@ -562,6 +562,23 @@ static void test_bad_crc_middle(void)
 	rec_free(r);
 }
 
+/* The fixture written with a key block every KEY_EVERY blocks, read back
+ * into memory (the caller frees it); NULL after a failed check. */
+static uint8_t *fixture_bytes(const char *path, unsigned key_every, uint64_t *flushed,
+			      size_t *ret_len)
+{
+	uint8_t *buf;
+
+	fixture_key_every = key_every;
+	CHECK_INT(write_fixture(path, false, flushed), 0);
+	fixture_key_every = REC_KEY_EVERY;
+	buf = slurp(path, ret_len);
+	unlink(path);
+	if (!buf)
+		T_FAIL("cannot read back '%s'", path);
+	return buf;
+}
+
 /* One flipped byte in any data block: damage, not a torn tail. Every other
  * block is read, exactly (each block is a key block: the coding state
  * restarts there), the lost span is counted with the stamps around it, and
@@ -574,15 +591,9 @@ static void test_damage(void)
 	uint8_t *buf;
 	uint32_t ids[2] = { 1, 2 };
 
-	fixture_key_every = 1;
-	CHECK_INT(write_fixture(path, false, flushed), 0);
-	fixture_key_every = REC_KEY_EVERY;
-	buf = slurp(path, &len);
-	unlink(path);
-	if (!buf) {
-		T_FAIL("cannot read back '%s'", path);
+	buf = fixture_bytes(path, 1, flushed, &len);
+	if (!buf)
 		return;
-	}
 	for (size_t b = 0; b < NS / 100; b++) {
 		struct strbuf err = STRBUF_INIT;
 		struct rec *r = NULL;
@@ -670,15 +681,9 @@ static void test_damage(void)
 	 * block 2 loses blocks 2 (damaged) and 3 (whole, but it edits the state
 	 * block 2 left), and reading goes on at block 4, a key block again; its
 	 * samples are exact. */
-	fixture_key_every = 2;
-	CHECK_INT(write_fixture(path, false, flushed), 0);
-	fixture_key_every = REC_KEY_EVERY;
-	buf = slurp(path, &len);
-	unlink(path);
-	if (!buf) {
-		T_FAIL("cannot read back '%s'", path);
+	buf = fixture_bytes(path, 2, flushed, &len);
+	if (!buf)
 		return;
-	}
 	buf[flushed[2] + REC_BLOCK_HEADER + 40] ^= 4;
 	{
 		struct rec *r = NULL;
