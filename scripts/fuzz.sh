@@ -54,7 +54,7 @@ for t in ${targets:-fuzz/fuzz-*.c}; do
 	[ -d "$seeds" ] && cp "$seeds"/* "$corpus"/ 2>/dev/null || true
 	echo "fuzz.sh: running $name for $runs inputs" >&2
 	if ! (cd "$out" && ASAN_OPTIONS=detect_leaks=1 "./$name" -runs="$runs" \
-		-max_len=8192 -rss_limit_mb=2048 -print_final_stats=1 "$name-corpus" 2>"$name.log"); then
+		-max_len=65536 -rss_limit_mb=2048 -print_final_stats=1 "$name-corpus" 2>"$name.log"); then
 		echo "fuzz.sh: $name failed; see $out/$name.log and the crash-* file there" >&2
 		tail -n 30 "$out/$name.log" >&2
 		status=1
