@@ -45,6 +45,7 @@
 #include "cmd/report.h"
 #include "core/argsplit.h"
 #include "core/inifmt.h"
+#include "core/logstamp.h"
 #include "core/runini.h"
 #include "core/strbuf.h"
 #include "db/db.h"
@@ -703,21 +704,15 @@ static int log_find(const char *dir, const regex_t *re, double *ret_s, struct st
 		return -1;
 	}
 	while (!found && fgets(line, sizeof(line), f)) {
-		char *text = line, *end;
-		double s = NAN;
+		size_t off;
+		double s;
+		char *text;
 
 		lineno++;
 		line[strcspn(line, "\n")] = '\0';
-		if (line[0] == '[') {
-			s = strtod(line + 1, &end);
-			if (end != line + 1 && *end == ']') {
-				text = end + 1;
-				while (*text == ' ')
-					text++;
-			} else {
-				s = NAN;
-			}
-		}
+		if (!logstamp_parse(line, strlen(line), &s, &off))
+			s = NAN;
+		text = line + off;
 		if (regexec(re, text, 0, NULL, 0) != 0)
 			continue;
 		if (isnan(s)) {

@@ -25,6 +25,7 @@
 
 #include "cli.h"
 #include "cmd/cmd.h"
+#include "core/logstamp.h"
 #include "core/strbuf.h"
 #include "core/watchrules.h"
 
@@ -349,14 +350,11 @@ static int kernel_log(const char *path, struct strbuf *sb)
  * unstamped line (a log saved elsewhere) as it is. */
 static const char *unstamped(const char *line)
 {
-	size_t n;
+	size_t off;
+	double t;
 
-	if (line[0] != '[')
-		return line;
-	n = 1 + strspn(line + 1, "0123456789.");
-	if (n > 1 && line[n] == ']' && line[n + 1] == ' ')
-		return line + n + 2;
-	return line;
+	logstamp_parse(line, strlen(line), &t, &off);
+	return line + off;
 }
 
 typedef int (*line_fn)(const char *line, double *t, char *what, size_t len);

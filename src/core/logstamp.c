@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
-/* logstamp.c: "[S] " before each line of a program's output (logstamp.h). */
+/* logstamp.c: "[S] " before each line of a program's output, and reading it
+ * back (logstamp.h). */
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "core/logstamp.h"
@@ -22,4 +24,37 @@ int logstamp_feed(struct logstamp *ls, const char *buf, size_t len, double t_s,
 		p = stop;
 	}
 	return 0;
+}
+
+int logstamp_parse(const char *line, size_t len, double *ret_t, size_t *ret_text)
+{
+	char num[40];
+	size_t i = 0, k = 0, digits = 0;
+
+	*ret_text = 0;
+	while (i < len && (line[i] == ' ' || line[i] == '\t'))
+		i++;
+	if (i == len || line[i++] != '[')
+		return 0;
+	while (i < len && line[i] == ' ')
+		i++;
+	for (; i < len && line[i] >= '0' && line[i] <= '9' && k < sizeof(num) - 2; i++, digits++)
+		num[k++] = line[i];
+	if (!digits)
+		return 0;
+	if (i < len && line[i] == '.') {
+		num[k++] = line[i++];
+		for (; i < len && line[i] >= '0' && line[i] <= '9' && k < sizeof(num) - 1; i++)
+			num[k++] = line[i];
+	}
+	num[k] = '\0';
+	while (i < len && line[i] == ' ')
+		i++;
+	if (i == len || line[i++] != ']')
+		return 0;
+	if (i < len && line[i] == ' ')
+		i++;
+	*ret_t = strtod(num, NULL);
+	*ret_text = i;
+	return 1;
 }

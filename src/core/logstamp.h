@@ -31,4 +31,19 @@ struct logstamp {
 int logstamp_feed(struct logstamp *ls, const char *buf, size_t len, double t_s,
 		  struct strbuf *out);
 
+/*
+ * The stamp of one line of a stamped log (LEN bytes at LINE, no newline),
+ * the one parser every reader of such logs uses (reload rules, bench's
+ * window regexes, watch's rules, the X server's log):
+ *
+ *   line  := blank* "[" blank* digits ("." digits?)? blank* "]" " "? text
+ *
+ * which takes what logstamp_feed writes ("[12.345] text") and the X
+ * server's and the kernel's padded stamps ("[  1234.567] (II) ..."). No
+ * sign, exponent, hex, inf or nan. Returns 1 with the seconds in *RET_T and
+ * the offset of the text in *RET_TEXT (after the ']' and one blank), or 0
+ * when the line has no stamp (*RET_TEXT 0: the text is the whole line).
+ */
+int logstamp_parse(const char *line, size_t len, double *ret_t, size_t *ret_text);
+
 #endif

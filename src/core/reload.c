@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/logstamp.h"
 #include "core/reload.h"
 
 /* ------------------------------------------------------------ rules file */
@@ -303,8 +304,7 @@ int reload_log_parse(const char *buf, size_t len, struct reload_line **ret, size
 	while (i < len) {
 		const char *line = buf + i, *nl = memchr(line, '\n', len - i);
 		size_t ll = nl ? (size_t)(nl - line) : len - i;
-		char num[40], *end;
-		size_t j = 1, k = 0;
+		size_t j;
 		double t;
 
 		i += ll + (nl ? 1 : 0);
@@ -312,27 +312,10 @@ int reload_log_parse(const char *buf, size_t len, struct reload_line **ret, size
 			ll--;
 		if (!ll)
 			continue;
-		if (line[0] != '[') {
+		if (!logstamp_parse(line, ll, &t, &j)) {
 			unstamped++;
 			continue;
 		}
-		while (j < ll && line[j] == ' ')
-			j++;
-		while (j < ll && line[j] != ']' && k < sizeof(num) - 1)
-			num[k++] = line[j++];
-		num[k] = '\0';
-		if (j >= ll || line[j] != ']' || !k) {
-			unstamped++;
-			continue;
-		}
-		t = strtod(num, &end);
-		if (end == num || *end || !isfinite(t)) {
-			unstamped++;
-			continue;
-		}
-		j++;
-		if (j < ll && line[j] == ' ')
-			j++;
 		if (n == alloc) {
 			size_t na = alloc ? alloc * 2 : 256;
 			struct reload_line *nv = realloc(v, na * sizeof(*nv));

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/logstamp.h"
 #include "core/watchrules.h"
 
 /* Key and button code ranges of the input ABI. */
@@ -298,16 +299,11 @@ int watch_tally_summary(const struct watch_tally *t, unsigned ndevices, struct s
 /* "[ 1234.567] rest": the stamp in seconds and where the text starts. */
 static int bracket_stamp(const char *line, double *t, const char **text)
 {
-	char *end;
+	size_t off;
 
-	while (*line == ' ')
-		line++;
-	if (*line != '[')
+	if (!logstamp_parse(line, strlen(line), t, &off))
 		return -1;
-	*t = strtod(line + 1, &end);
-	if (end == line + 1 || *end != ']')
-		return -1;
-	*text = end + 1;
+	*text = line + off;
 	while (**text == ' ')
 		(*text)++;
 	return 0;
