@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "core/causes.h"
+#include "core/syscalls.h"
 
 /* ------------------------------------------------------- names */
 
@@ -126,130 +127,13 @@ int cause_sub_from_name(const char *name)
 
 /* ------------------------------------------------------- syscalls */
 
-/* What a syscall means to the rules. */
-enum sc_class {
-	SC_OTHER,
-	SC_READ,	/* file read */
-	SC_WRITE,	/* file write */
-	SC_META,	/* open, stat, directory, close */
-	SC_SYNC,	/* fsync and friends */
-	SC_IOCTL,
-	SC_FUTEX,
-	SC_POLL,
-	SC_RECV,	/* socket receive */
-	SC_SLEEP,
-};
-
-/* Numbers from the kernel's uapi headers (asm/unistd_64.h for x86_64,
- * asm-generic/unistd.h for aarch64); -1 where the arch has no such call. */
-static const struct {
-	int x86_64, aarch64;
-	const char *name;
-	enum sc_class cls;
-} syscalls[] = {
-	{ 0, 63, "read", SC_READ },
-	{ 1, 64, "write", SC_WRITE },
-	{ 2, -1, "open", SC_META },
-	{ 3, 57, "close", SC_META },
-	{ 4, -1, "stat", SC_META },
-	{ 5, 80, "fstat", SC_META },
-	{ 6, -1, "lstat", SC_META },
-	{ 7, -1, "poll", SC_POLL },
-	{ 9, 222, "mmap", SC_OTHER },
-	{ 10, 226, "mprotect", SC_OTHER },
-	{ 11, 215, "munmap", SC_OTHER },
-	{ 16, 29, "ioctl", SC_IOCTL },
-	{ 17, 67, "pread64", SC_READ },
-	{ 18, 68, "pwrite64", SC_WRITE },
-	{ 19, 65, "readv", SC_READ },
-	{ 20, 66, "writev", SC_WRITE },
-	{ 21, -1, "access", SC_META },
-	{ 23, -1, "select", SC_POLL },
-	{ 24, 124, "sched_yield", SC_OTHER },
-	{ 26, 227, "msync", SC_SYNC },
-	{ 28, 233, "madvise", SC_OTHER },
-	{ 34, -1, "pause", SC_OTHER },
-	{ 35, 101, "nanosleep", SC_SLEEP },
-	{ 40, 71, "sendfile", SC_READ },
-	{ 42, 203, "connect", SC_OTHER },
-	{ 43, 202, "accept", SC_OTHER },
-	{ 44, 206, "sendto", SC_OTHER },
-	{ 45, 207, "recvfrom", SC_RECV },
-	{ 46, 211, "sendmsg", SC_OTHER },
-	{ 47, 212, "recvmsg", SC_RECV },
-	{ 61, 260, "wait4", SC_OTHER },
-	{ 72, 25, "fcntl", SC_OTHER },
-	{ 73, 32, "flock", SC_OTHER },
-	{ 74, 82, "fsync", SC_SYNC },
-	{ 75, 83, "fdatasync", SC_SYNC },
-	{ 76, 45, "truncate", SC_WRITE },
-	{ 77, 46, "ftruncate", SC_WRITE },
-	{ 78, -1, "getdents", SC_META },
-	{ 82, -1, "rename", SC_META },
-	{ 83, -1, "mkdir", SC_META },
-	{ 87, -1, "unlink", SC_META },
-	{ 89, -1, "readlink", SC_META },
-	{ 128, 137, "rt_sigtimedwait", SC_OTHER },
-	{ 130, 133, "rt_sigsuspend", SC_OTHER },
-	{ 162, 81, "sync", SC_SYNC },
-	{ 202, 98, "futex", SC_FUTEX },
-	{ 208, 4, "io_getevents", SC_READ },
-	{ 217, 61, "getdents64", SC_META },
-	{ 230, 115, "clock_nanosleep", SC_SLEEP },
-	{ 232, -1, "epoll_wait", SC_POLL },
-	{ 247, 95, "waitid", SC_OTHER },
-	{ 257, 56, "openat", SC_META },
-	{ 258, 34, "mkdirat", SC_META },
-	{ 262, 79, "newfstatat", SC_META },
-	{ 263, 35, "unlinkat", SC_META },
-	{ 264, 38, "renameat", SC_META },
-	{ 267, 78, "readlinkat", SC_META },
-	{ 269, 48, "faccessat", SC_META },
-	{ 270, 72, "pselect6", SC_POLL },
-	{ 271, 73, "ppoll", SC_POLL },
-	{ 275, 76, "splice", SC_READ },
-	{ 277, 84, "sync_file_range", SC_SYNC },
-	{ 281, 22, "epoll_pwait", SC_POLL },
-	{ 285, 47, "fallocate", SC_WRITE },
-	{ 288, 242, "accept4", SC_OTHER },
-	{ 295, 69, "preadv", SC_READ },
-	{ 296, 70, "pwritev", SC_WRITE },
-	{ 299, 243, "recvmmsg", SC_RECV },
-	{ 306, 267, "syncfs", SC_SYNC },
-	{ 316, 276, "renameat2", SC_META },
-	{ 326, 285, "copy_file_range", SC_READ },
-	{ 327, 286, "preadv2", SC_READ },
-	{ 328, 287, "pwritev2", SC_WRITE },
-	{ 332, 291, "statx", SC_META },
-	{ 426, 426, "io_uring_enter", SC_READ },
-	{ 437, 437, "openat2", SC_META },
-	{ 441, 441, "epoll_pwait2", SC_POLL },
-	{ 449, 449, "futex_waitv", SC_FUTEX },
-	{ 455, 455, "futex_wait", SC_FUTEX },
-};
-
-static bool arch_is_arm64(const char *arch)
-{
-	return arch && (!strcmp(arch, "aarch64") || !strcmp(arch, "arm64"));
-}
-
-static int syscall_find(bool arm64, long nr)
-{
-	size_t i;
-
-	if (nr < 0)
-		return -1;
-	for (i = 0; i < sizeof(syscalls) / sizeof(syscalls[0]); i++)
-		if ((arm64 ? syscalls[i].aarch64 : syscalls[i].x86_64) == nr)
-			return (int)i;
-	return -1;
-}
+/* core/syscalls.h holds the table (numbers, names, classes). */
 
 const char *cause_syscall_name(const char *arch, long nr)
 {
-	int i = syscall_find(arch_is_arm64(arch), nr);
+	const struct syscall_info *s = syscall_lookup(syscall_abi_is_arm64(arch), nr);
 
-	return i < 0 ? NULL : syscalls[i].name;
+	return s ? s->name : NULL;
 }
 
 /* ------------------------------------------------------- the record's fields */
@@ -588,14 +472,14 @@ static enum cause_sub classify(const struct causes *c, size_t i)
 	long sc = c->ft_syscall >= 0 ? (long)val(c, i, c->ft_syscall) : -2;
 	const char *wchan = str_field(c, i, c->ft_wchan);
 	const char *fdt = str_field(c, i, c->ft_fd_target);
-	int sci = syscall_find(c->arm64, sc);
-	enum sc_class cls = sci < 0 ? SC_OTHER : syscalls[sci].cls;
+	const struct syscall_info *sci = syscall_lookup(c->arm64, sc);
+	enum syscall_class cls = sci ? sci->cls : SYSC_OTHER;
 	int64_t majflt;
 	struct io_seen io = io_seen(c, i);
 	bool asleep = st == 'S' || st == 'D';
 	bool in_fault = st == 'D' && sc == -1;
 	bool gpu_fence = asleep && wchan_is_gpu(wchan);
-	bool gpu_ioctl = asleep && cls == SC_IOCTL && fd_is_gpu(fdt);
+	bool gpu_ioctl = asleep && cls == SYSC_IOCTL && fd_is_gpu(fdt);
 	/* a swap-in: pswpin, or an anon page refaulting (found by its shadow
 	 * entry: it was swapped out) */
 	bool swapped = delta(c, i, c->vm[VM_PSWPIN]) > 0 ||
@@ -635,13 +519,13 @@ static enum cause_sub classify(const struct causes *c, size_t i)
 	/* 4. D in a file syscall */
 	if (st == 'D') {
 		switch (cls) {
-		case SC_READ:
+		case SYSC_READ:
 			return SUB_IO_READ;
-		case SC_WRITE:
+		case SYSC_WRITE:
 			return SUB_IO_WRITE;
-		case SC_META:
+		case SYSC_META:
 			return SUB_IO_META;
-		case SC_SYNC:
+		case SYSC_SYNC:
 			return SUB_IO_SYNC;
 		default:
 			break;
@@ -653,15 +537,15 @@ static enum cause_sub classify(const struct causes *c, size_t i)
 	/* 6. asleep */
 	if (asleep) {
 		switch (cls) {
-		case SC_FUTEX:
+		case SYSC_FUTEX:
 			return SUB_WAIT_FUTEX;
-		case SC_POLL:
+		case SYSC_POLL:
 			return SUB_WAIT_POLL;
-		case SC_RECV:
+		case SYSC_RECV:
 			return SUB_WAIT_SOCKET;
-		case SC_SLEEP:
+		case SYSC_SLEEP:
 			return SUB_WAIT_SLEEP;
-		case SC_READ:
+		case SYSC_READ:
 			if (fd_is_socket_or_pipe(fdt))
 				return SUB_WAIT_SOCKET;
 			break;
@@ -688,7 +572,7 @@ static int causes_init(const struct rec *r, struct causes **ret)
 	arch = rec_meta_get(r, "syscall_abi");
 	if (!arch)
 		arch = rec_meta_get(r, "arch");
-	c->arm64 = arch_is_arm64(arch);
+	c->arm64 = syscall_abi_is_arm64(arch);
 	c->ft_tid = rec_field_index(r, "ft.tid");
 	c->ft_state = rec_field_index(r, "ft.state");
 	c->ft_wchan = rec_field_index(r, "ft.wchan");

@@ -39,6 +39,7 @@
  * task/TID/schedstat (CONFIG_SCHED_INFO). With a root prefix (tests on a fake
  * tree) no CPU clocks are read: CPU times come from stat's ticks.
  */
+#include "core/syscalls.h"
 #include "linux/sampler.h"
 
 #include <dirent.h>
@@ -549,91 +550,13 @@ static bool proc_clock(struct sampler *s, int pid, clockid_t *ret)
 
 /* ---------------------------------------------------------------- syscalls with an fd */
 
-/* Does syscall NR take a file descriptor as its first argument? Only the
- * ones a blocked thread is found in; the table is per architecture. */
+/* Does syscall NR (this machine's ABI) take a file descriptor as its first
+ * argument? core/syscalls.h's table says. */
 static bool syscall_has_fd(int64_t nr)
 {
-#if defined(__x86_64__)
-	switch (nr) {
-	case 0:	  /* read */
-	case 1:	  /* write */
-	case 5:	  /* fstat */
-	case 16:  /* ioctl */
-	case 17:  /* pread64 */
-	case 18:  /* pwrite64 */
-	case 19:  /* readv */
-	case 20:  /* writev */
-	case 40:  /* sendfile (out_fd) */
-	case 42:  /* connect */
-	case 43:  /* accept */
-	case 44:  /* sendto */
-	case 45:  /* recvfrom */
-	case 46:  /* sendmsg */
-	case 47:  /* recvmsg */
-	case 72:  /* fcntl */
-	case 73:  /* flock */
-	case 74:  /* fsync */
-	case 75:  /* fdatasync */
-	case 77:  /* ftruncate */
-	case 187: /* readahead */
-	case 217: /* getdents64 */
-	case 232: /* epoll_wait */
-	case 275: /* splice */
-	case 277: /* sync_file_range */
-	case 281: /* epoll_pwait */
-	case 285: /* fallocate */
-	case 288: /* accept4 */
-	case 295: /* preadv */
-	case 296: /* pwritev */
-	case 299: /* recvmmsg */
-	case 307: /* sendmmsg */
-	case 327: /* preadv2 */
-	case 328: /* pwritev2 */
-	case 426: /* io_uring_enter */
-	case 441: /* epoll_pwait2 */
-		return true;
-	}
-#elif defined(__aarch64__)
-	switch (nr) {
-	case 22:  /* epoll_pwait */
-	case 25:  /* fcntl */
-	case 29:  /* ioctl */
-	case 32:  /* flock */
-	case 46:  /* ftruncate */
-	case 47:  /* fallocate */
-	case 61:  /* getdents64 */
-	case 63:  /* read */
-	case 64:  /* write */
-	case 65:  /* readv */
-	case 66:  /* writev */
-	case 67:  /* pread64 */
-	case 68:  /* pwrite64 */
-	case 69:  /* preadv */
-	case 70:  /* pwritev */
-	case 76:  /* splice */
-	case 80:  /* fstat */
-	case 82:  /* fsync */
-	case 83:  /* fdatasync */
-	case 202: /* accept */
-	case 203: /* connect */
-	case 206: /* sendto */
-	case 207: /* recvfrom */
-	case 211: /* sendmsg */
-	case 212: /* recvmsg */
-	case 213: /* readahead */
-	case 242: /* accept4 */
-	case 243: /* recvmmsg */
-	case 269: /* sendmmsg */
-	case 286: /* preadv2 */
-	case 287: /* pwritev2 */
-	case 426: /* io_uring_enter */
-	case 441: /* epoll_pwait2 */
-		return true;
-	}
-#else
-	(void)nr;
-#endif
-	return false;
+	const struct syscall_info *sc = syscall_lookup(SYSCALL_NATIVE_ARM64, (long)nr);
+
+	return sc && sc->takes_fd;
 }
 
 static const char *syscall_abi(void)
