@@ -41,8 +41,9 @@ int cli_usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 int cli_bad_option(int c, char *const *argv);
 
 /* Flushes stdout and checks that every write reached it; turns a command's
- * status into the process's exit code (a write error turns 0 into 1, a
- * negative status, cli_error()'s -1, is 1). */
+ * status into the process's exit code: a write error turns 0 into 1, and
+ * only the documented codes leave (0, 1, 2, 3, 130, 143): any other,
+ * cli_error()'s -1 included, is 1. */
 int cli_finish(int status);
 
 /* Parsers for option values; they return 0, or print a usage error naming

@@ -33,5 +33,6 @@ f=$(dump_count frame run)
 expect_ge frames "$f" 20
 expect_ge samples "$(dump_count sample run)" 10
 # attaching to what is not there is an error, and leaves no run
-"$SS_BIN" record -q -o run2 -p 999999999 2>/dev/null && fail "record -p of no process succeeded"
+"$SS_BIN" record -q -o run2 -p 999999999 2>/dev/null
+expect_eq "record -p of no process: exit status" $? 1
 echo "ok: attached to $pid, $f of $lines frames after attaching"
