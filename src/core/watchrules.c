@@ -333,28 +333,47 @@ int watch_scan_xorg_line(const char *line, double *ret_t, char *what, size_t len
 	return 1;
 }
 
-int watch_scan_kernel_line(const char *line, double *ret_t, char *what, size_t len)
+const char *watch_kmsg_text(const char *line, double *ret_t)
 {
-	const char *text, *semi = strchr(line, ';');
-	double t;
+	const char *semi = strchr(line, ';');
 
+	if (ret_t)
+		*ret_t = NAN;
 	if (semi && strspn(line, "0123456789,-c") == (size_t)(semi - line)) {
 		/* /dev/kmsg: prio,seq,usec,flags;text */
 		const char *c1 = strchr(line, ','), *c2 = c1 ? strchr(c1 + 1, ',') : NULL;
 
-		if (!c2)
-			return -1;
-		t = strtod(c2 + 1, NULL) / 1e6;
-		text = semi + 1;
-	} else if (bracket_stamp(line, &t, &text) < 0) {
-		return -1;
+		if (c2 && c2 < semi && ret_t)
+			*ret_t = strtod(c2 + 1, NULL) / 1e6;
+		return semi + 1;
 	}
+	return line;
+}
+
+enum watch_usb watch_kernel_usb(const char *text)
+{
 	if (strstr(text, "New USB device found"))
-		snprintf(what, len, "kernel: USB device connected");
-	else if (strstr(text, "USB disconnect"))
-		snprintf(what, len, "kernel: USB device disconnected");
-	else
+		return WATCH_USB_CONNECTED;
+	if (strstr(text, "USB disconnect"))
+		return WATCH_USB_DISCONNECTED;
+	return WATCH_USB_NONE;
+}
+
+int watch_scan_kernel_line(const char *line, double *ret_t, char *what, size_t len)
+{
+	const char *text = watch_kmsg_text(line, ret_t);
+	enum watch_usb u;
+	double t = *ret_t;
+
+	if (text == line && bracket_stamp(line, &t, &text) < 0)
+		return -1;
+	if (text != line && isnan(t))
+		return -1;	/* a /dev/kmsg line without its usec */
+	u = watch_kernel_usb(text);
+	if (u == WATCH_USB_NONE)
 		return 0;
+	snprintf(what, len, "kernel: USB device %s",
+		 u == WATCH_USB_CONNECTED ? "connected" : "disconnected");
 	*ret_t = t;
 	return 1;
 }

@@ -118,4 +118,15 @@ int watch_tally_summary(const struct watch_tally *t, unsigned ndevices, struct s
 int watch_scan_xorg_line(const char *line, double *ret_t, char *what, size_t len);
 int watch_scan_kernel_line(const char *line, double *ret_t, char *what, size_t len);
 
+/*
+ * The kernel log's rules, which the live watcher (linux/watch.c, reading
+ * /dev/kmsg) and --scan share: the message of LINE, after /dev/kmsg's
+ * "prio,seq,usec,flags;" when it has one (its usec, in seconds, into
+ * *RET_T when RET_T is not NULL; NaN when it has none), else LINE itself;
+ * and what a message says of a USB device.
+ */
+enum watch_usb { WATCH_USB_NONE, WATCH_USB_CONNECTED, WATCH_USB_DISCONNECTED };
+const char *watch_kmsg_text(const char *line, double *ret_t);
+enum watch_usb watch_kernel_usb(const char *text);
+
 #endif

@@ -512,16 +512,17 @@ static void kmsg_open(struct watch *w)
 /* One kernel log line: /dev/kmsg's "prio,seq,usec,flags;text" or plain text. */
 static void kmsg_line(struct watch *w, char *line)
 {
-	char *text = strchr(line, ';'), out[200];
+	const char *text = watch_kmsg_text(line, NULL);
+	enum watch_usb u = watch_kernel_usb(text);
+	char out[200];
 
-	text = text && strspn(line, "0123456789,-c") == (size_t)(text - line) ? text + 1 : line;
-	if (strstr(text, "New USB device found")) {
-		snprintf(out, sizeof(out), "USB device connected: %.150s", text);
-		counts(w, WATCH_DEVICE, "a USB device connected", out);
-	} else if (strstr(text, "USB disconnect")) {
-		snprintf(out, sizeof(out), "USB device disconnected: %.150s", text);
-		counts(w, WATCH_DEVICE, "a USB device disconnected", out);
-	}
+	if (u == WATCH_USB_NONE)
+		return;
+	snprintf(out, sizeof(out), "USB device %s: %.150s",
+		 u == WATCH_USB_CONNECTED ? "connected" : "disconnected", text);
+	counts(w, WATCH_DEVICE, u == WATCH_USB_CONNECTED ? "a USB device connected"
+						       : "a USB device disconnected",
+	       out);
 }
 
 static void kmsg_read(struct watch *w)
