@@ -160,9 +160,29 @@ static void test_scan(void)
 					 sizeof(what)), 0);
 }
 
+/* The shared kernel-log pieces the live watcher uses. */
+static void test_kmsg(void)
+{
+	double t = 0;
+
+	CHECK_STR(watch_kmsg_text("6,1841,5200000123,-;usb 1-2: USB disconnect", &t),
+		  "usb 1-2: USB disconnect");
+	CHECK_NEAR(t, 5200.000123, 1e-9);
+	CHECK_STR(watch_kmsg_text("plain text; with a semicolon", &t), "plain text; with a semicolon");
+	CHECK(isnan(t));
+	CHECK_STR(watch_kmsg_text("6;no usec", NULL), "no usec");
+	CHECK_INT(watch_kernel_usb("usb 1-2: New USB device found, idVendor=046d"),
+		  WATCH_USB_CONNECTED);
+	CHECK_INT(watch_kernel_usb("usb 1-2: USB disconnect, device number 7"),
+		  WATCH_USB_DISCONNECTED);
+	CHECK_INT(watch_kernel_usb("EXT4-fs (vda): mounted"), WATCH_USB_NONE);
+	CHECK_INT(watch_scan_kernel_line("6;usb 1-2: USB disconnect", &t, (char[64]){ 0 }, 64), -1);
+}
+
 int main(void)
 {
 	T_RUN(test_scan);
+	T_RUN(test_kmsg);
 	T_RUN(test_keys);
 	T_RUN(test_stick);
 	T_RUN(test_mouse);
