@@ -49,6 +49,7 @@
 #include "core/runini.h"
 #include "core/strbuf.h"
 #include "db/db.h"
+#include "linux/recsys.h"
 #include "linux/sysstate.h"
 
 #ifndef SS_DATADIR
@@ -488,56 +489,36 @@ struct plan_run {
  * made here (mkdir is atomic: two benches started in the same second with
  * one RESULTS directory take the next free suffix, never the same name) and
  * given to the invoking user under sudo, as record does. 0, or -errno. */
-/* A run directory's name into RET: RESULTS/STAMP-NAME-VARIANT[-rerun][-N],
- * the variant's characters other than [A-Za-z0-9.-] as '_' (what --dry-run
- * shows, with STAMP "<stamp>", is what the run gets); RESULTS' trailing
- * slashes are not doubled. */
-static void run_dir_name(const struct bench_opts *o, const struct variant *v, bool rerun,
-			 const char *stamp, int n, struct strbuf *ret)
-{
-	const char *src = strcmp(v->name, "-") ? v->name : "base";
-	size_t rl = strlen(o->results);
-	char safe[96];
-	size_t k = 0;
-
-	while (rl > 1 && o->results[rl - 1] == '/')
-		rl--;
-	for (const char *p = src; *p && k < 60; p++)
-		safe[k++] = (*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
-					    (*p >= '0' && *p <= '9') || *p == '.' || *p == '-'
-				    ? *p
-				    : '_';
-	safe[k] = '\0';
-	sb_reset(ret);
-	sb_addf(ret, "%.*s%s%s-%s-%s%s", (int)rl, o->results,
-		rl == 1 && o->results[0] == '/' ? "" : "/", stamp, o->name, safe,
-		rerun ? "-rerun" : "");
-	if (n > 1)
-		sb_addf(ret, "-%d", n);
-}
-
+/* A run of V: RESULTS/STAMP-NAME-VARIANT[-rerun][-N] (recsys_new_rundir,
+ * as record names its own), made with mkdir and chowned to the sudo user
+ * when bench runs as root under sudo. With STAMP "<stamp>" only the name,
+ * which --dry-run shows: the run gets the same. 0 or a negative errno. */
 static int run_dir(const struct bench_opts *o, const struct variant *v, bool rerun,
-		   struct strbuf *ret)
+		   const char *stamp, struct strbuf *ret)
 {
-	char stamp[32];
-	time_t t = time(NULL);
-	struct tm tm;
 	const char *su = getenv("SUDO_UID"), *sg = getenv("SUDO_GID");
+	struct strbuf var = STRBUF_INIT;
+	uid_t uid = (uid_t)-1;
+	gid_t gid = (gid_t)-1;
+	char now[32];
+	int r;
 
-	gmtime_r(&t, &tm);
-	strftime(stamp, sizeof(stamp), "%Y%m%dT%H%M%SZ", &tm);
-	for (int n = 1; n < 1000; n++) {
-		run_dir_name(o, v, rerun, stamp, n, ret);
-		if (mkdir(ret->buf, 0755) == 0) {
-			if (geteuid() == 0 && su && sg &&
-			    chown(ret->buf, (uid_t)strtoul(su, NULL, 10), (gid_t)strtoul(sg, NULL, 10)) < 0)
-				return -errno;
-			return 0;
-		}
-		if (errno != EEXIST)
-			return -errno;
+	if (!stamp) {
+		time_t t = time(NULL);
+		struct tm tm;
+
+		gmtime_r(&t, &tm);
+		strftime(now, sizeof(now), "%Y%m%dT%H%M%SZ", &tm);
+		stamp = now;
 	}
-	return -EEXIST;
+	if (geteuid() == 0 && su && sg) {
+		uid = (uid_t)strtoul(su, NULL, 10);
+		gid = (gid_t)strtoul(sg, NULL, 10);
+	}
+	sb_addf(&var, "%s%s", strcmp(v->name, "-") ? v->name : "base", rerun ? "-rerun" : "");
+	r = recsys_new_rundir(o->results, stamp, o->name, var.buf, uid, gid, ret);
+	sb_release(&var);
+	return r;
 }
 
 /* Appends "--meta KEY=VALUE" to ARGV. */
@@ -1117,7 +1098,7 @@ int cmd_bench(int argc, char **argv)
 			char **a;
 			int na = 0;
 
-			run_dir_name(&o, v, plan[i].rerun, "<stamp>", 1, &dir);
+			run_dir(&o, v, plan[i].rerun, "<stamp>", &dir);
 			a = record_argv(self, &o, &rc, v, &plan[i], dir.buf, cmd, NULL, i + 1, total,
 					NULL);
 			if (!a) {
@@ -1190,7 +1171,7 @@ int cmd_bench(int argc, char **argv)
 			cli_prog, i + 1, total, pr->round, v->name, pr->rerun ? " (re-run)" : "", el,
 			done ? ", about " : "", done ? left : "", done ? " left" : "");
 		quiet_step(&o, &qnote);
-		if ((r = run_dir(&o, v, pr->rerun, &dir)) < 0) {
+		if ((r = run_dir(&o, v, pr->rerun, NULL, &dir)) < 0) {
 			cli_error_errno(r, "cannot make a run directory under '%s'", o.results);
 			failed++;
 			break;

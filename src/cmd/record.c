@@ -265,26 +265,8 @@ static uint32_t intern_cb(void *ctx, const char *s)
 	return rec_writer_intern(ctx, s);
 }
 
-/* A name fit for a directory: letters, digits, '.', '_', '-'; others '_'. */
-static void safe_name(char *dst, size_t size, const char *src)
-{
-	const char *base = strrchr(src, '/');
-	size_t i = 0;
-
-	base = base ? base + 1 : src;
-	for (; *base && i + 1 < size && i < 40; base++, i++) {
-		char c = *base;
-
-		dst[i] = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
-				 (c >= '0' && c <= '9') || c == '.' || c == '_' || c == '-'
-			 ? c
-			 : '_';
-	}
-	dst[i] = '\0';
-	if (!i)
-		snprintf(dst, size, "program");
-}
-
+/* REAL_NS in UTC: "20261201T102033Z" (a run directory's name), or with
+ * USEC ISO 8601 with microseconds (run.ini's t0_utc). */
 static void utc_stamp(char *buf, size_t size, uint64_t real_ns, bool usec)
 {
 	time_t t = (time_t)(real_ns / NSEC);
@@ -340,28 +322,20 @@ static int make_rundir(struct run *r)
 					 r->rundir);
 		return 0;
 	}
-	char stamp[32], name[48];
+	char stamp[32];
+	struct strbuf dir = STRBUF_INIT;
 
 	utc_stamp(stamp, sizeof(stamp), r->clock0.real_ns, false);
-	safe_name(name, sizeof(name), r->program.buf);
 	err = recsys_mkdirs("runs", r->uid, r->gid, NULL);
 	if (err < 0)
 		return cli_error_errno(err, "cannot create 'runs'");
-	for (int n = 1; n < 100; n++) {
-		if (n == 1)
-			snprintf(r->rundir, sizeof(r->rundir), "runs/%s-%s", stamp, name);
-		else
-			snprintf(r->rundir, sizeof(r->rundir), "runs/%s-%s-%d", stamp, name, n);
-		if (mkdir(r->rundir, 0755) == 0) {
-			if (r->uid != (uid_t)-1 && chown(r->rundir, r->uid, r->gid) < 0)
-				return cli_error_errno(-errno, "cannot chown '%s'", r->rundir);
-			return 0;
-		}
-		if (errno != EEXIST)
-			return cli_error_errno(-errno, "cannot create run directory '%s'",
-					       r->rundir);
-	}
-	return cli_error("cannot create a run directory under 'runs': 99 exist for this second");
+	err = recsys_new_rundir("runs", stamp, r->program.buf, NULL, r->uid, r->gid, &dir);
+	if (err == 0 && snprintf(r->rundir, sizeof(r->rundir), "%s", dir.buf) >= (int)sizeof(r->rundir))
+		err = -ENAMETOOLONG;
+	sb_release(&dir);
+	if (err < 0)
+		return cli_error_errno(err, "cannot create a run directory under 'runs'");
+	return 0;
 }
 
 /* ------------------------------------------------------------ run.ini */

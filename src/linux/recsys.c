@@ -308,3 +308,50 @@ int recsys_children(int pid, int *ret, size_t max)
 	sb_release(&sb);
 	return (int)n;
 }
+
+/* Appends SRC to SB with every character but [A-Za-z0-9._-] as '_', at most
+ * MAX of them. */
+static void add_safe(struct strbuf *sb, const char *src, size_t max)
+{
+	for (size_t i = 0; src[i] && i < max; i++) {
+		char c = src[i];
+
+		sb_addc(sb, (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+				    (c >= '0' && c <= '9') || c == '.' || c == '_' || c == '-'
+			    ? c
+			    : '_');
+	}
+}
+
+int recsys_new_rundir(const char *parent, const char *stamp, const char *name,
+		      const char *variant, uid_t uid, gid_t gid, struct strbuf *ret)
+{
+	const char *base = strrchr(name, '/');
+
+	base = base && base[1] ? base + 1 : name;
+	for (int n = 1; n < 1000; n++) {
+		sb_reset(ret);
+		if (sb_add_path(ret, parent, stamp) < 0 || sb_addc(ret, '-') < 0)
+			return -ENOMEM;
+		if (*base)
+			add_safe(ret, base, 60);
+		else
+			sb_adds(ret, "program");
+		if (variant) {
+			sb_addc(ret, '-');
+			add_safe(ret, variant, 60);
+		}
+		if (n > 1)
+			sb_addf(ret, "-%d", n);
+		if (!strcmp(stamp, "<stamp>"))
+			return 0;
+		if (mkdir(ret->buf, 0755) == 0) {
+			if (uid != (uid_t)-1 && chown(ret->buf, uid, gid) < 0)
+				return -errno;
+			return 0;
+		}
+		if (errno != EEXIST)
+			return -errno;
+	}
+	return -EEXIST;
+}

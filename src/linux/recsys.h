@@ -25,6 +25,20 @@
  * exists as a directory) or a negative errno. */
 int recsys_mkdirs(const char *path, uid_t uid, gid_t gid, struct strbuf *made);
 
+/*
+ * A new run directory under PARENT (which must exist), named the way
+ * record and bench name theirs: PARENT/STAMP-NAME[-VARIANT][-N], NAME's last
+ * path component and VARIANT with every character but [A-Za-z0-9._-] as
+ * '_' (at most 60 of each; an empty NAME is "program"), N
+ * the first free suffix from 2 when the name is taken (two benches started
+ * in one second), PARENT's trailing slashes not doubled. Made with mkdir
+ * (so two processes never share one) and chowned to UID:GID unless UID is
+ * -1. With STAMP "<stamp>", nothing is made: the name --dry-run shows.
+ * Returns 0 with the path in RET, or a negative errno (-EEXIST after 999).
+ */
+int recsys_new_rundir(const char *parent, const char *stamp, const char *name,
+		      const char *variant, uid_t uid, gid_t gid, struct strbuf *ret);
+
 /* Writes LEN bytes of DATA to PATH through "PATH.tmp": written, fsynced,
  * chowned to UID:GID, renamed over PATH, directory fsynced. On failure the
  * temp file is removed and PATH is untouched. SYNC false skips both fsyncs

@@ -150,6 +150,40 @@ static void test_tgid_children(void)
 	CHECK_INT(recsys_children(0x3fffffff, kids, 8), -ESRCH);
 }
 
+/* Run directories as record and bench name them: made safe, a free suffix
+ * when taken, nothing made for --dry-run's "<stamp>". */
+static void test_new_rundir(void)
+{
+	struct strbuf want = STRBUF_INIT, got = STRBUF_INIT, parent = STRBUF_INIT;
+	struct stat st;
+
+	sb_addf(&parent, "%s/runs/", dir);	/* a trailing slash: not doubled */
+	CHECK_INT(mkdir(parent.buf, 0755), 0);
+	CHECK_INT(recsys_new_rundir(parent.buf, "20261201T102033Z", "/usr/games/my game",
+				    NULL, (uid_t)-1, (gid_t)-1, &got), 0);
+	sb_addf(&want, "%s/runs/20261201T102033Z-my_game", dir);
+	CHECK_STR(got.buf, want.buf);
+	CHECK(stat(got.buf, &st) == 0 && S_ISDIR(st.st_mode));
+	/* the same second again: the next free suffix */
+	CHECK_INT(recsys_new_rundir(parent.buf, "20261201T102033Z", "/usr/games/my game",
+				    NULL, (uid_t)-1, (gid_t)-1, &got), 0);
+	sb_addf(&want, "-2");
+	CHECK_STR(got.buf, want.buf);
+	/* a variant, and --dry-run's name (nothing made) */
+	CHECK_INT(recsys_new_rundir(parent.buf, "<stamp>", "fg", "FOO=sleep:300@1-rerun",
+				    (uid_t)-1, (gid_t)-1, &got), 0);
+	sb_reset(&want);
+	sb_addf(&want, "%s/runs/<stamp>-fg-FOO_sleep_300_1-rerun", dir);
+	CHECK_STR(got.buf, want.buf);
+	CHECK(stat(got.buf, &st) != 0);
+	CHECK_INT(recsys_new_rundir(parent.buf, "<stamp>", "", NULL, (uid_t)-1, (gid_t)-1, &got),
+		  0);
+	CHECK(strstr(got.buf, "/runs/<stamp>-program") != NULL);
+	sb_release(&want);
+	sb_release(&got);
+	sb_release(&parent);
+}
+
 int main(void)
 {
 	char cmd[128];
@@ -157,6 +191,7 @@ int main(void)
 	if (!mkdtemp(dir))
 		t_skip("cannot make a temporary directory");
 	T_RUN(test_mkdirs_write);
+	T_RUN(test_new_rundir);
 	T_RUN(test_move);
 	T_RUN(test_proc);
 	T_RUN(test_tgid_children);
