@@ -43,6 +43,7 @@
 #include "cli.h"
 #include "cmd/cmd.h"
 #include "cmd/report.h"
+#include "cmd/watch_opts.h"
 #include "core/argsplit.h"
 #include "core/inifmt.h"
 #include "core/logstamp.h"
@@ -833,9 +834,9 @@ static void usage(FILE *f)
 		"  --recorder-ab       add a variant 'frames-only' (record --no-sample) to check\n"
 		"                      that the recorder changes nothing\n"
 		"  --no-watch          leave the interference detector off\n"
-		"  --expect-vt LIST, --exempt-cmd REGEX, --exempt-device-holder NAME,\n"
-		"  --no-procs, --input-dir DIR, --vt-file FILE, --sessions-dir DIR, --kmsg FILE\n"
-		"                      the watcher's options, passed to each record\n"
+		"  the watcher's options, passed to each record (stallscope-watch(1)):\n");
+	watch_opts_help(f, 22);
+	fprintf(f,
 		"  --dry-run           print the runs (record command lines) and stop\n"
 		"  -h, --help          this text\n"
 		"\n"
@@ -851,8 +852,8 @@ int cmd_bench(int argc, char **argv)
 {
 	enum { O_VARIANTS = 256, O_ROUNDS, O_WARMUP, O_WINDOW, O_DURATION, O_STOP, O_RULES, O_DB,
 	       O_RESULTS, O_RECIPE, O_FRAMES, O_QUIET, O_QCPU, O_QIO, O_QTIMEOUT, O_DROP,
-	       O_RERUN, O_AB, O_NOWATCH, O_DRY, O_PASS_ARG, O_PASS_FLAG };
-	static const struct option lo[] = {
+	       O_RERUN, O_AB, O_NOWATCH, O_DRY };
+	static const struct option own[] = {
 		{ "variants", required_argument, NULL, O_VARIANTS },
 		{ "rounds", required_argument, NULL, O_ROUNDS },
 		{ "warmup", required_argument, NULL, O_WARMUP },
@@ -873,17 +874,10 @@ int cmd_bench(int argc, char **argv)
 		{ "recorder-ab", no_argument, NULL, O_AB },
 		{ "no-watch", no_argument, NULL, O_NOWATCH },
 		{ "dry-run", no_argument, NULL, O_DRY },
-		{ "expect-vt", required_argument, NULL, O_PASS_ARG },
-		{ "exempt-cmd", required_argument, NULL, O_PASS_ARG },
-		{ "exempt-device-holder", required_argument, NULL, O_PASS_ARG },
-		{ "input-dir", required_argument, NULL, O_PASS_ARG },
-		{ "vt-file", required_argument, NULL, O_PASS_ARG },
-		{ "sessions-dir", required_argument, NULL, O_PASS_ARG },
-		{ "kmsg", required_argument, NULL, O_PASS_ARG },
-		{ "no-procs", no_argument, NULL, O_PASS_FLAG },
 		{ "help", no_argument, NULL, 'h' },
-		{ 0 },
 	};
+	struct option lo[sizeof(own) / sizeof(own[0]) + WATCH_OPT_N + 1] = { { 0 } };
+	size_t nlo = sizeof(own) / sizeof(own[0]);
 	struct bench_opts o = {
 		.rounds = 0,
 		.warmup_s = NAN,
@@ -906,14 +900,16 @@ int cmd_bench(int argc, char **argv)
 	size_t nvars = 0, total = 0, done = 0, stored = 0, interfered = 0, reruns = 0, failed = 0;
 	size_t nbad = 0, good[MAX_VARIANTS + 1] = { 0 };	/* failed runs; good ones a variant */
 	struct strbuf bad = STRBUF_INIT;
-	int c, nv, ret = 1, li;
+	int c, nv, ret = 1;
 	double t_start, run_time = 0;
 	struct sigaction sa = { 0 }, old_int, old_term;
 	bool have_old_int = false, have_old_term = false;
 
 	sb_init(&rc.err);
 	optind = 1;
-	while ((c = getopt_long(argc, argv, ":h", lo, &li)) != -1) {
+	memcpy(lo, own, sizeof(own));
+	watch_opts_add(lo, &nlo);	/* passed on to each record */
+	while ((c = getopt_long(argc, argv, ":h", lo, NULL)) != -1) {
 		double d;
 		long l;
 
@@ -966,26 +962,19 @@ int cmd_bench(int argc, char **argv)
 		case O_AB: o.recorder_ab = true; break;
 		case O_NOWATCH: o.no_watch = true; break;
 		case O_DRY: o.dry_run = true; break;
-		case O_PASS_ARG:
-		case O_PASS_FLAG: {
-			static char opt_names[MAX_PASS][40];
-
-			if (o.npass + 2 > MAX_PASS) {
-				cli_usage_error("too many watcher options");
-				goto usage;
-			}
-			snprintf(opt_names[o.npass], sizeof(opt_names[0]), "--%s", lo[li].name);
-			o.pass[o.npass] = opt_names[o.npass];
-			o.npass++;
-			if (c == O_PASS_ARG)
-				o.pass[o.npass++] = optarg;
-			break;
-		}
 		case 'h':
 			usage(stdout);
 			ret = 0;
 			goto out;
 		default:
+			if (watch_opt_is(c)) {
+				if (o.npass + 2 > MAX_PASS) {
+					cli_usage_error("too many watcher options");
+					goto usage;
+				}
+				watch_opt_pass(c, optarg, o.pass, &o.npass);
+				break;
+			}
 			cli_bad_option(c, argv);
 			goto usage;
 		}

@@ -41,6 +41,7 @@
 
 #include "cli.h"
 #include "cmd/cmd.h"
+#include "cmd/watch_opts.h"
 #include "core/cpulist.h"
 #include "core/lathist.h"
 #include "core/logstamp.h"
@@ -86,8 +87,8 @@ struct record_opts {
 	bool naive;		/* benchmarks: the sampler opens/reads/closes every file */
 	bool no_sample;		/* --no-sample: frames only, no samples (bench --recorder-ab) */
 	bool watch;		/* --watch: the interference detector beside the run */
-	struct watch_opts wo;	/* its options; log_path and rundir set by record */
-	const char *holders[16];	/* --exempt-device-holder */
+	struct watch_opts_given wg;	/* its options (watch_opts.h); log_path and
+					 * rundir set by record */
 	const char *meta[32];	/* --meta KEY=VALUE: extra run.ini keys (bench's) */
 	size_t nmeta;
 	bool no_hook;		/* --no-hook: the ring for markers, no GL/EGL/Vulkan hooks */
@@ -934,10 +935,10 @@ static int start_watch(struct run *r)
 	if (!realpath(r->rundir, abs_run))
 		snprintf(abs_run, sizeof(abs_run), "%s", r->rundir);
 	pathf(log, sizeof(log), "%s/interference.log", r->rundir);
-	r->o.wo.log_path = log;
-	r->o.wo.rundir = abs_run;
-	e = watch_start(&r->o.wo, &r->watch, &err);
-	r->o.wo.log_path = r->o.wo.rundir = NULL;	/* copied by watch_start */
+	r->o.wg.wo.log_path = log;
+	r->o.wg.wo.rundir = abs_run;
+	e = watch_start(&r->o.wg.wo, &r->watch, &err);
+	r->o.wg.wo.log_path = r->o.wg.wo.rundir = NULL;	/* copied by watch_start */
 	if (e < 0) {
 		cli_error("--watch: %s", err.len ? err.buf : strerror(-e));
 		unlink(log);
@@ -1731,10 +1732,9 @@ static void usage(FILE *f)
 		"                        round); record's own keys win\n"
 		"      --watch           run the interference detector beside the program\n"
 		"                        (docs/WATCH.md): interference.log, run.ini interfered=\n"
-		"      --expect-vt LIST, --exempt-cmd REGEX, --exempt-device-holder NAME,\n"
-		"      --no-procs, --input-dir DIR, --vt-file FILE, --sessions-dir DIR, --kmsg FILE\n"
-		"                        the watcher's options (see stallscope watch --help);\n"
-		"                        each implies --watch\n"
+		"  the watcher's options, each of which implies --watch (stallscope-watch(1)):\n");
+	watch_opts_help(f, 24);
+	fprintf(f,
 		"  -h, --help            this text\n\n"
 		"EXAMPLES\n"
 		"  stallscope record -- ./game --benchmark\n"
@@ -1746,7 +1746,7 @@ static void usage(FILE *f)
 
 int cmd_record(int argc, char **argv)
 {
-	static const struct option lo[] = {
+	static const struct option own[] = {
 		{ "output", required_argument, NULL, 'o' },
 		{ "pid", required_argument, NULL, 'p' },
 		{ "period", required_argument, NULL, 'P' },
@@ -1761,19 +1761,12 @@ int cmd_record(int argc, char **argv)
 		{ "no-sample", no_argument, NULL, 256 },
 		{ "meta", required_argument, NULL, 257 },
 		{ "watch", no_argument, NULL, 258 },
-		{ "expect-vt", required_argument, NULL, 259 },
-		{ "exempt-cmd", required_argument, NULL, 260 },
-		{ "exempt-device-holder", required_argument, NULL, 261 },
-		{ "no-procs", no_argument, NULL, 262 },
-		{ "input-dir", required_argument, NULL, 263 },
-		{ "vt-file", required_argument, NULL, 264 },
-		{ "sessions-dir", required_argument, NULL, 265 },
-		{ "kmsg", required_argument, NULL, 266 },
 		{ "no-hook", no_argument, NULL, 'H' },
 		{ "thread", required_argument, NULL, 'T' },
 		{ "help", no_argument, NULL, 'h' },
-		{ 0 },
 	};
+	struct option lo[sizeof(own) / sizeof(own[0]) + WATCH_OPT_N + 1] = { { 0 } };
+	size_t nlo = sizeof(own) / sizeof(own[0]);
 	static struct run run;
 	struct run *r = &run;
 	struct sigaction sa = { 0 };
@@ -1792,6 +1785,8 @@ int cmd_record(int argc, char **argv)
 	r->uid = (uid_t)-1;
 	r->gid = (gid_t)-1;
 	optind = 1;
+	memcpy(lo, own, sizeof(own));
+	watch_opts_add(lo, &nlo);	/* each implies --watch */
 	while ((c = getopt_long(argc, argv, "+:o:p:qh", lo, NULL)) != -1) {
 		double d;
 		long l;
@@ -1857,41 +1852,6 @@ int cmd_record(int argc, char **argv)
 		case 258:
 			r->o.watch = true;
 			break;
-		case 259:
-			r->o.wo.expect_vt = optarg;
-			r->o.watch = true;
-			break;
-		case 260:
-			r->o.wo.exempt_cmd = optarg;
-			r->o.watch = true;
-			break;
-		case 261:
-			if (r->o.wo.nexempt_holders == 16)
-				return cli_usage_error("option '--exempt-device-holder': 16 at most");
-			r->o.holders[r->o.wo.nexempt_holders++] = optarg;
-			r->o.wo.exempt_holders = r->o.holders;
-			r->o.watch = true;
-			break;
-		case 262:
-			r->o.wo.no_procs = true;
-			r->o.watch = true;
-			break;
-		case 263:
-			r->o.wo.input_dir = optarg;
-			r->o.watch = true;
-			break;
-		case 264:
-			r->o.wo.vt_file = optarg;
-			r->o.watch = true;
-			break;
-		case 265:
-			r->o.wo.sessions_dir = optarg;
-			r->o.watch = true;
-			break;
-		case 266:
-			r->o.wo.kmsg = optarg;
-			r->o.watch = true;
-			break;
 		case 'H':
 			r->o.no_hook = true;
 			break;
@@ -1905,6 +1865,12 @@ int cmd_record(int argc, char **argv)
 			usage(stdout);
 			return 0;
 		default:
+			if (watch_opt_is(c)) {
+				if (watch_opt_take(&r->o.wg, c, optarg) < 0)
+					return EXIT_USAGE;
+				r->o.watch = true;
+				break;
+			}
 			return cli_bad_option(c, argv);
 		}
 	}

@@ -25,6 +25,7 @@
 
 #include "cli.h"
 #include "cmd/cmd.h"
+#include "cmd/watch_opts.h"
 #include "core/logstamp.h"
 #include "core/strbuf.h"
 #include "core/watchrules.h"
@@ -36,10 +37,9 @@
 #include "out/json.h"
 
 #define EXIT_INTERFERED 3
-#define MAX_HOLDERS 16
 
 struct watch_cmd_opts {
-	struct watch_opts w;
+	struct watch_opts_given g;	/* the watcher's own (watch_opts.h); log, rundir too */
 	double duration_s;	/* 0: until SIGINT or the command ends */
 	bool json;
 	bool scan;
@@ -48,7 +48,6 @@ struct watch_cmd_opts {
 	const char *rules;	/* program-log patterns for --scan */
 	const char *dmesg;	/* a saved kernel log for --scan */
 	const char *xorg_log;
-	const char *holders[MAX_HOLDERS];
 };
 
 static void usage(FILE *f)
@@ -67,15 +66,9 @@ static void usage(FILE *f)
 		"options:\n"
 		"  --log FILE                 append the findings to FILE (default: standard output)\n"
 		"  --duration S               watch S seconds (default: until SIGINT, or CMD ends)\n"
-		"  --rundir DIR               processes with STALLSCOPE_RUN=DIR are the run's\n"
-		"  --expect-vt LIST           VT numbers the run may switch to, e.g. 2,7\n"
-		"  --exempt-cmd REGEX         processes whose name matches are exempt\n"
-		"  --exempt-device-holder N   input devices held open by program N are exempt\n"
-		"  --no-procs                 leave processes out (input, VT, logins, USB only)\n"
-		"  --input-dir DIR --vt-file FILE --sessions-dir DIR --kmsg FILE\n"
-		"                             the sources (for tests; defaults /dev/input,\n"
-		"                             /sys/class/tty/tty0/active, /run/systemd/sessions,\n"
-		"                             /dev/kmsg)\n"
+		"  --rundir DIR               processes with STALLSCOPE_RUN=DIR are the run's\n");
+	watch_opts_help(f, 29);
+	fprintf(f,
 		"  --json                     the verdict as JSON on standard output\n"
 		"\n"
 		"scan options:\n"
@@ -181,22 +174,22 @@ static int watch_live(struct watch_cmd_opts *o, char **cmd)
 	sigaddset(&set, SIGCHLD);
 	sigprocmask(SIG_BLOCK, &set, &old);
 
-	if (!o->w.log_path)
-		o->w.log_path = "-";
+	if (!o->g.wo.log_path)
+		o->g.wo.log_path = "-";
 	/* a program that cannot be run gives no run to watch: say so before
 	 * the watcher starts and logs a verdict */
 	if (cmd && (r = can_exec(cmd[0])) < 0) {
 		sigprocmask(SIG_SETMASK, &old, NULL);
 		return cli_error_errno(r, "cannot run '%s'", cmd[0]);
 	}
-	r = watch_start(&o->w, &w, &err);
+	r = watch_start(&o->g.wo, &w, &err);
 	if (r < 0) {
 		cli_error("%s", err.len ? err.buf : strerror(-r));
 		sb_release(&err);
 		return 1;
 	}
 	if (cmd) {
-		child = spawn(cmd, o->w.rundir, &old);
+		child = spawn(cmd, o->g.wo.rundir, &old);
 		if (child < 0) {
 			/* nothing was watched beside it: no verdict to give */
 			cli_error_errno((int)child, "cannot run '%s'", cmd[0]);
@@ -531,21 +524,12 @@ static int watch_scan(struct watch_cmd_opts *o, int n, char **runs)
 
 int cmd_watch(int argc, char **argv)
 {
-	enum { O_LOG = 256, O_DURATION, O_RUNDIR, O_EXPECT_VT, O_EXEMPT_CMD, O_HOLDER,
-	       O_NO_PROCS, O_INPUT, O_VT, O_SESSIONS, O_KMSG, O_JSON, O_SCAN, O_RULES,
-	       O_DMESG, O_XORG, O_WRITE, O_LIST };
-	static const struct option longopts[] = {
+	enum { O_LOG = 256, O_DURATION, O_RUNDIR, O_JSON, O_SCAN, O_RULES, O_DMESG, O_XORG,
+	       O_WRITE, O_LIST };
+	static const struct option own[] = {
 		{ "log", required_argument, NULL, O_LOG },
 		{ "duration", required_argument, NULL, O_DURATION },
 		{ "rundir", required_argument, NULL, O_RUNDIR },
-		{ "expect-vt", required_argument, NULL, O_EXPECT_VT },
-		{ "exempt-cmd", required_argument, NULL, O_EXEMPT_CMD },
-		{ "exempt-device-holder", required_argument, NULL, O_HOLDER },
-		{ "no-procs", no_argument, NULL, O_NO_PROCS },
-		{ "input-dir", required_argument, NULL, O_INPUT },
-		{ "vt-file", required_argument, NULL, O_VT },
-		{ "sessions-dir", required_argument, NULL, O_SESSIONS },
-		{ "kmsg", required_argument, NULL, O_KMSG },
 		{ "json", no_argument, NULL, O_JSON },
 		{ "scan", no_argument, NULL, O_SCAN },
 		{ "rules", required_argument, NULL, O_RULES },
@@ -554,31 +538,23 @@ int cmd_watch(int argc, char **argv)
 		{ "write", no_argument, NULL, O_WRITE },
 		{ "list", required_argument, NULL, O_LIST },
 		{ "help", no_argument, NULL, 'h' },
-		{ 0 }
 	};
+	struct option longopts[sizeof(own) / sizeof(own[0]) + WATCH_OPT_N + 1] = { { 0 } };
 	struct watch_cmd_opts o = { .duration_s = 0 };
+	size_t nl = sizeof(own) / sizeof(own[0]);
 	int c;
+
+	memcpy(longopts, own, sizeof(own));
+	watch_opts_add(longopts, &nl);
 
 	while ((c = getopt_long(argc, argv, "+:h", longopts, NULL)) != -1) {
 		switch (c) {
-		case O_LOG: o.w.log_path = optarg; break;
+		case O_LOG: o.g.wo.log_path = optarg; break;
 		case O_DURATION:
 			if (cli_parse_double("--duration", optarg, 0.001, 1e7, &o.duration_s) < 0)
 				return EXIT_USAGE;
 			break;
-		case O_RUNDIR: o.w.rundir = optarg; break;
-		case O_EXPECT_VT: o.w.expect_vt = optarg; break;
-		case O_EXEMPT_CMD: o.w.exempt_cmd = optarg; break;
-		case O_HOLDER:
-			if (o.w.nexempt_holders == MAX_HOLDERS)
-				return cli_usage_error("--exempt-device-holder: %d at most", MAX_HOLDERS);
-			o.holders[o.w.nexempt_holders++] = optarg;
-			break;
-		case O_NO_PROCS: o.w.no_procs = true; break;
-		case O_INPUT: o.w.input_dir = optarg; break;
-		case O_VT: o.w.vt_file = optarg; break;
-		case O_SESSIONS: o.w.sessions_dir = optarg; break;
-		case O_KMSG: o.w.kmsg = optarg; break;
+		case O_RUNDIR: o.g.wo.rundir = optarg; break;
 		case O_JSON: o.json = true; break;
 		case O_SCAN: o.scan = true; break;
 		case O_RULES: o.rules = optarg; break;
@@ -587,10 +563,15 @@ int cmd_watch(int argc, char **argv)
 		case O_WRITE: o.write = true; break;
 		case O_LIST: o.list = optarg; break;
 		case 'h': usage(stdout); return 0;
-		default: return cli_bad_option(c, argv);
+		default:
+			if (watch_opt_is(c)) {
+				if (watch_opt_take(&o.g, c, optarg) < 0)
+					return EXIT_USAGE;
+				break;
+			}
+			return cli_bad_option(c, argv);
 		}
 	}
-	o.w.exempt_holders = o.holders;
 	if (o.scan) {
 		if (!o.rules)
 			o.rules = default_rules();

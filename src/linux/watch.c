@@ -994,10 +994,10 @@ int watch_start(const struct watch_opts *o, struct watch **ret, struct strbuf *e
 			holders[i] = strdup(o->exempt_holders[i]);
 	}
 	w->o = (struct watch_opts){
-		.input_dir = strdup(o->input_dir ? o->input_dir : "/dev/input"),
-		.vt_file = strdup(o->vt_file ? o->vt_file : "/sys/class/tty/tty0/active"),
-		.sessions_dir = strdup(o->sessions_dir ? o->sessions_dir : "/run/systemd/sessions"),
-		.kmsg = strdup(o->kmsg ? o->kmsg : "/dev/kmsg"),
+		.input_dir = strdup(o->input_dir ? o->input_dir : WATCH_DEFAULT_INPUT_DIR),
+		.vt_file = strdup(o->vt_file ? o->vt_file : WATCH_DEFAULT_VT_FILE),
+		.sessions_dir = strdup(o->sessions_dir ? o->sessions_dir : WATCH_DEFAULT_SESSIONS_DIR),
+		.kmsg = strdup(o->kmsg ? o->kmsg : WATCH_DEFAULT_KMSG),
 		.log_path = dup_or_null(o->log_path),
 		.rundir = dup_or_null(o->rundir),
 		.exempt_cmd = dup_or_null(o->exempt_cmd),

@@ -25,6 +25,12 @@
 
 #include "core/strbuf.h"
 
+/* Where the watcher looks unless told (the options' defaults). */
+#define WATCH_DEFAULT_INPUT_DIR "/dev/input"
+#define WATCH_DEFAULT_VT_FILE "/sys/class/tty/tty0/active"
+#define WATCH_DEFAULT_SESSIONS_DIR "/run/systemd/sessions"
+#define WATCH_DEFAULT_KMSG "/dev/kmsg"
+
 struct watch_opts {
 	const char *input_dir;		/* default /dev/input */
 	const char *vt_file;		/* default /sys/class/tty/tty0/active */
