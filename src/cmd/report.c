@@ -545,17 +545,17 @@ int report_parse_common(int argc, char **argv, const char *usage, struct report_
 			double **ret_pass, const char **ret_outdir)
 {
 	static const struct option matrix_opt = { "output", required_argument, NULL, 'o' };
-	struct option opts[sizeof(long_opts) / sizeof(long_opts[0]) + 1];
-	size_t nl = sizeof(long_opts) / sizeof(long_opts[0]);
+	size_t nl = sizeof(long_opts) / sizeof(long_opts[0]) - 1, n = nl;	/* without the 0 */
+	struct option opts[sizeof(long_opts) / sizeof(long_opts[0]) + 1 + 8] = { { 0 } };
 	int c;
 
-	memcpy(opts, long_opts, sizeof(long_opts));
-	if (ret_outdir) {
-		opts[nl - 1] = matrix_opt;
-		opts[nl] = long_opts[nl - 1];
-	} else {
-		opts[nl] = long_opts[nl - 1];
-	}
+	if (o->nextra > 8)
+		return cli_error("report_parse_common: too many extra options");
+	memcpy(opts, long_opts, nl * sizeof(opts[0]));
+	if (ret_outdir)
+		opts[n++] = matrix_opt;
+	for (size_t i = 0; i < o->nextra; i++)
+		opts[n++] = o->extra[i];
 	optind = 1;
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, ret_outdir ? ":ho:" : ":h", opts, NULL)) != -1) {
@@ -640,6 +640,11 @@ int report_parse_common(int argc, char **argv, const char *usage, struct report_
 			fputs(usage, stdout);
 			return -2;
 		default:
+			if (c >= REPORT_OPT_EXTRA && o->on_extra) {
+				if (o->on_extra(o->extra_ctx, c, optarg) < 0)
+					return -1;
+				break;
+			}
 			cli_bad_option(c, argv);
 			return -1;
 		}

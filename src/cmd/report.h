@@ -12,6 +12,7 @@
 #ifndef SS_CMD_REPORT_H
 #define SS_CMD_REPORT_H
 
+#include <getopt.h>
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -128,7 +129,16 @@ struct report_options {
 	const char *intf_list;		/* --interfered-list FILE */
 	const char *db, *name;		/* matrix --db PATH [--name N] */
 	bool threads;	/* --threads (report): per-thread CPU per frame */
+	/* A command's own options beside these (stalls' --stack-lines): EXTRA,
+	 * NEXTRA entries with values of REPORT_OPT_EXTRA and up, each taken by
+	 * ON_EXTRA(EXTRA_CTX, value, optarg): 0, or -1 after a usage error. */
+	const struct option *extra;
+	size_t nextra;
+	int (*on_extra)(void *ctx, int c, const char *arg);
+	void *extra_ctx;
 };
+
+#define REPORT_OPT_EXTRA 0x2000
 
 /*
  * Parses the options report and matrix share into O; with RET_OUTDIR not

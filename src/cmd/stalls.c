@@ -60,7 +60,6 @@ struct stall_item {
 	struct cause_evidence e;
 };
 
-static long stack_lines = 3;
 
 /* "futex" for wait_futex: the sub-cause without its cause's prefix, or NULL
  * when it says no more than the cause. */
@@ -109,7 +108,7 @@ static void ev_syscall(struct strbuf *sb, const struct cause_evidence *e)
 }
 
 /* The evidence as one line of text. */
-static void ev_text(struct strbuf *sb, const struct cause_evidence *e)
+static void ev_text(struct strbuf *sb, const struct cause_evidence *e, long stack_lines)
 {
 	size_t k;
 
@@ -160,7 +159,7 @@ static void ev_text(struct strbuf *sb, const struct cause_evidence *e)
 	}
 }
 
-static int add_stall_row(struct table *t, const struct stall_item *s)
+static int add_stall_row(struct table *t, const struct stall_item *s, long stack_lines)
 {
 	struct strbuf sb = STRBUF_INIT;
 	const char *sub = sub_short(s->v.sub);
@@ -185,7 +184,7 @@ static int add_stall_row(struct table *t, const struct stall_item *s)
 	}
 	if (!r) {
 		sb_reset(&sb);
-		ev_text(&sb, &s->e);
+		ev_text(&sb, &s->e, stack_lines);
 		if (!s->play)
 			sb_adds(&sb, "; in a reload segment");
 		r = table_add(t, sb.buf);
@@ -194,7 +193,7 @@ static int add_stall_row(struct table *t, const struct stall_item *s)
 	return r;
 }
 
-static int print_list(const char *title, const struct stall_item *s, size_t n)
+static int print_list(const char *title, const struct stall_item *s, size_t n, long stack_lines)
 {
 	static const char *const hdr[] = { "t_s", "ms", "cause", "share%", "second", "evidence" };
 	struct table *t;
@@ -208,7 +207,7 @@ static int print_list(const char *title, const struct stall_item *s, size_t n)
 	if (!t)
 		return -ENOMEM;
 	for (i = 0; i < n && !r; i++)
-		r = add_stall_row(t, &s[i]);
+		r = add_stall_row(t, &s[i], stack_lines);
 	if (!r)
 		table_print(t, stdout);
 	table_free(t);
@@ -372,37 +371,11 @@ static int run_stalls(const struct analysis *a, const struct metrics_opts *mo,
 
 enum { OPT_STACK_LINES = 300 };
 
-/* Takes --stack-lines out of argv (report_parse_common does not know it);
- * returns the new argc, or -1 after a usage error. */
-static int take_stack_lines(int argc, char **argv)
+/* --stack-lines N, stalls' own beside report's options. */
+static int take_stack_lines(void *ctx, int c, const char *arg)
 {
-	int i, k = 1;
-
-	for (i = 1; i < argc; i++) {
-		const char *v = NULL;
-
-		if (!strcmp(argv[i], "--")) {
-			while (i < argc)
-				argv[k++] = argv[i++];
-			break;
-		}
-		if (!strncmp(argv[i], "--stack-lines=", 14))
-			v = argv[i] + 14;
-		else if (!strcmp(argv[i], "--stack-lines")) {
-			if (i + 1 >= argc) {
-				cli_usage_error("option '--stack-lines' needs a value");
-				return -1;
-			}
-			v = argv[++i];
-		}
-		if (v) {
-			if (cli_parse_int("--stack-lines", v, 0, 1000, &stack_lines) < 0)
-				return -1;
-			continue;
-		}
-		argv[k++] = argv[i];
-	}
-	return k;
+	(void)c;
+	return cli_parse_int("--stack-lines", arg, 0, 1000, (long *)ctx) < 0 ? -1 : 0;
 }
 
 int cmd_stalls(int argc, char **argv)
@@ -412,14 +385,19 @@ int cmd_stalls(int argc, char **argv)
 	};
 	struct reload_rules *rules = NULL;
 	double *pass = NULL;
+	static const struct option own[] = {
+		{ "stack-lines", required_argument, NULL, REPORT_OPT_EXTRA },
+	};
+	long stack_lines = 3;
 	struct json j;
-	int first, i, status = 0, nargc;
+	int first, i, status = 0;
 	bool any = false;
 
-	nargc = take_stack_lines(argc, argv);
-	if (nargc < 0)
-		return EXIT_USAGE;
-	first = report_parse_common(nargc, argv, usage_text, &o, &pass, NULL);
+	o.extra = own;
+	o.nextra = 1;
+	o.on_extra = take_stack_lines;
+	o.extra_ctx = &stack_lines;
+	first = report_parse_common(argc, argv, usage_text, &o, &pass, NULL);
 	if (first == -2)
 		return 0;
 	if (first < 0) {
@@ -440,7 +418,7 @@ int cmd_stalls(int argc, char **argv)
 		json_init(&j, stdout, true);
 		json_arr_begin(&j);
 	}
-	for (i = first; i < nargc; i++) {
+	for (i = first; i < argc; i++) {
 		struct analysis a;
 		struct stall_item *win = NULL, *warm = NULL;
 		size_t nwin = 0, nwarm = 0, k;
@@ -492,9 +470,9 @@ int cmd_stalls(int argc, char **argv)
 			} else {
 				if (a.rec->nsamples == 0)
 					printf("  (the record has no samples: every cause is unknown)\n");
-				r = print_list("window", win, nwin);
+				r = print_list("window", win, nwin, stack_lines);
 				if (!r)
-					r = print_list("warm-up", warm, nwarm);
+					r = print_list("warm-up", warm, nwarm, stack_lines);
 			}
 			/* The notes about the input itself (they start with a
 			 * quoted file name: no t0, a torn record); the column
