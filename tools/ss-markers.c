@@ -130,7 +130,7 @@ int main(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 },
 	};
-	pthread_t th[66];
+	pthread_t th[514];
 	int nth = 0, c;
 
 	while ((c = getopt_long(argc, argv, "f:s:n:b:i:rH:S:e:h", lo, NULL)) != -1) {
@@ -149,7 +149,7 @@ int main(int argc, char **argv)
 		}
 	}
 	if (opt.fps <= 0 || opt.fps > 10000 || opt.busy < 0 || opt.idle < 0 ||
-	    opt.busy + opt.idle > 64 || opt.frames < 0) {
+	    opt.busy + opt.idle > 512 || opt.frames < 0) {
 		usage(stderr);
 		return 2;
 	}

@@ -1288,7 +1288,7 @@ static bool thread_named(struct run *r, int tid)
  * thread is not missed and a sample costs at most one read. */
 static int named_thread(struct run *r)
 {
-	const struct sampler_thread *th;
+	const struct rec_thread *th;
 	char *end;
 	long tid;
 	size_t n, k;
@@ -1322,7 +1322,7 @@ static int named_thread(struct run *r)
  * is asked in slow samples only). */
 static void watch_named_thread(struct run *r, uint64_t now)
 {
-	const struct sampler_thread *th;
+	const struct rec_thread *th;
 	int tid;
 
 	if (r->thread_found) {
@@ -1368,7 +1368,7 @@ static void poll_hud(struct run *r, uint64_t now)
 static bool take_sample(struct run *r, uint64_t now)
 {
 	const struct sampler_event *ev;
-	const struct sampler_thread *th;
+	const struct rec_thread *th;
 	size_t n;
 	int err;
 
@@ -1382,22 +1382,8 @@ static bool take_sample(struct run *r, uint64_t now)
 	for (size_t i = 0; i < n; i++)
 		rec_writer_event(r->w, now, (uint32_t)ev[i].tid, ev[i].kind, ev[i].text);
 	n = sampler_threads(r->s, &th);
-	if (n) {
-		/* struct sampler_thread and struct rec_thread have one shape */
-		struct rec_thread tmp[256];
-
-		for (size_t i = 0; i < n;) {
-			size_t k = 0;
-
-			for (; k < 256 && i < n; k++, i++) {
-				tmp[k].tid = th[i].tid;
-				tmp[k].name = th[i].name;
-				tmp[k].cpu_ns = th[i].cpu_ns;
-				tmp[k].cpu = th[i].cpu;
-			}
-			rec_writer_threads(r->w, now, tmp, k);
-		}
-	}
+	if (n)	/* one snapshot, however many threads (the record's own type) */
+		rec_writer_threads(r->w, now, th, n);
 	r->samples++;
 	return true;
 }
@@ -1588,7 +1574,7 @@ static int open_record(struct run *r)
 	r->nfields = r->s ? sampler_fields(r->s, &f) : 0;
 	for (size_t i = 0; i < r->nfields; i++) {
 		err = rec_writer_field(r->w, f[i].name,
-				       f[i].kind == SAMPLER_STR ? REC_STR : REC_INT);
+				       f[i].kind);
 		if (err < 0)
 			return cli_error_errno(err, "record field '%s'", f[i].name);
 	}

@@ -270,7 +270,7 @@ struct sampler {
 	DIR *taskdir;
 	struct tslot *ts;
 	size_t nts, ats;
-	struct sampler_thread *snap;
+	struct rec_thread *snap;
 	size_t nsnap, asnap;
 
 	struct src sys_stat;
@@ -344,9 +344,9 @@ static void note(struct sampler *s, bool event, int tid, const char *fmt, ...)
 	}
 }
 
-static int add_field(struct sampler *s, enum sampler_kind kind, const char *fmt, ...)
+static int add_field(struct sampler *s, enum rec_kind kind, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
-static int add_field(struct sampler *s, enum sampler_kind kind, const char *fmt, ...)
+static int add_field(struct sampler *s, enum rec_kind kind, const char *fmt, ...)
 {
 	struct strbuf sb = STRBUF_INIT;
 	va_list ap;
@@ -983,7 +983,7 @@ static void sample_threads(struct sampler *s)
 	}
 	s->nts = w;
 	if (s->nts > s->asnap) {
-		struct sampler_thread *ns = realloc(s->snap, s->nts * sizeof(*ns));
+		struct rec_thread *ns = realloc(s->snap, s->nts * sizeof(*ns));
 
 		if (!ns)
 			return;
@@ -991,7 +991,7 @@ static void sample_threads(struct sampler *s)
 		s->asnap = s->nts;
 	}
 	for (size_t i = 0; i < s->nts; i++)
-		s->snap[i] = (struct sampler_thread){
+		s->snap[i] = (struct rec_thread){
 		    .tid = (uint32_t)s->ts[i].tid,
 		    .name = s->ts[i].name,
 		    .cpu_ns = s->ts[i].run_ns < 0 ? 0 : (uint64_t)s->ts[i].run_ns,
@@ -1201,12 +1201,12 @@ static int setup_gpu(struct sampler *s)
 				gpu_add_engine(s, dd.engines[k].name);
 	}
 	for (size_t g = 0; g < s->ngpu; g++) {
-		r = add_field(s, SAMPLER_INT, "gpu.%s_ns", s->gpu_names[g]);
+		r = add_field(s, REC_INT, "gpu.%s_ns", s->gpu_names[g]);
 		if (r < 0)
 			return r;
 		s->gpu_field[g] = r;
 	}
-	r = add_field(s, SAMPLER_INT, "gpu.other_ns");
+	r = add_field(s, REC_INT, "gpu.other_ns");
 	if (r < 0)
 		return r;
 	s->f_gpu_other = r;
@@ -1278,7 +1278,7 @@ static int setup_vmstat(struct sampler *s)
 			     vm_wanted[i]);
 			continue;
 		}
-		r = add_field(s, SAMPLER_INT, "vm.%s", vm_wanted[i]);
+		r = add_field(s, REC_INT, "vm.%s", vm_wanted[i]);
 		if (r < 0)
 			return r;
 		s->vm_names[s->nvm] = vm_wanted[i];
@@ -1309,12 +1309,12 @@ static int setup_psi(struct sampler *s, struct psi_src *p, const char *scope, co
 		src_close(&p->f);
 		return 1;
 	}
-	r = add_field(s, SAMPLER_INT, "%s.%s.some_us", scope, res);
+	r = add_field(s, REC_INT, "%s.%s.some_us", scope, res);
 	if (r < 0)
 		return r;
 	p->f_some = r;
 	if (want_full && v.has_full) {
-		r = add_field(s, SAMPLER_INT, "%s.%s.full_us", scope, res);
+		r = add_field(s, REC_INT, "%s.%s.full_us", scope, res);
 		if (r < 0)
 			return r;
 		p->f_full = r;
@@ -1340,15 +1340,15 @@ static int setup_other(struct sampler *s, struct other *o, const char *prefix, i
 	o->pid = pid;
 	o->has_clk = proc_clock(s, pid, &o->clk);
 	o->last_clk = -1;
-	if ((r = add_field(s, SAMPLER_INT, "%s.state", prefix)) < 0)
+	if ((r = add_field(s, REC_INT, "%s.state", prefix)) < 0)
 		return r;
 	o->f_state = r;
 	if (majflt) {
-		if ((r = add_field(s, SAMPLER_INT, "%s.majflt", prefix)) < 0)
+		if ((r = add_field(s, REC_INT, "%s.majflt", prefix)) < 0)
 			return r;
 		o->f_majflt = r;
 	}
-	if ((r = add_field(s, SAMPLER_INT, "%s.cpu_ns", prefix)) < 0)
+	if ((r = add_field(s, REC_INT, "%s.cpu_ns", prefix)) < 0)
 		return r;
 	o->f_cpu = r;
 	return 0;
@@ -1359,7 +1359,7 @@ static int setup_thread_fields(struct sampler *s, struct thr *t, const char *pre
 	t->prefix = prefix;
 	for (int i = 0; i < TF_N; i++) {
 		int r =
-		    add_field(s, (i == TF_WCHAN || i == TF_FD_TARGET) ? SAMPLER_STR : SAMPLER_INT,
+		    add_field(s, (i == TF_WCHAN || i == TF_FD_TARGET) ? REC_STR : REC_INT,
 			      "%s.%s", prefix, tf_names[i]);
 
 		if (r < 0)
@@ -1384,16 +1384,16 @@ static int setup(struct sampler *s)
 	if ((r = setup_thread_fields(s, &s->th[0], "ft")) < 0 ||
 	    (r = setup_thread_fields(s, &s->th[1], "ft2")) < 0)
 		return r;
-	if ((r = add_field(s, SAMPLER_INT, "proc.minflt")) < 0)
+	if ((r = add_field(s, REC_INT, "proc.minflt")) < 0)
 		return r;
 	s->f_proc_minflt = r;
-	if ((r = add_field(s, SAMPLER_INT, "proc.majflt")) < 0)
+	if ((r = add_field(s, REC_INT, "proc.majflt")) < 0)
 		return r;
 	s->f_proc_majflt = r;
-	if ((r = add_field(s, SAMPLER_INT, "proc.cpu_ns")) < 0)
+	if ((r = add_field(s, REC_INT, "proc.cpu_ns")) < 0)
 		return r;
 	s->f_proc_cpu = r;
-	if ((r = add_field(s, SAMPLER_INT, "proc.threads")) < 0)
+	if ((r = add_field(s, REC_INT, "proc.threads")) < 0)
 		return r;
 	s->f_proc_threads = r;
 	s->has_proc_clk = proc_clock(s, s->o.pid, &s->proc_clk);
@@ -1417,7 +1417,7 @@ static int setup(struct sampler *s)
 		}
 		memcpy(d->name, dd[i].name, sizeof(d->name)); /* both 64 bytes, NUL-terminated */
 		for (int k = 0; k < 7; k++) {
-			r = add_field(s, SAMPLER_INT, "disk.%s.%s", d->name, dn[k]);
+			r = add_field(s, REC_INT, "disk.%s.%s", d->name, dn[k]);
 			if (r < 0)
 				return r;
 			if (k == 0)
@@ -1490,7 +1490,7 @@ static int setup(struct sampler *s)
 		if (discover_path(path, sizeof(path), s->root, "/proc/stat") == 0 &&
 		    src_open(s, &s->sys_stat, path) == 0) {
 			for (int i = 0; i < 5; i++) {
-				if ((r = add_field(s, SAMPLER_INT, "sys.%s", sn[i])) < 0)
+				if ((r = add_field(s, REC_INT, "sys.%s", sn[i])) < 0)
 					return r;
 				s->f_sys[i] = r;
 			}
@@ -1501,7 +1501,7 @@ static int setup(struct sampler *s)
 		s->f_mem_avail = -1;
 		if (discover_path(path, sizeof(path), s->root, "/proc/meminfo") == 0 &&
 		    src_open(s, &s->meminfo, path) == 0) {
-			if ((r = add_field(s, SAMPLER_INT, "sys.mem_avail_kb")) < 0)
+			if ((r = add_field(s, REC_INT, "sys.mem_avail_kb")) < 0)
 				return r;
 			s->f_mem_avail = r;
 		} else {
@@ -1702,7 +1702,7 @@ size_t sampler_events(const struct sampler *s, const struct sampler_event **ret)
 	return s->nevents;
 }
 
-size_t sampler_threads(const struct sampler *s, const struct sampler_thread **ret)
+size_t sampler_threads(const struct sampler *s, const struct rec_thread **ret)
 {
 	*ret = s->snap;
 	return s->nsnap;

@@ -20,8 +20,9 @@
  * (root only) is handed back as an event. docs/FORMAT.md ("Sample fields")
  * lists every field with its unit, source and rate.
  *
- * This header deliberately does not include src/rec: the recorder maps
- * enum sampler_kind onto the record's kinds (the values are the same).
+ * A field's kind and a thread of a slow sample are the record's own types
+ * (core/record.h: enum rec_kind, struct rec_thread), so the recorder writes
+ * them as they come; this header includes nothing of src/rec.
  *
  * Not thread-safe: one sampler is driven by one thread. Nothing here prints.
  */
@@ -32,16 +33,13 @@
 #include <stddef.h>
 #include <stdint.h>
 
-struct sampler;
+#include "core/record.h"
 
-enum sampler_kind {
-	SAMPLER_INT = 1, /* a signed 64-bit number: a counter or a gauge (= REC_INT) */
-	SAMPLER_STR = 2, /* an interned string's id, 0 for none (= REC_STR) */
-};
+struct sampler;
 
 struct sampler_field {
 	const char *name; /* "ft.state", "disk.vda.rd_ios", ...; owned by the sampler */
-	enum sampler_kind kind;
+	enum rec_kind kind;
 };
 
 /* A key/value for the record's meta and run.ini ("disk.vda" = "root,swap",
@@ -57,14 +55,6 @@ struct sampler_event {
 	int32_t tid;	  /* the thread it concerns, or 0 */
 	const char *kind; /* "stack" (text: the kernel stack, one frame a line) or "note" */
 	const char *text;
-};
-
-/* One thread of the process in a slow sample (maps 1:1 onto struct rec_thread). */
-struct sampler_thread {
-	uint32_t tid;
-	uint32_t name;	 /* interned id of its comm */
-	uint64_t cpu_ns; /* cumulative CPU time, schedstat run time (ns) */
-	int32_t cpu;	 /* the CPU it last ran on */
 };
 
 struct sampler_opts {
@@ -148,7 +138,7 @@ size_t sampler_events(const struct sampler *s, const struct sampler_event **ret)
 /* In a slow sample, every thread of the process; 0 in other samples.
  * Returns their count and sets *ret (owned by S, valid until the next
  * sampler_sample). */
-size_t sampler_threads(const struct sampler *s, const struct sampler_thread **ret);
+size_t sampler_threads(const struct sampler *s, const struct rec_thread **ret);
 
 /* With opts.profile: per source kind, reads done and their total ns. */
 struct sampler_cost {

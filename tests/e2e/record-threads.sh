@@ -3,7 +3,8 @@
 # labels: e2e live
 # Per-thread CPU of a known layout: two threads that spin (busy0, busy1) and
 # one that sleeps (idle0). The thread snapshots in the record give each
-# busy thread far more CPU time than the idle one, and name them.
+# busy thread far more CPU time than the idle one, and name them. A process
+# of 301 threads gets whole snapshots.
 . "$SS_SRC/tests/e2e/lib/record.sh"
 
 "$SS_BIN" record -q -o run --frames marker -- "$MARKERS" --fps 50 --seconds 1.5 \
@@ -31,4 +32,10 @@ if "$SS_BIN" 2>&1 | grep -q '^  report '; then
 	"$SS_BIN" report --threads --warmup 0 --json run | grep -q '"ms_per_frame"' ||
 		fail "report --threads --json has no ms_per_frame"
 fi
+# a process of more than 256 threads is one snapshot a time, not pieces of
+# 256 (each of which the reader would take for the whole process)
+"$SS_BIN" record -q -o many --frames marker -- "$MARKERS" --fps 50 --seconds 1 --idle 300 ||
+	fail "record of 301 threads failed"
+max=$("$SS_BIN" dump many | awk '$1 == "threads" { sub("n=", "", $3); if ($3 + 0 > m) m = $3 + 0 } END { print m + 0 }')
+[ "$max" -ge 301 ] || fail "301 threads, the largest snapshot holds $max"
 echo "ok: busy0 $b0 ns, idle0 $i0 ns"

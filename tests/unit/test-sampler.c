@@ -96,7 +96,7 @@ static void test_fake_tree(void)
 	CHECK_INT(v[field(s, "ft.fd")], 3);
 	CHECK_STR(str(v[field(s, "ft.fd_target")]), "/dev/dri/renderD128");
 	CHECK_STR(str(v[field(s, "ft.wchan")]), "anon_pipe_read");
-	CHECK_INT(f[field(s, "ft.wchan")].kind, SAMPLER_STR);
+	CHECK_INT(f[field(s, "ft.wchan")].kind, REC_STR);
 	CHECK_INT(v[field(s, "ft2.tid")], 0);
 	CHECK_INT(v[field(s, "proc.threads")], 1);
 	CHECK_INT(v[field(s, "proc.minflt")], 2869);
@@ -136,7 +136,7 @@ static void test_fake_tree(void)
 	CHECK(found_roles);
 	CHECK(has_note(s, "zram1: not initialized"));
 	{
-		const struct sampler_thread *th;
+		const struct rec_thread *th;
 
 		CHECK_INT(sampler_threads(s, &th), 1);
 		CHECK_STR(str(th[0].name), "game.x86_64");
@@ -343,7 +343,7 @@ static void test_live(void)
 	/* Sample 0 is slow: the thread snapshot has the three threads. */
 	CHECK_INT(sampler_sample(s, 1000000000ull, v), 0);
 	{
-		const struct sampler_thread *th;
+		const struct rec_thread *th;
 		size_t n = sampler_threads(s, &th);
 		bool named = false;
 
@@ -370,7 +370,7 @@ static void test_live(void)
 	CHECK(strncmp(str(v[field(s, "ft.fd_target")]), "pipe:[", 6) == 0);
 #endif
 	CHECK(strstr(str(v[field(s, "ft.wchan")]), "pipe") != NULL);
-	CHECK_INT(sampler_threads(s, &(const struct sampler_thread *){NULL}), 0);
+	CHECK_INT(sampler_threads(s, &(const struct rec_thread *){NULL}), 0);
 
 	/* 60 ms later by the caller's clock: a kernel stack, when root. */
 	CHECK_INT(sampler_sample(s, 1070000000ull, v), 0);
@@ -602,7 +602,7 @@ static void test_exec(void)
 	struct sampler_opts o = {.intern = intern, .slow_every = 2};
 	struct sampler *s = NULL;
 	const struct sampler_field *f;
-	const struct sampler_thread *th;
+	const struct rec_thread *th;
 	bool renamed = false;
 	int64_t *v;
 	pid_t pid;
