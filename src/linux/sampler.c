@@ -286,14 +286,20 @@ struct sampler {
 	int gpu_field[MAX_GPU_ENGINES];
 	size_t ngpu;
 	int f_gpu_other;
-	uint64_t drm_scan_at; /* sample number of the next forced rescan */
-	uint64_t drm_last_scan;
+	uint64_t drm_scan_at_ns;   /* the next forced rescan (0: at the next look) */
+	uint64_t drm_last_scan_ns; /* the last rescan */
 
 	struct fd_cache_ent fdc[2][FD_CACHE];
 	unsigned stacks;
 };
 
 /* ---------------------------------------------------------------- helpers */
+
+/* DRM fds are looked for again when the fd count moved, at most this
+ * often (a scan readlinks every fd, and a loading game opens many), and
+ * at least this often anyway: by time, whatever the sampling period. */
+#define DRM_SCAN_MIN_NS 1000000000ull
+#define DRM_SCAN_EVERY_NS 10000000000ull
 
 static uint64_t mono_ns(void)
 {
@@ -1063,7 +1069,7 @@ static int64_t fd_count(struct sampler *s)
 	return (int64_t)st.st_size;
 }
 
-static void sample_gpu(struct sampler *s)
+static void sample_gpu(struct sampler *s, uint64_t t_ns)
 {
 	uint64_t seen_clients[64];
 	size_t nseen = 0;
@@ -1077,12 +1083,12 @@ static void sample_gpu(struct sampler *s)
 	 * signal that fds came or went; rescan then (at most once a second: a
 	 * scan readlinks every fd, and a loading game opens many), and every
 	 * 10 s anyway. */
-	if (((count != s->drm_fdcount || count < 0) && s->nsample >= s->drm_last_scan + 100) ||
-	    s->nsample >= s->drm_scan_at) {
+	if (((count != s->drm_fdcount || count < 0) && t_ns >= s->drm_last_scan_ns + DRM_SCAN_MIN_NS) ||
+	    t_ns >= s->drm_scan_at_ns) {
 		drm_scan(s);
 		s->drm_fdcount = count;
-		s->drm_last_scan = s->nsample;
-		s->drm_scan_at = s->nsample + 1000;
+		s->drm_last_scan_ns = t_ns;
+		s->drm_scan_at_ns = t_ns + DRM_SCAN_EVERY_NS;
 	}
 	memset(sums, 0, sizeof(sums));
 	for (size_t i = 0; i < s->ndrm; i++) {
@@ -1817,7 +1823,7 @@ int sampler_set_process(struct sampler *s, int pid, int tid)
 	snprintf(path, sizeof(path), "%s/fd", s->proc);
 	s->drm_dirfd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	s->drm_fdcount = fd_count(s);
-	s->drm_scan_at = s->nsample; /* sample_gpu rescans now */
+	s->drm_scan_at_ns = 0; /* sample_gpu rescans now */
 
 	/* The new process's counters now, and the offsets that continue the
 	 * old ones from them: a delta across the switch is what the new
@@ -1829,7 +1835,7 @@ int sampler_set_process(struct sampler *s, int pid, int tid)
 			s->cur[s->f_proc_cpu] = c;
 	}
 	(void)read_proc_stat(s);
-	sample_gpu(s);
+	sample_gpu(s, mono_ns());
 	for (size_t i = 0; i < nc; i++)
 		s->base[cont[i]] = last[i] - s->cur[cont[i]];
 
@@ -2069,7 +2075,7 @@ int sampler_sample(struct sampler *s, uint64_t t_ns, int64_t *vals)
 			else
 				src_failed(s, &s->meminfo, n < 0 ? (int)n : -EINVAL, 0);
 		}
-		sample_gpu(s);
+		sample_gpu(s, t_ns);
 	}
 out:
 	s->nsample++;
