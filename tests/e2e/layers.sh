@@ -4,7 +4,9 @@
 # The layering rules of docs/LAYOUT.md, checked on the source: src/core uses no
 # system calls (no unistd, sys/, fcntl, no /proc or /sys paths); every /proc
 # and /sys path of the project lives in src/linux; src/core includes nothing
-# from the layers above it.
+# from the layers above it; each library layer (frames, rec, linux, out, db)
+# includes only itself and core; cli.h (messages, exit codes) only the
+# commands.
 set -u
 cd "$SS_SRC" || exit 1
 fail=0
@@ -20,6 +22,16 @@ fi
 bad=$(grep -nE '"/(proc|sys)/' $(find src -name '*.[ch]' -not -path 'src/linux/*'))
 if [ -n "$bad" ]; then
 	echo "/proc and /sys paths belong in src/linux:"; echo "$bad"; fail=1
+fi
+for L in frames rec linux out db; do
+	bad=$(grep -nE '#include *"[a-z]+/' src/$L/*.[ch] | grep -vE "#include *\"(core|$L)/")
+	if [ -n "$bad" ]; then
+		echo "src/$L may include only itself and src/core:"; echo "$bad"; fail=1
+	fi
+done
+bad=$(grep -rnE '#include *"cli\.h"' src --include='*.[ch]' | grep -vE '^src/(cmd/|main\.c|cli\.c)')
+if [ -n "$bad" ]; then
+	echo "cli.h (messages, exit codes) is the commands' alone:"; echo "$bad"; fail=1
 fi
 [ $fail = 0 ] && echo "layers ok"
 exit $fail
