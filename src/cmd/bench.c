@@ -712,42 +712,36 @@ static int log_find(const char *dir, const regex_t *re, double *ret_s, struct st
 }
 
 /* Appends KEY=VALUE lines to DIR/run.ini (a later key wins over an earlier
- * one): the file is rewritten to a temporary name and renamed. */
+ * one): rewritten through recsys_write_atomic (a temporary file, fsync,
+ * rename), as record writes it, keeping its owner (the sudo user's run). */
 static int ini_append(const char *dir, const struct strbuf *lines)
 {
-	struct strbuf path = STRBUF_INIT, tmp = STRBUF_INIT, buf = STRBUF_INIT;
+	struct strbuf path = STRBUF_INIT, buf = STRBUF_INIT;
 	char chunk[4096];
+	struct stat st;
 	size_t n;
 	FILE *f;
 	int r = 0;
 
-	sb_addf(&path, "%s/run.ini", dir);
-	sb_addf(&tmp, "%s/.run.ini.tmp", dir);
+	sb_add_path(&path, dir, "run.ini");
 	f = fopen(path.buf, "re");
 	if (!f) {
 		r = -errno;
 		goto out;
 	}
+	if (fstat(fileno(f), &st) < 0) {
+		st.st_uid = (uid_t)-1;
+		st.st_gid = (gid_t)-1;
+	}
 	while ((n = fread(chunk, 1, sizeof(chunk), f)) > 0)
 		sb_add(&buf, chunk, n);
 	fclose(f);
 	sb_add(&buf, lines->buf, lines->len);
-	f = fopen(tmp.buf, "we");
-	if (!f) {
-		r = -errno;
-		goto out;
-	}
-	if (fwrite(buf.buf, 1, buf.len, f) != buf.len)
-		r = -EIO;
-	if (fclose(f) != 0 && !r)
-		r = -errno;
-	if (!r && rename(tmp.buf, path.buf) < 0)
-		r = -errno;
-	if (r)
-		remove(tmp.buf);
+	r = recsys_write_atomic(path.buf, buf.buf, buf.len,
+				geteuid() == 0 ? st.st_uid : (uid_t)-1,
+				geteuid() == 0 ? st.st_gid : (gid_t)-1, true);
 out:
 	sb_release(&path);
-	sb_release(&tmp);
 	sb_release(&buf);
 	return r;
 }
