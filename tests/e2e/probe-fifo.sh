@@ -3,8 +3,10 @@
 # labels: e2e live root
 # The probe sees a CPU that cannot run its thread: while a probe at
 # SCHED_FIFO 50 runs on CPUs 0 and 1, a SCHED_FIFO 99 busy loop holds CPU 1
-# for 300 ms. The probe must report a wake-up late by >= 250 ms on CPU 1 and
-# none late by 10 ms or more on CPU 0.
+# for 300 ms. The probe must report a wake-up late by >= 250 ms on CPU 1, and
+# CPU 0 must not show the hog: nothing late by 250 ms, its worst under a
+# fifth of CPU 1's. (Not "nothing late by 10 ms": on a shared VM the host
+# alone makes 10-12 ms, a wall-clock figure no test should assert.)
 #
 # The hog can starve everything on CPU 1, so it is bounded three ways: it
 # checks the time itself (bash's EPOCHREALTIME, no fork in the loop), a
@@ -51,7 +53,9 @@ for c in cpu.values():
         print("FAIL: cpu %d ran at %s, not SCHED_FIFO" % (c["cpu"], c["policy"])); ok = False
 if not any(w["late_us"] >= 250000 for w in cpu[1]["late"]):
     print("FAIL: no wake-up on cpu 1 late by >= 250 ms"); ok = False
-if cpu[0]["late"] or cpu[0]["max_us"] >= 10000:
-    print("FAIL: cpu 0 had a wake-up late by >= 10 ms"); ok = False
+if any(w["late_us"] >= 250000 for w in cpu[0]["late"]) or \
+   cpu[0]["max_us"] >= cpu[1]["max_us"] / 5:
+    print("FAIL: cpu 0 shows the hog of cpu 1 (max %.1f us beside %.1f us)" %
+          (cpu[0]["max_us"], cpu[1]["max_us"])); ok = False
 sys.exit(0 if ok else 1)
 PY

@@ -23,10 +23,34 @@ on_disk() {
 	esac
 }
 
-# record_and_check SECONDS KIND:CAUSE:SUBCAUSE... : records the fake game with
+# steal_ticks: the CPU time the host took from this VM so far (/proc/stat's
+# steal, in USER_HZ ticks); 0 where the kernel does not count it.
+steal_ticks() { awk '$1 == "cpu" { print $9 + 0; exit }' /proc/stat 2>/dev/null || echo 0; }
+
+# record_and_check SECONDS KIND:CAUSE:SUBCAUSE... : as check_once; when that
+# fails while the host took 200 ms or more of CPU from this VM (steal: a
+# stalled thread then looks runnable, not running, which is what it was),
+# it says so and records once more, and that run must pass. A quiet machine
+# gets one try.
+record_and_check() {
+	local s0 s1
+	s0=$(steal_ticks)
+	check_once "$@" && return 0
+	s1=$(steal_ticks)
+	if [ $((s1 - s0)) -ge 20 ]; then
+		echo "note: the host stole $(( (s1 - s0) * 10 )) ms of CPU during that run" \
+			"(/proc/stat steal): recording once more"
+		rm -rf "$T/run"
+		check_once "$@"
+		return
+	fi
+	return 1
+}
+
+# check_once SECONDS KIND:CAUSE:SUBCAUSE... : records the fake game with
 # a 300 ms stall of each KIND, 0.8 s apart from 0.6 s, then checks each.
 # SUBCAUSE "-" checks only the cause.
-record_and_check() {
+check_once() {
 	local seconds=$1 at=0.6 spec args=
 	shift
 	for spec in "$@"; do
