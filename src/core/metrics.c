@@ -323,12 +323,13 @@ static void warm_part(const struct frames *f, size_t n, const struct metrics_opt
 			stall_ms += x;
 		}
 	}
-	m->v[M_STALLS_WARM] = stalls;
-	m->v[M_STALL_WARM_S] = stall_ms / 1000.0;
+	/* a warm-up with no frame counts nothing: unknown, not 0 */
+	m->v[M_STALLS_WARM] = n ? stalls : NAN;
+	m->v[M_STALL_WARM_S] = n ? stall_ms / 1000.0 : NAN;
 	m->v[M_LONGEST_WARM_MS] = n ? longest : NAN;
 	if (!n)
-		metrics_note(m, "longest_warm_ms: %s", o->warmup_s == 0.0 ? "no warm-up (--warmup 0)"
-									     : "no frames in the warm-up");
+		metrics_note(m, "stalls_warm, stall_warm_s, longest_warm_ms: %s",
+			     o->warmup_s == 0.0 ? "no warm-up (--warmup 0)" : "no frames in the warm-up");
 }
 
 /* Play: the window's frames that overlap no reload segment. BUF has room

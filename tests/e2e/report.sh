@@ -21,7 +21,7 @@ grep -q 'plain.txt  *40 ' "$T/out" || no "plain row"
 # notes several inputs share are said once, with how many
 expect 0 "$B" report --warmup 0 "$F/mangohud-0.6.9.csv" "$F/mangohud-0.7.0.csv" "$F/plain.txt" "$F/presentmon-v1.csv"
 [ "$(grep -c 'no warm-up (--warmup 0)' "$T/out")" = 1 ] || no "shared note said more than once: $(cat "$T/out")"
-grep -q '^all 4 inputs: longest_warm_ms: no warm-up (--warmup 0)$' "$T/out" || no "no grouped note: $(cat "$T/out")"
+grep -q '^all 4 inputs: stalls_warm, stall_warm_s, longest_warm_ms: no warm-up (--warmup 0)$' "$T/out" || no "no grouped note: $(cat "$T/out")"
 grep -q "mangohud-0.6.9.csv': mangohud version assumed 0.6.9" "$T/out" || no "an input's own note is gone"
 expect 0 "$B" report --warmup 0 "$F/plain.txt" "$F/plain.txt" "$F/presentmon-v1.csv"
 grep -q '^2 inputs: ' "$T/out" || grep -q '^all 3 inputs: ' "$T/out" || no "no count of a shared note: $(cat "$T/out")"
