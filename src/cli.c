@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "core/strbuf.h"
 
 const char *cli_prog = "stallscope";
 
@@ -42,6 +43,17 @@ int cli_error_errno(int err, const char *fmt, ...)
 	vreport("error: ", fmt, ap, err < 0 ? err : -err);
 	va_end(ap);
 	return -1;
+}
+
+int cli_failed(long long r, const struct strbuf *msg)
+{
+	if (r >= 0)
+		return 0;
+	if (msg && msg->len)
+		cli_error("%s", msg->buf);
+	else
+		cli_error_errno((int)r, "error");
+	return 1;
 }
 
 void cli_warn(const char *fmt, ...)

@@ -26,6 +26,14 @@ int cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* As cli_error, with ": <strerror(-err)>" appended; err is a negative errno. */
 int cli_error_errno(int err, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
+struct strbuf;
+
+/* A library's result R with its message MSG (the src/run and src/linux
+ * convention: a negative errno and a strbuf): when R < 0, prints MSG as an
+ * error (or strerror(-R) when MSG is empty). True when R < 0, so that
+ * `if (cli_failed(analyse_input(in, &o, &a, &msg), &msg))` reads straight. */
+int cli_failed(long long r, const struct strbuf *msg);
+
 /* Prints "<prog>: warning: <msg>" to stderr. */
 void cli_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 

@@ -8,7 +8,7 @@
  * variant's switches (VAR=VALUE) in its environment and bench's keys (name,
  * variant, switches, round, warm-up, window) in its run.ini. After each run
  * the run directory is analysed as `report` would (analyse_input) and stored
- * in the results database in one transaction (analyse_store).
+ * in the results database in one transaction (store_run).
  *
  * A recipe file (INI) can hold what the command line would: the command,
  * variants, rounds, warm-up, window, the stop condition, window start/end
@@ -42,7 +42,8 @@
 
 #include "cli.h"
 #include "cmd/cmd.h"
-#include "cmd/report.h"
+#include "run/analyse.h"
+#include "run/store.h"
 #include "cmd/watch_opts.h"
 #include "core/argsplit.h"
 #include "core/inifmt.h"
@@ -1120,7 +1121,7 @@ int cmd_bench(int argc, char **argv)
 		cli_error("%s", err.buf);
 		goto out;
 	}
-	if (analyse_load_rules(o.rules, &rules, &ao.rules_name) < 0)
+	if (cli_failed(analyse_load_rules(o.rules, &rules, &ao.rules_name, &err), &err))
 		goto out;
 	ao.rules = rules;
 	if (mkdir(o.results, 0777) < 0 && errno != EEXIST) {
@@ -1179,13 +1180,13 @@ int cmd_bench(int argc, char **argv)
 			failed++;
 			break;
 		}
-		if (analyse_input(dir.buf, &ao, &a) < 0) {
+		if (cli_failed(analyse_input(dir.buf, &ao, &a, &err), &err)) {
 			failed++;
 			continue;
 		}
 		if ((rc.start_re || rc.end_re) && window_from_log(dir.buf, &rc, &a) > 0) {
 			analysis_release(&a);
-			if (analyse_input(dir.buf, &ao, &a) < 0) {
+			if (cli_failed(analyse_input(dir.buf, &ao, &a, &err), &err)) {
 				failed++;
 				continue;
 			}
@@ -1200,7 +1201,7 @@ int cmd_bench(int argc, char **argv)
 			break;
 		}
 		sb_reset(&err);
-		id = analyse_store(db, dir.buf, &a, &err);
+		id = store_run(db, dir.buf, &a, &err);
 		if (id < 0) {
 			cli_error("%s", err.buf);
 			analysis_release(&a);

@@ -17,7 +17,8 @@
 
 #include "cli.h"
 #include "cmd/cmd.h"
-#include "cmd/report.h"
+#include "run/analyse.h"
+#include "run/store.h"
 #include "core/runini.h"
 #include "core/strbuf.h"
 #include "db/db.h"
@@ -199,17 +200,17 @@ int cmd_db(int argc, char **argv)
 		cli_error("%s", err.len ? err.buf : strerror(-r));
 		goto out;
 	}
-	if (analyse_load_rules(rules_path, &rules, &ao.rules_name) < 0)
+	if (cli_failed(analyse_load_rules(rules_path, &rules, &ao.rules_name, &err), &err))
 		goto out;
 	ao.rules = rules;
-	if (list && analyse_load_intf_list(list, &ao.intf_list) < 0)
+	if (list && cli_failed(analyse_load_intf_list(list, &ao.intf_list, &err), &err))
 		goto out;
 	ao.intf_list_name = list;
 	for (; optind < argc; optind++) {
 		struct analysis a;
 		long long id;
 
-		if (analyse_input(argv[optind], &ao, &a) < 0) {
+		if (cli_failed(analyse_input(argv[optind], &ao, &a, &err), &err)) {
 			failed++;
 			continue;
 		}
@@ -221,7 +222,7 @@ int cmd_db(int argc, char **argv)
 			continue;
 		}
 		sb_reset(&err);
-		id = analyse_store(db, argv[optind], &a, &err);
+		id = store_run(db, argv[optind], &a, &err);
 		if (id < 0) {
 			cli_error("%s", err.buf);
 			failed++;

@@ -405,7 +405,7 @@ int cmd_matrix(int argc, char **argv)
 	struct report_options o = {
 		.a = { .m = METRICS_OPTS_INIT, .fmt = FRAMELOG_AUTO },
 	};
-	struct strbuf left_out = STRBUF_INIT, failed_list = STRBUF_INIT;
+	struct strbuf left_out = STRBUF_INIT, failed_list = STRBUF_INIT, emsg = STRBUF_INIT;
 	size_t nleft = 0, nfailed = 0;
 	struct reload_rules *rules = NULL;
 	struct analysis *as = NULL;
@@ -452,10 +452,11 @@ int cmd_matrix(int argc, char **argv)
 		free(pass);
 		return matrix_db(&o, outdir);
 	}
-	if (o.intf_list && analyse_load_intf_list(o.intf_list, &o.a.intf_list) < 0)
+	if (o.intf_list &&
+	    cli_failed(analyse_load_intf_list(o.intf_list, &o.a.intf_list, &emsg), &emsg))
 		goto out;
 	o.a.intf_list_name = o.intf_list;
-	if (analyse_load_rules(o.rules, &rules, &o.a.rules_name) < 0)
+	if (cli_failed(analyse_load_rules(o.rules, &rules, &o.a.rules_name, &emsg), &emsg))
 		goto out;
 	o.a.rules = rules;
 	as = calloc(argc - first, sizeof(*as));
@@ -468,7 +469,7 @@ int cmd_matrix(int argc, char **argv)
 		const char *var;
 		char *prog;
 
-		if (analyse_input(argv[i], &o.a, &as[n]) < 0) {
+		if (cli_failed(analyse_input(argv[i], &o.a, &as[n], &emsg), &emsg)) {
 			failed++;
 			continue;
 		}
@@ -542,6 +543,7 @@ out:
 	analyse_free_list(o.a.intf_list);
 	sb_release(&left_out);
 	sb_release(&failed_list);
+	sb_release(&emsg);
 	reload_rules_free(rules);
 	return status;
 }

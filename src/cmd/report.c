@@ -457,6 +457,40 @@ static int print_notes(const struct analysis *as, size_t n)
 	return 0;
 }
 
+
+/* Parses "S,S,..." (seconds >= 0) for --pass into a new array; 0, or -1
+ * after a usage error was printed. */
+static int parse_passes(const char *arg, double **ret, size_t *ret_n)
+{
+	size_t n = 1, k = 0;
+	const char *p;
+	double *v;
+
+	for (p = arg; *p; p++)
+		n += *p == ',';
+	v = malloc(n * sizeof(*v));
+	if (!v)
+		return cli_error_errno(-ENOMEM, "--pass");
+	p = arg;
+	while (k < n) {
+		char *end;
+		double x;
+
+		errno = 0;
+		x = strtod(p, &end);
+		if (errno || end == p || (*end && *end != ',') || !isfinite(x) || x < 0) {
+			free(v);
+			cli_usage_error("option '--pass': expected seconds >= 0 separated by "
+					"commas, got '%s'", arg);
+			return -1;
+		}
+		v[k++] = x;
+		p = *end ? end + 1 : end;
+	}
+	*ret = v;
+	*ret_n = n;
+	return 0;
+}
 /* The table or CSV; 0 or -ENOMEM. */
 static int print_table(const struct analysis *as, size_t n, const struct col *cols, size_t ncols,
 		       bool csv)
@@ -595,7 +629,7 @@ int report_parse_common(int argc, char **argv, const char *usage, struct report_
 		case OPT_PASS:
 			free(*ret_pass);
 			*ret_pass = NULL;
-			if (analyse_parse_passes(optarg, ret_pass, &o->a.npass) < 0)
+			if (parse_passes(optarg, ret_pass, &o->a.npass) < 0)
 				return -1;
 			o->a.pass = *ret_pass;
 			o->a.pass_given = true;
@@ -669,6 +703,7 @@ int cmd_report(int argc, char **argv)
 	struct reload_rules *rules = NULL;
 	struct analysis *as = NULL;
 	struct col *cols = NULL;
+	struct strbuf emsg = STRBUF_INIT;
 	double *pass = NULL;
 	size_t ncols = 0, n = 0, i;
 	int first, failed = 0, status = 1;
@@ -702,10 +737,11 @@ int cmd_report(int argc, char **argv)
 		if (r < 0)
 			goto usage;
 	}
-	if (analyse_load_rules(o.rules, &rules, &o.a.rules_name) < 0)
+	if (cli_failed(analyse_load_rules(o.rules, &rules, &o.a.rules_name, &emsg), &emsg))
 		goto out;
 	o.a.rules = rules;
-	if (o.intf_list && analyse_load_intf_list(o.intf_list, &o.a.intf_list) < 0)
+	if (o.intf_list &&
+	    cli_failed(analyse_load_intf_list(o.intf_list, &o.a.intf_list, &emsg), &emsg))
 		goto out;
 	o.a.intf_list_name = o.intf_list;
 	as = calloc(argc - first, sizeof(*as));
@@ -714,7 +750,7 @@ int cmd_report(int argc, char **argv)
 		goto out;
 	}
 	for (i = first; i < (size_t)argc; i++) {
-		if (analyse_input(argv[i], &o.a, &as[n]) < 0)
+		if (cli_failed(analyse_input(argv[i], &o.a, &as[n], &emsg), &emsg))
 			failed++;
 		else
 			n++;
@@ -744,6 +780,7 @@ out:
 	free(pass);
 	analyse_free_list(o.a.intf_list);
 	reload_rules_free(rules);
+	sb_release(&emsg);
 	return status;
 usage:
 	free(cols);

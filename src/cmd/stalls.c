@@ -384,6 +384,7 @@ int cmd_stalls(int argc, char **argv)
 		.a = { .m = METRICS_OPTS_INIT, .fmt = FRAMELOG_AUTO, .keep = true },
 	};
 	struct reload_rules *rules = NULL;
+	struct strbuf emsg = STRBUF_INIT;
 	double *pass = NULL;
 	static const struct option own[] = {
 		{ "stack-lines", required_argument, NULL, REPORT_OPT_EXTRA },
@@ -409,8 +410,9 @@ int cmd_stalls(int argc, char **argv)
 		return cli_usage_error("option '%s' does not apply to stalls (see --json)",
 				       o.csv ? "--csv" : "--cols");
 	}
-	if (analyse_load_rules(o.rules, &rules, &o.a.rules_name) < 0) {
+	if (cli_failed(analyse_load_rules(o.rules, &rules, &o.a.rules_name, &emsg), &emsg)) {
 		free(pass);
+		sb_release(&emsg);
 		return 1;
 	}
 	o.a.rules = rules;
@@ -424,7 +426,7 @@ int cmd_stalls(int argc, char **argv)
 		size_t nwin = 0, nwarm = 0, k;
 		int r;
 
-		if (analyse_input(argv[i], &o.a, &a) < 0) {
+		if (cli_failed(analyse_input(argv[i], &o.a, &a, &emsg), &emsg)) {
 			status = 1;
 			continue;
 		}
@@ -496,5 +498,6 @@ int cmd_stalls(int argc, char **argv)
 	}
 	reload_rules_free(rules);
 	free(pass);
+	sb_release(&emsg);
 	return status;
 }

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 /* strbuf.c: the growable string of strbuf.h. */
 #include <errno.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -111,6 +112,21 @@ char *sb_detach(struct strbuf *sb)
 	s = sb->buf;
 	sb_init(sb);
 	return s;
+}
+
+int sb_error(struct strbuf *err, int e, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (err) {
+		sb_reset(err);
+		va_start(ap, fmt);
+		sb_vaddf(err, fmt, ap);
+		va_end(ap);
+		if (e < 0)
+			sb_addf(err, ": %s", strerror(-e));
+	}
+	return e < 0 ? e : -EINVAL;
 }
 
 int sb_add_path(struct strbuf *sb, const char *dir, const char *name)

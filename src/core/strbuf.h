@@ -34,6 +34,13 @@ int sb_addf(struct strbuf *sb, const char *fmt, ...) __attribute__((format(print
 int sb_add_path(struct strbuf *sb, const char *dir, const char *name);
 int sb_vaddf(struct strbuf *sb, const char *fmt, va_list ap);
 void sb_reset(struct strbuf *sb);	/* len = 0, keeps the allocation */
+/*
+ * A library's error message: resets ERR (NULL: no message) to FMT's text,
+ * with ": strerror(-E)" after it when E < 0. Returns E when E < 0, else
+ * -EINVAL, so that `return sb_error(err, r, "cannot read '%s'", p);` both
+ * says and returns. A message that did not fit (ENOMEM) is left short.
+ */
+int sb_error(struct strbuf *err, int e, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 /* Hands the string to the caller (who frees it) and re-inits sb; NULL on ENOMEM. */
 char *sb_detach(struct strbuf *sb);
 

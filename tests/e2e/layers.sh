@@ -5,8 +5,9 @@
 # system calls (no unistd, sys/, fcntl, no /proc or /sys paths); every /proc
 # and /sys path of the project lives in src/linux; src/core includes nothing
 # from the layers above it; each library layer (frames, rec, linux, out, db)
-# includes only itself and core; cli.h (messages, exit codes) only the
-# commands.
+# includes only itself and core; src/run (running and analysing a run)
+# includes the libraries and itself, never cli.h, and never prints; cli.h
+# (messages, exit codes) only the commands.
 set -u
 cd "$SS_SRC" || exit 1
 fail=0
@@ -15,7 +16,7 @@ bad=$(grep -nE '#include *<(unistd|fcntl|dirent|poll|signal|pthread)\.h>|#includ
 if [ -n "$bad" ]; then
 	echo "src/core must not make system calls:"; echo "$bad"; fail=1
 fi
-bad=$(grep -nE '#include *"(rec|linux|frames|db|out|cmd)/' src/core/*.[ch])
+bad=$(grep -nE '#include *"(rec|linux|frames|db|out|run|cmd)/' src/core/*.[ch])
 if [ -n "$bad" ]; then
 	echo "src/core must not include the layers above it:"; echo "$bad"; fail=1
 fi
@@ -29,6 +30,15 @@ for L in frames rec linux out db; do
 		echo "src/$L may include only itself and src/core:"; echo "$bad"; fail=1
 	fi
 done
+bad=$(grep -nE '#include *"[a-z]+/' src/run/*.[ch] | grep -vE '#include *"(core|frames|rec|linux|out|db|run)/')
+if [ -n "$bad" ]; then
+	echo "src/run may include the libraries and itself, not the commands:"; echo "$bad"; fail=1
+fi
+# a library's messages go to its caller (a negative errno and a strbuf)
+bad=$(grep -nE '(^|[^a-z_])(printf|fprintf|puts|fputs|perror|vfprintf)\(|std(err|out)' src/run/*.[ch])
+if [ -n "$bad" ]; then
+	echo "src/run never prints (errors are a negative errno and a strbuf message):"; echo "$bad"; fail=1
+fi
 bad=$(grep -rnE '#include *"cli\.h"' src --include='*.[ch]' | grep -vE '^src/(cmd/|main\.c|cli\.c)')
 if [ -n "$bad" ]; then
 	echo "cli.h (messages, exit codes) is the commands' alone:"; echo "$bad"; fail=1

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: MIT
 /*
- * analyse.c: report.h's loading and analysis of one input, shared by
- * `report` and `matrix` (not a command itself: cmd.h's table has no entry
- * for it).
+ * analyse.c: one input (a frame log or a run directory) to its metrics,
+ * causes and notes (analyse.h), for report, matrix, stalls, bench and db.
+ * Never prints: errors are a negative errno and a message in the caller's
+ * strbuf.
  *
  * Reads whole files into memory (a run.ini and a program log are small; a
  * frame log goes through framelog.h, a record through rec.h). Times: a run
@@ -15,11 +16,11 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "cli.h"
-#include "cmd/report.h"
+#include <math.h>
+
 #include "core/runini.h"
-#include "db/db.h"
 #include "rec/rec.h"
+#include "run/analyse.h"
 
 #ifndef SS_DATADIR
 #define SS_DATADIR "/usr/local/share/stallscope"
@@ -67,7 +68,8 @@ static int read_all(const char *path, char **ret, size_t *ret_len)
 	return 0;
 }
 
-int analyse_load_rules(const char *path, struct reload_rules **ret, const char **ret_name)
+int analyse_load_rules(const char *path, struct reload_rules **ret, const char **ret_name,
+		       struct strbuf *emsg)
 {
 	static const char *const defaults[] = {
 		SS_DATADIR "/reload-rules.ini",
@@ -97,50 +99,18 @@ int analyse_load_rules(const char *path, struct reload_rules **ret, const char *
 	}
 	r = read_all(path, &buf, &len);
 	if (r < 0)
-		return cli_error_errno(r, "cannot read rules file '%s'", path);
+		return sb_error(emsg, r, "cannot read rules file '%s'", path);
 	r = reload_rules_parse(buf, len, path, ret, &err);
 	free(buf);
 	if (r < 0) {
 		if (r == -ENOMEM)
-			cli_error_errno(r, "'%s'", path);
+			sb_error(emsg, r, "'%s'", path);
 		else
-			cli_error("%s", err.buf);
+			sb_error(emsg, 0, "%s", err.buf);
 		sb_release(&err);
-		return -1;
+		return -EINVAL;
 	}
 	*ret_name = path;
-	return 0;
-}
-
-int analyse_parse_passes(const char *arg, double **ret, size_t *ret_n)
-{
-	size_t n = 1, k = 0;
-	const char *p;
-	double *v;
-
-	for (p = arg; *p; p++)
-		n += *p == ',';
-	v = malloc(n * sizeof(*v));
-	if (!v)
-		return cli_error_errno(-ENOMEM, "--pass");
-	p = arg;
-	while (k < n) {
-		char *end;
-		double x;
-
-		errno = 0;
-		x = strtod(p, &end);
-		if (errno || end == p || (*end && *end != ',') || !isfinite(x) || x < 0) {
-			free(v);
-			cli_usage_error("option '--pass': expected seconds >= 0 separated by "
-					"commas, got '%s'", arg);
-			return -1;
-		}
-		v[k++] = x;
-		p = *end ? end + 1 : end;
-	}
-	*ret = v;
-	*ret_n = n;
 	return 0;
 }
 
@@ -195,14 +165,14 @@ void analyse_free_list(char **list)
 	free(list);
 }
 
-int analyse_load_intf_list(const char *path, char ***ret)
+int analyse_load_intf_list(const char *path, char ***ret, struct strbuf *emsg)
 {
 	char *buf = NULL, **list = NULL, *p;
 	size_t len, n = 0;
 	int r = read_all(path, &buf, &len);
 
 	if (r < 0)
-		return cli_error_errno(r, "cannot read the interfered list '%s'", path);
+		return sb_error(emsg, r, "cannot read the interfered list '%s'", path);
 	list = calloc(1, sizeof(*list));
 	for (p = buf; list && p < buf + len;) {
 		char *nl = memchr(p, '\n', (size_t)(buf + len - p)), *e, **nlist;
@@ -231,7 +201,7 @@ int analyse_load_intf_list(const char *path, char ***ret)
 	}
 	free(buf);
 	if (!list)
-		return cli_error_errno(-ENOMEM, "'%s'", path);
+		return sb_error(emsg, -ENOMEM, "'%s'", path);
 	*ret = list;
 	return 0;
 }
@@ -330,7 +300,8 @@ static int stream_samples(void *ctx, const struct rec *r)
  * RET_CAUSES, the record streamed and its samples' causes there. */
 static int load_run_dir(const char *dir, const struct analyse_opts *o, struct analysis *a,
 			struct frames **ret_f, struct runini **ret_ini, double *ret_t0,
-			struct rec **ret_rec, struct causes **ret_causes, struct strbuf *notes)
+			struct rec **ret_rec, struct causes **ret_causes, struct strbuf *notes,
+			struct strbuf *emsg)
 {
 	struct strbuf err = STRBUF_INIT, path = STRBUF_INIT;
 	struct runini *ini = NULL;
@@ -342,19 +313,19 @@ static int load_run_dir(const char *dir, const struct analyse_opts *o, struct an
 	int r;
 
 	if (rec_rundir_ini(dir, &path, notes) < 0) {
-		cli_error_errno(-ENOMEM, "'%s'", dir);
+		r = sb_error(emsg, -ENOMEM, "'%s'", dir);
 		goto fail;
 	}
 	r = read_all(path.buf, &buf, &len);
 	if (r < 0) {
-		cli_error_errno(r, "'%s' is not a run directory: cannot read '%s'", dir, path.buf);
+		r = sb_error(emsg, r, "'%s' is not a run directory: cannot read '%s'", dir, path.buf);
 		goto fail;
 	}
 	r = runini_parse(buf, len, path.buf, &ini, &err);
 	free(buf);
 	buf = NULL;
 	if (r < 0) {
-		cli_error("%s", err.buf);
+		r = sb_error(emsg, 0, "%s", err.buf);
 		goto fail;
 	}
 	/* t0 is CLOCK_REALTIME; the record's stamps are CLOCK_MONOTONIC. The
@@ -366,12 +337,12 @@ static int load_run_dir(const char *dir, const struct analyse_opts *o, struct an
 		t0 /= 1e9;
 	}
 	if (r == -EINVAL) {
-		cli_error("%s", err.buf);
+		r = sb_error(emsg, 0, "%s", err.buf);
 		goto fail;
 	}
 	sb_reset(&path);
 	if (rec_rundir_record(dir, &path, notes) < 0) {
-		cli_error_errno(-ENOMEM, "'%s'", dir);
+		r = sb_error(emsg, -ENOMEM, "'%s'", dir);
 		goto fail;
 	}
 	if (ret_causes) {
@@ -389,9 +360,9 @@ static int load_run_dir(const char *dir, const struct analyse_opts *o, struct an
 	}
 	if (r < 0) {
 		if (err.len)
-			cli_error("%s", err.buf);
+			sb_error(emsg, 0, "%s", err.buf);	/* says why */
 		else
-			cli_error_errno(r, "cannot read '%s'", path.buf);
+			sb_error(emsg, r, "cannot read '%s'", path.buf);
 		goto fail;
 	}
 	if (isnan(t0) && (v = rec_meta_get(rec, "t0_mono"))) {
@@ -426,7 +397,7 @@ static int load_run_dir(const char *dir, const struct analyse_opts *o, struct an
 	r = frames_of_rec(rec, t0, ret_f);
 	*ret_rec = rec;
 	if (r < 0) {
-		cli_error_errno(r, "'%s'", path.buf);
+		r = sb_error(emsg, r, "'%s'", path.buf);
 		goto fail;
 	}
 	if ((v = runini_get(ini, "program")))
@@ -443,10 +414,11 @@ fail:
 	runini_free(ini);
 	sb_release(&err);
 	sb_release(&path);
-	return -1;
+	return r < 0 ? r : -EINVAL;
 }
 
-int analyse_input(const char *input, const struct analyse_opts *o, struct analysis *ret)
+int analyse_input(const char *input, const struct analyse_opts *o, struct analysis *ret,
+		  struct strbuf *emsg)
 {
 	struct analysis a = { 0 };
 	struct strbuf msg = STRBUF_INIT, notes = STRBUF_INIT, err = STRBUF_INIT;
@@ -465,23 +437,26 @@ int analyse_input(const char *input, const struct analyse_opts *o, struct analys
 	const char *program;
 	struct stat st;
 	bool is_dir;
-	int r, nsegs = 0, ret_code = -1;
+	int r, nsegs = 0, ret_code = -EINVAL;
 
 	a.source = strdup(input);
 	if (!a.source)
-		return cli_error_errno(-ENOMEM, "'%s'", input);
+		return sb_error(emsg, -ENOMEM, "'%s'", input);
 	is_dir = stat(input, &st) == 0 && S_ISDIR(st.st_mode);
 	if (is_dir) {
-		if (load_run_dir(input, o, &a, &f, &ini, &t0, &a.rec, o->keep ? NULL : &streamed,
-				 &notes) < 0)
+		ret_code = load_run_dir(input, o, &a, &f, &ini, &t0, &a.rec,
+					o->keep ? NULL : &streamed, &notes, emsg);
+		if (ret_code < 0)
 			goto out;
+		ret_code = -EINVAL;
 	} else {
 		r = framelog_read(input, o->fmt, &f, &msg);
 		if (r < 0) {
 			if (msg.len)
-				cli_error("%s", msg.buf);
+				sb_error(emsg, 0, "%s", msg.buf);	/* says why */
 			else
-				cli_error_errno(r, "cannot read '%s'", input);
+				sb_error(emsg, r, "cannot read '%s'", input);
+			ret_code = r;
 			goto out;
 		}
 		snprintf(a.format, sizeof(a.format), "%s", f->format);
@@ -506,7 +481,7 @@ int analyse_input(const char *input, const struct analyse_opts *o, struct analys
 			r = runini_get_double(ini, path.buf, keys[k], &x, &err);
 			sb_release(&path);
 			if (r == -EINVAL) {
-				cli_error("%s", err.buf);
+				ret_code = sb_error(emsg, 0, "%s", err.buf);
 				goto out;
 			}
 			if (r == 0 && x >= 0)
@@ -516,7 +491,7 @@ int analyse_input(const char *input, const struct analyse_opts *o, struct analys
 		 * stopped: a note, and apart for the tables */
 		v = runini_get(ini, "frames_note");
 		if (v && *v && !(a.frames_note = strdup(v))) {
-			cli_error_errno(-ENOMEM, "'%s'", input);
+			ret_code = sb_error(emsg, -ENOMEM, "'%s'", input);
 			goto out;
 		}
 		v = runini_get(ini, "interfered");
@@ -524,7 +499,7 @@ int analyse_input(const char *input, const struct analyse_opts *o, struct analys
 			a.interfered = v[0] - '0';
 			v = runini_get(ini, "interference");
 			if (v && strcmp(v, "-") && !(a.interference = strdup(v))) {
-				cli_error_errno(-ENOMEM, "'%s'", input);
+				ret_code = sb_error(emsg, -ENOMEM, "'%s'", input);
 				goto out;
 			}
 		}
@@ -546,7 +521,7 @@ int analyse_input(const char *input, const struct analyse_opts *o, struct analys
 					       runini_get(ini, "reload_after"),
 					       runini_get(ini, "reload_fixed"), &override, &err);
 		if (r < 0) {
-			cli_error("'%s/run.ini': %s", input, err.buf);
+			ret_code = sb_error(emsg, 0, "'%s/run.ini': %s", input, err.buf);
 			goto out;
 		}
 		if (r > 0)
@@ -564,7 +539,7 @@ int analyse_input(const char *input, const struct analyse_opts *o, struct analys
 	if (!o->pass_given && ini) {
 		r = runini_passes(ini, input, &pass, &err);
 		if (r < 0) {
-			cli_error("%s", err.buf);
+			ret_code = sb_error(emsg, 0, "%s", err.buf);
 			goto out;
 		}
 		passes = pass;
@@ -584,14 +559,14 @@ int analyse_input(const char *input, const struct analyse_opts *o, struct analys
 		if (r == 0) {
 			if (reload_log_parse(log, len, &lines, &nlines, &unstamped) < 0) {
 				sb_release(&path);
-				cli_error_errno(-ENOMEM, "'%s'", input);
+				ret_code = sb_error(emsg, -ENOMEM, "'%s'", input);
 				goto out;
 			}
 			if (unstamped)
 				sb_addf(&notes, "'%s': %zu unstamped line%s (no [seconds] prefix) "
 						"skipped\n", path.buf, unstamped, unstamped == 1 ? "" : "s");
 		} else if (r != -ENOENT) {
-			cli_error_errno(r, "cannot read '%s'", path.buf);
+			ret_code = sb_error(emsg, r, "cannot read '%s'", path.buf);
 			sb_release(&path);
 			goto out;
 		}
@@ -605,14 +580,14 @@ int analyse_input(const char *input, const struct analyse_opts *o, struct analys
 		play_unknown = err.buf;
 		nsegs = 0;
 	} else if (nsegs < 0) {
-		cli_error_errno(nsegs, "'%s': reload segments", input);
+		ret_code = sb_error(emsg, nsegs, "'%s': reload segments", input);
 		goto out;
 	} else {
 		sb_add(&notes, err.buf, err.len);
 	}
 	r = metrics_compute(f, &a.mo, segs, (size_t)nsegs, play_unknown, &a.m);
 	if (r < 0) {
-		cli_error_errno(r, "'%s'", input);
+		ret_code = sb_error(emsg, r, "'%s'", input);
 		goto out;
 	}
 	sb_reset(&err);
@@ -625,7 +600,7 @@ int analyse_input(const char *input, const struct analyse_opts *o, struct analys
 			a.rec->ndamage == 1 ? "" : "s");
 	}
 	if (r < 0 || (r > 0 && !(a.failure = strdup(err.buf)))) {
-		cli_error_errno(-ENOMEM, "'%s'", input);
+		ret_code = sb_error(emsg, -ENOMEM, "'%s'", input);
 		goto out;
 	}
 	/* the loudest words first: the recorder's on the frames (no frames, or
@@ -638,7 +613,7 @@ int analyse_input(const char *input, const struct analyse_opts *o, struct analys
 	a.mh_style = compat_mangohud_style_of(f->format);
 	if (compat_mangohud(f->ft_ms + a.m.win_first, a.m.win_n, a.mh_style, &a.mh) < 0 ||
 	    compat_capframex(f->ft_ms + a.m.win_first, a.m.win_n, &a.cfx) < 0) {
-		cli_error_errno(-ENOMEM, "'%s'", input);
+		ret_code = sb_error(emsg, -ENOMEM, "'%s'", input);
 		goto out;
 	}
 	a.why = a.why_play = -1;
@@ -661,7 +636,7 @@ int analyse_input(const char *input, const struct analyse_opts *o, struct analys
 			c = streamed;	/* classified as the record was read */
 			streamed = NULL;
 		} else if (causes_new(a.rec, &c) < 0) {
-			cli_error_errno(-ENOMEM, "'%s'", input);
+			ret_code = sb_error(emsg, -ENOMEM, "'%s'", input);
 			goto out;
 		}
 		causes_columns(c, f, a.t0_ns, &a.m, &a.mo, segs, (size_t)nsegs, !play_unknown,
@@ -718,57 +693,4 @@ out:
 	sb_release(&notes);
 	sb_release(&err);
 	return ret_code;
-}
-
-/* run.ini's KEY, NULL when absent or "-" (what inifmt writes for none). */
-static const char *ini_str(const struct runini *ini, const char *key)
-{
-	const char *v = ini ? runini_get(ini, key) : NULL;
-
-	return v && strcmp(v, "-") ? v : NULL;
-}
-
-/* run.ini's KEY as an integer, DEF when absent or not one. */
-static long ini_long(const struct runini *ini, const char *key, long def)
-{
-	const char *v = ini_str(ini, key);
-	char *end;
-	long x;
-
-	if (!v)
-		return def;
-	x = strtol(v, &end, 10);
-	return end != v && !*end ? x : def;
-}
-
-long long analyse_store(struct db *db, const char *rundir, const struct analysis *a,
-			struct strbuf *err)
-{
-	const char *names[M_COUNT];
-	double values[M_COUNT];
-	char abs_dir[4096];
-	struct db_run run = { 0 };
-
-	if (!realpath(rundir, abs_dir))
-		snprintf(abs_dir, sizeof(abs_dir), "%s", rundir);
-	run.name = ini_str(a->ini, "name");
-	if (!run.name)
-		run.name = a->program ? a->program : "-";
-	run.variant = a->variant ? a->variant : "-";
-	run.switches = ini_str(a->ini, "switches");
-	run.round = (int)ini_long(a->ini, "round", 0);
-	run.started = ini_str(a->ini, "t0_utc");
-	run.host = ini_str(a->ini, "host");
-	run.kernel = ini_str(a->ini, "kernel");
-	run.rundir = abs_dir;
-	run.interfered = a->interfered;
-	run.interference = a->interference;
-	run.exit_status = (int)ini_long(a->ini, "exit_status", -1);
-	run.failed = a->failure != NULL;
-	run.failure = a->failure;
-	for (int m = 0; m < M_COUNT; m++) {
-		names[m] = metric_descs[m].name;
-		values[m] = a->m.v[m];
-	}
-	return db_add_run(db, &run, names, values, M_COUNT, err);
 }
