@@ -43,6 +43,7 @@
 #include "cli.h"
 #include "cmd/cmd.h"
 #include "run/analyse.h"
+#include "run/rundir.h"
 #include "run/store.h"
 #include "cmd/watch_opts.h"
 #include "core/argsplit.h"
@@ -51,6 +52,7 @@
 #include "core/runini.h"
 #include "core/strbuf.h"
 #include "db/db.h"
+#include "linux/child.h"
 #include "linux/recsys.h"
 #include "linux/sysstate.h"
 
@@ -498,25 +500,20 @@ struct plan_run {
 static int run_dir(const struct bench_opts *o, const struct variant *v, bool rerun,
 		   const char *stamp, struct strbuf *ret)
 {
-	const char *su = getenv("SUDO_UID"), *sg = getenv("SUDO_GID");
 	struct strbuf var = STRBUF_INIT;
-	uid_t uid = (uid_t)-1;
-	gid_t gid = (gid_t)-1;
-	char now[32];
+	struct timespec now;
+	char buf[32];
+	uid_t uid;
+	gid_t gid;
 	int r;
 
 	if (!stamp) {
-		time_t t = time(NULL);
-		struct tm tm;
-
-		gmtime_r(&t, &tm);
-		strftime(now, sizeof(now), "%Y%m%dT%H%M%SZ", &tm);
-		stamp = now;
+		clock_gettime(CLOCK_REALTIME, &now);
+		rundir_stamp(buf, sizeof(buf),
+			     (uint64_t)now.tv_sec * 1000000000ull + (uint64_t)now.tv_nsec, false);
+		stamp = buf;
 	}
-	if (geteuid() == 0 && su && sg) {
-		uid = (uid_t)strtoul(su, NULL, 10);
-		gid = (gid_t)strtoul(sg, NULL, 10);
-	}
+	rundir_owner(&uid, &gid);
 	sb_addf(&var, "%s%s", strcmp(v->name, "-") ? v->name : "base", rerun ? "-rerun" : "");
 	r = recsys_new_rundir(o->results, stamp, o->name, var.buf, uid, gid, ret);
 	sb_release(&var);
@@ -634,19 +631,16 @@ static char **record_argv(const char *self, const struct bench_opts *o, const st
  * after reporting that it could not be run or was killed. */
 static int run_record(char **argv, char **env)
 {
+	struct child_spawn cs = CHILD_SPAWN_INIT;
 	int st;
-	pid_t pid = fork(), w;
+	pid_t pid, w;
 	bool told = false;
 
+	cs.argv = argv;
+	cs.envp = env;
+	pid = child_spawn(&cs);
 	if (pid < 0)
-		return cli_error_errno(-errno, "fork");
-	if (pid == 0) {
-		signal(SIGINT, SIG_DFL);
-		signal(SIGTERM, SIG_DFL);
-		execve(argv[0], argv, env);
-		fprintf(stderr, "%s: cannot run '%s': %s\n", cli_prog, argv[0], strerror(errno));
-		_exit(127);
-	}
+		return cli_error_errno(pid, "cannot run '%s'", argv[0]);
 	for (;;) {
 		/* a stop sent to bench alone: the recorder stops its program and
 		 * keeps what it recorded, as on Ctrl-C; told once, since a second

@@ -33,6 +33,7 @@
 #ifndef SS_DATADIR
 #define SS_DATADIR "/usr/local/share/stallscope"
 #endif
+#include "linux/child.h"
 #include "linux/watch.h"
 #include "out/json.h"
 
@@ -117,47 +118,6 @@ static int can_exec(const char *name)
 	return err;
 }
 
-/* Starts ARGV in its own process group; its pid, or -errno when it could
- * not be started (fork, or the exec: the child says why through a pipe
- * that the exec closes). */
-static pid_t spawn(char **argv, const char *rundir, const sigset_t *old)
-{
-	int pfd[2], e = 0;
-	pid_t pid;
-	ssize_t n;
-
-	if (pipe2(pfd, O_CLOEXEC) < 0)
-		return -errno;
-	pid = fork();
-	if (pid < 0) {
-		e = -errno;
-		close(pfd[0]);
-		close(pfd[1]);
-		return e;
-	}
-	if (pid == 0) {
-		sigprocmask(SIG_SETMASK, old, NULL);
-		setpgid(0, 0);
-		if (rundir)
-			setenv("STALLSCOPE_RUN", rundir, 1);
-		execvp(argv[0], argv);
-		e = errno;
-		if (write(pfd[1], &e, sizeof(e)) < 0)
-			_exit(127);
-		_exit(127);
-	}
-	close(pfd[1]);
-	do
-		n = read(pfd[0], &e, sizeof(e));
-	while (n < 0 && errno == EINTR);
-	close(pfd[0]);
-	if (n == (ssize_t)sizeof(e)) {
-		waitpid(pid, NULL, 0);
-		return -e;
-	}
-	return pid;
-}
-
 static int watch_live(struct watch_cmd_opts *o, char **cmd)
 {
 	struct strbuf err = STRBUF_INIT;
@@ -189,7 +149,14 @@ static int watch_live(struct watch_cmd_opts *o, char **cmd)
 		return 1;
 	}
 	if (cmd) {
-		child = spawn(cmd, o->g.wo.rundir, &old);
+		struct child_spawn cs = CHILD_SPAWN_INIT;
+
+		cs.argv = cmd;
+		cs.path_search = true;
+		cs.own_group = true;
+		cs.mask = &old;
+		cs.run_env = o->g.wo.rundir;
+		child = child_spawn(&cs);
 		if (child < 0) {
 			/* nothing was watched beside it: no verdict to give */
 			cli_error_errno((int)child, "cannot run '%s'", cmd[0]);
@@ -199,7 +166,6 @@ static int watch_live(struct watch_cmd_opts *o, char **cmd)
 			sb_release(&err);
 			return 1;
 		}
-		setpgid(child, child);
 		watch_set_program(w, child);
 	}
 	clock_gettime(CLOCK_MONOTONIC, &start);

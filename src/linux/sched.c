@@ -189,7 +189,8 @@ int sched_fifo_self(int prio)
 {
 	struct sched_param sp = { .sched_priority = prio };
 
-	if (sched_setscheduler(0, SCHED_FIFO, &sp) < 0)
+	/* what it forks runs at SCHED_OTHER: a program never inherits it */
+	if (sched_setscheduler(0, SCHED_FIFO | SCHED_RESET_ON_FORK, &sp) < 0)
 		return -errno;
 	return 0;
 }

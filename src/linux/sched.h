@@ -51,8 +51,9 @@ int sched_pin_self(int cpu);
 /* Clears the calling thread's pinning to every CPU in ALLOWED. */
 int sched_unpin_self(const struct cpulist *allowed);
 
-/* Makes the calling thread SCHED_FIFO at PRIO (1..99); -EPERM without the
- * privilege (root, CAP_SYS_NICE or an RLIMIT_RTPRIO that allows it). */
+/* Makes the calling thread SCHED_FIFO at PRIO (1..99), reset to SCHED_OTHER
+ * in what it forks; -EPERM without the privilege (root, CAP_SYS_NICE or an
+ * RLIMIT_RTPRIO that allows it). */
 int sched_fifo_self(int prio);
 
 /* mlockall for the whole process, current and future pages, locked as they

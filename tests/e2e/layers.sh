@@ -35,7 +35,7 @@ if [ -n "$bad" ]; then
 	echo "src/run may include the libraries and itself, not the commands:"; echo "$bad"; fail=1
 fi
 # a library's messages go to its caller (a negative errno and a strbuf)
-bad=$(grep -nE '(^|[^a-z_])(printf|fprintf|puts|fputs|perror|vfprintf)\(|std(err|out)' src/run/*.[ch])
+bad=$(grep -nE '(^|[^a-z_])(printf|fprintf|vfprintf|dprintf|puts|fputs|fputc|perror)\(|[^a-z_](stderr|stdout|STDERR_FILENO)[,)]' src/run/*.[ch])
 if [ -n "$bad" ]; then
 	echo "src/run never prints (errors are a negative errno and a strbuf message):"; echo "$bad"; fail=1
 fi

@@ -1,0 +1,161 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * recorder_int.h: what the recorder's files share (recorder.c: setup, the
+ * loop and the end; recorder_frames.c: frames and the frame thread;
+ * recorder_ini.c: run.ini and the record's header). Not for use outside
+ * src/run/recorder*.c.
+ */
+#ifndef SS_RUN_RECORDER_INT_H
+#define SS_RUN_RECORDER_INT_H
+
+#include <limits.h>
+#include <signal.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "core/cpulist.h"
+#include "core/lathist.h"
+#include "core/logstamp.h"
+#include "core/record.h"
+#include "core/strbuf.h"
+#include "linux/watch.h"
+#include "run/recorder.h"
+
+#define NSEC 1000000000ull
+#define HUD_SOURCE REC_SOURCE_HUD	/* struct rec_frame.source of a HUD line */
+#define SRC_N (REC_SOURCE_MAX + 1)	/* frame sources counted, by number */
+#define NPRESENTERS 8		/* threads whose presents are counted */
+
+enum frame_mode { FRAMES_NONE, FRAMES_RING, FRAMES_HUD };
+
+struct ring;
+struct hud;
+struct sampler;
+struct rec_writer;
+struct probe;
+struct kick;
+struct kick_result;
+
+/* Everything a run holds; one per process. */
+struct recorder {
+	struct recorder_opts o;
+	struct strbuf *err;	/* the caller's, while recorder_start/run runs */
+	uid_t uid;		/* owner of what we write ((uid_t)-1: leave) */
+	gid_t gid;
+	char rundir[PATH_MAX - 64];
+	char ini_path[PATH_MAX];
+	char ini_tmp[PATH_MAX];		/* beside the record in tmpfs: the final run.ini
+					 * when the run directory cannot take it; "" */
+	char rec_path[PATH_MAX];	/* where the record grows */
+	char rec_final[PATH_MAX];	/* RUNDIR/record.ssr */
+	char log_path[PATH_MAX];	/* where program.log grows; "" attached */
+	char log_final[PATH_MAX];	/* RUNDIR/program.log */
+	char out_path[PATH_MAX];	/* the program's raw stdout/stderr (tmpfs) */
+	int log_rd;		/* that file, read by the recorder, or -1 */
+	uint64_t log_off;	/* bytes of it stamped so far */
+	int log_fd;		/* the log being written, or -1 */
+	struct logstamp ls;
+	struct strbuf logbuf;
+	struct strbuf program, cmdline, notes;
+	int pid;
+	bool own_child;
+	int status;		/* waitpid status, valid when reaped */
+	bool reaped;
+	enum frame_mode fmode;
+	unsigned hooks;		/* HOOK_* in the child's environment */
+	bool gl32;		/* the 32-bit GL/EGL library beside the 64-bit one */
+	struct ring *ring;
+	struct hud *hud;
+	bool hud_said;		/* a HUD file error was noted */
+	struct sampler *s;
+	struct rec_writer *w;
+	int64_t *vals;
+	size_t nfields;
+	uint64_t period_ns;
+	struct rec_clock clock0;
+	int ft_tid, ft2_tid;
+	int fpid;		/* the process sampled: the child, or the one that presents */
+	int frame_pid;		/* the process of the frame thread, when it presented; 0: none */
+	int frame_tid;		/* the frame thread, when it presented; 0: none */
+	char frame_comm[64];	/* its name */
+	char fp_comm[64];	/* its name, when it is not the child */
+	bool fp_ended;		/* fpid (not the child) has ended */
+	bool followed;		/* the child ended and its descendants are followed */
+	/* the threads that presented lately, with their presents in this
+	 * FT_SWITCH_NS and the one before; the frame thread is the busiest */
+	struct presenter {
+		int tid;
+		uint32_t cur, prev;
+	} pres[NPRESENTERS];
+	uint64_t pres_flip_ns;	/* when cur becomes prev */
+	bool thread_found;	/* --thread: the named thread is the frame thread */
+	bool thread_seen;	/* --thread: it was, at some point of the run */
+	int other_tid;		/* a tid that presented this sample, not the frame thread */
+	int thread_checked[8];	/* --thread: presenting tids whose comm did not match */
+	/* figures */
+	uint64_t samples, missed, frames, bytes0, bytes_end, t_start, t_end;
+	uint64_t frames_src[SRC_N];	/* per frame source (enum ss_frame_source, HUD_SOURCE) */
+	uint64_t last_frame_ns;		/* the last frame's stamp; 0: none */
+	/* the live status line (opts.live) */
+	uint64_t live_next_ns;		/* when it is next said */
+	uint64_t live_frames;		/* frames at the last one */
+	uint64_t live_stalls;		/* frame gaps over LIVE_STALL_NS so far */
+	uint64_t live_last_stall_ns;	/* the last one's length */
+	char frames_note[640];		/* no frames, or frames stopped: what and what to try */
+	uint64_t cpu0_ns;
+	struct lathist late, work;
+	enum recorder_end end;
+	char rt_note[160];
+	/* probe and kick (linux/probe.h, linux/kick.h) */
+	struct cpulist helper_cpus;
+	struct probe *probe;
+	uint64_t probe_late;		/* late_wakeup events written */
+	struct kick *kick;
+	struct kick_result *kick_res;	/* after kick_stop */
+	struct watch *watch;	/* running from before the program starts */
+	struct watch_result wres;
+	bool watched;		/* wres holds the verdict */
+	bool failed_end;	/* something of the run could not be kept */
+	struct recorder_result res;
+};
+
+/* recorder.c */
+void recorder_chown(struct recorder *r, const char *path);	/* to the run's owner */
+void recorder_say(struct recorder *r, enum recorder_say kind, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+/* A line for run.ini's unreadable.N (what could not be done and why). */
+void recorder_note(struct recorder *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Makes PID the sampled process with TID its frame thread; 0 or -errno. */
+int recorder_switch_process(struct recorder *r, uint64_t now, int pid, int tid);
+
+/* recorder_child.c */
+extern volatile sig_atomic_t recorder_got_signal;	/* a stop; -1: a second one */
+extern volatile sig_atomic_t recorder_got_child;	/* SIGCHLD came */
+void recorder_catch_signals(void);
+int recorder_start_child(struct recorder *r);
+void recorder_pump_log(struct recorder *r, uint64_t now, bool final);
+bool recorder_child_ended(struct recorder *r);
+bool recorder_program_ended(struct recorder *r, uint64_t now);
+void recorder_stop_child(struct recorder *r, int sig);
+
+/* recorder_frames.c */
+void recorder_drain_ring(struct recorder *r, uint64_t now);
+void recorder_poll_hud(struct recorder *r, uint64_t now);
+void recorder_watch_named_thread(struct recorder *r, uint64_t now);
+void recorder_live_status(struct recorder *r, uint64_t now);
+
+/* recorder_ini.c */
+int recorder_parse_frames(struct recorder *r, struct strbuf *err);
+void recorder_listened_text(const struct recorder *r, char *buf, size_t size);
+void recorder_frames_verdict(struct recorder *r);
+/* Writes run.ini; FINAL adds the end and the recorder's figures. 0, or a
+ * negative errno with the message in r->err. */
+int recorder_write_ini(struct recorder *r, bool final);
+/* Creates the record with its header (meta, fields, first clock); 0, 1 when
+ * the program ended before the first look (an empty record), or a negative
+ * errno with the message in r->err. */
+int recorder_open_record(struct recorder *r);
+extern const char *const recorder_end_names[];
+
+#endif
