@@ -1,0 +1,125 @@
+// SPDX-License-Identifier: MIT
+/*
+ * recipe.c: a bench recipe (recipe.h), parsed with inih. docs/BENCH.md,
+ * "Recipes", is the format.
+ */
+#include <errno.h>
+#include <ini.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/recipe.h"
+
+void recipe_init(struct recipe *r)
+{
+	memset(r, 0, sizeof(*r));
+	r->warmup_s = r->window_s = r->duration_s = NAN;
+	sb_init(&r->err);
+}
+
+static int recipe_set_str(char **dst, const char *v)
+{
+	free(*dst);
+	*dst = strdup(v);
+	return *dst ? 0 : -ENOMEM;
+}
+
+static int recipe_set_num(struct recipe *r, const char *key, const char *v, double min,
+			  double *dst)
+{
+	char *end;
+	double x = strtod(v, &end);
+
+	if (end == v || *end || !isfinite(x) || x < min) {
+		sb_addf(&r->err, "%s: expected seconds >= %g, got '%s'", key, min, v);
+		return -1;
+	}
+	*dst = x;
+	return 0;
+}
+
+/* inih's handler: 1 to go on, 0 on an error (message in r->err). */
+static int recipe_handler(void *user, const char *section, const char *key, const char *v)
+{
+	struct recipe *r = user;
+	double x;
+
+	if (section[0] && strcmp(section, "recipe")) {
+		sb_addf(&r->err, "unknown section [%s] (expected [recipe] or none)", section);
+		return 0;
+	}
+	if (!strcmp(key, "command"))
+		return recipe_set_str(&r->command, v) == 0;
+	if (!strcmp(key, "variants"))
+		return recipe_set_str(&r->variants, v) == 0;
+	if (!strcmp(key, "stop_file"))
+		return recipe_set_str(&r->stop_file, v) == 0;
+	if (!strcmp(key, "frames"))
+		return recipe_set_str(&r->frames, v) == 0;
+	if (!strcmp(key, "window_start_re"))
+		return recipe_set_str(&r->start_re, v) == 0;
+	if (!strcmp(key, "window_end_re"))
+		return recipe_set_str(&r->end_re, v) == 0;
+	if (!strcmp(key, "reload_re"))
+		return recipe_set_str(&r->reload_re, v) == 0;
+	if (!strcmp(key, "reload_after"))
+		return recipe_set_str(&r->reload_after, v) == 0;
+	if (!strcmp(key, "reload_fixed"))
+		return recipe_set_str(&r->reload_fixed, v) == 0;
+	if (!strcmp(key, "warmup"))
+		return recipe_set_num(r, key, v, 0, &r->warmup_s) == 0;
+	if (!strcmp(key, "window"))
+		return recipe_set_num(r, key, v, 0.001, &r->window_s) == 0;
+	if (!strcmp(key, "duration"))
+		return recipe_set_num(r, key, v, 0.001, &r->duration_s) == 0;
+	if (!strcmp(key, "rounds")) {
+		if (recipe_set_num(r, key, v, 1, &x) < 0)
+			return 0;
+		if (x != floor(x) || x > 1000) {
+			sb_addf(&r->err, "rounds: expected a whole number 1..1000, got '%s'", v);
+			return 0;
+		}
+		r->rounds = (long)x;
+		return 1;
+	}
+	sb_addf(&r->err, "unknown key '%s' (see docs/BENCH.md, \"Recipes\")", key);
+	return 0;
+}
+
+void recipe_release(struct recipe *r)
+{
+	free(r->command);
+	free(r->variants);
+	free(r->stop_file);
+	free(r->frames);
+	free(r->start_re);
+	free(r->end_re);
+	free(r->reload_re);
+	free(r->reload_after);
+	free(r->reload_fixed);
+	sb_release(&r->err);
+	recipe_init(r);
+}
+
+int recipe_load(const char *path, struct recipe *r, struct strbuf *err)
+{
+	FILE *f;
+	int line;
+
+	r->path = path;
+	f = fopen(path, "r");
+	if (!f)
+		return sb_error(err, -errno, "cannot read the recipe '%s'", path);
+	line = ini_parse_file(f, recipe_handler, r);
+	fclose(f);
+	if (line < 0)
+		return sb_error(err, -ENOMEM, "'%s'", path);
+	if (line > 0) {
+		sb_error(err, 0, "'%s' line %d: %s", path, line,
+			 r->err.len ? r->err.buf : "expected 'key = value' or '[recipe]'");
+		return -EINVAL;
+	}
+	return 0;
+}
