@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "core/causes.h"
+#include "core/fields.h"
 #include "core/syscalls.h"
 
 /* ------------------------------------------------------- names */
@@ -151,28 +152,6 @@ struct disk {
 	int rd_ios, rd_sectors, in_flight;
 };
 
-enum vm_field {
-	VM_PGMAJFAULT,
-	VM_PSWPIN,
-	VM_PGSCAN_DIRECT,
-	VM_PGSTEAL_DIRECT,
-	VM_ALLOCSTALL_NORMAL,
-	VM_ALLOCSTALL_MOVABLE,
-	VM_ALLOCSTALL_DMA32,
-	VM_COMPACT_STALL,
-	VM_PSWPOUT,
-	VM_PGSCAN_KSWAPD,
-	VM_REFAULT_ANON,
-	VM_N
-};
-
-static const char *const vm_names[VM_N] = {
-	"vm.pgmajfault",	  "vm.pswpin",		   "vm.pgscan_direct",
-	"vm.pgsteal_direct",	  "vm.allocstall_normal", "vm.allocstall_movable",
-	"vm.allocstall_dma32", "vm.compact_stall",	  "vm.pswpout",
-	"vm.pgscan_kswapd",	  "vm.workingset_refault_anon",
-};
-
 struct causes {
 	const struct rec *r;
 	bool arm64;
@@ -212,6 +191,11 @@ static int64_t ft_delta(const struct causes *c, size_t i, int f)
 	return delta(c, i, f);
 }
 
+static bool has_prefix(const char *s, const char *p)
+{
+	return !strncmp(s, p, strlen(p));
+}
+
 static unsigned disk_roles(const struct rec *r, const char *dev, size_t len)
 {
 	char key[128];
@@ -220,9 +204,7 @@ static unsigned disk_roles(const struct rec *r, const char *dev, size_t len)
 
 	if (len > sizeof(key) - 8)
 		return ROLE_ROOT;
-	memcpy(key, "disk.", 5);
-	memcpy(key + 5, dev, len);
-	key[5 + len] = 0;
+	snprintf(key, sizeof(key), "%s%.*s", FIELD_DISK_PREFIX, (int)len, dev);
 	roles = rec_meta_get(r, key);
 	if (!roles) {
 		/* an older or hand-made record: zram by name, the rest as disks */
@@ -256,7 +238,7 @@ static struct disk *disk_get(struct causes *c, const char *dev, size_t len)
 static int find_disks(struct causes *c)
 {
 	const struct rec *r = c->r;
-	size_t f;
+	size_t f, pre = strlen(FIELD_DISK_PREFIX);
 
 	c->disks = calloc(r->nfields ? r->nfields : 1, sizeof(*c->disks));
 	if (!c->disks)
@@ -265,28 +247,23 @@ static int find_disks(struct causes *c)
 		const char *name = r->fields[f].name, *dot;
 		struct disk *d;
 
-		if (strncmp(name, "disk.", 5) || r->fields[f].kind != REC_INT)
+		if (!has_prefix(name, FIELD_DISK_PREFIX) || r->fields[f].kind != REC_INT)
 			continue;
 		dot = strrchr(name, '.');
-		if (dot <= name + 5)
+		if (dot <= name + pre)
 			continue;
-		d = disk_get(c, name + 5, (size_t)(dot - name - 5));
-		if (!strcmp(dot, ".rd_ios"))
+		d = disk_get(c, name + pre, (size_t)(dot - name - pre));
+		if (!strcmp(dot + 1, field_disk_suffix[DF_RD_IOS]))
 			d->rd_ios = (int)f;
-		else if (!strcmp(dot, ".rd_sectors"))
+		else if (!strcmp(dot + 1, field_disk_suffix[DF_RD_SECTORS]))
 			d->rd_sectors = (int)f;
-		else if (!strcmp(dot, ".in_flight"))
+		else if (!strcmp(dot + 1, field_disk_suffix[DF_IN_FLIGHT]))
 			d->in_flight = (int)f;
 	}
 	return 0;
 }
 
 /* ------------------------------------------------------- the rules */
-
-static bool has_prefix(const char *s, const char *p)
-{
-	return !strncmp(s, p, strlen(p));
-}
 
 /* A wchan of a fence wait or of a GPU driver. */
 static bool wchan_is_gpu(const char *w)
@@ -573,21 +550,21 @@ static int causes_init(const struct rec *r, struct causes **ret)
 	if (!arch)
 		arch = rec_meta_get(r, "arch");
 	c->arm64 = syscall_abi_is_arm64(arch);
-	c->ft_tid = rec_field_index(r, "ft.tid");
-	c->ft_state = rec_field_index(r, "ft.state");
-	c->ft_wchan = rec_field_index(r, "ft.wchan");
-	c->ft_syscall = rec_field_index(r, "ft.syscall");
-	c->ft_fd_target = rec_field_index(r, "ft.fd_target");
-	c->ft_majflt = rec_field_index(r, "ft.majflt");
-	c->ft_minflt = rec_field_index(r, "ft.minflt");
-	c->ft_run = rec_field_index(r, "ft.run_ns");
-	c->ft_wait = rec_field_index(r, "ft.wait_ns");
-	c->proc_majflt = rec_field_index(r, "proc.majflt");
-	c->proc_minflt = rec_field_index(r, "proc.minflt");
-	c->cg_mem_some = rec_field_index(r, "cg.memory.some_us");
-	c->psi_mem_some = rec_field_index(r, "psi.memory.some_us");
+	c->ft_tid = rec_field_index(r, field_ft[TF_TID]);
+	c->ft_state = rec_field_index(r, field_ft[TF_STATE]);
+	c->ft_wchan = rec_field_index(r, field_ft[TF_WCHAN]);
+	c->ft_syscall = rec_field_index(r, field_ft[TF_SYSCALL]);
+	c->ft_fd_target = rec_field_index(r, field_ft[TF_FD_TARGET]);
+	c->ft_majflt = rec_field_index(r, field_ft[TF_MAJFLT]);
+	c->ft_minflt = rec_field_index(r, field_ft[TF_MINFLT]);
+	c->ft_run = rec_field_index(r, field_ft[TF_RUN]);
+	c->ft_wait = rec_field_index(r, field_ft[TF_WAIT]);
+	c->proc_majflt = rec_field_index(r, field_proc[PF_MAJFLT]);
+	c->proc_minflt = rec_field_index(r, field_proc[PF_MINFLT]);
+	c->cg_mem_some = rec_field_index(r, field_psi_some[PSI_CGROUP][PSI_MEMORY]);
+	c->psi_mem_some = rec_field_index(r, field_psi_some[PSI_SYSTEM][PSI_MEMORY]);
 	for (i = 0; i < VM_N; i++)
-		c->vm[i] = rec_field_index(r, vm_names[i]);
+		c->vm[i] = rec_field_index(r, field_vm[i]);
 	/* string fields must be strings, numbers numbers */
 	if (c->ft_wchan >= 0 && r->fields[c->ft_wchan].kind != REC_STR)
 		c->ft_wchan = -1;
@@ -941,12 +918,12 @@ void causes_evidence(const struct causes *c, uint64_t a, uint64_t b, struct caus
 	for (f = 0; f < r->nfields && e.nvm < CAUSE_EV_MAX; f++) {
 		int64_t dv;
 
-		if (strncmp(r->fields[f].name, "vm.", 3) || r->fields[f].kind != REC_INT)
+		if (!has_prefix(r->fields[f].name, FIELD_VM_PREFIX) || r->fields[f].kind != REC_INT)
 			continue;
 		dv = span_delta(c, i0, i1, (int)f);
 		if (dv == 0)
 			continue;
-		e.vm[e.nvm].name = r->fields[f].name + 3;
+		e.vm[e.nvm].name = r->fields[f].name + strlen(FIELD_VM_PREFIX);
 		e.vm[e.nvm].delta = dv;
 		e.nvm++;
 	}

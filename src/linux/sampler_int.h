@@ -1,0 +1,275 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * sampler_int.h: what the sampler's files share (sampler.c: setup, the
+ * sample's order and the API; sampler_src.c: the kept-open files and their
+ * cost counters; sampler_thread.c: the sampled threads and the slow
+ * per-thread snapshot; sampler_gpu.c: DRM fdinfo; sampler_sys.c: disks,
+ * PSI, vmstat, /proc/stat, meminfo and the other processes). Not for use
+ * outside src/linux/sampler*.c.
+ */
+#ifndef SS_LINUX_SAMPLER_INT_H
+#define SS_LINUX_SAMPLER_INT_H
+
+#include <dirent.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <sys/types.h>
+#include <time.h>
+
+#include "core/fields.h"
+#include "core/strbuf.h"
+#include "linux/sampler.h"
+
+#define PATH_SIZE 4096
+#define BUF_SIZE (1 << 15) /* /proc/vmstat is ~4 KiB on 6.18 */
+#define MAX_DISKS 32
+#define MAX_EVENTS 16
+#define MAX_STACKS 1000
+#define FD_CACHE 1024
+#define MAX_GPU_ENGINES 24
+
+enum cost {
+	C_TASK_STAT,
+	C_SCHEDSTAT,
+	C_WCHAN,
+	C_SYSCALL,
+	C_FD_LINK,
+	C_STACK,
+	C_PROC_STAT,
+	C_PROC_CLOCK,
+	C_DISK,
+	C_PSI,
+	C_CG_PSI,
+	C_VMSTAT,
+	C_OTHER_CLOCK,
+	C_OTHER_STAT,
+	C_THREADS,
+	C_SYS_STAT,
+	C_MEMINFO,
+	C_DRM,
+	C_NCOST
+};
+
+extern const char *const smp_cost_names[C_NCOST];
+
+/* One kept-open file. */
+struct src {
+	int fd;	      /* -1: not open */
+	int open_err; /* fd -1: why the open failed (negative errno), or 0 */
+	char *path;   /* for naive mode and notes */
+	bool noted;   /* a read error was already noted */
+};
+
+/* The two sampled threads: the frame thread and its process's main thread
+ * when that is another (the field indices within one: core/fields.h's
+ * enum thread_field). */
+enum { TH_FT, TH_FT2, TH_N };
+
+struct fd_cache_ent {
+	uint32_t id;
+	uint64_t t_ns;
+};
+
+struct thr {
+	const char *prefix; /* "ft" or "ft2" */
+	int tid;	    /* 0: none */
+	int base;	    /* index of its first field */
+	struct src stat, schedstat, wchan, syscall, stack;
+	bool gone;
+	bool have_blocked;	       /* wchan/syscall were read while it was blocked */
+	int64_t read_run, read_slices; /* schedstat when wchan/syscall were read */
+	uint64_t blocked_since;	       /* 0: running */
+	char last_wchan[64];	       /* the last wchan interned, and its id: most */
+	uint32_t last_wchan_id;	       /* reads find the same one */
+	char last_call[128];	       /* the syscall file's text at the last read */
+	size_t last_call_len;	       /* (0: none) and the wchan read with it: */
+	uint32_t call_wchan;	       /* wchan is read when that text changes */
+	uint64_t last_stack;
+};
+
+/* Another process watched by stat: srv, kswapd, kcompactd. */
+struct other {
+	const char *prefix;
+	int pid;
+	int f_state, f_majflt, f_cpu; /* field indices, -1 if not declared */
+	struct src stat;
+	clockid_t clk;
+	bool has_clk;
+	int64_t last_clk;
+	bool gone;
+};
+
+struct disk {
+	char name[64];
+	int base; /* its first field; then core/fields.h's enum disk_field */
+	struct src stat;
+};
+
+struct psi_src {
+	struct src f;
+	int f_some, f_full; /* -1 if not declared */
+};
+
+/* A thread of the process in the slow snapshot. */
+struct tslot {
+	int tid;
+	bool seen;
+	struct src stat, schedstat;
+	char comm[64];
+	uint32_t name;
+	int64_t run_ns;
+	int32_t cpu;
+};
+
+struct drm_fd {
+	int fd; /* the program's fd number */
+	struct src info;
+};
+
+struct sampler {
+	struct sampler_opts o;
+	const char *root;
+	char *proc; /* ROOT/proc/PID */
+	long hz;
+	uint64_t tick_ns;
+	unsigned slow_every;
+	uint64_t nsample;
+	bool live; /* no root prefix: CPU clocks usable */
+	bool gate;
+	bool is_root;
+	char *buf;
+
+	/* fields */
+	struct sampler_field *fields;
+	char **names; /* owned names, parallel to fields */
+	size_t nfields, afields;
+	int64_t *cur;
+	int64_t *base; /* added to the process's counters (proc.minflt, proc.majflt,
+			* proc.cpu_ns, gpu.*) on the way out, so that they continue
+			* across sampler_set_process; 0 until the first switch */
+
+	struct sampler_meta *meta;
+	size_t nmeta, ameta;
+
+	char **notes;
+	size_t nnotes, anotes;
+
+	struct sampler_event events[MAX_EVENTS];
+	struct strbuf ev_text[MAX_EVENTS];
+	size_t nevents;
+
+	struct sampler_cost costs[C_NCOST];
+
+	/* sources */
+	struct thr th[TH_N];
+	int f_proc[PF_N]; /* by enum proc_field */
+	struct src proc_stat;
+	clockid_t proc_clk;
+	bool has_proc_clk;
+	bool proc_gone; /* the last read of /proc/PID/stat said it has gone:
+			 * read it again every sample */
+
+	struct src vmstat;
+	size_t nvm;
+	const char **vm_names;
+	int *vm_field;
+	int64_t *vm_vals;
+	uint64_t gate_sig; /* vm_signal() at the last vmstat read */
+	uint64_t proc_sig; /* the I/O signature at the last /proc/PID/stat read */
+	bool gate_valid;
+
+	struct disk disks[MAX_DISKS];
+	size_t ndisks;
+
+	struct psi_src psi[PSI_N], cg[PSI_N]; /* by enum psi_res */
+
+	struct other others[OTHER_N]; /* by enum other_proc */
+
+	/* slow */
+	DIR *taskdir;
+	struct tslot *ts;
+	size_t nts, ats;
+	struct rec_thread *snap;
+	size_t nsnap, asnap;
+
+	struct src sys_stat;
+	int f_sys[SYS_N]; /* by enum sys_field */
+	struct src meminfo;
+	int f_mem_avail;
+
+	int drm_dirfd; /* ROOT/proc/PID/fd, for its size (the fd count) */
+	int64_t drm_fdcount;
+	struct drm_fd *drm;
+	size_t ndrm, adrm;
+	char gpu_names[MAX_GPU_ENGINES][32];
+	int gpu_field[MAX_GPU_ENGINES];
+	size_t ngpu;
+	int f_gpu_other;
+	uint64_t drm_scan_at_ns;   /* the next forced rescan (0: at the next look) */
+	uint64_t drm_last_scan_ns; /* the last rescan */
+
+	struct fd_cache_ent fdc[2][FD_CACHE];
+	unsigned stacks;
+};
+
+
+/* sampler_src.c */
+uint64_t smp_mono_ns(void);
+/* A note (RECORD: also an event of thread TID in this sample). */
+void smp_note(struct sampler *s, bool event, int tid, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+/* Declares a field; its index, or -ENOMEM. */
+int smp_add_field(struct sampler *s, enum rec_kind kind, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+int smp_add_meta(struct sampler *s, const char *key, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+void smp_src_init(struct src *f);
+void smp_src_close(struct src *f);
+/* Opens PATH into F (kept open unless naive). Returns 0 or a negative errno;
+ * F keeps the path either way. */
+int smp_src_open(struct sampler *s, struct src *f, const char *path);
+int smp_src_openf(struct sampler *s, struct src *f, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+bool smp_src_ok(const struct src *f);
+/* Reads F into s->buf (at most SIZE bytes, SIZE <= BUF_SIZE); returns the
+ * length or a negative errno. Accounts its cost under KIND. */
+ssize_t smp_src_read(struct sampler *s, struct src *f, size_t size, enum cost kind);
+/* Notes a read error of F once (not for ESRCH: callers handle a thread or
+ * process that has gone). */
+void smp_src_failed(struct sampler *s, struct src *f, int err, int tid);
+int64_t smp_cpu_clock(struct sampler *s, clockid_t clk, enum cost kind);
+/* The clock of process PID's CPU time (false: none, or not live). */
+bool smp_proc_clock(struct sampler *s, int pid, clockid_t *ret);
+
+/* sampler_thread.c */
+const char *smp_syscall_abi(void);
+int smp_setup_thread_fields(struct sampler *s, struct thr *t, const char *prefix);
+void smp_thr_close(struct thr *t);
+/* Points T at thread TID (0: none) and resets its per-thread state. */
+int smp_thr_open(struct sampler *s, struct thr *t, int tid);
+void smp_sample_thread(struct sampler *s, struct thr *t, uint64_t t_ns);
+/* The slow snapshot of every thread of the process (s->snap). */
+void smp_sample_threads(struct sampler *s);
+
+/* sampler_gpu.c */
+int smp_setup_gpu(struct sampler *s);
+void smp_drm_close_all(struct sampler *s);
+int64_t smp_fd_count(struct sampler *s);
+void smp_sample_gpu(struct sampler *s, uint64_t t_ns);
+
+/* sampler_sys.c */
+int smp_setup_vmstat(struct sampler *s);
+int smp_setup_disks(struct sampler *s, struct strbuf *why);
+int smp_setup_pressure(struct sampler *s, struct strbuf *why);
+int smp_setup_others(struct sampler *s, struct strbuf *why);
+int smp_setup_sys(struct sampler *s);
+void smp_read_disks(struct sampler *s);
+void smp_read_psi(struct sampler *s, struct psi_src *p, enum cost kind);
+/* The signature of the I/O signals: every watched disk's reads, writes and
+ * requests in flight, and the frame threads' major faults. */
+uint64_t smp_io_signal(const struct sampler *s);
+void smp_sample_others(struct sampler *s, bool slow, bool first, bool mem_moved);
+void smp_read_vmstat(struct sampler *s, bool slow);
+void smp_read_sys(struct sampler *s);
+
+#endif

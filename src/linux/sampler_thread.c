@@ -1,0 +1,437 @@
+// SPDX-License-Identifier: MIT
+/*
+ * sampler_thread.c: the sampled threads (the frame thread "ft" and its
+ * process's main thread "ft2"): state, faults, CPU, run-queue wait, and
+ * while blocked its syscall, the fd's target and wchan, read only when it
+ * ran since (a task changes where it blocks only by running), and its
+ * kernel stack; and the slow snapshot of every thread of the process.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "core/syscalls.h"
+#include "linux/procparse.h"
+#include "linux/sampler_int.h"
+
+#define STACK_AFTER_NS 50000000ull  /* blocked this long: first stack */
+#define STACK_EVERY_NS 250000000ull /* then one every this long */
+#define FD_CACHE_NS 1000000000ull /* a cached fd target is trusted this long */
+
+/* Does syscall NR (this machine's ABI) take a file descriptor as its first
+ * argument? core/syscalls.h's table says. */
+static bool syscall_has_fd(int64_t nr)
+{
+	const struct syscall_info *sc = syscall_lookup(SYSCALL_NATIVE_ARM64, (long)nr);
+
+	return sc && sc->takes_fd;
+}
+
+const char *smp_syscall_abi(void)
+{
+#if defined(__x86_64__)
+	return "x86_64";
+#elif defined(__aarch64__)
+	return "aarch64";
+#else
+	return "unknown";
+#endif
+}
+
+void smp_thr_close(struct thr *t)
+{
+	smp_src_close(&t->stat);
+	smp_src_close(&t->schedstat);
+	smp_src_close(&t->wchan);
+	smp_src_close(&t->syscall);
+	smp_src_close(&t->stack);
+}
+
+int smp_thr_open(struct sampler *s, struct thr *t, int tid)
+{
+	int r;
+
+	smp_thr_close(t);
+	t->tid = tid;
+	t->gone = false;
+	t->have_blocked = false;
+	t->blocked_since = 0;
+	t->last_stack = 0;
+	t->last_wchan_id = 0;
+	t->last_call_len = 0;
+	t->call_wchan = 0;
+	memset(s->fdc[t == &s->th[TH_FT2]], 0, sizeof(s->fdc[0]));
+	if (tid == 0)
+		return 0;
+	r = smp_src_openf(s, &t->stat, "%s/task/%d/stat", s->proc, tid);
+	if (r < 0) {
+		t->gone = true; /* sampled as gone, never read */
+		return r == -ENOENT ? -ESRCH : r;
+	}
+	(void)smp_src_openf(s, &t->schedstat, "%s/task/%d/schedstat", s->proc, tid);
+	(void)smp_src_openf(s, &t->wchan, "%s/task/%d/wchan", s->proc, tid);
+	(void)smp_src_openf(s, &t->syscall, "%s/task/%d/syscall", s->proc, tid);
+	if (s->is_root && !s->o.no_stacks)
+		(void)smp_src_openf(s, &t->stack, "%s/task/%d/stack", s->proc, tid);
+	return 0;
+}
+
+/* The interned readlink of the thread's fd FD, cached per fd for a second. */
+static uint32_t fd_target(struct sampler *s, struct thr *t, int64_t fd, uint64_t t_ns)
+{
+	struct fd_cache_ent *c = NULL;
+	char path[PATH_SIZE], link[PATH_SIZE];
+	uint64_t t0;
+	ssize_t n;
+	uint32_t id;
+
+	if (fd < 0 || fd > INT32_MAX)
+		return 0;
+	if (fd < FD_CACHE && !s->o.naive) {
+		c = &s->fdc[t == &s->th[TH_FT2]][fd];
+		if (c->id && t_ns - c->t_ns < FD_CACHE_NS)
+			return c->id;
+	}
+	t0 = s->o.profile ? smp_mono_ns() : 0;
+	snprintf(path, sizeof(path), "%s/task/%d/fd/%d", s->proc, t->tid, (int)fd);
+	n = readlink(path, link, sizeof(link) - 1);
+	if (s->o.profile) {
+		s->costs[C_FD_LINK].reads++;
+		s->costs[C_FD_LINK].ns += smp_mono_ns() - t0;
+	}
+	if (n <= 0)
+		return 0;
+	link[n] = '\0';
+	id = s->o.intern(s->o.intern_ctx, link);
+	if (c) {
+		c->id = id;
+		c->t_ns = t_ns;
+	}
+	return id;
+}
+
+static void stack_event(struct sampler *s, struct thr *t, ssize_t n)
+{
+	struct strbuf *sb;
+	const char *p = s->buf, *end = s->buf + n;
+
+	if (s->nevents >= MAX_EVENTS)
+		return;
+	sb = &s->ev_text[s->nevents];
+	sb_reset(sb);
+	/* "[<0>] do_wait+0x53/0x120": keep the symbol, one frame a line. */
+	while (p < end) {
+		const char *eol = memchr(p, '\n', (size_t)(end - p));
+		const char *q = p;
+
+		if (!eol)
+			eol = end;
+		if (eol - q >= 2 && q[0] == '[') {
+			const char *rb = memchr(q, ']', (size_t)(eol - q));
+
+			if (rb)
+				q = rb + 1;
+			while (q < eol && *q == ' ')
+				q++;
+		}
+		if (q < eol) {
+			(void)sb_add(sb, q, (size_t)(eol - q));
+			(void)sb_addc(sb, '\n');
+		}
+		p = eol + 1;
+	}
+	if (sb->len == 0)
+		return;
+	s->events[s->nevents++] =
+	    (struct sampler_event){.tid = t->tid, .kind = "stack", .text = sb->buf};
+}
+
+/* The syscall fields of T from the N bytes of its syscall file in s->buf. */
+static void syscall_fields(struct sampler *s, struct thr *t, int64_t *v, ssize_t n, uint64_t t_ns)
+{
+	struct pp_syscall sc;
+
+	if (n >= 0 && pp_syscall(s->buf, (size_t)n, &sc) == 0) {
+		v[TF_SYSCALL] = sc.nr;
+		if (sc.nr >= 0 && syscall_has_fd(sc.nr) && sc.args[0] <= INT32_MAX) {
+			v[TF_FD] = (int64_t)sc.args[0];
+			v[TF_FD_TARGET] = fd_target(s, t, v[TF_FD], t_ns);
+		} else {
+			v[TF_FD] = -1;
+			v[TF_FD_TARGET] = 0;
+		}
+		return;
+	}
+	if (n < 0 && n != -ESRCH)
+		smp_src_failed(s, &t->syscall, (int)n, t->tid);
+	v[TF_SYSCALL] = -2;
+	v[TF_FD] = -1;
+	v[TF_FD_TARGET] = 0;
+}
+
+/* Reads T's wchan into v[TF_WCHAN] (0: none or unreadable). */
+static void wchan_field(struct sampler *s, struct thr *t, int64_t *v)
+{
+	ssize_t n = smp_src_read(s, &t->wchan, 256, C_WCHAN);
+	char w[128];
+
+	if (n < 0 || pp_wchan(s->buf, (size_t)n, w, sizeof(w)) != 0 || !w[0]) {
+		v[TF_WCHAN] = 0;
+		return;
+	}
+	if (!t->last_wchan_id || strncmp(w, t->last_wchan, sizeof(t->last_wchan) - 1) != 0) {
+		t->last_wchan_id = s->o.intern(s->o.intern_ctx, w);
+		snprintf(t->last_wchan, sizeof(t->last_wchan), "%.63s", w);
+	}
+	v[TF_WCHAN] = t->last_wchan_id;
+}
+
+void smp_sample_thread(struct sampler *s, struct thr *t, uint64_t t_ns)
+{
+	int64_t *v = s->cur + t->base;
+	struct pp_task_stat st;
+	struct pp_schedstat ss;
+	bool running, ran = true, ran_now = true;
+	int64_t prev_run = v[TF_RUN], prev_slices = v[TF_SLICES];
+	ssize_t n;
+
+	v[TF_TID] = t->tid;
+	if (t->tid == 0 || t->gone)
+		return;
+	n = smp_src_read(s, &t->stat, 1024, C_TASK_STAT);
+	if (n == -ESRCH || n == -ENOENT) {
+		t->gone = true;
+		v[TF_STATE] = 'X';
+		smp_note(s, true, t->tid, "%s thread %d gone", t->prefix, t->tid);
+		return;
+	}
+	if (n < 0 || pp_task_stat(s->buf, (size_t)n, &st) < 0) {
+		smp_src_failed(s, &t->stat, n < 0 ? (int)n : -EINVAL, t->tid);
+		return;
+	}
+	v[TF_STATE] = (unsigned char)st.state;
+	v[TF_MINFLT] = (int64_t)st.minflt;
+	v[TF_MAJFLT] = (int64_t)st.majflt;
+	v[TF_UTIME] = (int64_t)(st.utime * s->tick_ns);
+	v[TF_STIME] = (int64_t)(st.stime * s->tick_ns);
+	v[TF_CPU] = st.processor;
+
+	if (smp_src_ok(&t->schedstat)) {
+		n = smp_src_read(s, &t->schedstat, 256, C_SCHEDSTAT);
+		if (n >= 0 && pp_schedstat(s->buf, (size_t)n, &ss) == 0) {
+			v[TF_RUN] = (int64_t)ss.run_ns;
+			v[TF_WAIT] = (int64_t)ss.wait_ns;
+			v[TF_SLICES] = (int64_t)ss.slices;
+			ran = v[TF_RUN] != t->read_run || v[TF_SLICES] != t->read_slices;
+			ran_now = v[TF_RUN] != prev_run || v[TF_SLICES] != prev_slices;
+		} else if (n != -ESRCH) {
+			smp_src_failed(s, &t->schedstat, n < 0 ? (int)n : -EINVAL, t->tid);
+		}
+	}
+
+	running = st.state == 'R';
+	if (running) {
+		v[TF_WCHAN] = 0;
+		v[TF_SYSCALL] = -1;
+		v[TF_FD] = -1;
+		v[TF_FD_TARGET] = 0;
+		t->have_blocked = false;
+		t->blocked_since = 0;
+		t->last_stack = 0;
+		return;
+	}
+
+	/* Blocked. If it has not run since wchan and syscall were read, it is
+	 * still where it was: same wchan, same syscall (a task changes where it
+	 * blocks only by running). If it ran, its syscall is read; wchan only
+	 * when that line (number, six arguments, user sp and pc) changed: the
+	 * same call from the same place sleeps in the same kernel function (a
+	 * frame loop waiting on the same futex or fence every frame).
+	 * bench/sampler.sh measures how often that is wrong. */
+	if (!t->have_blocked || ran || !s->gate) {
+		char call[sizeof(t->last_call)];
+		size_t len = 0;
+		bool same_call;
+
+		n = smp_src_read(s, &t->syscall, 256, C_SYSCALL);
+		if (n > 0 && (size_t)n <= sizeof(call)) {
+			len = (size_t)n;
+			memcpy(call, s->buf, len); /* wchan_field reuses s->buf */
+		}
+		same_call = len && len == t->last_call_len && memcmp(call, t->last_call, len) == 0;
+		/* no_gate (benchmarks): count the reads a gate would have got wrong */
+		if (!s->gate && t->have_blocked && !ran) {
+			s->costs[C_SYSCALL].would_skip++;
+			if (len && !same_call)
+				s->costs[C_SYSCALL].missed++;
+		}
+		syscall_fields(s, t, v, n, t_ns);
+		if (same_call && s->gate) {
+			v[TF_WCHAN] = t->call_wchan;
+			s->costs[C_WCHAN].skipped++;
+		} else {
+			wchan_field(s, t, v);
+			if (same_call) {
+				s->costs[C_WCHAN].would_skip++;
+				if (v[TF_WCHAN] != t->call_wchan)
+					s->costs[C_WCHAN].missed++;
+			}
+		}
+		memcpy(t->last_call, call, len);
+		t->last_call_len = len;
+		t->call_wchan = (uint32_t)v[TF_WCHAN];
+		t->have_blocked = true;
+		t->read_run = v[TF_RUN];
+		t->read_slices = v[TF_SLICES];
+	}
+
+	/* The kernel stack: once blocked 50 ms, then every 250 ms. A thread
+	 * that ran since the previous sample starts a new episode, though it
+	 * was asleep at both (a frame loop sleeping between frames). */
+	if (t->blocked_since == 0 || ran_now) {
+		t->blocked_since = t_ns ? t_ns : 1;
+		t->last_stack = 0;
+	}
+	if (smp_src_ok(&t->stack) && s->stacks < MAX_STACKS &&
+	    t_ns - t->blocked_since >= STACK_AFTER_NS &&
+	    (t->last_stack == 0 || t_ns - t->last_stack >= STACK_EVERY_NS)) {
+		n = smp_src_read(s, &t->stack, 8192, C_STACK);
+		if (n > 0) {
+			stack_event(s, t, n);
+			s->stacks++;
+			if (s->stacks == MAX_STACKS)
+				smp_note(s, true, 0, "kernel stacks: %d taken, no more this run",
+				     MAX_STACKS);
+		} else if (n < 0 && n != -ESRCH) {
+			smp_src_failed(s, &t->stack, (int)n, t->tid);
+		}
+		t->last_stack = t_ns;
+	}
+}
+
+static struct tslot *tslot_find(struct sampler *s, int tid)
+{
+	for (size_t i = 0; i < s->nts; i++)
+		if (s->ts[i].tid == tid)
+			return &s->ts[i];
+	return NULL;
+}
+
+void smp_sample_threads(struct sampler *s)
+{
+	struct dirent *e;
+	size_t w;
+
+	s->nsnap = 0;
+	if (!s->taskdir)
+		return;
+	for (size_t i = 0; i < s->nts; i++)
+		s->ts[i].seen = false;
+	rewinddir(s->taskdir);
+	while ((e = readdir(s->taskdir))) {
+		char *end;
+		long tid = strtol(e->d_name, &end, 10);
+		struct tslot *t;
+		struct pp_schedstat ss;
+		struct pp_task_stat st;
+		bool ran = true;
+		ssize_t n;
+
+		if (*end || tid <= 0)
+			continue;
+		t = tslot_find(s, (int)tid);
+		if (!t) {
+			if (s->nts == s->ats) {
+				size_t a = s->ats ? 2 * s->ats : 32;
+				struct tslot *nt = realloc(s->ts, a * sizeof(*nt));
+
+				if (!nt)
+					continue;
+				s->ts = nt;
+				s->ats = a;
+			}
+			t = &s->ts[s->nts++];
+			memset(t, 0, sizeof(*t));
+			t->tid = (int)tid;
+			t->run_ns = -1;
+			smp_src_init(&t->stat);
+			smp_src_init(&t->schedstat);
+			if (smp_src_openf(s, &t->stat, "%s/task/%ld/stat", s->proc, tid) < 0 ||
+			    smp_src_openf(s, &t->schedstat, "%s/task/%ld/schedstat", s->proc, tid) <
+				0) {
+				smp_src_close(&t->stat);
+				smp_src_close(&t->schedstat);
+				s->nts--;
+				continue;
+			}
+		}
+		n = smp_src_read(s, &t->schedstat, 256, C_THREADS);
+		if (n < 0)
+			continue; /* gone: dropped below */
+		if (pp_schedstat(s->buf, (size_t)n, &ss) == 0) {
+			ran = (int64_t)ss.run_ns != t->run_ns;
+			t->run_ns = (int64_t)ss.run_ns;
+		}
+		/* A thread that has not run has the same CPU and comm. */
+		if (ran || !s->gate || t->name == 0) {
+			n = smp_src_read(s, &t->stat, 1024, C_THREADS);
+			if (n < 0 || pp_task_stat(s->buf, (size_t)n, &st) < 0)
+				continue;
+			t->cpu = st.processor;
+			if (t->name == 0 || strcmp(t->comm, st.comm) != 0) {
+				snprintf(t->comm, sizeof(t->comm), "%s", st.comm);
+				t->name = s->o.intern(s->o.intern_ctx, t->comm);
+			}
+			if (t->run_ns < 0)
+				t->run_ns = (int64_t)((st.utime + st.stime) * s->tick_ns);
+		} else {
+			s->costs[C_THREADS].skipped++;
+		}
+		t->seen = true;
+	}
+	/* Drop threads that have gone; snapshot the rest. */
+	w = 0;
+	for (size_t i = 0; i < s->nts; i++) {
+		if (!s->ts[i].seen) {
+			smp_src_close(&s->ts[i].stat);
+			smp_src_close(&s->ts[i].schedstat);
+			continue;
+		}
+		s->ts[w++] = s->ts[i];
+	}
+	s->nts = w;
+	if (s->nts > s->asnap) {
+		struct rec_thread *ns = realloc(s->snap, s->nts * sizeof(*ns));
+
+		if (!ns)
+			return;
+		s->snap = ns;
+		s->asnap = s->nts;
+	}
+	for (size_t i = 0; i < s->nts; i++)
+		s->snap[i] = (struct rec_thread){
+		    .tid = (uint32_t)s->ts[i].tid,
+		    .name = s->ts[i].name,
+		    .cpu_ns = s->ts[i].run_ns < 0 ? 0 : (uint64_t)s->ts[i].run_ns,
+		    .cpu = s->ts[i].cpu,
+		};
+	s->nsnap = s->nts;
+}
+
+int smp_setup_thread_fields(struct sampler *s, struct thr *t, const char *prefix)
+{
+	t->prefix = prefix;
+	const char *const *names = strcmp(prefix, "ft") ? field_ft2 : field_ft;
+
+	for (int i = 0; i < TF_N; i++) {
+		int r = smp_add_field(s, field_thread_kind[i], "%s", names[i]);
+
+		if (r < 0)
+			return r;
+		if (i == 0)
+			t->base = r;
+	}
+	return 0;
+}
