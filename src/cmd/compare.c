@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "core/grow.h"
 #include "core/metrics.h"
 #include "cmd/cmd.h"
 #include "core/signif.h"
@@ -109,15 +110,8 @@ static int collect_run(const struct db_run *run, void *ctx)
 		if (!s->include_failed)
 			return 0;
 	}
-	if (s->n == s->alloc) {
-		size_t na = s->alloc ? s->alloc * 2 : 16;
-		long long *p = realloc(s->ids, na * sizeof(*p));
-
-		if (!p)
-			return -ENOMEM;
-		s->ids = p;
-		s->alloc = na;
-	}
+	if (ARRAY_GROW(s->ids, s->alloc, s->n + 1) < 0)
+		return -ENOMEM;
 	s->ids[s->n++] = run->id;
 	return 0;
 }

@@ -27,6 +27,7 @@
 #include "cli.h"
 #include "cmd/cmd.h"
 #include "core/cpulist.h"
+#include "core/grow.h"
 #include "core/hdrhist.h"
 #include "core/strbuf.h"
 #include "linux/probe.h"
@@ -98,16 +99,9 @@ static void collect_late(void *ctx, const struct probe_late *w)
 {
 	struct late_list *l = ctx;
 
-	if (l->n == l->alloc) {
-		size_t n = l->alloc ? l->alloc * 2 : 64;
-		struct probe_late *v = realloc(l->v, n * sizeof(*v));
-
-		if (!v) {
-			l->enomem = true;
-			return;
-		}
-		l->v = v;
-		l->alloc = n;
+	if (ARRAY_GROW(l->v, l->alloc, l->n + 1) < 0) {
+		l->enomem = true;
+		return;
 	}
 	l->v[l->n++] = *w;
 }

@@ -17,6 +17,7 @@
 
 #include "core/causes.h"
 #include "core/fields.h"
+#include "core/grow.h"
 #include "core/syscalls.h"
 
 /* ------------------------------------------------------- names */
@@ -616,18 +617,8 @@ int causes_stream_feed(struct causes *c, bool last)
 	size_t n = c->r->nsamples;
 	size_t upto = last ? n : n > CAUSES_STREAM_AHEAD ? n - CAUSES_STREAM_AHEAD : 0;
 
-	if (upto > c->cap) {
-		size_t cap = c->cap ? c->cap : 4096;
-		uint8_t *p;
-
-		while (cap < upto)
-			cap *= 2;
-		p = realloc(c->sub, cap);
-		if (!p)
-			return -ENOMEM;
-		c->sub = p;
-		c->cap = cap;
-	}
+	if (ARRAY_GROW(c->sub, c->cap, upto) < 0)
+		return -ENOMEM;
 	/* sample i looks at i - CAUSES_STREAM_BACK .. i + CAUSES_STREAM_AHEAD - 1:
 	 * the ring must still hold the first of them */
 	if (c->done < upto && n - c->done + CAUSES_STREAM_BACK > c->mask + 1)

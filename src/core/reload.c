@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/grow.h"
 #include "core/logstamp.h"
 #include "core/reload.h"
 
@@ -316,16 +317,9 @@ int reload_log_parse(const char *buf, size_t len, struct reload_line **ret, size
 			unstamped++;
 			continue;
 		}
-		if (n == alloc) {
-			size_t na = alloc ? alloc * 2 : 256;
-			struct reload_line *nv = realloc(v, na * sizeof(*nv));
-
-			if (!nv) {
-				free(v);
-				return -ENOMEM;
-			}
-			v = nv;
-			alloc = na;
+		if (ARRAY_GROW(v, alloc, n + 1) < 0) {
+			free(v);
+			return -ENOMEM;
 		}
 		v[n].t_s = t;
 		v[n].text = line + j;

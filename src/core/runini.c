@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "core/display.h"
+#include "core/grow.h"
 #include "core/runini.h"
 
 void runini_free(struct runini *r)
@@ -80,18 +81,11 @@ int runini_parse(const char *buf, size_t len, const char *name, struct runini **
 		kv.key = dup_trimmed(line, (size_t)(eq - line));
 		kv.value = dup_trimmed(eq + 1, ll - (size_t)(eq - line) - 1);
 		kv.line = lineno;
-		if (r->n == alloc) {
-			size_t na = alloc ? alloc * 2 : 32;
-			struct runini_kv *nk = realloc(r->kv, na * sizeof(*nk));
-
-			if (!nk) {
-				free(kv.key);
-				free(kv.value);
-				runini_free(r);
-				return -ENOMEM;
-			}
-			r->kv = nk;
-			alloc = na;
+		if (ARRAY_GROW(r->kv, alloc, r->n + 1) < 0) {
+			free(kv.key);
+			free(kv.value);
+			runini_free(r);
+			return -ENOMEM;
 		}
 		r->kv[r->n++] = kv;
 		if (!kv.key || !kv.value) {

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/grow.h"
 #include "core/threadcpu.h"
 
 #define NCPU_TRACK 256
@@ -75,16 +76,9 @@ int threadcpu_compute(const struct rec *r, uint64_t from_ns, uint64_t to_ns,
 			struct acc *x = find(a, n, th->tid);
 
 			if (!x) {
-				if (n == cap) {
-					size_t nc = cap ? 2 * cap : 16;
-					struct acc *na = realloc(a, nc * sizeof(*a));
-
-					if (!na) {
-						free(a);
-						return -ENOMEM;
-					}
-					a = na;
-					cap = nc;
+				if (ARRAY_GROW(a, cap, n + 1) < 0) {
+					free(a);
+					return -ENOMEM;
 				}
 				x = &a[n++];
 				memset(x, 0, sizeof(*x));

@@ -14,6 +14,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "core/grow.h"
 #include "linux/discover.h"
 #include "linux/procparse.h"
 #include "linux/sampler_int.h"
@@ -57,15 +58,8 @@ static void drm_scan(struct sampler *s)
 		link[n] = '\0';
 		if (strncmp(link, "/dev/dri/", 9) != 0)
 			continue;
-		if (s->ndrm == s->adrm) {
-			size_t a = s->adrm ? 2 * s->adrm : 8;
-			struct drm_fd *nd = realloc(s->drm, a * sizeof(*nd));
-
-			if (!nd)
-				break;
-			s->drm = nd;
-			s->adrm = a;
-		}
+		if (ARRAY_GROW(s->drm, s->adrm, s->ndrm + 1) < 0)
+			break;
 		smp_src_init(&s->drm[s->ndrm].info);
 		s->drm[s->ndrm].fd = (int)fd;
 		if (smp_src_openf(s, &s->drm[s->ndrm].info, "%s/fdinfo/%ld", s->proc, fd) == 0)

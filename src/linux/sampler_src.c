@@ -14,6 +14,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "core/grow.h"
 #include "linux/sampler_int.h"
 
 const char *const smp_cost_names[C_NCOST] = {
@@ -60,16 +61,9 @@ void smp_note(struct sampler *s, bool event, int tid, const char *fmt, ...)
 	text = sb_detach(&sb);
 	if (!text)
 		return;
-	if (s->nnotes == s->anotes) {
-		size_t a = s->anotes ? 2 * s->anotes : 16;
-		char **n = realloc(s->notes, a * sizeof(*n));
-
-		if (!n) {
-			free(text);
-			return;
-		}
-		s->notes = n;
-		s->anotes = a;
+	if (ARRAY_GROW(s->notes, s->anotes, s->nnotes + 1) < 0) {
+		free(text);
+		return;
 	}
 	s->notes[s->nnotes++] = text;
 	if (event && s->nevents < MAX_EVENTS) {
@@ -138,15 +132,8 @@ int smp_add_meta(struct sampler *s, const char *key, const char *fmt, ...)
 	k = strdup(key);
 	if (!v || !k)
 		goto nomem;
-	if (s->nmeta == s->ameta) {
-		size_t a = s->ameta ? 2 * s->ameta : 16;
-		struct sampler_meta *m = realloc(s->meta, a * sizeof(*m));
-
-		if (!m)
-			goto nomem;
-		s->meta = m;
-		s->ameta = a;
-	}
+	if (ARRAY_GROW(s->meta, s->ameta, s->nmeta + 1) < 0)
+		goto nomem;
 	s->meta[s->nmeta++] = (struct sampler_meta){.key = k, .value = v};
 	return 0;
 nomem:

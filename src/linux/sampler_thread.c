@@ -12,6 +12,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "core/grow.h"
 #include "core/syscalls.h"
 #include "linux/procparse.h"
 #include "linux/sampler_int.h"
@@ -343,15 +344,8 @@ void smp_sample_threads(struct sampler *s)
 			continue;
 		t = tslot_find(s, (int)tid);
 		if (!t) {
-			if (s->nts == s->ats) {
-				size_t a = s->ats ? 2 * s->ats : 32;
-				struct tslot *nt = realloc(s->ts, a * sizeof(*nt));
-
-				if (!nt)
-					continue;
-				s->ts = nt;
-				s->ats = a;
-			}
+			if (ARRAY_GROW(s->ts, s->ats, s->nts + 1) < 0)
+				continue;
 			t = &s->ts[s->nts++];
 			memset(t, 0, sizeof(*t));
 			t->tid = (int)tid;
@@ -402,14 +396,8 @@ void smp_sample_threads(struct sampler *s)
 		s->ts[w++] = s->ts[i];
 	}
 	s->nts = w;
-	if (s->nts > s->asnap) {
-		struct rec_thread *ns = realloc(s->snap, s->nts * sizeof(*ns));
-
-		if (!ns)
-			return;
-		s->snap = ns;
-		s->asnap = s->nts;
-	}
+	if (ARRAY_GROW(s->snap, s->asnap, s->nts) < 0)
+		return;
 	for (size_t i = 0; i < s->nts; i++)
 		s->snap[i] = (struct rec_thread){
 		    .tid = (uint32_t)s->ts[i].tid,

@@ -28,6 +28,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "core/grow.h"
 #include "core/watchrules.h"
 #include "linux/watch.h"
 
@@ -674,15 +675,8 @@ static struct proc *proc_add(struct watch *w, pid_t pid, const struct pstat *ps,
 {
 	struct proc *p;
 
-	if (w->nprocs == w->aprocs) {
-		size_t na = w->aprocs ? w->aprocs * 2 : 256;
-		struct proc *np = realloc(w->procs, na * sizeof(*np));
-
-		if (!np)
-			return NULL;
-		w->procs = np;
-		w->aprocs = na;
-	}
+	if (ARRAY_GROW(w->procs, w->aprocs, w->nprocs + 1) < 0)
+		return NULL;
 	p = &w->procs[w->nprocs++];
 	memset(p, 0, sizeof(*p));
 	p->pid = pid;

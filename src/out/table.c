@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "core/display.h"
+#include "core/grow.h"
 #include "core/strbuf.h"
 #include "out/table.h"
 
@@ -49,15 +50,8 @@ int table_add(struct table *t, const char *cell)
 {
 	char *c;
 
-	if (t->n == t->alloc) {
-		size_t na = t->alloc ? t->alloc * 2 : 64;
-		char **p = realloc(t->cells, na * sizeof(*p));
-
-		if (!p)
-			return -ENOMEM;
-		t->cells = p;
-		t->alloc = na;
-	}
+	if (ARRAY_GROW(t->cells, t->alloc, t->n + 1) < 0)
+		return -ENOMEM;
 	c = strdup(cell ? cell : "-");
 	if (!c)
 		return -ENOMEM;

@@ -28,6 +28,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "core/grow.h"
 #include "rec/codec.h"
 #include "rec/rec.h"
 
@@ -72,26 +73,6 @@ static int bad(struct rd *d, const char *what)
 	return -EINVAL;
 }
 
-/* Makes room for one more element in *P (capacity *CAP, N used). */
-static int grow(void *pp, size_t *cap, size_t n, size_t size)
-{
-	void **p = pp;
-	size_t c;
-	void *q;
-
-	if (n < *cap)
-		return 0;
-	c = *cap ? *cap * 2 : 16;
-	if (c > SIZE_MAX / size)
-		return -ENOMEM;
-	q = realloc(*p, c * size);
-	if (!q)
-		return -ENOMEM;
-	*p = q;
-	*cap = c;
-	return 0;
-}
-
 #ifndef MADV_POPULATE_WRITE
 #define MADV_POPULATE_WRITE 23	/* Linux 5.14 */
 #endif
@@ -131,7 +112,7 @@ static int rd_meta(struct rd *d, struct cur *c)
 
 	if (!cur_varint(c, &kl) || kl > (uint64_t)(c->end - c->p))
 		return bad(d, "meta record: key longer than the record");
-	if (grow(&r->meta, &d->cap_meta, r->nmeta, sizeof(*r->meta)) < 0)
+	if (ARRAY_GROW(r->meta, d->cap_meta, r->nmeta + 1) < 0)
 		return -ENOMEM;
 	k = dupn(c->p, kl);
 	v = dupn(c->p + kl, (size_t)(c->end - c->p) - kl);
@@ -160,9 +141,9 @@ static int rd_field(struct rd *d, struct cur *c)
 	if (r->nfields >= d->cap_fields) {
 		size_t cap = d->cap_fields;
 
-		if (grow(&r->fields, &cap, r->nfields, sizeof(*r->fields)) < 0)
+		if (ARRAY_GROW(r->fields, cap, r->nfields + 1) < 0)
 			return -ENOMEM;
-		kinds = realloc(d->kinds, cap);
+		kinds = realloc(d->kinds, cap);	/* parallel to fields: its room */
 		if (!kinds)
 			return -ENOMEM;
 		d->kinds = kinds;
@@ -185,7 +166,7 @@ static int rd_str(struct rd *d, struct cur *c)
 	if (r->version_major < 2) {	/* 1.x: ids in order of appearance */
 		if (r->nstrs >= UINT32_MAX)
 			return bad(d, "too many strings");
-		if (grow(&r->strs, &d->cap_strs, r->nstrs, sizeof(*r->strs)) < 0)
+		if (ARRAY_GROW(r->strs, d->cap_strs, r->nstrs + 1) < 0)
 			return -ENOMEM;
 		s = dupn(c->p, (size_t)(c->end - c->p));
 		if (!s)
@@ -209,7 +190,7 @@ static int rd_str(struct rd *d, struct cur *c)
 		return same ? 0 : bad(d, "string record: an id written again with other bytes");
 	}
 	while (r->nstrs <= id) {
-		if (grow(&r->strs, &d->cap_strs, r->nstrs, sizeof(*r->strs)) < 0) {
+		if (ARRAY_GROW(r->strs, d->cap_strs, r->nstrs + 1) < 0) {
 			free(s);
 			return -ENOMEM;
 		}
@@ -486,7 +467,7 @@ static int rd_frames(struct rd *d, struct cur *c)
 		}
 		if (tid > UINT32_MAX || src > UINT32_MAX)
 			return bad(d, "frames record: thread or source out of range");
-		if (grow(&r->frames, &d->cap_frames, r->nframes, sizeof(*r->frames)) < 0)
+		if (ARRAY_GROW(r->frames, d->cap_frames, r->nframes + 1) < 0)
 			return -ENOMEM;
 		t = d->f_tprev + d->f_dtprev + (uint64_t)zz_dec(tz);
 		r->frames[r->nframes++] =
@@ -510,7 +491,7 @@ static int rd_clock(struct rd *d, struct cur *c)
 
 	if (!cur_varint(c, &m) || !cur_varint(c, &re))
 		return bad(d, "clock record: expected two times");
-	if (grow(&r->clocks, &d->cap_clocks, r->nclocks, sizeof(*r->clocks)) < 0)
+	if (ARRAY_GROW(r->clocks, d->cap_clocks, r->nclocks + 1) < 0)
 		return -ENOMEM;
 	r->clocks[r->nclocks++] = (struct rec_clock){ .mono_ns = m, .real_ns = re };
 	return 0;
@@ -542,7 +523,7 @@ static int rd_threads_keep(struct rd *d, struct cur *c)
 	if (n > d->expand_left)
 		return bad(d, "threads record: more entries than a file this size can hold");
 	d->expand_left -= n;
-	if (grow(&r->threads, &d->cap_threads, r->nthreads, sizeof(*r->threads)) < 0)
+	if (ARRAY_GROW(r->threads, d->cap_threads, r->nthreads + 1) < 0)
 		return -ENOMEM;
 	prev = r->nthreads && !d->th_restart ? &r->threads[r->nthreads - 1] : NULL;
 	if (n) {
@@ -619,7 +600,7 @@ static int rd_event(struct rd *d, struct cur *c)
 	if (!cur_varint(c, &tz) || !cur_varint(c, &tid) || !cur_varint(c, &k) ||
 	    !cur_varint(c, &x) || tid > UINT32_MAX)
 		return bad(d, "event record: expected time, thread, kind and text");
-	if (grow(&r->events, &d->cap_events, r->nevents, sizeof(*r->events)) < 0)
+	if (ARRAY_GROW(r->events, d->cap_events, r->nevents + 1) < 0)
 		return -ENOMEM;
 	ks = strdup(rec_str(r, (int64_t)(k > INT64_MAX ? 0 : k)));
 	xs = strdup(rec_str(r, (int64_t)(x > INT64_MAX ? 0 : x)));
@@ -772,7 +753,7 @@ static size_t next_key_block(const struct rd *d, size_t from)
 
 static int push_block(struct rd *d, size_t off)
 {
-	if (grow(&d->blocks, &d->cap_blocks, d->nblocks, sizeof(*d->blocks)) < 0)
+	if (ARRAY_GROW(d->blocks, d->cap_blocks, d->nblocks + 1) < 0)
 		return -ENOMEM;
 	d->blocks[d->nblocks++] = off;
 	return 0;
@@ -782,7 +763,7 @@ static int push_damage(struct rd *d, size_t off, size_t bytes)
 {
 	struct rec *r = d->r;
 
-	if (grow(&r->damage, &d->cap_damage, r->ndamage, sizeof(*r->damage)) < 0)
+	if (ARRAY_GROW(r->damage, d->cap_damage, r->ndamage + 1) < 0)
 		return -ENOMEM;
 	r->damage[r->ndamage++] = (struct rec_damage){ .off = off, .bytes = bytes };
 	r->damaged_bytes += bytes;
@@ -857,7 +838,7 @@ int rec_parse_stream(const void *buf, size_t len, const struct rec_stream *st, s
 	r = rd_header(&d);
 	if (r < 0)
 		goto fail;
-	r = grow(&d.r->strs, &d.cap_strs, 0, sizeof(char *));
+	r = ARRAY_GROW(d.r->strs, d.cap_strs, 1);
 	if (r < 0)
 		goto fail;
 	d.r->strs[0] = strdup("");

@@ -26,6 +26,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "core/grow.h"
 #include "rec/codec.h"
 #include "rec/rec.h"
 
@@ -94,22 +95,11 @@ struct rec_writer {
 
 static int ob_reserve(struct obuf *b, size_t extra)
 {
-	size_t need = b->len + extra, n;
-	uint8_t *p;
+	size_t need = b->len + extra;
 
 	if (need < b->len)
 		return -ENOMEM;
-	if (need <= b->cap)
-		return 0;
-	n = b->cap ? b->cap : 4096;
-	while (n < need)
-		n *= 2;
-	p = realloc(b->p, n);
-	if (!p)
-		return -ENOMEM;
-	b->p = p;
-	b->cap = n;
-	return 0;
+	return ARRAY_GROW(b->p, b->cap, need);
 }
 
 /* The callers reserve first; these never fail. */
@@ -768,14 +758,8 @@ int rec_writer_threads(struct rec_writer *w, uint64_t t_ns, const struct rec_thr
 	r = w_record(w, RT_THREADS, b->p, b->len);
 	if (r < 0)
 		return r;
-	if (n > w->th_cap) {
-		struct rec_thread *p = realloc(w->th_prev, n * sizeof(*p));
-
-		if (!p)
-			return w_fail(w, -ENOMEM);
-		w->th_prev = p;
-		w->th_cap = n;
-	}
+	if (ARRAY_GROW(w->th_prev, w->th_cap, n) < 0)
+		return w_fail(w, -ENOMEM);
 	if (n)
 		memcpy(w->th_prev, th, n * sizeof(*th));
 	w->th_nprev = n;
