@@ -8,10 +8,7 @@
  * late by >= 1 ms, 10 ms, 100 ms, 1 s, a log2 histogram, every wake-up late
  * by >= --late-ms with its CLOCK_MONOTONIC time, and a clock pair so those
  * times can be put on a run's clock. docs/PROBE.md explains the numbers.
- *
- * STALLSCOPE_CPU_DIR, when set, replaces /sys/devices/system/cpu as the
- * place the online/possible CPU lists are read from (tests fake an offline
- * CPU with it).
+ * Its options and run are kick's too (cpu_opts.h).
  */
 #include <errno.h>
 #include <getopt.h>
@@ -26,6 +23,7 @@
 
 #include "cli.h"
 #include "cmd/cmd.h"
+#include "cmd/cpu_opts.h"
 #include "core/cpulist.h"
 #include "core/grow.h"
 #include "core/hdrhist.h"
@@ -36,23 +34,9 @@
 #include "out/table.h"
 
 struct probe_env {
-	double interval_ms;
-	double duration_s;	/* 0: until SIGINT */
-	long prio;
+	struct cpu_opts c;	/* -i, -t, -p, --cpus, --json */
 	double late_ms;
-	const char *cpus;	/* --cpus as given, or NULL */
-	bool json;
 	bool mlock;
-};
-
-static const struct probe_env probe_defaults = {
-	.interval_ms = 1.37,
-	.duration_s = 0,
-	.prio = 50,
-	.late_ms = 10,
-	.cpus = NULL,
-	.json = false,
-	.mlock = true,
 };
 
 /* The late wake-ups collected from the engine's callback. */
@@ -62,12 +46,6 @@ struct late_list {
 	bool enomem;
 };
 
-static volatile sig_atomic_t probe_interrupted;
-
-static void on_signal(int sig)
-{
-	probe_interrupted = sig;
-}
 
 static void usage(FILE *f)
 {
@@ -133,10 +111,10 @@ static void describe_policy(const struct probe *p, const struct probe_env *env,
 		else if (probe_cpu(p, i)->fifo_err)
 			err = probe_cpu(p, i)->fifo_err;
 	}
-	if (env->prio == 0)
+	if (env->c.prio == 0)
 		sb_adds(sb, "SCHED_OTHER (asked for)");
 	else if (nfifo == probe_ncpus(p))
-		sb_addf(sb, "SCHED_FIFO priority %ld", env->prio);
+		sb_addf(sb, "SCHED_FIFO priority %ld", env->c.prio);
 	else
 		sb_addf(sb, "SCHED_OTHER (SCHED_FIFO refused: %s)", strerror(-err));
 }
@@ -158,7 +136,7 @@ static void print_text(const struct probe *p, const struct probe_env *env,
 	cpulist_format(cpus, &sb);
 	describe_policy(p, env, &pol);
 	printf("# stallscope probe: cpus %s, interval %.3f ms, %.2f s, %s, memory %s\n", sb.buf,
-	       env->interval_ms, wall_s, pol.buf,
+	       env->c.interval_ms, wall_s, pol.buf,
 	       lock == 0 ? "locked" : lock == 1 ? "not locked (--no-mlock)" : "not locked");
 	sb_release(&sb);
 	sb_release(&pol);
@@ -272,9 +250,9 @@ static void print_json(const struct probe *p, const struct probe_env *env,
 
 	json_init(&j, stdout, true);
 	json_obj_begin(&j);
-	json_knumf(&j, "interval_ms", env->interval_ms, 3);
+	json_knumf(&j, "interval_ms", env->c.interval_ms, 3);
 	json_knumf(&j, "duration_s", wall_s, 3);
-	json_kint(&j, "priority", env->prio);
+	json_kint(&j, "priority", env->c.prio);
 	json_knumf(&j, "late_ms", env->late_ms, 3);
 	json_kbool(&j, "memory_locked", lock == 0);
 	json_key(&j, "cpus");
@@ -343,110 +321,56 @@ static void print_json(const struct probe *p, const struct probe_env *env,
 	json_end(&j);
 }
 
-int cmd_probe(int argc, char **argv)
+enum { OPT_LATE = CPU_OPT_EXTRA, OPT_NO_MLOCK };
+
+static int probe_option(void *ctx, int c, const char *arg)
 {
-	enum { OPT_CPUS = 256, OPT_LATE, OPT_JSON, OPT_NO_MLOCK };
-	static const struct option longopts[] = {
-		{ "interval", required_argument, NULL, 'i' },
-		{ "duration", required_argument, NULL, 't' },
-		{ "priority", required_argument, NULL, 'p' },
-		{ "cpus", required_argument, NULL, OPT_CPUS },
-		{ "late-ms", required_argument, NULL, OPT_LATE },
-		{ "json", no_argument, NULL, OPT_JSON },
-		{ "no-mlock", no_argument, NULL, OPT_NO_MLOCK },
-		{ "help", no_argument, NULL, 'h' },
-		{ 0 },
-	};
-	struct probe_env env = probe_defaults;
-	struct late_list late = { 0 };
-	struct strbuf err = STRBUF_INIT, sb = STRBUF_INIT;
-	struct cpulist want, cpus;
-	struct probe_opts po = { 0 };
-	struct probe *p = NULL;
-	struct sigaction sa = { 0 }, old_int, old_term;
-	struct rec_clock clk;
-	uint64_t t0, t_end = 0, next_progress, proc0, own = 0;
-	double wall_s;
+	struct probe_env *env = ctx;
+
+	if (c == OPT_NO_MLOCK) {
+		env->mlock = false;
+		return 0;
+	}
+	return cli_parse_double("--late-ms", arg, 0.001, 1e7, &env->late_ms) < 0 ? EXIT_USAGE : 0;
+}
+
+/* While it runs: the engine's late wake-ups drained, and on a terminal
+ * every 10 s how far it is. */
+struct probe_run {
+	struct probe *p;
+	const struct probe_env *env;
 	bool tty;
-	int c, r, ret = 1;
-	size_t i;
+	uint64_t next_progress;
+};
 
-	optind = 1;
-	while ((c = getopt_long(argc, argv, ":i:t:p:h", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'i':
-			if (cli_parse_double("-i", optarg, 0.05, 3600e3, &env.interval_ms) < 0)
-				return EXIT_USAGE;
-			break;
-		case 't':
-			if (cli_parse_double("-t", optarg, 0, 1e7, &env.duration_s) < 0)
-				return EXIT_USAGE;
-			if (env.duration_s == 0)
-				return cli_usage_error("option '-t': a probe of 0 s measures nothing; "
-						       "give more than 0, or leave -t out to run until Ctrl-C");
-			break;
-		case 'p':
-			if (cli_parse_int("-p", optarg, 0, 99, &env.prio) < 0)
-				return EXIT_USAGE;
-			break;
-		case OPT_CPUS:
-			env.cpus = optarg;
-			break;
-		case OPT_LATE:
-			if (cli_parse_double("--late-ms", optarg, 0.001, 1e7, &env.late_ms) < 0)
-				return EXIT_USAGE;
-			break;
-		case OPT_JSON:
-			env.json = true;
-			break;
-		case OPT_NO_MLOCK:
-			env.mlock = false;
-			break;
-		case 'h':
-			usage(stdout);
-			return 0;
-		default:
-			return cli_bad_option(c, argv);
-		}
-	}
-	if (optind < argc)
-		return cli_usage_error("unexpected argument '%s'", argv[optind]);
-	if (env.cpus && cpulist_parse(env.cpus, strlen(env.cpus), &want, &err) < 0) {
-		r = cli_usage_error("option '--cpus': '%s': %s", env.cpus, err.buf);
-		sb_release(&err);
-		return r;
-	}
-	r = sched_cpus_choose(getenv("STALLSCOPE_CPU_DIR"), env.cpus ? &want : NULL, &cpus, &err);
-	if (r < 0) {
-		cli_error("%s", err.buf);
-		sb_release(&err);
-		return 1;
-	}
+static void probe_tick(void *ctx, uint64_t t0, uint64_t now)
+{
+	struct probe_run *pr = ctx;
+	const struct probe_env *env = pr->env;
+	uint64_t n, max, nlate;
 
-	po.cpus = cpus;
-	po.interval_ns = (uint64_t)(env.interval_ms * 1e6 + 0.5);
-	po.prio = (int)env.prio;
-	po.late_ns = (uint64_t)(env.late_ms * 1e6 + 0.5);
-	po.lock_memory = env.mlock;
-	po.on_late = collect_late;
-	po.ctx = &late;
+	probe_poll(pr->p);
+	if (!pr->tty || now < (pr->next_progress ? pr->next_progress : t0 + 10000000000u))
+		return;
+	probe_progress(pr->p, &n, &max, &nlate);
+	if (env->c.duration_s > 0)
+		fprintf(stderr, "%s: %.0f s of %g s, %llu wake-ups, worst %.3f ms, %llu late by >= "
+			"%g ms\n", cli_prog, (now - t0) / 1e9, env->c.duration_s,
+			(unsigned long long)n, max / 1e6, (unsigned long long)nlate, env->late_ms);
+	else
+		fprintf(stderr, "%s: %.0f s (Ctrl-C stops), %llu wake-ups, worst %.3f ms, %llu late "
+			"by >= %g ms\n", cli_prog, (now - t0) / 1e9, (unsigned long long)n,
+			max / 1e6, (unsigned long long)nlate, env->late_ms);
+	pr->next_progress = now + 10000000000u;
+}
 
-	probe_interrupted = 0;
-	sa.sa_handler = on_signal;
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, &old_int);
-	sigaction(SIGTERM, &sa, &old_term);
-
-	proc0 = sched_process_cpu_ns();
-	r = probe_start(&po, &p, &err);
-	if (r < 0) {
-		cli_error("%s", err.len ? err.buf : strerror(-r));
-		goto out;
-	}
-	for (i = 0; i < probe_ncpus(p); i++) {
+/* Says what the probe could not get: SCHED_FIFO, locked memory. */
+static void say_refused(const struct probe *p, const struct probe_env *env)
+{
+	for (size_t i = 0; i < probe_ncpus(p); i++) {
 		const struct probe_cpu *pc = probe_cpu(p, i);
 
-		if (env.prio > 0 && !pc->fifo) {
+		if (env->c.prio > 0 && !pc->fifo) {
 			cli_warn("SCHED_FIFO refused (%s): probing at SCHED_OTHER, where any busy "
 				 "task delays the probe; run as root for real-time numbers",
 				 strerror(-pc->fifo_err));
@@ -456,66 +380,79 @@ int cmd_probe(int argc, char **argv)
 	if (probe_lock_result(p) < 0)
 		cli_warn("memory not locked (%s): a page fault may show up as lateness",
 			 strerror(-probe_lock_result(p)));
+}
+
+int cmd_probe(int argc, char **argv)
+{
+	static const struct option own[] = {
+		{ "late-ms", required_argument, NULL, OPT_LATE },
+		{ "no-mlock", no_argument, NULL, OPT_NO_MLOCK },
+	};
+	struct probe_env env = { .c = { .interval_ms = 1.37, .prio = 50 }, .late_ms = 10,
+				 .mlock = true };
+	struct late_list late = { 0 };
+	struct strbuf err = STRBUF_INIT, sb = STRBUF_INIT;
+	struct cpulist cpus;
+	struct probe_opts po = { 0 };
+	struct probe_run pr = { .env = &env };
+	struct rec_clock clk;
+	uint64_t proc0, own_ns = 0;
+	double wall_s;
+	int r, ret = 1;
+
+	env.c.extra = own;
+	env.c.nextra = sizeof(own) / sizeof(own[0]);
+	env.c.on_extra = probe_option;
+	env.c.ctx = &env;
+	r = cpu_opts_parse(argc, argv, &env.c, "a probe of 0 s measures nothing", usage);
+	if (r)
+		return r == 1 ? 0 : r;
+	r = cpu_opts_choose(&env.c, &cpus);
+	if (r)
+		return r;
+	po.cpus = cpus;
+	po.interval_ns = (uint64_t)(env.c.interval_ms * 1e6 + 0.5);
+	po.prio = (int)env.c.prio;
+	po.late_ns = (uint64_t)(env.late_ms * 1e6 + 0.5);
+	po.lock_memory = env.mlock;
+	po.on_late = collect_late;
+	po.ctx = &late;
+
+	proc0 = sched_process_cpu_ns();
+	r = probe_start(&po, &pr.p, &err);
+	if (r < 0) {
+		cli_error("%s", err.len ? err.buf : strerror(-r));
+		goto out;
+	}
+	say_refused(pr.p, &env);
 	sched_clock_pair(&clk);
-	t0 = sched_now_ns();
-	if (env.duration_s > 0)
-		t_end = t0 + (uint64_t)(env.duration_s * 1e9);
-	tty = isatty(STDERR_FILENO);
-	next_progress = t0 + 10000000000u;
-	if (tty) {
+	pr.tty = isatty(STDERR_FILENO);
+	if (pr.tty) {
 		cpulist_format(&cpus, &sb);
-		if (t_end)
+		if (env.c.duration_s > 0)
 			fprintf(stderr, "%s: probing cpus %s for %g s\n", cli_prog, sb.buf,
-				env.duration_s);
+				env.c.duration_s);
 		else
 			fprintf(stderr, "%s: probing cpus %s until Ctrl-C\n", cli_prog, sb.buf);
 	}
-	while (!probe_interrupted) {
-		uint64_t now = sched_now_ns(), until = now + 100000000u;
-
-		if (t_end && now >= t_end)
-			break;
-		if (t_end && until > t_end)
-			until = t_end;
-		sched_sleep_until(until);
-		probe_poll(p);
-		now = sched_now_ns();
-		if (tty && now >= next_progress) {
-			uint64_t n, max, nlate;
-
-			probe_progress(p, &n, &max, &nlate);
-			if (t_end)
-				fprintf(stderr, "%s: %.0f s of %g s, %llu wake-ups, worst %.3f ms, %llu late by >= %g ms\n",
-					cli_prog, (now - t0) / 1e9, env.duration_s,
-					(unsigned long long)n, max / 1e6, (unsigned long long)nlate,
-					env.late_ms);
-			else
-				fprintf(stderr, "%s: %.0f s (Ctrl-C stops), %llu wake-ups, worst %.3f ms, %llu late by >= %g ms\n",
-					cli_prog, (now - t0) / 1e9, (unsigned long long)n,
-					max / 1e6, (unsigned long long)nlate, env.late_ms);
-			next_progress += 10000000000u;
-		}
-	}
-	probe_stop(p);
-	wall_s = (sched_now_ns() - t0) / 1e9;
+	wall_s = cpu_opts_run(&env.c, 100000000u, probe_tick, &pr) / 1e9;
+	probe_stop(pr.p);
 	if (late.enomem) {
 		cli_error("out of memory while listing late wake-ups");
 		goto out;
 	}
-	for (i = 0; i < probe_ncpus(p); i++)
-		own += probe_cpu(p, i)->cpu_ns;
+	for (size_t i = 0; i < probe_ncpus(pr.p); i++)
+		own_ns += probe_cpu(pr.p, i)->cpu_ns;
 	if (late.n)
 		qsort(late.v, late.n, sizeof(*late.v), cmp_late);
-	if (env.json)
-		print_json(p, &env, &late, &clk, wall_s, own, sched_process_cpu_ns() - proc0);
+	if (env.c.json)
+		print_json(pr.p, &env, &late, &clk, wall_s, own_ns, sched_process_cpu_ns() - proc0);
 	else
-		print_text(p, &env, &late, &cpus, &clk, wall_s, own,
+		print_text(pr.p, &env, &late, &cpus, &clk, wall_s, own_ns,
 			   sched_process_cpu_ns() - proc0);
 	ret = 0;
 out:
-	sigaction(SIGINT, &old_int, NULL);
-	sigaction(SIGTERM, &old_term, NULL);
-	probe_free(p);
+	probe_free(pr.p);
 	free(late.v);
 	sb_release(&err);
 	sb_release(&sb);
