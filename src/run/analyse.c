@@ -417,280 +417,311 @@ fail:
 	return r < 0 ? r : -EINVAL;
 }
 
-int analyse_input(const char *input, const struct analyse_opts *o, struct analysis *ret,
-		  struct strbuf *emsg)
-{
-	struct analysis a = { 0 };
-	struct strbuf msg = STRBUF_INIT, notes = STRBUF_INIT, err = STRBUF_INIT;
-	struct frames *f = NULL;
-	struct runini *ini = NULL;
-	struct reload_rule override = { 0 };
-	const struct reload_rule *rule = NULL;
-	struct reload_line *lines = NULL;
-	struct metrics_seg *segs = NULL;
-	struct causes *streamed = NULL;	/* the record's causes, when streamed */
-	double t0 = NAN, *pass = NULL, end_s;
-	const double *passes = o->pass;
-	size_t npass = o->npass, nlines = 0;
-	char *log = NULL;
-	const char *play_unknown = NULL;
-	const char *program;
-	struct stat st;
+/* What analyse_input works on between its steps. */
+struct work {
+	const char *input;
+	const struct analyse_opts *o;
+	struct analysis a;
+	struct strbuf notes, err;
+	struct frames *f;
+	struct runini *ini;
+	double t0;			/* the frames' origin on the record's clock, s */
 	bool is_dir;
-	int r, nsegs = 0, ret_code = -EINVAL;
+	struct causes *streamed;	/* the record's causes, when streamed */
+	struct reload_rule override;
+	const struct reload_rule *rule;
+	const char *program;
+	double *pass;			/* run.ini's stamps (owned), or NULL */
+	const double *passes;
+	size_t npass;
+	char *log;
+	struct reload_line *lines;
+	size_t nlines;
+	struct metrics_seg *segs;
+	int nsegs;
+	bool play_unknown;		/* the reload rule could not say what is play */
+};
 
-	a.source = strdup(input);
-	if (!a.source)
-		return sb_error(emsg, -ENOMEM, "'%s'", input);
-	is_dir = stat(input, &st) == 0 && S_ISDIR(st.st_mode);
-	if (is_dir) {
-		ret_code = load_run_dir(input, o, &a, &f, &ini, &t0, &a.rec,
-					o->keep ? NULL : &streamed, &notes, emsg);
-		if (ret_code < 0)
-			goto out;
-		ret_code = -EINVAL;
+/* The input's frames: a run directory's record, or a frame log. */
+static int load(struct work *w, struct strbuf *emsg)
+{
+	struct strbuf msg = STRBUF_INIT;
+	struct stat st;
+	int r;
+
+	w->is_dir = stat(w->input, &st) == 0 && S_ISDIR(st.st_mode);
+	if (w->is_dir) {
+		r = load_run_dir(w->input, w->o, &w->a, &w->f, &w->ini, &w->t0, &w->a.rec,
+				 w->o->keep ? NULL : &w->streamed, &w->notes, emsg);
 	} else {
-		r = framelog_read(input, o->fmt, &f, &msg);
-		if (r < 0) {
-			if (msg.len)
-				sb_error(emsg, 0, "%s", msg.buf);	/* says why */
-			else
-				sb_error(emsg, r, "cannot read '%s'", input);
-			ret_code = r;
-			goto out;
-		}
-		snprintf(a.format, sizeof(a.format), "%s", f->format);
-		sb_add(&notes, msg.buf, msg.len);
+		r = framelog_read(w->input, w->o->fmt, &w->f, &msg);
+		if (r < 0 && msg.len)
+			sb_error(emsg, 0, "%s", msg.buf);	/* says why */
+		else if (r < 0)
+			sb_error(emsg, r, "cannot read '%s'", w->input);
+		else
+			sb_add(&w->notes, msg.buf, msg.len);
 	}
-	if (is_dir)
-		snprintf(a.format, sizeof(a.format), "%s", f->format);
+	if (r == 0)
+		snprintf(w->a.format, sizeof(w->a.format), "%s", w->f->format);
+	sb_release(&msg);
+	return r;
+}
 
-	/* The window: the options, else the one the run was benchmarked with */
-	a.mo = o->m;
-	a.interfered = -1;
-	if (ini) {
-		static const char *const keys[] = { "warmup_s", "window_from_s", "window_to_s" };
-		double *dst[] = { &a.mo.warmup_s, &a.mo.from_s, &a.mo.to_s };
-		const char *v;
+/* What run.ini says besides the frames: the window the run was
+ * benchmarked with (unless the options give one), the recorder's word on
+ * its frames, the watcher's verdict; then the interfered list's. */
+static int read_ini(struct work *w, struct strbuf *emsg)
+{
+	static const char *const keys[] = { "warmup_s", "window_from_s", "window_to_s" };
+	struct analysis *a = &w->a;
+	double *dst[] = { &a->mo.warmup_s, &a->mo.from_s, &a->mo.to_s };
+	const char *v;
+	int r;
 
-		for (size_t k = 0; k < 3 && !o->window_given; k++) {
-			double x;
-			struct strbuf path = STRBUF_INIT;
+	a->mo = w->o->m;
+	a->interfered = -1;
+	for (size_t k = 0; w->ini && k < 3 && !w->o->window_given; k++) {
+		struct strbuf path = STRBUF_INIT;
+		double x;
 
-			sb_add_path(&path, input, "run.ini");
-			r = runini_get_double(ini, path.buf, keys[k], &x, &err);
-			sb_release(&path);
-			if (r == -EINVAL) {
-				ret_code = sb_error(emsg, 0, "%s", err.buf);
-				goto out;
-			}
-			if (r == 0 && x >= 0)
-				*dst[k] = x;
-		}
-		/* the recorder's word on a run with no frames, or frames that
-		 * stopped: a note, and apart for the tables */
-		v = runini_get(ini, "frames_note");
-		if (v && *v && !(a.frames_note = strdup(v))) {
-			ret_code = sb_error(emsg, -ENOMEM, "'%s'", input);
-			goto out;
-		}
-		v = runini_get(ini, "interfered");
-		if (v && (!strcmp(v, "0") || !strcmp(v, "1"))) {
-			a.interfered = v[0] - '0';
-			v = runini_get(ini, "interference");
-			if (v && strcmp(v, "-") && !(a.interference = strdup(v))) {
-				ret_code = sb_error(emsg, -ENOMEM, "'%s'", input);
-				goto out;
-			}
-		}
+		sb_add_path(&path, w->input, "run.ini");
+		r = runini_get_double(w->ini, path.buf, keys[k], &x, &w->err);
+		sb_release(&path);
+		if (r == -EINVAL)
+			return sb_error(emsg, 0, "%s", w->err.buf);
+		if (r == 0 && x >= 0)
+			*dst[k] = x;
 	}
-	if (o->intf_list && analyse_in_list(o->intf_list, input)) {
+	/* the recorder's word on a run with no frames, or frames that
+	 * stopped: a note, and apart for the tables */
+	v = w->ini ? runini_get(w->ini, "frames_note") : NULL;
+	if (v && *v && !(a->frames_note = strdup(v)))
+		return sb_error(emsg, -ENOMEM, "'%s'", w->input);
+	v = w->ini ? runini_get(w->ini, "interfered") : NULL;
+	if (v && (!strcmp(v, "0") || !strcmp(v, "1"))) {
+		a->interfered = v[0] - '0';
+		v = runini_get(w->ini, "interference");
+		if (v && strcmp(v, "-") && !(a->interference = strdup(v)))
+			return sb_error(emsg, -ENOMEM, "'%s'", w->input);
+	}
+	if (w->o->intf_list && analyse_in_list(w->o->intf_list, w->input)) {
 		struct strbuf why = STRBUF_INIT;
+		const char *list = w->o->intf_list_name ? w->o->intf_list_name : "the list";
 
-		a.interfered = 1;
-		sb_addf(&why, "listed in '%s'%s%s", o->intf_list_name ? o->intf_list_name : "the list",
-			a.interference ? "; " : "", a.interference ? a.interference : "");
-		free(a.interference);
-		a.interference = sb_detach(&why);
+		a->interfered = 1;
+		sb_addf(&why, "listed in '%s'%s%s", list, a->interference ? "; " : "",
+			a->interference ? a->interference : "");
+		free(a->interference);
+		a->interference = sb_detach(&why);
 	}
+	return 0;
+}
 
-	/* The rule: run.ini's overrides, else the rules file's. */
-	program = a.program ? a.program : o->program;
-	if (ini) {
-		r = reload_rule_from_overrides(runini_get(ini, "reload_re"),
-					       runini_get(ini, "reload_after"),
-					       runini_get(ini, "reload_fixed"), &override, &err);
-		if (r < 0) {
-			ret_code = sb_error(emsg, 0, "'%s/run.ini': %s", input, err.buf);
-			goto out;
-		}
+/* The reload rule (run.ini's overrides, else the rules file's), the pass
+ * stamps (--pass, else run.ini's) and, for a line rule, the program log. */
+static int read_rule(struct work *w, struct strbuf *emsg)
+{
+	const struct analyse_opts *o = w->o;
+	int r;
+
+	w->program = w->a.program ? w->a.program : o->program;
+	if (w->ini) {
+		r = reload_rule_from_overrides(runini_get(w->ini, "reload_re"),
+					       runini_get(w->ini, "reload_after"),
+					       runini_get(w->ini, "reload_fixed"), &w->override,
+					       &w->err);
+		if (r < 0)
+			return sb_error(emsg, 0, "'%s/run.ini': %s", w->input, w->err.buf);
 		if (r > 0)
-			rule = &override;
+			w->rule = &w->override;
 	}
-	if (!rule && program) {
-		rule = reload_rules_find(o->rules, program);
-		if (!rule)
-			sb_addf(&notes, "no reload rule for '%s'%s%s%s: play is the whole window\n",
-				program, o->rules_name ? " in '" : " (no rules file)",
+	if (!w->rule && w->program) {
+		w->rule = reload_rules_find(o->rules, w->program);
+		if (!w->rule)
+			sb_addf(&w->notes, "no reload rule for '%s'%s%s%s: play is the whole window\n",
+				w->program, o->rules_name ? " in '" : " (no rules file)",
 				o->rules_name ? o->rules_name : "", o->rules_name ? "'" : "");
 	}
-
-	/* Pass stamps: --pass, else run.ini's. */
-	if (!o->pass_given && ini) {
-		r = runini_passes(ini, input, &pass, &err);
-		if (r < 0) {
-			ret_code = sb_error(emsg, 0, "%s", err.buf);
-			goto out;
-		}
-		passes = pass;
-		npass = (size_t)r;
+	w->passes = o->pass;
+	w->npass = o->npass;
+	if (!o->pass_given && w->ini) {
+		r = runini_passes(w->ini, w->input, &w->pass, &w->err);
+		if (r < 0)
+			return sb_error(emsg, 0, "%s", w->err.buf);
+		w->passes = w->pass;
+		w->npass = (size_t)r;
 	}
-	if (rule && rule->kind != RELOAD_NONE && npass == 0)
-		sb_addf(&notes, "the reload rule of '%s' needs pass stamps and there are none: play "
-				"is the whole window\n", program ? program : "run.ini");
-
-	/* The program log, for a line rule. */
-	if (rule && rule->kind == RELOAD_LINE && is_dir && npass && !isnan(t0)) {
+	if (w->rule && w->rule->kind != RELOAD_NONE && w->npass == 0)
+		sb_addf(&w->notes, "the reload rule of '%s' needs pass stamps and there are none: "
+			"play is the whole window\n", w->program ? w->program : "run.ini");
+	if (w->rule && w->rule->kind == RELOAD_LINE && w->is_dir && w->npass && !isnan(w->t0)) {
 		struct strbuf path = STRBUF_INIT;
 		size_t len, unstamped = 0;
 
-		sb_add_path(&path, input, "program.log");
-		r = read_all(path.buf, &log, &len);
-		if (r == 0) {
-			if (reload_log_parse(log, len, &lines, &nlines, &unstamped) < 0) {
-				sb_release(&path);
-				ret_code = sb_error(emsg, -ENOMEM, "'%s'", input);
-				goto out;
-			}
-			if (unstamped)
-				sb_addf(&notes, "'%s': %zu unstamped line%s (no [seconds] prefix) "
-						"skipped\n", path.buf, unstamped, unstamped == 1 ? "" : "s");
-		} else if (r != -ENOENT) {
-			ret_code = sb_error(emsg, r, "cannot read '%s'", path.buf);
-			sb_release(&path);
-			goto out;
-		}
+		sb_add_path(&path, w->input, "program.log");
+		r = read_all(path.buf, &w->log, &len);
+		if (r == 0 && reload_log_parse(w->log, len, &w->lines, &w->nlines, &unstamped) < 0)
+			r = -ENOMEM;
+		if (r == 0 && unstamped)
+			sb_addf(&w->notes, "'%s': %zu unstamped line%s (no [seconds] prefix) skipped\n",
+				path.buf, unstamped, unstamped == 1 ? "" : "s");
+		if (r < 0 && r != -ENOENT)
+			sb_error(emsg, r, r == -ENOMEM ? "'%s'" : "cannot read '%s'",
+				 r == -ENOMEM ? w->input : path.buf);
 		sb_release(&path);
+		if (r < 0 && r != -ENOENT)
+			return r;
 	}
-	end_s = f->n ? f->t_s[f->n - 1] : 0.0;
-	sb_reset(&err);
-	nsegs = reload_segments(rule, passes, npass, end_s, lines, nlines, is_dir && !isnan(t0),
-				&segs, &err);
-	if (nsegs == -ENODATA) {
-		play_unknown = err.buf;
-		nsegs = 0;
-	} else if (nsegs < 0) {
-		ret_code = sb_error(emsg, nsegs, "'%s': reload segments", input);
-		goto out;
+	return 0;
+}
+
+/* The reload segments and the metrics on the window; then whether the run
+ * failed, loudest first among the notes. */
+static int measure(struct work *w, struct strbuf *emsg)
+{
+	struct analysis *a = &w->a;
+	double end_s = w->f->n ? w->f->t_s[w->f->n - 1] : 0.0;
+	int r;
+
+	sb_reset(&w->err);
+	w->nsegs = reload_segments(w->rule, w->passes, w->npass, end_s, w->lines, w->nlines,
+				   w->is_dir && !isnan(w->t0), &w->segs, &w->err);
+	if (w->nsegs == -ENODATA) {
+		w->play_unknown = true;	/* w->err says why */
+		w->nsegs = 0;
+	} else if (w->nsegs < 0) {
+		return sb_error(emsg, w->nsegs, "'%s': reload segments", w->input);
 	} else {
-		sb_add(&notes, err.buf, err.len);
+		sb_add(&w->notes, w->err.buf, w->err.len);
 	}
-	r = metrics_compute(f, &a.mo, segs, (size_t)nsegs, play_unknown, &a.m);
-	if (r < 0) {
-		ret_code = sb_error(emsg, r, "'%s'", input);
-		goto out;
-	}
-	sb_reset(&err);
-	r = runini_failure(ini, f->n, &err);
-	if (r == 0 && a.rec && a.rec->ndamage) {
+	r = metrics_compute(w->f, &a->mo, w->segs, (size_t)w->nsegs,
+			    w->play_unknown ? w->err.buf : NULL, &a->m);
+	if (r < 0)
+		return sb_error(emsg, r, "'%s'", w->input);
+	sb_reset(&w->err);
+	r = runini_failure(w->ini, w->f->n, &w->err);
+	if (r == 0 && a->rec && a->rec->ndamage) {
 		/* numbers of a record with holes are not the run's: never whole */
 		r = 1;
-		sb_addf(&err, "the record is damaged: %llu bytes in %zu place%s were lost",
-			(unsigned long long)a.rec->damaged_bytes, a.rec->ndamage,
-			a.rec->ndamage == 1 ? "" : "s");
+		sb_addf(&w->err, "the record is damaged: %llu bytes in %zu place%s were lost",
+			(unsigned long long)a->rec->damaged_bytes, a->rec->ndamage,
+			a->rec->ndamage == 1 ? "" : "s");
 	}
-	if (r < 0 || (r > 0 && !(a.failure = strdup(err.buf)))) {
-		ret_code = sb_error(emsg, -ENOMEM, "'%s'", input);
-		goto out;
-	}
+	if (r < 0 || (r > 0 && !(a->failure = strdup(w->err.buf))))
+		return sb_error(emsg, -ENOMEM, "'%s'", w->input);
 	/* the loudest words first: the recorder's on the frames (no frames, or
 	 * frames that stopped; it has the hints), then a failed run's */
-	if (a.failure)
-		metrics_note_first(&a.m, "FAILED RUN: %s; left out of medians", a.failure);
-	if (a.frames_note)
-		metrics_note_first(&a.m, "%s", a.frames_note);
-	add_notes(&a.m, notes.buf);
-	a.mh_style = compat_mangohud_style_of(f->format);
-	if (compat_mangohud(f->ft_ms + a.m.win_first, a.m.win_n, a.mh_style, &a.mh) < 0 ||
-	    compat_capframex(f->ft_ms + a.m.win_first, a.m.win_n, &a.cfx) < 0) {
-		ret_code = sb_error(emsg, -ENOMEM, "'%s'", input);
-		goto out;
-	}
-	a.why = a.why_play = -1;
-	if (a.rec && a.rec->nsamples) {
-		struct causes *c = NULL;
-		struct cause_cols cols;
-		int k;
+	if (a->failure)
+		metrics_note_first(&a->m, "FAILED RUN: %s; left out of medians", a->failure);
+	if (a->frames_note)
+		metrics_note_first(&a->m, "%s", a->frames_note);
+	add_notes(&a->m, w->notes.buf);
+	a->mh_style = compat_mangohud_style_of(w->f->format);
+	if (compat_mangohud(w->f->ft_ms + a->m.win_first, a->m.win_n, a->mh_style, &a->mh) < 0 ||
+	    compat_capframex(w->f->ft_ms + a->m.win_first, a->m.win_n, &a->cfx) < 0)
+		return sb_error(emsg, -ENOMEM, "'%s'", w->input);
+	return 0;
+}
 
-		a.t0_ns = isnan(t0) || t0 <= 0 ? 0 : (uint64_t)llround(t0 * 1e9);
-		if (isnan(t0) && a.rec->nframes) {
-			/* the clock frames_of_rec fell back to: the first present */
-			size_t i;
+/* Each stall's cause, split into the cause columns (a record with samples),
+ * or why there are none. */
+static int split_causes(struct work *w, struct strbuf *emsg)
+{
+	struct analysis *a = &w->a;
+	struct causes *c = NULL;
+	struct cause_cols cols;
 
-			a.t0_ns = a.rec->frames[0].t_ns;
-			for (i = 1; i < a.rec->nframes; i++)
-				if (a.rec->frames[i].t_ns < a.t0_ns)
-					a.t0_ns = a.rec->frames[i].t_ns;
-		}
-		if (streamed) {
-			c = streamed;	/* classified as the record was read */
-			streamed = NULL;
-		} else if (causes_new(a.rec, &c) < 0) {
-			ret_code = sb_error(emsg, -ENOMEM, "'%s'", input);
-			goto out;
-		}
-		causes_columns(c, f, a.t0_ns, &a.m, &a.mo, segs, (size_t)nsegs, !play_unknown,
-			       &cols);
-		causes_free(c);
-		for (k = 0; k < CAUSE_COL_N; k++) {
-			/* an empty window splits no stall: unknown, not 0 (its note
-			 * is metrics_compute's) */
-			a.m.v[M_STALL_DISK_S + k] = a.m.win_n ? cols.stall_s[k] : NAN;
-			a.m.v[M_STALL_DISK_PLAY_S + k] = a.m.win_n ? cols.play_s[k] : NAN;
-		}
-		a.m.v[M_LOAD_DISK_S] = cols.load_disk_s;
-		a.m.v[M_WARM_DISK_S] = cols.warm_disk_s;
-		a.why = cols.why;
-		a.why_play = cols.why_play;
-		if (isnan(cols.load_disk_s))
-			metrics_note(&a.m, "load_disk_s, warm_disk_s: the record has no frames");
-	} else {
-		metrics_note(&a.m, "stall_*_s, stall_why, load_disk_s, warm_disk_s: %s",
-			     a.rec ? "the record has no samples"
-				   : "a frame log has no samples; causes need a run directory");
+	a->why = a->why_play = -1;
+	if (!a->rec || !a->rec->nsamples) {
+		metrics_note(&a->m, "stall_*_s, stall_why, load_disk_s, warm_disk_s: %s",
+			     a->rec ? "the record has no samples"
+				    : "a frame log has no samples; causes need a run directory");
+		return 0;
 	}
-	if (o->keep) {
-		a.f = f;
-		f = NULL;
-		a.segs = segs;
-		segs = NULL;
-		a.nsegs = (size_t)nsegs;
-		a.play_known = !play_unknown;
-	} else {
-		rec_free(a.rec);
-		a.rec = NULL;
+	a->t0_ns = isnan(w->t0) || w->t0 <= 0 ? 0 : (uint64_t)llround(w->t0 * 1e9);
+	if (isnan(w->t0) && a->rec->nframes) {
+		/* the clock frames_of_rec fell back to: the first present */
+		a->t0_ns = a->rec->frames[0].t_ns;
+		for (size_t i = 1; i < a->rec->nframes; i++)
+			if (a->rec->frames[i].t_ns < a->t0_ns)
+				a->t0_ns = a->rec->frames[i].t_ns;
 	}
-	if (a.mh.why)
-		metrics_note(&a.m, "compat.mangohud: %s", a.mh.why);
-	if (a.cfx.why)
-		metrics_note(&a.m, "compat.capframex: %s", a.cfx.why);
-	a.ini = ini;
-	ini = NULL;
-	*ret = a;
-	memset(&a, 0, sizeof(a));
-	ret_code = 0;
-out:
-	causes_free(streamed);
-	analysis_release(&a);
-	reload_rule_release(&override);
-	runini_free(ini);
-	frames_free(f);
-	free(pass);
-	free(lines);
-	free(log);
-	free(segs);
-	sb_release(&msg);
-	sb_release(&notes);
-	sb_release(&err);
-	return ret_code;
+	if (w->streamed) {
+		c = w->streamed;	/* classified as the record was read */
+		w->streamed = NULL;
+	} else if (causes_new(a->rec, &c) < 0) {
+		return sb_error(emsg, -ENOMEM, "'%s'", w->input);
+	}
+	causes_columns(c, w->f, a->t0_ns, &a->m, &a->mo, w->segs, (size_t)w->nsegs,
+		       !w->play_unknown, &cols);
+	causes_free(c);
+	for (int k = 0; k < CAUSE_COL_N; k++) {
+		/* an empty window splits no stall: unknown, not 0 (its note is
+		 * metrics_compute's) */
+		a->m.v[M_STALL_DISK_S + k] = a->m.win_n ? cols.stall_s[k] : NAN;
+		a->m.v[M_STALL_DISK_PLAY_S + k] = a->m.win_n ? cols.play_s[k] : NAN;
+	}
+	a->m.v[M_LOAD_DISK_S] = cols.load_disk_s;
+	a->m.v[M_WARM_DISK_S] = cols.warm_disk_s;
+	a->why = cols.why;
+	a->why_play = cols.why_play;
+	if (isnan(cols.load_disk_s))
+		metrics_note(&a->m, "load_disk_s, warm_disk_s: the record has no frames");
+	return 0;
+}
+
+int analyse_input(const char *input, const struct analyse_opts *o, struct analysis *ret,
+		  struct strbuf *emsg)
+{
+	struct work w = { .input = input, .o = o, .t0 = NAN };
+	int r;
+
+	sb_init(&w.notes);
+	sb_init(&w.err);
+	w.a.source = strdup(input);
+	r = w.a.source ? 0 : sb_error(emsg, -ENOMEM, "'%s'", input);
+	if (r == 0)
+		r = load(&w, emsg);
+	if (r == 0)
+		r = read_ini(&w, emsg);
+	if (r == 0)
+		r = read_rule(&w, emsg);
+	if (r == 0)
+		r = measure(&w, emsg);
+	if (r == 0)
+		r = split_causes(&w, emsg);
+	if (r == 0 && o->keep) {
+		w.a.f = w.f;
+		w.f = NULL;
+		w.a.segs = w.segs;
+		w.segs = NULL;
+		w.a.nsegs = (size_t)w.nsegs;
+		w.a.play_known = !w.play_unknown;
+	} else if (r == 0) {
+		rec_free(w.a.rec);
+		w.a.rec = NULL;
+	}
+	if (r == 0 && w.a.mh.why)
+		metrics_note(&w.a.m, "compat.mangohud: %s", w.a.mh.why);
+	if (r == 0 && w.a.cfx.why)
+		metrics_note(&w.a.m, "compat.capframex: %s", w.a.cfx.why);
+	if (r == 0) {
+		w.a.ini = w.ini;
+		w.ini = NULL;
+		*ret = w.a;
+		memset(&w.a, 0, sizeof(w.a));
+	}
+	causes_free(w.streamed);
+	analysis_release(&w.a);
+	reload_rule_release(&w.override);
+	runini_free(w.ini);
+	frames_free(w.f);
+	free(w.pass);
+	free(w.lines);
+	free(w.log);
+	free(w.segs);
+	sb_release(&w.notes);
+	sb_release(&w.err);
+	return r < 0 ? r : 0;
 }
