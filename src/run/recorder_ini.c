@@ -108,16 +108,15 @@ void recorder_frames_verdict(struct recorder *r)
 			 (double)(r->t_end - r->clock0.mono_ns) / 1e9);
 }
 
-/* recorder_int.h */
-int recorder_write_ini(struct recorder *r, bool final)
+/* What run.ini says from the start: the program, the clocks, the
+ * machine, the options; the sampler's meta. */
+static void ini_start(struct recorder *r, struct strbuf *sb)
 {
-	struct strbuf sb = STRBUF_INIT;
-	struct utsname u;
-	char stamp[40];
 	const struct sampler_meta *m = NULL;
 	size_t nm = r->s ? sampler_meta(r->s, &m) : 0;
 	const char *hz = NULL;
-	int err;
+	struct utsname u;
+	char stamp[40];
 
 	for (size_t i = 0; i < nm; i++)
 		if (!strcmp(m[i].key, "hz"))
@@ -128,60 +127,223 @@ int recorder_write_ini(struct recorder *r, bool final)
 		char key[64];
 
 		snprintf(key, sizeof(key), "%.*s", (int)(eq - r->o.meta[i]), r->o.meta[i]);
-		inifmt_add(&sb, key, eq + 1);
+		inifmt_add(sb, key, eq + 1);
 	}
-	inifmt_add(&sb, "program", r->program.buf);
-	inifmt_add(&sb, "argv", r->cmdline.buf);
-	inifmt_addf(&sb, "pid", "%d", r->pid);
-	inifmt_add(&sb, "attached", r->own_child ? "no" : "yes");
-	inifmt_addf(&sb, "t0", "%llu.%06llu", (unsigned long long)(r->clock0.real_ns / NSEC),
+	inifmt_add(sb, "program", r->program.buf);
+	inifmt_add(sb, "argv", r->cmdline.buf);
+	inifmt_addf(sb, "pid", "%d", r->pid);
+	inifmt_add(sb, "attached", r->own_child ? "no" : "yes");
+	inifmt_addf(sb, "t0", "%llu.%06llu", (unsigned long long)(r->clock0.real_ns / NSEC),
 		    (unsigned long long)(r->clock0.real_ns % NSEC / 1000));
-	inifmt_addf(&sb, "t0_mono", "%llu.%09llu", (unsigned long long)(r->clock0.mono_ns / NSEC),
+	inifmt_addf(sb, "t0_mono", "%llu.%09llu", (unsigned long long)(r->clock0.mono_ns / NSEC),
 		    (unsigned long long)(r->clock0.mono_ns % NSEC));
 	rundir_stamp(stamp, sizeof(stamp), r->clock0.real_ns, true);
-	inifmt_add(&sb, "t0_utc", stamp);
-	inifmt_addf(&sb, "clock_mono_ns", "%llu", (unsigned long long)r->clock0.mono_ns);
-	inifmt_addf(&sb, "clock_real_ns", "%llu", (unsigned long long)r->clock0.real_ns);
-	inifmt_add(&sb, "kernel", uname(&u) == 0 ? u.release : NULL);
-	inifmt_addf(&sb, "cpus", "%ld", sysconf(_SC_NPROCESSORS_ONLN));
+	inifmt_add(sb, "t0_utc", stamp);
+	inifmt_addf(sb, "clock_mono_ns", "%llu", (unsigned long long)r->clock0.mono_ns);
+	inifmt_addf(sb, "clock_real_ns", "%llu", (unsigned long long)r->clock0.real_ns);
+	inifmt_add(sb, "kernel", uname(&u) == 0 ? u.release : NULL);
+	inifmt_addf(sb, "cpus", "%ld", sysconf(_SC_NPROCESSORS_ONLN));
 	if (hz)
-		inifmt_add(&sb, "hz", hz);
+		inifmt_add(sb, "hz", hz);
 	else
-		inifmt_addf(&sb, "hz", "%ld", sysconf(_SC_CLK_TCK));
-	inifmt_addf(&sb, "period_ms", "%g", r->o.period_ms);
-	inifmt_add(&sb, "frame_source", r->o.frames);
+		inifmt_addf(sb, "hz", "%ld", sysconf(_SC_CLK_TCK));
+	inifmt_addf(sb, "period_ms", "%g", r->o.period_ms);
+	inifmt_add(sb, "frame_source", r->o.frames);
 	if (r->ring)
-		inifmt_addf(&sb, "frame_hooks", "%s%s%s%s", r->hooks & HOOK_GL ? "gl" : "",
+		inifmt_addf(sb, "frame_hooks", "%s%s%s%s", r->hooks & HOOK_GL ? "gl" : "",
 			    r->gl32 ? ",gl32" : "",
 			    (r->hooks & HOOK_GL) && (r->hooks & HOOK_VK) ? "," : "",
 			    r->hooks & HOOK_VK ? "vk" : (r->hooks ? "" : "marker only"));
 	if (r->o.duration_s > 0)
-		inifmt_addf(&sb, "duration_s", "%g", r->o.duration_s);
+		inifmt_addf(sb, "duration_s", "%g", r->o.duration_s);
 	if (r->o.stop_file)
-		inifmt_add(&sb, "stop_file", r->o.stop_file);
-	inifmt_add(&sb, "rt", r->rt_note[0] ? r->rt_note : "off");
+		inifmt_add(sb, "stop_file", r->o.stop_file);
+	inifmt_add(sb, "rt", r->rt_note[0] ? r->rt_note : "off");
 	if (r->o.naive)
-		inifmt_add(&sb, "sampler", "naive (benchmark: open, read, close every file)");
+		inifmt_add(sb, "sampler", "naive (benchmark: open, read, close every file)");
 	if (r->o.probe) {
-		inifmt_add(&sb, "probe", "on");
-		inifmt_addf(&sb, "probe_interval_ms", "%.3f", RECORDER_PROBE_INTERVAL_NS / 1e6);
-		inifmt_addf(&sb, "probe_priority", "%d", RECORDER_PROBE_PRIO);
-		inifmt_addf(&sb, "probe_late_ms", "%g", RECORDER_PROBE_LATE_NS / 1e6);
+		inifmt_add(sb, "probe", "on");
+		inifmt_addf(sb, "probe_interval_ms", "%.3f", RECORDER_PROBE_INTERVAL_NS / 1e6);
+		inifmt_addf(sb, "probe_priority", "%d", RECORDER_PROBE_PRIO);
+		inifmt_addf(sb, "probe_late_ms", "%g", RECORDER_PROBE_LATE_NS / 1e6);
 	}
 	if (r->o.kick_ms > 0) {
 		struct strbuf cl = STRBUF_INIT;
 
 		cpulist_format(&r->helper_cpus, &cl);
-		inifmt_addf(&sb, "kick_ms", "%g", r->o.kick_ms);
-		inifmt_add(&sb, "kick_mode", "kick");
-		inifmt_add(&sb, "kick_cpus", cl.buf);
+		inifmt_addf(sb, "kick_ms", "%g", r->o.kick_ms);
+		inifmt_add(sb, "kick_mode", "kick");
+		inifmt_add(sb, "kick_cpus", cl.buf);
 		sb_release(&cl);
 	}
 	if (r->o.no_sample)
-		inifmt_add(&sb, "sampling", "off (--no-sample: frames only)");
+		inifmt_add(sb, "sampling", "off (--no-sample: frames only)");
 	for (size_t i = 0; i < nm; i++)
 		if (strcmp(m[i].key, "hz"))
-			inifmt_add(&sb, m[i].key, m[i].value);
+			inifmt_add(sb, m[i].key, m[i].value);
+}
+
+/* The probe's and the kicker's figures; their CPU time, s. */
+static double ini_helpers(struct recorder *r, struct strbuf *sb)
+{
+	double helper_s = 0;
+
+	if (r->probe) {
+		uint64_t pcpu = 0, pmax = 0;
+		bool fifo = true;
+
+		for (size_t i = 0; i < probe_ncpus(r->probe); i++) {
+			const struct probe_cpu *pc = probe_cpu(r->probe, i);
+
+			pcpu += pc->cpu_ns;
+			fifo = fifo && pc->fifo;
+			if (pc->hist.n && pc->hist.max_ns > pmax)
+				pmax = pc->hist.max_ns;
+		}
+		helper_s += pcpu / 1e9;
+		inifmt_add(sb, "probe_policy", fifo ? "fifo" : "other");
+		inifmt_addf(sb, "probe_late_wakeups", "%llu",
+			    (unsigned long long)r->probe_late);
+		inifmt_addf(sb, "probe_max_ms", "%.3f", pmax / 1e6);
+		inifmt_addf(sb, "probe_cpu_s", "%.3f", pcpu / 1e9);
+	}
+	if (r->kick_res) {
+		helper_s += r->kick_res->cpu_ns / 1e9;
+		inifmt_addf(sb, "kick_periods", "%llu",
+			    (unsigned long long)r->kick_res->periods);
+		inifmt_addf(sb, "kick_cpu_s", "%.3f", r->kick_res->cpu_ns / 1e9);
+	}
+	return helper_s;
+}
+
+/* How the program ended. */
+static void ini_exit(const struct recorder *r, struct strbuf *sb)
+{
+	if (!r->own_child) {
+		inifmt_add(sb, "exit_status", NULL);
+	} else if (r->reaped && WIFEXITED(r->status)) {
+		inifmt_addf(sb, "exit_status", "%d", WEXITSTATUS(r->status));
+	} else if (r->reaped && WIFSIGNALED(r->status)) {
+		inifmt_add(sb, "exit_status", NULL);
+		inifmt_addf(sb, "exit_signal", "%s", sigabbrev_np(WTERMSIG(r->status)) ?: "?");
+	} else {
+		inifmt_add(sb, "exit_status", NULL);
+	}
+}
+
+/* The frames: counts per source, the verdict, the ring's and HUD's health,
+ * the frame thread and process, the watcher's verdict. */
+static void ini_frames(const struct recorder *r, struct strbuf *sb)
+{
+	struct ring_stats rs = { 0 };
+
+	inifmt_addf(sb, "frames", "%llu", (unsigned long long)r->frames);
+	for (uint32_t k = 1; k < SRC_N; k++) {
+		char key[32];
+
+		if (!listened(r, k))
+			continue;
+		snprintf(key, sizeof(key), "frames_%s", rec_source_name(k));
+		inifmt_addf(sb, key, "%llu", (unsigned long long)r->frames_src[k]);
+	}
+	if (r->frames_note[0])
+		inifmt_add(sb, "frames_note", r->frames_note);
+	if (r->ring) {
+		ring_stats(r->ring, &rs);
+		inifmt_addf(sb, "frames_overruns", "%llu", (unsigned long long)rs.overruns);
+		inifmt_addf(sb, "frames_stuck", "%llu", (unsigned long long)rs.stuck);
+	}
+	if (r->hud)
+		inifmt_addf(sb, "hud_restarts", "%llu",
+			    (unsigned long long)hud_restarts(r->hud));
+	/* the thread that presented, which is sampled while its process lives */
+	inifmt_addf(sb, "frame_thread", "%d", r->frame_tid ? r->frame_tid : r->ft_tid);
+	inifmt_addf(sb, "frame_pid", "%d", r->frame_pid ? r->frame_pid : r->pid);
+	if (r->frame_pid && r->frame_pid != r->pid)
+		inifmt_add(sb, "frame_process", r->frame_comm);
+	if (r->watched) {
+		inifmt_addf(sb, "interfered", "%d", r->wres.interfered ? 1 : 0);
+		inifmt_add(sb, "interference", r->wres.summary);
+		inifmt_addf(sb, "watch_cpu_s", "%.3f", r->wres.cpu_s);
+		inifmt_addf(sb, "watch_maxrss_kb", "%ld", r->wres.maxrss_kb);
+	}
+	if (r->o.thread)
+		inifmt_addf(sb, "frame_thread_named", "%s%s", r->o.thread,
+			    r->thread_seen ? "" : " (never seen; main thread used)");
+}
+
+/* The recorder's own cost: samples, missed periods, CPU, per-sample time
+ * and lateness, bytes. */
+static void ini_cost(const struct recorder *r, struct strbuf *sb, double cpu_s)
+{
+	double secs = (double)(r->t_end - r->t_start) / 1e9;
+	int64_t p99 = lathist_pct_ns(&r->late, 99), p50w = lathist_pct_ns(&r->work, 50);
+
+	inifmt_addf(sb, "recorder_samples", "%llu", (unsigned long long)r->samples);
+	inifmt_addf(sb, "recorder_missed", "%llu", (unsigned long long)r->missed);
+	inifmt_addf(sb, "recorder_cpu_s", "%.3f", cpu_s);
+	if (p50w >= 0)
+		inifmt_addf(sb, "recorder_us_per_sample", "%.1f", p50w / 1e3);
+	else
+		inifmt_add(sb, "recorder_us_per_sample", NULL);
+	if (r->samples)
+		inifmt_addf(sb, "recorder_us_per_sample_mean", "%.1f",
+			    (double)r->work.sum_ns / 1e3 / (double)r->samples);
+	else
+		inifmt_add(sb, "recorder_us_per_sample_mean", NULL);
+	if (secs > 0)
+		inifmt_addf(sb, "recorder_cpu_pct", "%.3f", 100.0 * cpu_s / secs);
+	else
+		inifmt_add(sb, "recorder_cpu_pct", NULL);
+	if (p99 >= 0) {
+		inifmt_addf(sb, "recorder_late_p99_ms", "%.3f", p99 / 1e6);
+		inifmt_addf(sb, "recorder_late_max_ms", "%.3f", r->late.max_ns / 1e6);
+	} else {
+		inifmt_add(sb, "recorder_late_p99_ms", NULL);
+		inifmt_add(sb, "recorder_late_max_ms", NULL);
+	}
+	if (r->samples && r->bytes_end > r->bytes0)
+		inifmt_addf(sb, "recorder_bytes_per_sample", "%.1f",
+			    (double)(r->bytes_end - r->bytes0) / (double)r->samples);
+	else
+		inifmt_add(sb, "recorder_bytes_per_sample", NULL);
+}
+
+/* What could not be read and why: the sampler's notes, then ours, as
+ * unreadable.N. */
+static void ini_unreadable(struct recorder *r, struct strbuf *sb)
+{
+	const char *const *sn = NULL;
+	size_t nsn = r->s ? sampler_notes(r->s, &sn) : 0;
+	int line = 0;
+
+	for (size_t i = 0; i < nsn; i++) {
+		char key[32];
+
+		snprintf(key, sizeof(key), "unreadable.%d", ++line);
+		inifmt_add(sb, key, sn[i]);
+	}
+	for (char *p = r->notes.buf; *p;) {
+		char key[32], *nl = strchr(p, '\n');
+
+		if (nl)
+			*nl = '\0';
+		snprintf(key, sizeof(key), "unreadable.%d", ++line);
+		inifmt_add(sb, key, p);
+		if (!nl)
+			break;
+		*nl = '\n';
+		p = nl + 1;
+	}
+}
+
+/* recorder_int.h */
+int recorder_write_ini(struct recorder *r, bool final)
+{
+	struct strbuf sb = STRBUF_INIT;
+	int err;
+
+	ini_start(r, &sb);
 	if (!final) {
 		inifmt_add(&sb, "state", "recording");
 		inifmt_add(&sb, "record_tmp", r->rec_path);
@@ -190,139 +352,21 @@ int recorder_write_ini(struct recorder *r, bool final)
 			inifmt_add(&sb, "output_tmp", r->out_path);
 		}
 	} else {
-		const char *const *sn = NULL;
-		size_t nsn = r->s ? sampler_notes(r->s, &sn) : 0;
-		double secs = (double)(r->t_end - r->t_start) / 1e9;
 		double cpu_s = (double)(sched_process_cpu_ns() - r->cpu0_ns) / 1e9;
-		double helper_s = 0;
 
-		if (r->probe) {
-			uint64_t pcpu = 0, pmax = 0;
-			bool fifo = true;
-
-			for (size_t i = 0; i < probe_ncpus(r->probe); i++) {
-				const struct probe_cpu *pc = probe_cpu(r->probe, i);
-
-				pcpu += pc->cpu_ns;
-				fifo = fifo && pc->fifo;
-				if (pc->hist.n && pc->hist.max_ns > pmax)
-					pmax = pc->hist.max_ns;
-			}
-			helper_s += pcpu / 1e9;
-			inifmt_add(&sb, "probe_policy", fifo ? "fifo" : "other");
-			inifmt_addf(&sb, "probe_late_wakeups", "%llu",
-				    (unsigned long long)r->probe_late);
-			inifmt_addf(&sb, "probe_max_ms", "%.3f", pmax / 1e6);
-			inifmt_addf(&sb, "probe_cpu_s", "%.3f", pcpu / 1e9);
-		}
-		if (r->kick_res) {
-			helper_s += r->kick_res->cpu_ns / 1e9;
-			inifmt_addf(&sb, "kick_periods", "%llu",
-				    (unsigned long long)r->kick_res->periods);
-			inifmt_addf(&sb, "kick_cpu_s", "%.3f", r->kick_res->cpu_ns / 1e9);
-		}
-		cpu_s -= helper_s;	/* the recorder's own cost, without its helpers' */
-		int64_t p99 = lathist_pct_ns(&r->late, 99), p50w = lathist_pct_ns(&r->work, 50);
-		struct ring_stats rs = { 0 };
-		int line = 0;
-
+		cpu_s -= ini_helpers(r, &sb);	/* the recorder's own cost, without its helpers' */
 		inifmt_add(&sb, "state", "done");
 		inifmt_add(&sb, "end", recorder_end_names[r->end]);
 		if (strcmp(r->rec_path, r->rec_final))
 			inifmt_add(&sb, "record_tmp", r->rec_path);	/* the move failed */
 		if (r->log_path[0] && strcmp(r->log_path, r->log_final))
 			inifmt_add(&sb, "log_tmp", r->log_path);
-		if (!r->own_child) {
-			inifmt_add(&sb, "exit_status", NULL);
-		} else if (r->reaped && WIFEXITED(r->status)) {
-			inifmt_addf(&sb, "exit_status", "%d", WEXITSTATUS(r->status));
-		} else if (r->reaped && WIFSIGNALED(r->status)) {
-			inifmt_add(&sb, "exit_status", NULL);
-			inifmt_addf(&sb, "exit_signal", "%s", sigabbrev_np(WTERMSIG(r->status)) ?: "?");
-		} else {
-			inifmt_add(&sb, "exit_status", NULL);
-		}
-		inifmt_addf(&sb, "duration_recorded_s", "%.3f", secs);
-		inifmt_addf(&sb, "frames", "%llu", (unsigned long long)r->frames);
-		for (uint32_t k = 1; k < SRC_N; k++) {
-			char key[32];
-
-			if (!listened(r, k))
-				continue;
-			snprintf(key, sizeof(key), "frames_%s", rec_source_name(k));
-			inifmt_addf(&sb, key, "%llu", (unsigned long long)r->frames_src[k]);
-		}
-		if (r->frames_note[0])
-			inifmt_add(&sb, "frames_note", r->frames_note);
-		if (r->ring) {
-			ring_stats(r->ring, &rs);
-			inifmt_addf(&sb, "frames_overruns", "%llu", (unsigned long long)rs.overruns);
-			inifmt_addf(&sb, "frames_stuck", "%llu", (unsigned long long)rs.stuck);
-		}
-		if (r->hud)
-			inifmt_addf(&sb, "hud_restarts", "%llu",
-				    (unsigned long long)hud_restarts(r->hud));
-		/* the thread that presented, which is sampled while its process lives */
-		inifmt_addf(&sb, "frame_thread", "%d", r->frame_tid ? r->frame_tid : r->ft_tid);
-		inifmt_addf(&sb, "frame_pid", "%d", r->frame_pid ? r->frame_pid : r->pid);
-		if (r->frame_pid && r->frame_pid != r->pid)
-			inifmt_add(&sb, "frame_process", r->frame_comm);
-		if (r->watched) {
-			inifmt_addf(&sb, "interfered", "%d", r->wres.interfered ? 1 : 0);
-			inifmt_add(&sb, "interference", r->wres.summary);
-			inifmt_addf(&sb, "watch_cpu_s", "%.3f", r->wres.cpu_s);
-			inifmt_addf(&sb, "watch_maxrss_kb", "%ld", r->wres.maxrss_kb);
-		}
-		if (r->o.thread)
-			inifmt_addf(&sb, "frame_thread_named", "%s%s", r->o.thread,
-				    r->thread_seen ? "" : " (never seen; main thread used)");
-		inifmt_addf(&sb, "recorder_samples", "%llu", (unsigned long long)r->samples);
-		inifmt_addf(&sb, "recorder_missed", "%llu", (unsigned long long)r->missed);
-		inifmt_addf(&sb, "recorder_cpu_s", "%.3f", cpu_s);
-		if (p50w >= 0)
-			inifmt_addf(&sb, "recorder_us_per_sample", "%.1f", p50w / 1e3);
-		else
-			inifmt_add(&sb, "recorder_us_per_sample", NULL);
-		if (r->samples)
-			inifmt_addf(&sb, "recorder_us_per_sample_mean", "%.1f",
-				    (double)r->work.sum_ns / 1e3 / (double)r->samples);
-		else
-			inifmt_add(&sb, "recorder_us_per_sample_mean", NULL);
-		if (secs > 0)
-			inifmt_addf(&sb, "recorder_cpu_pct", "%.3f", 100.0 * cpu_s / secs);
-		else
-			inifmt_add(&sb, "recorder_cpu_pct", NULL);
-		if (p99 >= 0) {
-			inifmt_addf(&sb, "recorder_late_p99_ms", "%.3f", p99 / 1e6);
-			inifmt_addf(&sb, "recorder_late_max_ms", "%.3f", r->late.max_ns / 1e6);
-		} else {
-			inifmt_add(&sb, "recorder_late_p99_ms", NULL);
-			inifmt_add(&sb, "recorder_late_max_ms", NULL);
-		}
-		if (r->samples && r->bytes_end > r->bytes0)
-			inifmt_addf(&sb, "recorder_bytes_per_sample", "%.1f",
-				    (double)(r->bytes_end - r->bytes0) / (double)r->samples);
-		else
-			inifmt_add(&sb, "recorder_bytes_per_sample", NULL);
-		/* what could not be read and why: the sampler's notes, then ours */
-		for (size_t i = 0; i < nsn; i++) {
-			char key[32];
-
-			snprintf(key, sizeof(key), "unreadable.%d", ++line);
-			inifmt_add(&sb, key, sn[i]);
-		}
-		for (char *p = r->notes.buf; *p;) {
-			char key[32], *nl = strchr(p, '\n');
-
-			if (nl)
-				*nl = '\0';
-			snprintf(key, sizeof(key), "unreadable.%d", ++line);
-			inifmt_add(&sb, key, p);
-			if (!nl)
-				break;
-			*nl = '\n';
-			p = nl + 1;
-		}
+		ini_exit(r, &sb);
+		inifmt_addf(&sb, "duration_recorded_s", "%.3f",
+			    (double)(r->t_end - r->t_start) / 1e9);
+		ini_frames(r, &sb);
+		ini_cost(r, &sb, cpu_s);
+		ini_unreadable(r, &sb);
 	}
 	err = recsys_write_atomic(r->ini_path, sb.buf, sb.len, r->uid, r->gid, final);
 	if (err < 0 && final && r->ini_tmp[0]) {
