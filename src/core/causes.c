@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "core/causes.h"
+#include "core/causes_int.h"
 #include "core/fields.h"
 #include "core/grow.h"
 #include "core/syscalls.h"
@@ -140,45 +141,12 @@ const char *cause_syscall_name(const char *arch, long nr)
 
 /* ------------------------------------------------------- the record's fields */
 
-enum disk_role {
-	ROLE_ROOT = 1,
-	ROLE_SWAP = 2,
-	ROLE_ZRAM = 4,
-};
-
-struct disk {
-	const char *dev;	/* points into a field name */
-	size_t dev_len;
-	unsigned roles;
-	int rd_ios, rd_sectors, in_flight;
-};
-
-struct causes {
-	const struct rec *r;
-	bool arm64;
-	/* field indices, -1 when absent */
-	int ft_tid, ft_state, ft_wchan, ft_syscall, ft_fd_target, ft_majflt, ft_minflt;
-	int ft_run, ft_wait, proc_majflt, proc_minflt, cg_mem_some, psi_mem_some;
-	int vm[VM_N];
-	size_t ndisks;
-	struct disk *disks;
-	uint8_t *sub;	/* per sample */
-	/* streaming (causes_stream_new): r->vals is a ring of mask + 1 rows;
-	 * SIZE_MAX: every row. done: samples classified; cap: sub's room. */
-	size_t mask, done, cap;
-};
-
-static int64_t val(const struct causes *c, size_t i, int f)
-{
-	return c->r->vals[(i & c->mask) * c->r->nfields + (size_t)f];
-}
-
 /* The delta of field F from sample I-1 to I; 0 when F is absent or I is 0. */
 static int64_t delta(const struct causes *c, size_t i, int f)
 {
 	if (f < 0 || i == 0)
 		return 0;
-	return val(c, i, f) - val(c, i - 1, f);
+	return causes_val(c, i, f) - causes_val(c, i - 1, f);
 }
 
 /* As delta, for the frame thread's own fields: 0 when the frame thread
@@ -187,14 +155,9 @@ static int64_t ft_delta(const struct causes *c, size_t i, int f)
 {
 	if (i == 0 || f < 0)
 		return 0;
-	if (c->ft_tid >= 0 && val(c, i, c->ft_tid) != val(c, i - 1, c->ft_tid))
+	if (c->ft_tid >= 0 && causes_val(c, i, c->ft_tid) != causes_val(c, i - 1, c->ft_tid))
 		return 0;
 	return delta(c, i, f);
-}
-
-static bool has_prefix(const char *s, const char *p)
-{
-	return !strncmp(s, p, strlen(p));
 }
 
 static unsigned disk_roles(const struct rec *r, const char *dev, size_t len)
@@ -248,7 +211,7 @@ static int find_disks(struct causes *c)
 		const char *name = r->fields[f].name, *dot;
 		struct disk *d;
 
-		if (!has_prefix(name, FIELD_DISK_PREFIX) || r->fields[f].kind != REC_INT)
+		if (!causes_has_prefix(name, FIELD_DISK_PREFIX) || r->fields[f].kind != REC_INT)
 			continue;
 		dot = strrchr(name, '.');
 		if (dot <= name + pre)
@@ -281,24 +244,19 @@ static bool wchan_is_gpu(const char *w)
 	if (!w || !*w)
 		return false;
 	for (i = 0; i < sizeof(pre) / sizeof(pre[0]); i++)
-		if (has_prefix(w, pre[i]))
+		if (causes_has_prefix(w, pre[i]))
 			return true;
 	return false;
 }
 
 static bool fd_is_gpu(const char *t)
 {
-	return t && (has_prefix(t, "/dev/dri/") || has_prefix(t, "/dev/nvidia"));
+	return t && (causes_has_prefix(t, "/dev/dri/") || causes_has_prefix(t, "/dev/nvidia"));
 }
 
 static bool fd_is_socket_or_pipe(const char *t)
 {
-	return t && (has_prefix(t, "socket:") || has_prefix(t, "pipe:"));
-}
-
-static const char *str_field(const struct causes *c, size_t i, int f)
-{
-	return f < 0 ? NULL : rec_str(c->r, val(c, i, f));
+	return t && (causes_has_prefix(t, "socket:") || causes_has_prefix(t, "pipe:"));
 }
 
 /* What moved on the disks over sample I's interval. */
@@ -320,14 +278,14 @@ static struct io_seen io_seen(const struct causes *c, size_t i)
 		else if (d->roles & ROLE_SWAP)
 			s.swapdev |= rd;
 		if (!(d->roles & (ROLE_ZRAM | ROLE_SWAP)) || (d->roles & ROLE_ROOT))
-			s.disk |= rd || (d->in_flight >= 0 && val(c, i, d->in_flight) > 0);
+			s.disk |= rd || (d->in_flight >= 0 && causes_val(c, i, d->in_flight) > 0);
 	}
 	return s;
 }
 
 static bool is_running_or_d(const struct causes *c, size_t i)
 {
-	int64_t st = c->ft_state >= 0 ? val(c, i, c->ft_state) : 0;
+	int64_t st = c->ft_state >= 0 ? causes_val(c, i, c->ft_state) : 0;
 
 	return st == 'R' || st == 'D';
 }
@@ -349,7 +307,7 @@ static void rd_window(const struct causes *c, size_t i, size_t *lo, size_t *hi)
 /* The change of field F over the samples [LO, HI] (from sample LO - 1). */
 static int64_t win_delta(const struct causes *c, size_t lo, size_t hi, int f)
 {
-	return f < 0 ? 0 : val(c, hi, f) - val(c, lo - 1, f);
+	return f < 0 ? 0 : causes_val(c, hi, f) - causes_val(c, lo - 1, f);
 }
 
 /* The reclaim sub-cause of running or D sample I (i > 0), or SUB_N when
@@ -384,12 +342,12 @@ static enum cause_sub reclaim_seen(const struct causes *c, size_t i)
 
 static bool is_running(const struct causes *c, size_t i)
 {
-	return c->ft_state >= 0 && val(c, i, c->ft_state) == 'R';
+	return c->ft_state >= 0 && causes_val(c, i, c->ft_state) == 'R';
 }
 
 static bool same_thread(const struct causes *c, size_t i, size_t j)
 {
-	return c->ft_tid < 0 || val(c, i, c->ft_tid) == val(c, j, c->ft_tid);
+	return c->ft_tid < 0 || causes_val(c, i, c->ft_tid) == causes_val(c, j, c->ft_tid);
 }
 
 /*
@@ -424,32 +382,32 @@ static bool runq_wins(const struct causes *c, size_t i)
 		uint64_t elapsed = c->r->t_ns[hi] - c->r->t_ns[lo - 1];
 		size_t h = hi + 1 < c->r->nsamples && same_thread(c, hi + 1, i) ? hi + 1 : hi;
 
-		run = val(c, h, c->ft_run) - val(c, lo - 1, c->ft_run);
+		run = causes_val(c, h, c->ft_run) - causes_val(c, lo - 1, c->ft_run);
 		return run >= 0 && (double)run < (double)elapsed / 2;
 	}
 	/* a wait that ends the running samples is added when the thread gets
 	 * the CPU, in the interval after the last of them: count it */
 	if (hi + 1 < c->r->nsamples && hi - i < CAUSES_RUNQ_SPAN && same_thread(c, hi + 1, i))
 		hi++;
-	wait = val(c, hi, c->ft_wait) - val(c, lo - 1, c->ft_wait);
-	run = val(c, hi, c->ft_run) - val(c, lo - 1, c->ft_run);
+	wait = causes_val(c, hi, c->ft_wait) - causes_val(c, lo - 1, c->ft_wait);
+	run = causes_val(c, hi, c->ft_run) - causes_val(c, lo - 1, c->ft_run);
 	/* no wait accounted yet (a long wait not over, or none): look further
 	 * ahead, through the running samples and the one after them */
 	while (wait == 0 && hi + 1 < c->r->nsamples && hi - i < CAUSES_RUNQ_AHEAD &&
 	       same_thread(c, hi + 1, i) && is_running(c, hi)) {
 		hi++;
-		wait = val(c, hi, c->ft_wait) - val(c, lo - 1, c->ft_wait);
-		run = val(c, hi, c->ft_run) - val(c, lo - 1, c->ft_run);
+		wait = causes_val(c, hi, c->ft_wait) - causes_val(c, lo - 1, c->ft_wait);
+		run = causes_val(c, hi, c->ft_run) - causes_val(c, lo - 1, c->ft_run);
 	}
 	return wait > run;
 }
 
 static enum cause_sub classify(const struct causes *c, size_t i)
 {
-	char st = c->ft_state >= 0 ? (char)val(c, i, c->ft_state) : 0;
-	long sc = c->ft_syscall >= 0 ? (long)val(c, i, c->ft_syscall) : -2;
-	const char *wchan = str_field(c, i, c->ft_wchan);
-	const char *fdt = str_field(c, i, c->ft_fd_target);
+	char st = c->ft_state >= 0 ? (char)causes_val(c, i, c->ft_state) : 0;
+	long sc = c->ft_syscall >= 0 ? (long)causes_val(c, i, c->ft_syscall) : -2;
+	const char *wchan = causes_str_field(c, i, c->ft_wchan);
+	const char *fdt = causes_str_field(c, i, c->ft_fd_target);
 	const struct syscall_info *sci = syscall_lookup(c->arm64, sc);
 	enum syscall_class cls = sci ? sci->cls : SYSC_OTHER;
 	int64_t majflt;
@@ -640,366 +598,4 @@ void causes_free(struct causes *c)
 enum cause_sub causes_sample(const struct causes *c, size_t i)
 {
 	return i < c->done ? (enum cause_sub)c->sub[i] : SUB_NO_SAMPLE;
-}
-
-/* ------------------------------------------------------- spans */
-
-/* The first sample with a stamp > T, or nsamples. */
-static size_t first_after(const struct causes *c, uint64_t t)
-{
-	size_t lo = 0, hi = c->r->nsamples;
-
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (c->r->t_ns[mid] > t)
-			hi = mid;
-		else
-			lo = mid + 1;
-	}
-	return lo;
-}
-
-void causes_split(const struct causes *c, uint64_t a, uint64_t b, struct cause_split *acc)
-{
-	const uint64_t *t = c->r->t_ns;
-	size_t n = c->r->nsamples, i, last;
-	uint64_t from = a;
-
-	if (b <= a)
-		return;
-	i = first_after(c, a);
-	if (i == n) {
-		acc->sub_s[SUB_NO_SAMPLE] += (double)(b - a) / 1e9;
-		return;
-	}
-	if (t[i] >= b) {
-		/* no sample inside: the next sample's interval covers it all */
-		acc->sub_s[c->sub[i]] += (double)(b - a) / 1e9;
-		return;
-	}
-	for (last = i; i < n && t[i] <= b; i++) {
-		acc->sub_s[c->sub[i]] += (double)(t[i] - from) / 1e9;
-		from = t[i];
-		last = i;
-	}
-	acc->sub_s[c->sub[last]] += (double)(b - from) / 1e9;
-}
-
-double cause_split_total(const struct cause_split *s)
-{
-	double sum = 0;
-	int i;
-
-	for (i = 0; i < SUB_N; i++)
-		sum += s->sub_s[i];
-	return sum;
-}
-
-double cause_split_cause(const struct cause_split *s, enum cause c)
-{
-	double sum = 0;
-	int i;
-
-	for (i = 0; i < SUB_N; i++)
-		if (subs[i].cause == c)
-			sum += s->sub_s[i];
-	return sum;
-}
-
-double cause_split_col(const struct cause_split *s, enum cause_col col)
-{
-	double sum = 0;
-	int i;
-
-	for (i = 0; i < SUB_N; i++)
-		if (cause_col_of(subs[i].cause) == col)
-			sum += s->sub_s[i];
-	return sum;
-}
-
-void cause_split_verdict(const struct cause_split *s, struct cause_verdict *ret)
-{
-	double total = cause_split_total(s), best = -1, second = -1, sub_best = -1;
-	int i, bi = CAUSE_UNKNOWN, si = -1;
-
-	for (i = 0; i < CAUSE_N; i++) {
-		double v = cause_split_cause(s, (enum cause)i);
-
-		if (v > best) {
-			second = best;
-			si = bi;
-			best = v;
-			bi = i;
-		} else if (v > second) {
-			second = v;
-			si = i;
-		}
-	}
-	ret->cause = (enum cause)bi;
-	ret->sub = SUB_UNKNOWN;
-	ret->sub_share = NAN;
-	for (i = 0; i < SUB_N; i++)
-		if (subs[i].cause == ret->cause && s->sub_s[i] > sub_best) {
-			sub_best = s->sub_s[i];
-			ret->sub = (enum cause_sub)i;
-		}
-	if (total <= 0) {
-		ret->cause = CAUSE_UNKNOWN;
-		ret->share = NAN;
-		ret->second = -1;
-		ret->second_share = NAN;
-		return;
-	}
-	ret->share = best / total;
-	ret->sub_share = sub_best / total;
-	if (si >= 0 && second / total > 0.2) {
-		ret->second = si;
-		ret->second_share = second / total;
-	} else {
-		ret->second = -1;
-		ret->second_share = NAN;
-	}
-}
-
-int cause_split_why(const struct cause_split *s)
-{
-	double best = 0;
-	int i, bi = -1;
-
-	for (i = 0; i < CAUSE_COL_N; i++) {
-		double v = cause_split_col(s, (enum cause_col)i);
-
-		if (v > best) {
-			best = v;
-			bi = i;
-		}
-	}
-	return bi;
-}
-
-/* ------------------------------------------------------- evidence */
-
-/* The commonest value of field F over samples [I0, I1), 0 when none. */
-static int64_t commonest(const struct causes *c, size_t i0, size_t i1, int f, int64_t none)
-{
-	int64_t best = none;
-	size_t i, j, best_n = 0;
-
-	if (f < 0)
-		return none;
-	for (i = i0; i < i1; i++) {
-		int64_t v = val(c, i, f);
-		size_t n = 0;
-
-		for (j = i0; j < i1; j++)
-			n += val(c, j, f) == v;
-		if (n > best_n) {
-			best_n = n;
-			best = v;
-		}
-	}
-	return best;
-}
-
-/* The change of field F from sample I0 to I1; -1 when F is absent. */
-static int64_t span_delta(const struct causes *c, size_t i0, size_t i1, int f)
-{
-	return f < 0 ? -1 : val(c, i1, f) - val(c, i0, f);
-}
-
-void causes_evidence(const struct causes *c, uint64_t a, uint64_t b, struct cause_evidence *ret)
-{
-	const struct rec *r = c->r;
-	size_t n = r->nsamples, in0, in1, i0, i1, f, k;
-	struct cause_evidence e = { 0 };
-
-	e.syscall = -1;
-	e.majflt = e.minflt = -1;
-	e.run_ms = e.runq_ms = e.cg_mem_ms = e.psi_mem_ms = NAN;
-	in0 = first_after(c, a);
-	in1 = first_after(c, b);	/* samples inside: [in0, in1) */
-	e.nsamples = in1 - in0;
-	for (k = 0; k < r->nevents; k++) {
-		const struct rec_event *ev = &r->events[k];
-
-		if (ev->t_ns >= a && ev->t_ns <= b && ev->kind && !strcmp(ev->kind, "stack")) {
-			e.stack = ev->text;
-			break;
-		}
-	}
-	/* record --probe: a wake-up at t that was late_us late kept a CPU
-	 * asleep over [t - late, t]; it is evidence when that overlaps */
-	for (k = 0; k < r->nevents; k++) {
-		const struct rec_event *ev = &r->events[k];
-		unsigned long long late_us;
-		int cpu;
-
-		if (!ev->kind || strcmp(ev->kind, "late_wakeup") || !ev->text ||
-		    sscanf(ev->text, "cpu=%d late_us=%llu", &cpu, &late_us) != 2)
-			continue;
-		if (ev->t_ns < a || ev->t_ns - late_us * 1000 > b)
-			continue;
-		if (e.nlate == CAUSE_EV_MAX)
-			memmove(&e.late[0], &e.late[1], sizeof(e.late[0]) * (CAUSE_EV_MAX - 1)),
-				e.nlate--;
-		e.late[e.nlate].cpu = cpu;
-		e.late[e.nlate].late_ms = late_us / 1000.0;
-		e.nlate++;
-	}
-	if (n == 0) {
-		*ret = e;
-		return;
-	}
-	if (in1 > in0) {
-		int64_t sc;
-
-		e.state = (char)commonest(c, in0, in1, c->ft_state, 0);
-		e.wchan = c->ft_wchan >= 0 ? rec_str(r, commonest(c, in0, in1, c->ft_wchan, 0)) : NULL;
-		if (e.wchan && !*e.wchan)
-			e.wchan = NULL;
-		sc = commonest(c, in0, in1, c->ft_syscall, -2);
-		e.syscall = (long)sc;
-		e.syscall_name = cause_syscall_name(c->arm64 ? "aarch64" : "x86_64", e.syscall);
-		if (c->ft_fd_target >= 0 && c->ft_syscall >= 0) {
-			for (k = in0; k < in1; k++) {
-				const char *t = str_field(c, k, c->ft_fd_target);
-
-				if (val(c, k, c->ft_syscall) == sc && t && *t) {
-					e.fd_target = t;
-					break;
-				}
-			}
-		}
-	}
-	/* deltas: from the last sample at or before a to the first at or after b */
-	i0 = in0 ? in0 - 1 : 0;
-	i1 = in1 < n ? in1 : n - 1;
-	if (in1 > 0 && r->t_ns[in1 - 1] == b)
-		i1 = in1 - 1;
-	if (c->ft_majflt >= 0)
-		e.majflt = span_delta(c, i0, i1, c->ft_majflt);
-	else
-		e.majflt = span_delta(c, i0, i1, c->proc_majflt);
-	if (c->ft_minflt >= 0)
-		e.minflt = span_delta(c, i0, i1, c->ft_minflt);
-	else
-		e.minflt = span_delta(c, i0, i1, c->proc_minflt);
-	if (c->ft_run >= 0)
-		e.run_ms = (double)span_delta(c, i0, i1, c->ft_run) / 1e6;
-	if (c->ft_wait >= 0)
-		e.runq_ms = (double)span_delta(c, i0, i1, c->ft_wait) / 1e6;
-	if (c->cg_mem_some >= 0)
-		e.cg_mem_ms = (double)span_delta(c, i0, i1, c->cg_mem_some) / 1e3;
-	if (c->psi_mem_some >= 0)
-		e.psi_mem_ms = (double)span_delta(c, i0, i1, c->psi_mem_some) / 1e3;
-	for (k = 0; k < c->ndisks && e.ndisks < CAUSE_EV_MAX; k++) {
-		const struct disk *d = &c->disks[k];
-		int64_t ios = span_delta(c, i0, i1, d->rd_ios);
-
-		if (ios <= 0)
-			continue;
-		e.disks[e.ndisks].dev = d->dev;
-		e.disks[e.ndisks].dev_len = d->dev_len;
-		e.disks[e.ndisks].rd_ios = ios;
-		e.disks[e.ndisks].rd_kb =
-			d->rd_sectors >= 0 ? span_delta(c, i0, i1, d->rd_sectors) / 2 : -1;
-		e.ndisks++;
-	}
-	for (f = 0; f < r->nfields && e.nvm < CAUSE_EV_MAX; f++) {
-		int64_t dv;
-
-		if (!has_prefix(r->fields[f].name, FIELD_VM_PREFIX) || r->fields[f].kind != REC_INT)
-			continue;
-		dv = span_delta(c, i0, i1, (int)f);
-		if (dv == 0)
-			continue;
-		e.vm[e.nvm].name = r->fields[f].name + strlen(FIELD_VM_PREFIX);
-		e.vm[e.nvm].delta = dv;
-		e.nvm++;
-	}
-	*ret = e;
-}
-
-/* ------------------------------------------------------- report's columns */
-
-unsigned causes_stall_parts(const struct frames *f, size_t i, const struct metrics *m,
-			    const struct metrics_opts *o, const struct metrics_seg *segs,
-			    size_t nsegs)
-{
-	double fe = f->t_s[i], fs = fe - f->ft_ms[i] / 1000.0;
-	unsigned ret = 0;
-
-	if (!(f->ft_ms[i] > o->stall_ms))
-		return 0;
-	/* metrics.c: the warm-up is the frames ending at or before origin + warmup */
-	if (fe <= m->origin_s + o->warmup_s)
-		ret |= CAUSES_IN_WARM;
-	if (i >= m->win_first && i < m->win_first + m->win_n) {
-		ret |= CAUSES_IN_WINDOW;
-		if (!metrics_in_reload(segs, nsegs, fs, fe))
-			ret |= CAUSES_IN_PLAY;
-	}
-	return ret;
-}
-
-static uint64_t to_ns(uint64_t t0_ns, double t_s)
-{
-	double v = (double)t0_ns + t_s * 1e9;
-
-	return v <= 0 ? 0 : (uint64_t)v;
-}
-
-static double disk_s(const struct cause_split *s)
-{
-	return cause_split_cause(s, CAUSE_DISK) + cause_split_cause(s, CAUSE_IO);
-}
-
-void causes_columns(const struct causes *c, const struct frames *f, uint64_t t0_ns,
-		    const struct metrics *m, const struct metrics_opts *o,
-		    const struct metrics_seg *segs, size_t nsegs, bool play_known,
-		    struct cause_cols *ret)
-{
-	struct cause_split win = { 0 }, play = { 0 }, load = { 0 }, warm = { 0 };
-	const struct rec *r = c->r;
-	size_t i, k;
-
-	for (i = 0; i < f->n; i++) {
-		unsigned parts = causes_stall_parts(f, i, m, o, segs, nsegs);
-		uint64_t a, b;
-
-		if (!(parts & CAUSES_IN_WINDOW))
-			continue;
-		b = to_ns(t0_ns, f->t_s[i]);
-		a = to_ns(t0_ns, f->t_s[i] - f->ft_ms[i] / 1000.0);
-		causes_split(c, a, b, &win);
-		if (parts & CAUSES_IN_PLAY)
-			causes_split(c, a, b, &play);
-	}
-	for (k = 0; k < CAUSE_COL_N; k++) {
-		ret->stall_s[k] = cause_split_col(&win, (enum cause_col)k);
-		ret->play_s[k] = play_known ? cause_split_col(&play, (enum cause_col)k) : NAN;
-	}
-	ret->why = cause_split_why(&win);
-	ret->why_play = play_known ? cause_split_why(&play) : -1;
-	ret->load_disk_s = NAN;
-	ret->warm_disk_s = NAN;
-	if (!r->nsamples || !f->n)
-		return;
-	/* the load: first sample to the first frame's start, plus reloads */
-	if (to_ns(t0_ns, m->origin_s) > r->t_ns[0])
-		causes_split(c, r->t_ns[0], to_ns(t0_ns, m->origin_s), &load);
-	for (k = 0; k < nsegs; k++)
-		if (segs[k].end_s > segs[k].start_s)
-			causes_split(c, to_ns(t0_ns, segs[k].start_s), to_ns(t0_ns, segs[k].end_s),
-				     &load);
-	ret->load_disk_s = disk_s(&load);
-	{
-		double end = m->origin_s + o->warmup_s;
-
-		if (end > f->t_s[f->n - 1])
-			end = f->t_s[f->n - 1];
-		causes_split(c, to_ns(t0_ns, m->origin_s), to_ns(t0_ns, end), &warm);
-		ret->warm_disk_s = disk_s(&warm);
-	}
 }
