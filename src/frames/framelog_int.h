@@ -1,0 +1,319 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * framelog_int.h: what the frame-log readers share (framelog.c: detection,
+ * the plain reader, the buffer and the file; framelog_lex.c: fields,
+ * numbers, messages; framelog_mangohud.c; framelog_presentmon.c). The
+ * helpers every line or field goes through are static inline here: a call
+ * per line measured as a tenth of the parse (bench/framelog.sh). Not for use
+ * outside src/frames/framelog*.c.
+ */
+#ifndef SS_FRAMES_FRAMELOG_INT_H
+#define SS_FRAMES_FRAMELOG_INT_H
+
+#include <errno.h>
+#include <math.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/frames.h"
+#include "core/strbuf.h"
+
+
+/*
+ * Where the parser is. RELEASE, when set, is called with each further 8 MB
+ * of the buffer the parser has read past (framelog_read drops those pages
+ * of its mapping, so an hour's log never sits in memory whole); the parser
+ * may still read released bytes again, they are only dropped from memory.
+ */
+struct cursor {
+	const char *p;		/* next unread byte */
+	const char *end;
+	size_t lineno;		/* number of the line last returned, 1-based */
+	bool last_had_nl;	/* the line last returned ended in '\n' */
+	void (*release)(const char *from, const char *to);
+	const char *released;	/* RELEASE was called up to here */
+};
+
+#define RELEASE_STEP (8u << 20)
+
+struct span {
+	const char *s;
+	size_t len;
+};
+
+/* The next line without its "\n" or "\r\n"; false at the end of the buffer. */
+static inline bool next_line(struct cursor *c, struct span *line)
+{
+	const char *nl;
+
+	if (c->p >= c->end)
+		return false;
+	nl = memchr(c->p, '\n', (size_t)(c->end - c->p));
+	line->s = c->p;
+	if (nl) {
+		line->len = (size_t)(nl - c->p);
+		c->p = nl + 1;
+		c->last_had_nl = true;
+	} else {
+		line->len = (size_t)(c->end - c->p);
+		c->p = c->end;
+		c->last_had_nl = false;
+	}
+	if (line->len && line->s[line->len - 1] == '\r')
+		line->len--;
+	c->lineno++;
+	if (c->release && (size_t)(c->p - c->released) >= RELEASE_STEP) {
+		c->release(c->released, line->s);
+		c->released = line->s;
+	}
+	return true;
+}
+
+static inline struct span trim(struct span v)
+{
+	while (v.len && (v.s[0] == ' ' || v.s[0] == '\t'))
+		v.s++, v.len--;
+	while (v.len && (v.s[v.len - 1] == ' ' || v.s[v.len - 1] == '\t'))
+		v.len--;
+	return v;
+}
+
+static inline bool span_eq(struct span v, const char *s)
+{
+	size_t n = strlen(s);
+
+	return v.len == n && memcmp(v.s, s, n) == 0;
+}
+
+static inline bool span_starts(struct span v, const char *s)
+{
+	size_t n = strlen(s);
+
+	return v.len >= n && memcmp(v.s, s, n) == 0;
+}
+
+/*
+ * The end of the field that starts at P (the ',' after it, or END). A field
+ * that starts with '"' is quoted (RFC 4180): commas inside it do not end it
+ * and "" is a quote inside it; an unterminated one runs to END.
+ */
+static inline const char *field_end(const char *p, const char *end)
+{
+	if (p < end && *p == '"') {
+		for (p++; p < end; p++)
+			if (*p == '"') {
+				if (p + 1 < end && p[1] == '"')
+					p++;
+				else
+					break;
+			}
+		if (p < end)
+			p++;	/* past the closing quote */
+	}
+	while (p < end && *p != ',')
+		p++;
+	return p;
+}
+
+/* V without the quotes of a quoted field ("" inside stays as two). */
+static inline struct span unquote(struct span v)
+{
+	if (v.len >= 2 && v.s[0] == '"' && v.s[v.len - 1] == '"')
+		return (struct span){ v.s + 1, v.len - 2 };
+	return v;
+}
+/*
+ * Splits LINE at commas in one byte loop (fields are short: a memchr call
+ * per field costs more than it saves); a quoted field (RFC 4180) is one
+ * field whatever commas it holds. Field WANT[k] (k < 3, -1 for none) is
+ * stored in OUT[k], without its quotes. Returns the number of fields.
+ */
+static inline int split_fields(struct span line, const int want[3], struct span out[3])
+{
+	const char *p = line.s, *end = line.s + line.len, *start = p;
+	int i = 0;
+
+	for (;; p++) {
+		if (p == start && p < end && *p == '"')
+			p = field_end(p, end);
+		if (p == end || *p == ',') {
+			struct span f = { start, (size_t)(p - start) };
+
+			if (i == want[0])
+				out[0] = unquote(f);
+			else if (i == want[1])
+				out[1] = unquote(f);
+			else if (i == want[2])
+				out[2] = unquote(f);
+			i++;
+			if (p == end)
+				return i;
+			start = p + 1;
+		}
+	}
+}
+
+static const double pow10_exact[23] = {
+	1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,  1e8,  1e9,  1e10, 1e11,
+	1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22,
+};
+
+/*
+ * Reads the decimal number that is exactly V ([+-]digits[.digits][e[+-]n],
+ * at least one digit). Returns 0 and *ret (and *is_int: no '.' and no
+ * exponent), or -1 for anything else, "nan" and "inf" included. Exact:
+ * up to 15 significant digits with a power of ten up to 22 is one correctly
+ * rounded operation; longer numbers go to strtod.
+ */
+static inline int num_parse(struct span v, double *ret, bool *is_int)
+{
+	const char *p = v.s, *end = v.s + v.len;
+	uint64_t mant = 0;
+	int digits = 0, exp10 = 0, any = 0;
+	bool neg = false, integer = true;
+
+	if (p < end && (*p == '+' || *p == '-'))
+		neg = *p++ == '-';
+	for (; p < end && *p >= '0' && *p <= '9'; p++, any++) {
+		if (mant == 0 && *p == '0')
+			continue;
+		if (digits < 19) {
+			mant = mant * 10 + (uint64_t)(*p - '0');
+			digits++;
+		} else {
+			exp10++;
+		}
+	}
+	if (p < end && *p == '.') {
+		integer = false;
+		for (p++; p < end && *p >= '0' && *p <= '9'; p++, any++) {
+			if (mant == 0 && *p == '0') {
+				exp10--;
+				continue;
+			}
+			if (digits < 19) {
+				mant = mant * 10 + (uint64_t)(*p - '0');
+				digits++;
+				exp10--;
+			}
+		}
+	}
+	if (!any)
+		return -1;
+	if (p < end && (*p == 'e' || *p == 'E')) {
+		bool eneg = false;
+		int e = 0, edigits = 0;
+
+		integer = false;
+		p++;
+		if (p < end && (*p == '+' || *p == '-'))
+			eneg = *p++ == '-';
+		for (; p < end && *p >= '0' && *p <= '9'; p++, edigits++)
+			if (e < 10000)
+				e = e * 10 + (*p - '0');
+		if (!edigits)
+			return -1;
+		exp10 += eneg ? -e : e;
+	}
+	if (p != end)
+		return -1;
+	if (is_int)
+		*is_int = integer;
+	if (mant == 0) {
+		*ret = neg ? -0.0 : 0.0;
+		return 0;
+	}
+	if (digits <= 15 && exp10 >= -22 && exp10 <= 22) {
+		double d = (double)mant;
+
+		d = exp10 < 0 ? d / pow10_exact[-exp10] : d * pow10_exact[exp10];
+		*ret = neg ? -d : d;
+		return 0;
+	}
+	{
+		char tmp[80];
+		double d;
+
+		if (v.len >= sizeof(tmp))
+			return -1;
+		memcpy(tmp, v.s, v.len);
+		tmp[v.len] = '\0';
+		d = strtod(tmp, NULL);
+		if (!isfinite(d))
+			return -1;
+		*ret = d;
+	}
+	return 0;
+}
+
+
+/* ------------------------------------------------------------------ */
+/* the parse state shared by the formats */
+
+struct parse {
+	const char *name;	/* the file, for messages */
+	struct strbuf *msg;	/* errors go here (may be NULL) */
+	struct strbuf notes;	/* notes, handed to msg on success */
+	struct frames *f;
+	size_t zero_rows;	/* rows left out for a frame time of 0 */
+	size_t first_zero_line;
+};
+
+
+/* framelog_lex.c */
+/* Whether LINE (a header) has the field NAME. */
+bool fl_has_field(struct span line, const char *name);
+/* The index of NAME in header LINE and the number of fields; -1 absent. */
+int fl_field_index(struct span line, const char *name, int *nfields);
+void fl_sb_add_quoted(struct strbuf *sb, struct span v);
+/* Appends "'NAME' line N: " + FMT to the error message; returns -EINVAL. */
+int fl_perr(struct parse *ps, size_t lineno, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+/* As fl_perr, ending in ", got 'V'". */
+int fl_perr_got(struct parse *ps, size_t lineno, struct span v, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+void fl_note(struct parse *ps, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Reads frame time V into *ret: 1 usable, 0 a zero frame time (counted, left
+ * out), or -EINVAL with the message. */
+int fl_read_ft(struct parse *ps, size_t lineno, struct span v, const char *what, double *ret,
+	       bool *is_int);
+/* Fills t_s with the running sum of the frame times (first frame from 0). */
+void fl_times_from_sum(struct frames *f);
+
+
+/*
+ * Appends a frame: straight into the arrays while the reserved capacity
+ * lasts (the hot path: a call into frames.c per frame cost a tenth of the
+ * parse), through frames_push() beyond it.
+ */
+static inline int push(struct parse *ps, double t_s, double ft)
+{
+	struct frames *f = ps->f;
+
+	if (f->n < f->alloc && !f->tid) {
+		f->ft_ms[f->n] = ft;
+		f->t_s[f->n] = t_s;
+		f->n++;
+		return 0;
+	}
+	return frames_push(f, t_s, ft);
+}
+
+/* Appends a frame time only; its end is the previous end plus FT (ms). */
+static inline int push_ft(struct parse *ps, double ft)
+{
+	struct frames *f = ps->f;
+
+	return push(ps, (f->n ? f->t_s[f->n - 1] : 0.0) + ft / 1000.0, ft);
+}
+
+/* framelog_mangohud.c, framelog_presentmon.c: the parsers, and the lines
+ * detection knows them by */
+bool fl_mh_is_start(struct span line);
+bool fl_pm_is_header(struct span line);
+int fl_parse_mangohud(struct parse *ps, struct cursor *c);
+int fl_parse_presentmon(struct parse *ps, struct cursor *c);
+
+#endif
