@@ -1,0 +1,59 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * reader_int.h: what the record reader's two files share (reader.c: the
+ * file, its blocks, damage and the API; reader_records.c: the records a
+ * block holds). Not for use outside src/rec/reader*.c.
+ */
+#ifndef SS_REC_READER_INT_H
+#define SS_REC_READER_INT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "rec/codec.h"
+#include "rec/rec.h"
+
+/* At most this many sample values and thread entries per input byte (plus
+ * REC_EXPAND_MIN): a steady recording of 60 fields expands about 25 times. */
+#define REC_EXPAND 256
+#define REC_EXPAND_MIN (1u << 20)
+
+struct rd {
+	const uint8_t *base;
+	size_t len;
+	struct rec *r;
+	struct strbuf *err;
+	size_t off;		/* file offset of the record being decoded, for messages */
+	bool header_block;
+	bool frozen;		/* fields are fixed (the first sample was seen) */
+	struct samp_state ss;
+	uint8_t *kinds;
+	uint64_t expand_left;	/* values and thread entries still allowed */
+	uint64_t hint_samples;	/* samples in the whole blocks (from the first pass) */
+	uint64_t period;	/* meta period_ns as the header block left it */
+	size_t cap_samples, cap_frames, cap_threads, cap_clocks, cap_events, cap_strs,
+		cap_meta, cap_fields;
+	uint64_t f_n, f_tprev, f_dtprev;
+	uint32_t f_tid, f_source;
+	uint64_t th_tprev, th_dtprev, th_n;
+	bool th_restart;	/* a key: the next snapshot edits an empty one */
+	uint64_t ev_tprev;
+	uint64_t t_last;	/* the latest stamp decoded so far (for damage spans) */
+	uint64_t t_first_block;	/* the first stamp of the block being decoded, or 0 */
+	size_t *blocks, nblocks, cap_blocks;	/* offsets of the whole blocks to decode */
+	size_t cap_damage;
+	const struct rec_stream *stream;	/* NULL: the whole matrix */
+	size_t ring_mask;	/* streaming: rows - 1; SIZE_MAX: every row kept */
+	uint64_t fed;		/* samples when on_samples last ran */
+};
+
+/* "offset N: WHAT" into the error; returns -EINVAL. */
+int rd_bad(struct rd *d, const char *what);
+/* The first pass: counts the samples of the N bytes of a block's records. */
+void rd_count_samples(struct rd *d, const uint8_t *p, size_t n);
+/* Decodes the N bytes of records of the block at file offset OFF. 0, or
+ * -EINVAL (rd_bad) or -ENOMEM. */
+int rd_block(struct rd *d, const uint8_t *p, size_t n, size_t off);
+
+#endif

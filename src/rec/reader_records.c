@@ -1,0 +1,644 @@
+// SPDX-License-Identifier: MIT
+/*
+ * reader_records.c: the records of a block (rec.h, docs/FORMAT.md): meta,
+ * fields, strings, key, samples (a bit reader for the Rice-coded residuals),
+ * frames, clocks, thread snapshots and events, each bounds-checked and
+ * capped (REC_EXPAND). The file around them is reader.c's.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "core/grow.h"
+#include "rec/reader_int.h"
+
+#ifndef MADV_POPULATE_WRITE
+#define MADV_POPULATE_WRITE 23	/* Linux 5.14 */
+#endif
+
+/* Asks the kernel to fault in the N bytes at P in one call rather than one
+ * fault a page as the decoder first writes them (about twice as fast for a
+ * one-hour matrix of 193 MB on the build VM). Best effort: an older kernel
+ * refuses, and the pages fault in as usual. */
+static void prefault(void *p, size_t n)
+{
+	uintptr_t a = ((uintptr_t)p + 4095) & ~(uintptr_t)4095;
+	uintptr_t e = ((uintptr_t)p + n) & ~(uintptr_t)4095;
+
+	if (n >= (8u << 20) && e > a)
+		(void)madvise((void *)a, e - a, MADV_POPULATE_WRITE);
+}
+
+static char *dupn(const uint8_t *p, size_t n)
+{
+	char *s = malloc(n + 1);
+
+	if (!s)
+		return NULL;
+	if (n)
+		memcpy(s, p, n);
+	s[n] = 0;
+	return s;
+}
+
+/* ---------------------------------------------------------------- records */
+
+static int rd_meta(struct rd *d, struct cur *c)
+{
+	struct rec *r = d->r;
+	uint64_t kl;
+	char *k, *v;
+
+	if (!cur_varint(c, &kl) || kl > (uint64_t)(c->end - c->p))
+		return rd_bad(d, "meta record: key longer than the record");
+	if (ARRAY_GROW(r->meta, d->cap_meta, r->nmeta + 1) < 0)
+		return -ENOMEM;
+	k = dupn(c->p, kl);
+	v = dupn(c->p + kl, (size_t)(c->end - c->p) - kl);
+	if (!k || !v) {
+		free(k);
+		free(v);
+		return -ENOMEM;
+	}
+	r->meta[r->nmeta++] = (struct rec_meta){ .key = k, .value = v };
+	return 0;
+}
+
+static int rd_field(struct rd *d, struct cur *c)
+{
+	struct rec *r = d->r;
+	uint8_t kind;
+	char *name;
+	uint8_t *kinds;
+
+	if (d->frozen)
+		return rd_bad(d, "field record after the first sample");
+	if (!cur_u8(c, &kind) || c->p == c->end)
+		return rd_bad(d, "field record: expected a kind and a name");
+	if (r->nfields >= INT32_MAX)
+		return rd_bad(d, "too many fields");
+	if (r->nfields >= d->cap_fields) {
+		size_t cap = d->cap_fields;
+
+		if (ARRAY_GROW(r->fields, cap, r->nfields + 1) < 0)
+			return -ENOMEM;
+		kinds = realloc(d->kinds, cap);	/* parallel to fields: its room */
+		if (!kinds)
+			return -ENOMEM;
+		d->kinds = kinds;
+		d->cap_fields = cap;
+	}
+	name = dupn(c->p, (size_t)(c->end - c->p));
+	if (!name)
+		return -ENOMEM;
+	d->kinds[r->nfields] = kind;
+	r->fields[r->nfields++] = (struct rec_field){ .name = name, .kind = (enum rec_kind)kind };
+	return 0;
+}
+
+static int rd_str(struct rd *d, struct cur *c)
+{
+	struct rec *r = d->r;
+	uint64_t id;
+	char *s;
+
+	if (r->version_major < 2) {	/* 1.x: ids in order of appearance */
+		if (r->nstrs >= UINT32_MAX)
+			return rd_bad(d, "too many strings");
+		if (ARRAY_GROW(r->strs, d->cap_strs, r->nstrs + 1) < 0)
+			return -ENOMEM;
+		s = dupn(c->p, (size_t)(c->end - c->p));
+		if (!s)
+			return -ENOMEM;
+		r->strs[r->nstrs++] = s;
+		return 0;
+	}
+	/* 2.x: the id is given, and a string is written again in every segment
+	 * that uses it; ids defined only in damaged blocks stay holes (""). A
+	 * string record takes at least 2 bytes, which bounds the holes. */
+	if (!cur_varint(c, &id) || id == 0 || id >= UINT32_MAX ||
+	    id > r->nstrs + d->len / 2)
+		return rd_bad(d, "string record: bad id");
+	s = dupn(c->p, (size_t)(c->end - c->p));
+	if (!s)
+		return -ENOMEM;
+	if (id < r->nstrs && r->strs[id]) {
+		bool same = !strcmp(r->strs[id], s) && strlen(s) == (size_t)(c->end - c->p);
+
+		free(s);
+		return same ? 0 : rd_bad(d, "string record: an id written again with other bytes");
+	}
+	while (r->nstrs <= id) {
+		if (ARRAY_GROW(r->strs, d->cap_strs, r->nstrs + 1) < 0) {
+			free(s);
+			return -ENOMEM;
+		}
+		r->strs[r->nstrs++] = NULL;
+	}
+	r->strs[id] = s;
+	return 0;
+}
+
+/* A key: every piece of coding state restarts, as the writer's did. */
+static int rd_key(struct rd *d, struct cur *c)
+{
+	uint64_t seg;
+
+	if ((size_t)(c->end - c->p) < 4 || le32_get(c->p) != REC_KEY_SYNC)
+		return rd_bad(d, "key record: bad sync word");
+	c->p += 4;
+	if (!cur_varint(c, &seg))
+		return rd_bad(d, "key record: expected a key number");
+	if (d->frozen) {
+		samp_state_release(&d->ss);
+		if (samp_state_init(&d->ss, d->r->nfields, d->kinds, d->period) < 0)
+			return -ENOMEM;
+	}
+	d->f_n = d->f_tprev = d->f_dtprev = 0;
+	d->f_tid = d->f_source = 0;
+	d->th_restart = true;
+	d->th_n = d->th_tprev = d->th_dtprev = 0;
+	d->ev_tprev = 0;
+	return 0;
+}
+
+/* Notes stamp T of a decoded sample, frame or snapshot. */
+static void saw_time(struct rd *d, uint64_t t)
+{
+	if (t > d->t_last)
+		d->t_last = t;
+	if (!d->t_first_block || t < d->t_first_block)
+		d->t_first_block = t;
+}
+
+static int freeze(struct rd *d)
+{
+	const char *p;
+
+	if (d->frozen)
+		return 0;
+	/* The writer predicts with the period of its header block. */
+	p = d->header_block ? rec_meta_get(d->r, "period_ns") : NULL;
+	if (samp_state_init(&d->ss, d->r->nfields, d->kinds,
+			    d->header_block ? rec_parse_u64(p) : d->period) < 0)
+		return -ENOMEM;
+	d->frozen = true;
+	if (d->stream && d->stream->on_header)
+		return d->stream->on_header(d->stream->ctx, d->r);
+	return 0;
+}
+
+/* A bounded bit reader over the samples' bit stream (LSB first). */
+struct bitr {
+	const uint8_t *p, *end;
+	uint64_t acc;
+	unsigned n;
+};
+
+static bool br_get(struct bitr *b, unsigned nbits, uint64_t *ret)
+{
+	while (b->n < nbits) {
+		if (b->p == b->end)
+			return false;
+		b->acc |= (uint64_t)*b->p++ << b->n;
+		b->n += 8;
+	}
+	*ret = nbits ? b->acc & ((1ull << nbits) - 1) : 0;
+	b->acc = nbits ? b->acc >> nbits : b->acc;
+	b->n -= nbits;
+	return true;
+}
+
+static bool br_get64(struct bitr *b, unsigned nbits, uint64_t *ret)
+{
+	uint64_t lo, hi;
+
+	if (nbits <= 32)
+		return br_get(b, nbits, ret);
+	if (!br_get(b, 32, &lo) || !br_get(b, nbits - 32, &hi))
+		return false;
+	*ret = lo | hi << 32;
+	return true;
+}
+
+/* Tops the accumulator up to at least 32 bits while input lasts. */
+static inline void br_fill(struct bitr *b)
+{
+	while (b->n <= 56 - 8 && b->p < b->end) {
+		b->acc |= (uint64_t)*b->p++ << b->n;
+		b->n += 8;
+	}
+}
+
+/* Reads a number in the adaptive Rice code whose running mean is *AVG. */
+static bool br_rice(struct bitr *b, uint64_t *avg, uint64_t *ret)
+{
+	unsigned k = rice_k(*avg), q;
+	uint64_t u;
+
+	br_fill(b);
+	/* The unary part: count the one-bits (at most RICE_QMAX). */
+	q = b->acc == UINT64_MAX ? 64 : (unsigned)__builtin_ctzll(~b->acc);
+	if (q > b->n)
+		q = b->n;
+	if (q >= RICE_QMAX) {
+		q = RICE_QMAX;
+		b->acc >>= RICE_QMAX;
+		b->n -= RICE_QMAX;
+	} else if (q < b->n) {
+		b->acc >>= q + 1;	/* the ones and the zero */
+		b->n -= q + 1;
+	} else {
+		return false;		/* the input ends inside the unary part */
+	}
+	if (q < RICE_QMAX) {
+		if (!br_get64(b, k, &u))
+			return false;
+		u |= (uint64_t)q << k;
+	} else {
+		uint64_t len;
+
+		if (!br_get(b, 6, &len) || !br_get64(b, (unsigned)len + 1, &u))
+			return false;
+	}
+	rice_adapt(avg, u);
+	*ret = u;
+	return true;
+}
+
+static int rd_samples(struct rd *d, struct cur *c)
+{
+	struct rec *r = d->r;
+	struct samp_state *s = &d->ss;
+	size_t nf = r->nfields;
+	struct bitr b;
+	uint64_t count, i;
+	int ret;
+
+	ret = freeze(d);
+	if (ret < 0)
+		return ret;
+	/* A sample takes at least 2 bits. */
+	if (!cur_varint(c, &count) || count > (uint64_t)(c->end - c->p) * 4)
+		return rd_bad(d, "samples record: count larger than the record");
+	if (nf && d->ring_mask == SIZE_MAX && count > d->expand_left / nf)
+		return rd_bad(d, "samples record: more values than a file this size can hold");
+	if (d->ring_mask == SIZE_MAX)
+		d->expand_left -= count * nf;
+	if (d->ring_mask != SIZE_MAX && !r->vals) {
+		/* streaming: the ring, once */
+		r->vals = calloc((d->ring_mask + 1) * (nf ? nf : 1), sizeof(*r->vals));
+		if (!r->vals)
+			return -ENOMEM;
+	}
+	if (r->nsamples + count > d->cap_samples) {
+		size_t cap = d->cap_samples ? d->cap_samples : 256;
+
+		/* The first time, room for every sample of the file, when the
+		 * hint fits the cap (a lying hint costs only the cap). */
+		if (!d->cap_samples && d->hint_samples > cap &&
+		    (!nf || d->hint_samples <= (d->expand_left + count * nf) / nf))
+			cap = (size_t)d->hint_samples;
+		uint64_t *t;
+		int64_t *v;
+
+		while (cap < r->nsamples + count)
+			cap *= 2;
+		t = realloc(r->t_ns, cap * sizeof(*t));
+		if (!t)
+			return -ENOMEM;
+		r->t_ns = t;
+		if (d->ring_mask == SIZE_MAX) {
+			v = realloc(r->vals, (nf ? cap * nf : 1) * sizeof(*v));
+			if (!v)
+				return -ENOMEM;
+			prefault(v + r->nsamples * nf, (cap - r->nsamples) * nf * sizeof(*v));
+			r->vals = v;
+		}
+		d->cap_samples = cap;
+	}
+	b = (struct bitr){ .p = c->p, .end = c->end };
+	for (i = 0; i < count; i++) {
+		int64_t *row = r->vals + (r->nsamples & d->ring_mask) * nf;
+		uint64_t ntog, tz, last = 0, t;
+
+		if (!br_rice(&b, &s->avg_t, &tz) || !br_rice(&b, &s->avg_ntog, &ntog))
+			return rd_bad(d, "samples record: truncated sample");
+		if (ntog > nf)
+			return rd_bad(d, "samples record: more changes than fields");
+		for (uint64_t k = 0; k < ntog; k++) {
+			uint64_t gap, f;
+
+			if (!br_rice(&b, &s->avg_gap, &gap) || gap >= nf - last)
+				return rd_bad(d, "samples record: field index out of range");
+			f = last + gap;
+			if (s->fs[f].dense)
+				return rd_bad(d, "samples record: a dense field toggled");
+			s->fs[f].chg ^= 1;
+			last = f + 1;
+		}
+		for (size_t f = 0; f < nf; f++) {
+			struct samp_field *sf = &s->fs[f];
+			uint64_t v, e, flag = 1;
+
+			if (samp_quiet(sf)) {
+				row[f] = (int64_t)sf->p1;
+				continue;
+			}
+			v = samp_pred(sf);
+			if (sf->dense && !br_get(&b, 1, &flag))
+				return rd_bad(d, "samples record: truncated value");
+			if ((sf->dense && flag) || sf->chg) {
+				if (!br_rice(&b, &sf->avg, &e))
+					return rd_bad(d, "samples record: truncated value");
+				v += (uint64_t)zz_dec(e + 1);
+			}
+			row[f] = (int64_t)v;
+			samp_field_update(sf, v);
+		}
+		t = samp_tpred(s) + (uint64_t)zz_dec(tz);
+		r->t_ns[r->nsamples++] = t;
+		samp_time_update(s, t);
+		saw_time(d, t);
+		if (d->ring_mask != SIZE_MAX && d->stream->on_samples &&
+		    r->nsamples - d->fed >= (d->ring_mask + 1) / 4) {
+			d->fed = r->nsamples;
+			ret = d->stream->on_samples(d->stream->ctx, r);
+			if (ret < 0)
+				return ret;
+		}
+	}
+	if (b.p != b.end || b.n >= 8)
+		return rd_bad(d, "samples record: bytes left after the last sample");
+	return 0;
+}
+
+static int rd_frames(struct rd *d, struct cur *c)
+{
+	struct rec *r = d->r;
+	uint64_t count, i;
+
+	if (!cur_varint(c, &count) || count > (uint64_t)(c->end - c->p))
+		return rd_bad(d, "frames record: count larger than the record");
+	for (i = 0; i < count; i++) {
+		uint64_t head, tz, tid = d->f_tid, src = d->f_source, t;
+
+		if (!cur_varint(c, &head))
+			return rd_bad(d, "frames record: truncated frame");
+		switch (head & 3) {
+		case 0:
+			if (!d->f_n)
+				return rd_bad(d, "frames record: first frame without a thread");
+			tz = head >> 2;
+			break;
+		case 1:
+			tz = head >> 2;
+			if (!cur_varint(c, &tid) || !cur_varint(c, &src))
+				return rd_bad(d, "frames record: truncated frame");
+			break;
+		case 2:
+			if (head != 2 || !cur_varint(c, &tz) || !cur_varint(c, &tid) ||
+			    !cur_varint(c, &src))
+				return rd_bad(d, "frames record: bad frame head");
+			break;
+		default:
+			return rd_bad(d, "frames record: bad frame head");
+		}
+		if (tid > UINT32_MAX || src > UINT32_MAX)
+			return rd_bad(d, "frames record: thread or source out of range");
+		if (ARRAY_GROW(r->frames, d->cap_frames, r->nframes + 1) < 0)
+			return -ENOMEM;
+		t = d->f_tprev + d->f_dtprev + (uint64_t)zz_dec(tz);
+		r->frames[r->nframes++] =
+			(struct rec_frame){ .t_ns = t, .tid = (uint32_t)tid, .source = (uint32_t)src };
+		d->f_dtprev = d->f_n ? t - d->f_tprev : 0;
+		d->f_tprev = t;
+		d->f_tid = (uint32_t)tid;
+		d->f_source = (uint32_t)src;
+		d->f_n++;
+		saw_time(d, t);
+	}
+	if (c->p != c->end)
+		return rd_bad(d, "frames record: bytes left after the last frame");
+	return 0;
+}
+
+static int rd_clock(struct rd *d, struct cur *c)
+{
+	struct rec *r = d->r;
+	uint64_t m, re;
+
+	if (!cur_varint(c, &m) || !cur_varint(c, &re))
+		return rd_bad(d, "clock record: expected two times");
+	if (ARRAY_GROW(r->clocks, d->cap_clocks, r->nclocks + 1) < 0)
+		return -ENOMEM;
+	r->clocks[r->nclocks++] = (struct rec_clock){ .mono_ns = m, .real_ns = re };
+	return 0;
+}
+
+static int rd_threads_keep(struct rd *d, struct cur *c);
+
+static int rd_threads(struct rd *d, struct cur *c)
+{
+	if (d->stream && d->stream->skip_threads)
+		return 0;	/* not wanted: not decoded (each edits the last kept) */
+	return rd_threads_keep(d, c);
+}
+
+static int rd_threads_keep(struct rd *d, struct cur *c)
+{
+	struct rec *r = d->r;
+	const struct rec_threads *prev =
+		r->nthreads && !d->th_restart ? &r->threads[r->nthreads - 1] : NULL;
+	size_t nprev = prev ? prev->n : 0, cur = 0, j = 0;
+	struct rec_thread *th = NULL;
+	uint64_t tz, n, t;
+
+	if (!cur_varint(c, &tz) || !cur_varint(c, &n))
+		return rd_bad(d, "threads record: truncated head");
+	/* Every entry costs a byte unless copied from the previous snapshot. */
+	if (n > nprev + (uint64_t)(c->end - c->p))
+		return rd_bad(d, "threads record: more threads than the record holds");
+	if (n > d->expand_left)
+		return rd_bad(d, "threads record: more entries than a file this size can hold");
+	d->expand_left -= n;
+	if (ARRAY_GROW(r->threads, d->cap_threads, r->nthreads + 1) < 0)
+		return -ENOMEM;
+	prev = r->nthreads && !d->th_restart ? &r->threads[r->nthreads - 1] : NULL;
+	if (n) {
+		th = calloc(n, sizeof(*th));
+		if (!th)
+			return -ENOMEM;
+	}
+	while (cur < n) {
+		uint64_t run, tok, dtid, v;
+		struct rec_thread base = { 0 };
+
+		if (!cur_varint(c, &run) || run > n - cur || run > nprev - j)
+			goto bad_entry;
+		if (run)
+			memcpy(th + cur, prev->th + j, run * sizeof(*th));
+		cur += run;
+		j += run;
+		if (cur == n)
+			break;
+		if (!cur_varint(c, &tok) || (tok >> 4) > nprev - j)
+			goto bad_entry;
+		j += tok >> 4;
+		if (tok & TH_NEW) {
+			base.tid = cur ? th[cur - 1].tid : 0;
+		} else {
+			if (j >= nprev)
+				goto bad_entry;
+			base = prev->th[j++];
+		}
+		if (!cur_varint(c, &dtid))
+			goto bad_entry;
+		th[cur].tid = (uint32_t)(base.tid + (uint64_t)zz_dec(dtid));
+		th[cur].name = base.name;
+		th[cur].cpu = base.cpu;
+		th[cur].cpu_ns = base.cpu_ns;
+		if (tok & TH_NAME) {
+			if (!cur_varint(c, &v) || v > UINT32_MAX)
+				goto bad_entry;
+			th[cur].name = (uint32_t)v;
+		}
+		if (tok & TH_CPU) {
+			if (!cur_varint(c, &v))
+				goto bad_entry;
+			th[cur].cpu = (int32_t)(uint32_t)((uint64_t)(int64_t)base.cpu +
+							   (uint64_t)zz_dec(v));
+		}
+		if (tok & TH_CPUNS) {
+			if (!cur_varint(c, &v))
+				goto bad_entry;
+			th[cur].cpu_ns = base.cpu_ns + (uint64_t)zz_dec(v);
+		}
+		cur++;
+	}
+	if (c->p != c->end)
+		goto bad_entry;
+	t = d->th_tprev + d->th_dtprev + (uint64_t)zz_dec(tz);
+	d->th_dtprev = d->th_n ? t - d->th_tprev : 0;
+	d->th_tprev = t;
+	d->th_n++;
+	d->th_restart = false;
+	r->threads[r->nthreads++] = (struct rec_threads){ .t_ns = t, .n = n, .th = th };
+	return 0;
+bad_entry:
+	free(th);
+	return rd_bad(d, "threads record: bad entry");
+}
+
+static int rd_event(struct rd *d, struct cur *c)
+{
+	struct rec *r = d->r;
+	uint64_t tz, tid, k, x, t;
+	char *ks, *xs;
+
+	if (!cur_varint(c, &tz) || !cur_varint(c, &tid) || !cur_varint(c, &k) ||
+	    !cur_varint(c, &x) || tid > UINT32_MAX)
+		return rd_bad(d, "event record: expected time, thread, kind and text");
+	if (ARRAY_GROW(r->events, d->cap_events, r->nevents + 1) < 0)
+		return -ENOMEM;
+	ks = strdup(rec_str(r, (int64_t)(k > INT64_MAX ? 0 : k)));
+	xs = strdup(rec_str(r, (int64_t)(x > INT64_MAX ? 0 : x)));
+	if (!ks || !xs) {
+		free(ks);
+		free(xs);
+		return -ENOMEM;
+	}
+	t = d->ev_tprev + (uint64_t)zz_dec(tz);
+	d->ev_tprev = t;
+	r->events[r->nevents++] =
+		(struct rec_event){ .t_ns = t, .tid = (uint32_t)tid, .kind = ks, .text = xs };
+	return 0;
+}
+
+/* Adds the sample counts of the block's RT_SAMPLES records to the hint;
+ * damage is left for rd_block to report. */
+void rd_count_samples(struct rd *d, const uint8_t *p, size_t n)
+{
+	struct cur c = { p, p + n };
+
+	while (c.p < c.end) {
+		uint8_t type;
+		uint64_t len, count;
+		struct cur rc;
+
+		if (!cur_u8(&c, &type) || !cur_varint(&c, &len) || len > (uint64_t)(c.end - c.p))
+			return;
+		rc = (struct cur){ c.p, c.p + len };
+		c.p += len;
+		if (type == RT_SAMPLES && cur_varint(&rc, &count) && count <= len * 8)
+			d->hint_samples += count;
+	}
+}
+
+/* Decodes the records of one whole block (payload P, N bytes, at file
+ * offset OFF). */
+int rd_block(struct rd *d, const uint8_t *p, size_t n, size_t off)
+{
+	struct cur c = { p, p + n };
+
+	while (c.p < c.end) {
+		struct cur rc;
+		uint8_t type;
+		uint64_t len;
+		int ret = 0;
+
+		d->off = off + (size_t)(c.p - p);
+		if (!cur_u8(&c, &type) || !cur_varint(&c, &len) ||
+		    len > (uint64_t)(c.end - c.p))
+			return rd_bad(d, "record longer than its block");
+		rc = (struct cur){ c.p, c.p + len };
+		c.p += len;
+		switch (type) {
+		case RT_META:
+			ret = rd_meta(d, &rc);
+			break;
+		case RT_FIELD:
+			ret = rd_field(d, &rc);
+			break;
+		case RT_STR:
+			ret = rd_str(d, &rc);
+			break;
+		case RT_SAMPLES:
+			ret = rd_samples(d, &rc);
+			break;
+		case RT_FRAMES:
+			ret = rd_frames(d, &rc);
+			break;
+		case RT_CLOCK:
+			ret = rd_clock(d, &rc);
+			break;
+		case RT_THREADS:
+			ret = rd_threads(d, &rc);
+			break;
+		case RT_EVENT:
+			ret = rd_event(d, &rc);
+			break;
+		case RT_END:
+			d->r->complete = true;
+			break;
+		case RT_KEY:
+			if (d->r->version_major < 2) {
+				d->r->unknown_records++;
+				break;
+			}
+			ret = rd_key(d, &rc);
+			break;
+		default:
+			d->r->unknown_records++;
+			break;
+		}
+		if (ret < 0)
+			return ret;
+	}
+	return 0;
+}
