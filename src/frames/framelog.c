@@ -154,9 +154,9 @@ static int detect(struct parse *ps, struct cursor c, enum framelog_format *ret)
 			*ret = FRAMELOG_PLAIN;
 		} else {
 			return fl_perr_got(ps, c.lineno, v,
-					"unknown frame log: expected a MangoHud CSV (os,cpu,... or "
-					"fps,frametime,...), a PresentMon CSV header "
-					"(...,MsBetweenPresents,...) or a frame time in ms");
+					   "unknown frame log: expected a MangoHud CSV (os,cpu,... or "
+					   "fps,frametime,...), a PresentMon CSV header "
+					   "(...,MsBetweenPresents,...) or a frame time in ms");
 		}
 		return 0;
 	}
@@ -212,7 +212,7 @@ static int parse_buf(const char *buf, size_t len, const char *name, enum framelo
 	}
 	if (ps.zero_rows)
 		fl_note(&ps, "%zu frames with a frame time of 0 left out (the first on line %zu)",
-		     ps.zero_rows, ps.first_zero_line);
+			ps.zero_rows, ps.first_zero_line);
 	if (msg)
 		sb_add(msg, ps.notes.buf, ps.notes.len);
 	sb_release(&ps.notes);

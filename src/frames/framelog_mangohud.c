@@ -83,12 +83,81 @@ static bool mh_version(struct span line, int *major, int *minor, int *patch, cha
 	return true;
 }
 
+/* The version a log says it is (major -1: none). */
+struct mh_ver {
+	int major, minor, patch;
+	char text[24];
+};
+
+/* Up to the frame header (in *LINE, its number in *HEADER_LINE): v1, the
+ * version, separators, the system line and its values. */
+static int preamble(struct parse *ps, struct cursor *c, struct span *line, struct mh_ver *v,
+		    size_t *header_line)
+{
+	while (next_line(c, line)) {
+		if (mh_is_header(*line)) {
+			*header_line = c->lineno;
+			break;
+		}
+		if (c->lineno > 12)
+			break;
+		if (span_eq(trim(*line), "v1") || span_starts(*line, "---") || !trim(*line).len)
+			continue;
+		if (span_starts(*line, "os,")) {
+			if (!next_line(c, line))	/* the system values */
+				break;
+			continue;
+		}
+		if (v->major < 0 && mh_is_version(*line) &&
+		    mh_version(*line, &v->major, &v->minor, &v->patch, v->text, sizeof(v->text)))
+			continue;
+		return fl_perr_got(ps, c->lineno, *line,
+				   "expected a MangoHud log line (v1, a version, ---, os,cpu,... or "
+				   "the frame header fps,frametime,...)");
+	}
+	if (!*header_line) {
+		if (c->lineno == 0)
+			return fl_perr(ps, 0, "empty file: expected a frame log");
+		return fl_perr(ps, 0, "no MangoHud frame header (fps,frametime,...) in the first %zu "
+			       "lines", c->lineno);
+	}
+	return 0;
+}
+
+/* The frames' ends: elapsed when it is there and never decreases, else the
+ * running sum of frame times. */
+static void times(struct parse *ps, int i_el, size_t elapsed_bad_line)
+{
+	struct frames *f = ps->f;
+	size_t sample_rows = 0;
+
+	if (i_el < 0) {
+		fl_times_from_sum(f);
+		fl_note(ps, "no elapsed column: frame ends from the running sum of frame times");
+	} else if (elapsed_bad_line) {
+		fl_times_from_sum(f);
+		fl_note(ps, "line %zu: elapsed decreases: frame ends from the running sum of frame "
+			"times", elapsed_bad_line);
+	} else {
+		for (size_t i = 0; i < f->n; i++)
+			f->t_s[i] /= 1e9;
+		/* rows further apart than twice their frame time are samples */
+		for (size_t i = 1; i < f->n; i++)
+			if ((f->t_s[i] - f->t_s[i - 1]) * 1e3 > 2 * f->ft_ms[i])
+				sample_rows++;
+		if (f->n >= 3 && sample_rows * 2 > f->n)
+			fl_note(ps, "rows are samples (one every %.0f ms on average), not every frame "
+				"(MangoHud's log_interval was not 0): counts and shares describe "
+				"the samples", (f->t_s[f->n - 1] - f->t_s[0]) * 1e3 /
+				(double)(f->n - 1));
+	}
+}
+
 int fl_parse_mangohud(struct parse *ps, struct cursor *c)
 {
 	struct span line;
-	int major = -1, minor = 0, patch = 0;
-	char version[24] = "";
-	size_t header_line = 0, elapsed_bad_line = 0, sample_rows = 0;
+	struct mh_ver ver = { .major = -1 };
+	size_t header_line = 0, elapsed_bad_line = 0;
 	int nfields = 0, i_ft, i_fps, i_el;
 	bool all_int = true, us;
 	size_t us_votes = 0, ms_votes = 0;
@@ -96,34 +165,9 @@ int fl_parse_mangohud(struct parse *ps, struct cursor *c)
 	struct frames *f = ps->f;
 	int r;
 
-	/* preamble: v1, version, separators, the system line and its values */
-	while (next_line(c, &line)) {
-		if (mh_is_header(line)) {
-			header_line = c->lineno;
-			break;
-		}
-		if (c->lineno > 12)
-			break;
-		if (span_eq(trim(line), "v1") || span_starts(line, "---") || !trim(line).len)
-			continue;
-		if (span_starts(line, "os,")) {
-			if (!next_line(c, &line))	/* the system values */
-				break;
-			continue;
-		}
-		if (major < 0 && mh_is_version(line) &&
-		    mh_version(line, &major, &minor, &patch, version, sizeof(version)))
-			continue;
-		return fl_perr_got(ps, c->lineno, line,
-				"expected a MangoHud log line (v1, a version, ---, os,cpu,... or "
-				"the frame header fps,frametime,...)");
-	}
-	if (!header_line) {
-		if (c->lineno == 0)
-			return fl_perr(ps, 0, "empty file: expected a frame log");
-		return fl_perr(ps, 0, "no MangoHud frame header (fps,frametime,...) in the first %zu "
-			    "lines", c->lineno);
-	}
+	r = preamble(ps, c, &line, &ver, &header_line);
+	if (r < 0)
+		return r;
 	i_ft = fl_field_index(line, "frametime", &nfields);
 	i_fps = fl_field_index(line, "fps", NULL);
 	i_el = fl_field_index(line, "elapsed", NULL);
@@ -143,28 +187,28 @@ int fl_parse_mangohud(struct parse *ps, struct cursor *c)
 			if (c->p >= c->end)
 				break;
 			return fl_perr(ps, c->lineno, "expected a row of %d fields, got an empty line",
-				    nfields);
+				       nfields);
 		}
 		if (i != nfields) {
 			if (!c->last_had_nl && i < nfields) {
 				fl_note(ps, "line %zu: last line cut short (%d of %d fields, no newline): "
-				     "left out", c->lineno, i, nfields);
+					"left out", c->lineno, i, nfields);
 				break;
 			}
 			return fl_perr(ps, c->lineno, "expected %d fields as in the header on line "
-				    "%zu, got %d", nfields, header_line, i);
+				       "%zu, got %d", nfields, header_line, i);
 		}
 		r = fl_read_ft(ps, c->lineno, ft_s, "a frame time in column 'frametime'", &ft,
-			    &is_int);
+			       &is_int);
 		if (r < 0)
 			return r;
 		if (i_el >= 0) {
-			struct span v = trim(el_s);
+			struct span es = trim(el_s);
 
-			if (num_parse(v, &el, NULL) < 0 || el < 0)
-				return fl_perr_got(ps, c->lineno, v,
-						"expected ns since logging started in column "
-						"'elapsed'");
+			if (num_parse(es, &el, NULL) < 0 || el < 0)
+				return fl_perr_got(ps, c->lineno, es,
+						   "expected ns since logging started in column "
+						   "'elapsed'");
 			if (el < prev_el && !elapsed_bad_line)
 				elapsed_bad_line = c->lineno;
 			prev_el = el;
@@ -190,25 +234,25 @@ int fl_parse_mangohud(struct parse *ps, struct cursor *c)
 		return fl_perr(ps, 0, "no frames after the header on line %zu", header_line);
 
 	/* the unit of frametime, and the version that implies */
-	if (major >= 0) {
-		us = major == 0 && (minor < 6 || (minor == 6 && patch < 9));
-		snprintf(f->format, sizeof(f->format), "mangohud-%s", version);
+	if (ver.major >= 0) {
+		us = ver.major == 0 && (ver.minor < 6 || (ver.minor == 6 && ver.patch < 9));
+		snprintf(f->format, sizeof(f->format), "mangohud-%s", ver.text);
 		if (us != (all_int && us_votes >= ms_votes))
 			fl_note(ps, "frametime looks like %s but the log says version %s: %s "
-			     "assumed", us ? "ms" : "us", version, us ? "us" : "ms");
+				"assumed", us ? "ms" : "us", ver.text, us ? "us" : "ms");
 	} else if (!all_int) {
 		/* 0.6.9 wrote float ms with 0.6.x's 12 columns; 0.7 added swap_used, ... */
 		us = false;
 		snprintf(f->format, sizeof(f->format), "%s",
 			 nfields <= 12 ? "mangohud-0.6.9" : "mangohud-0.7");
 		fl_note(ps, "mangohud version assumed %s from float frametime (ms) and %d columns",
-		     nfields <= 12 ? "0.6.9" : "0.7 or later", nfields);
+			nfields <= 12 ? "0.6.9" : "0.7 or later", nfields);
 	} else if (i_fps >= 0 && ms_votes > us_votes) {
 		us = false;
 		snprintf(f->format, sizeof(f->format), "%s",
 			 nfields <= 12 ? "mangohud-0.6.9" : "mangohud-0.7");
 		fl_note(ps, "mangohud version assumed %s: frametime holds whole numbers but fps "
-		     "says they are ms", nfields <= 12 ? "0.6.9" : "0.7 or later");
+			"says they are ms", nfields <= 12 ? "0.6.9" : "0.7 or later");
 	} else {
 		us = true;
 		snprintf(f->format, sizeof(f->format), "mangohud-0.6.8");
@@ -218,27 +262,7 @@ int fl_parse_mangohud(struct parse *ps, struct cursor *c)
 		for (size_t i = 0; i < f->n; i++)
 			f->ft_ms[i] /= 1000.0;
 
-	/* times: elapsed when it is there and never decreases */
-	if (i_el < 0) {
-		fl_times_from_sum(f);
-		fl_note(ps, "no elapsed column: frame ends from the running sum of frame times");
-	} else if (elapsed_bad_line) {
-		fl_times_from_sum(f);
-		fl_note(ps, "line %zu: elapsed decreases: frame ends from the running sum of frame "
-		     "times", elapsed_bad_line);
-	} else {
-		for (size_t i = 0; i < f->n; i++)
-			f->t_s[i] /= 1e9;
-		/* rows further apart than twice their frame time are samples */
-		for (size_t i = 1; i < f->n; i++)
-			if ((f->t_s[i] - f->t_s[i - 1]) * 1e3 > 2 * f->ft_ms[i])
-				sample_rows++;
-		if (f->n >= 3 && sample_rows * 2 > f->n)
-			fl_note(ps, "rows are samples (one every %.0f ms on average), not every frame "
-			     "(MangoHud's log_interval was not 0): counts and shares describe "
-			     "the samples", (f->t_s[f->n - 1] - f->t_s[0]) * 1e3 /
-			     (double)(f->n - 1));
-	}
+	times(ps, i_el, elapsed_bad_line);
 	return 0;
 }
 

@@ -101,7 +101,7 @@ static int pm_pass(struct parse *ps, struct cursor *c, struct pm_log *pl, struct
 			if (c->p >= c->end)
 				break;
 			return fl_perr(ps, c->lineno, "expected a row of %d fields, got an empty line",
-				    pl->nfields);
+				       pl->nfields);
 		}
 		if (pl->keyed) {
 			struct pm_key k = pm_key(line);
@@ -129,11 +129,11 @@ static int pm_pass(struct parse *ps, struct cursor *c, struct pm_log *pl, struct
 		if (i != pl->nfields) {
 			if (!c->last_had_nl && i < pl->nfields) {
 				fl_note(ps, "line %zu: last line cut short (%d of %d fields, no newline): "
-				     "left out", c->lineno, i, pl->nfields);
+					"left out", c->lineno, i, pl->nfields);
 				break;
 			}
 			return fl_perr(ps, c->lineno, "expected %d fields as in the header on line "
-				    "%zu, got %d", pl->nfields, pl->header_line, i);
+				       "%zu, got %d", pl->nfields, pl->header_line, i);
 		}
 		r = fl_read_ft(ps, c->lineno, fl[0], what, &ft, &is_int);
 		if (r < 0)
@@ -176,8 +176,8 @@ int fl_parse_presentmon(struct parse *ps, struct cursor *c)
 	} else {
 		free(pl);
 		return fl_perr_got(ps, c->lineno, header,
-				"expected a PresentMon CSV header with msBetweenPresents (v1), "
-				"FrameTime (v2) or MsBetweenPresents");
+				   "expected a PresentMon CSV header with msBetweenPresents (v1), "
+				   "FrameTime (v2) or MsBetweenPresents");
 	}
 	snprintf(f->format, sizeof(f->format), "%s", fmt);
 	pl->keyed = fl_field_index(header, "Application", NULL) == 0 &&
@@ -212,12 +212,12 @@ int fl_parse_presentmon(struct parse *ps, struct cursor *c)
 		const struct pm_key *k = &pl->chains[best].key;
 
 		fl_note(ps, "%zu swap chains in the log; kept '%.*s,%.*s,%.*s' (%zu frames), left out "
-		     "%zu rows of the others", pl->nchains + (pl->other_rows ? 1 : 0),
-		     (int)k->f[0].len, k->f[0].s, (int)k->f[1].len, k->f[1].s, (int)k->f[2].len,
-		     k->f[2].s, pl->chains[best].rows, total + pl->other_rows - pl->chains[best].rows);
+			"%zu rows of the others", pl->nchains + (pl->other_rows ? 1 : 0),
+			(int)k->f[0].len, k->f[0].s, (int)k->f[1].len, k->f[1].s, (int)k->f[2].len,
+			k->f[2].s, pl->chains[best].rows, total + pl->other_rows - pl->chains[best].rows);
 	}
 	fl_note(ps, "%s: frame times from column %s; frame ends from their running sum", fmt,
-	     pl->col);
+		pl->col);
 out:
 	free(pl);
 	return r;

@@ -232,8 +232,8 @@ int smp_setup_gpu(struct sampler *s)
 	smp_add_meta(s, "gpu.drivers", "%s", drivers);
 	if (s->ngpu == 0)
 		smp_note(s, false, 0,
-		     "gpu: driver '%s' reports no drm-engine-* busy time known here; "
-		     "engines seen later count in gpu.other_ns",
-		     drivers);
+			 "gpu: driver '%s' reports no drm-engine-* busy time known here; "
+			 "engines seen later count in gpu.other_ns",
+			 drivers);
 	return 0;
 }

@@ -231,7 +231,7 @@ void smp_src_failed(struct sampler *s, struct src *f, int err, int tid)
 		return;
 	f->noted = true;
 	smp_note(s, true, tid, "'%s': %s%s", f->path ? f->path : "?", strerror(-err),
-	     err == -EACCES || err == -EPERM ? " (the process may not be traced by this user)"
+		 err == -EACCES || err == -EPERM ? " (the process may not be traced by this user)"
 					     : "");
 }
 

@@ -92,7 +92,7 @@ int smp_setup_vmstat(struct sampler *s)
 	for (size_t i = 0; i < VM_N; i++) {
 		if (!found[i]) {
 			smp_note(s, false, 0, "vm.%s: not in /proc/vmstat on this kernel",
-			     field_vm_key[i]);
+				 field_vm_key[i]);
 			continue;
 		}
 		r = smp_add_field(s, REC_INT, "%s", field_vm[i]);

@@ -304,7 +304,7 @@ void smp_sample_thread(struct sampler *s, struct thr *t, uint64_t t_ns)
 			s->stacks++;
 			if (s->stacks == MAX_STACKS)
 				smp_note(s, true, 0, "kernel stacks: %d taken, no more this run",
-				     MAX_STACKS);
+					 MAX_STACKS);
 		} else if (n < 0 && n != -ESRCH) {
 			smp_src_failed(s, &t->stack, (int)n, t->tid);
 		}

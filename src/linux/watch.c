@@ -112,7 +112,7 @@ static void inotify_read(struct watch *w)
 						continue;
 					if (d->exempt) {
 						w_logline(w, '-', "input device appeared: '%s' (exempt: held by %s)",
-							d->name, d->holder);
+							  d->name, d->holder);
 						continue;
 					}
 					snprintf(line, sizeof(line), "input device appeared: '%s'", d->name);
@@ -319,7 +319,7 @@ int watch_start(const struct watch_opts *o, struct watch **ret, struct strbuf *e
 
 		strftime(stamp, sizeof(stamp), "%Y-%m-%dT%H:%M:%SZ", gmtime(&now));
 		w_logline(w, '#', "stallscope watch started %s; '!' counts, '-' does not, 'i' is information",
-			stamp);
+			  stamp);
 	}
 	w->ino = inotify_init1(IN_NONBLOCK | IN_CLOEXEC);
 	w->wd_input = w->wd_sessions = -1;
@@ -332,7 +332,7 @@ int watch_start(const struct watch_opts *o, struct watch **ret, struct strbuf *e
 		w_sessions_prime(w);
 		if (w->wd_sessions < 0)
 			w_logline(w, '#', "logins not watched: '%s': %s", w->o.sessions_dir,
-				strerror(errno));
+				  strerror(errno));
 		else
 			w_logline(w, '#', "watching logins (%s)", w->o.sessions_dir);
 	}

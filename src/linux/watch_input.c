@@ -171,7 +171,7 @@ void w_dev_read(struct watch *w, struct dev *d)
 		}
 		if ((size_t)n % sizeof(ev[0]))
 			w_logline(w, '#', "'%s': a partial input event of %zu bytes dropped", d->name,
-				(size_t)n % sizeof(ev[0]));
+				  (size_t)n % sizeof(ev[0]));
 	}
 }
 
@@ -197,7 +197,7 @@ void w_input_open_all(struct watch *w)
 
 	if (!dir) {
 		w_logline(w, '#', "no input devices watched: '%s': %s", w->o.input_dir,
-			strerror(errno));
+			  strerror(errno));
 		return;
 	}
 	while ((e = readdir(dir)))
@@ -206,5 +206,5 @@ void w_input_open_all(struct watch *w)
 	closedir(dir);
 	for (unsigned i = 0; i < w->ndevs; i++)
 		w_logline(w, '#', "watching input device '%s' (%s)%s", w->devs[i].name,
-			w->devs[i].file, w->devs[i].exempt ? ", exempt" : "");
+			  w->devs[i].file, w->devs[i].exempt ? ", exempt" : "");
 }

@@ -243,14 +243,14 @@ void w_procs_scan(struct watch *w)
 				if (was != PROC_UNKNOWN && was != p->cls &&
 				    (p->cls == PROC_RUN || p->cls == PROC_EXEMPT))
 					w_logline(w, '-', "process %d (%s) after an exec: %s", p->pid,
-						p->comm, p->cls == PROC_RUN ? "the run's" : "exempt");
+						  p->comm, p->cls == PROC_RUN ? "the run's" : "exempt");
 			}
 			if (p->cls == PROC_KERNEL || p->cls == PROC_RUN || p->cls == PROC_EXEMPT)
 				continue;
 			p->counted = true;
 			if (p->cls == PROC_SYSTEM) {
 				w_logline(w, 'i', "process %d (%s), a system service, used %.1f s of CPU",
-					p->pid, p->comm, cpu);
+					  p->pid, p->comm, cpu);
 				continue;
 			}
 			snprintf(detail, sizeof(detail), "process %d (%s) used %.1f s CPU", p->pid,

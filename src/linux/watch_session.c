@@ -89,7 +89,7 @@ void w_vt_open(struct watch *w)
 	w->vt_cur[n > 0 ? n : 0] = '\0';
 	w_chomp(w->vt_cur);
 	w_logline(w, '#', "watching VT switches (%s, now %s)", w->o.vt_file,
-		w->vt_cur[0] ? w->vt_cur : "unknown");
+		  w->vt_cur[0] ? w->vt_cur : "unknown");
 }
 
 static const char *vt_number(const char *tty)
@@ -170,7 +170,7 @@ static void kmsg_line(struct watch *w, char *line)
 		 u == WATCH_USB_CONNECTED ? "connected" : "disconnected", text);
 	w_counts(w, WATCH_DEVICE, u == WATCH_USB_CONNECTED ? "a USB device connected"
 						       : "a USB device disconnected",
-	       out);
+		 out);
 }
 
 void w_kmsg_read(struct watch *w)
