@@ -154,7 +154,8 @@ static int detect(struct parse *ps, struct cursor c, enum framelog_format *ret)
 			*ret = FRAMELOG_PLAIN;
 		} else {
 			return fl_perr_got(ps, c.lineno, v,
-					   "unknown frame log: expected a MangoHud CSV (os,cpu,... or "
+					   "unknown frame log: expected a MangoHud CSV (os,cpu,... "
+					   "or "
 					   "fps,frametime,...), a PresentMon CSV header "
 					   "(...,MsBetweenPresents,...) or a frame time in ms");
 		}

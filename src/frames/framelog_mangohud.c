@@ -112,13 +112,15 @@ static int preamble(struct parse *ps, struct cursor *c, struct span *line, struc
 		    mh_version(*line, &v->major, &v->minor, &v->patch, v->text, sizeof(v->text)))
 			continue;
 		return fl_perr_got(ps, c->lineno, *line,
-				   "expected a MangoHud log line (v1, a version, ---, os,cpu,... or "
+				   "expected a MangoHud log line (v1, a version, ---, os,cpu,... "
+				   "or "
 				   "the frame header fps,frametime,...)");
 	}
 	if (!*header_line) {
 		if (c->lineno == 0)
 			return fl_perr(ps, 0, "empty file: expected a frame log");
-		return fl_perr(ps, 0, "no MangoHud frame header (fps,frametime,...) in the first %zu "
+		return fl_perr(ps, 0,
+			       "no MangoHud frame header (fps,frametime,...) in the first %zu "
 			       "lines", c->lineno);
 	}
 	return 0;
@@ -146,7 +148,8 @@ static void times(struct parse *ps, int i_el, size_t elapsed_bad_line)
 			if ((f->t_s[i] - f->t_s[i - 1]) * 1e3 > 2 * f->ft_ms[i])
 				sample_rows++;
 		if (f->n >= 3 && sample_rows * 2 > f->n)
-			fl_note(ps, "rows are samples (one every %.0f ms on average), not every frame "
+			fl_note(ps,
+				"rows are samples (one every %.0f ms on average), not every frame "
 				"(MangoHud's log_interval was not 0): counts and shares describe "
 				"the samples", (f->t_s[f->n - 1] - f->t_s[0]) * 1e3 /
 				(double)(f->n - 1));
@@ -186,13 +189,15 @@ int fl_parse_mangohud(struct parse *ps, struct cursor *c)
 		if (!line.len) {
 			if (c->p >= c->end)
 				break;
-			return fl_perr(ps, c->lineno, "expected a row of %d fields, got an empty line",
+			return fl_perr(ps, c->lineno,
+				       "expected a row of %d fields, got an empty line",
 				       nfields);
 		}
 		if (i != nfields) {
 			if (!c->last_had_nl && i < nfields) {
-				fl_note(ps, "line %zu: last line cut short (%d of %d fields, no newline): "
-					"left out", c->lineno, i, nfields);
+				fl_note(ps,
+					"line %zu: last line cut short (%d of %d fields, no "
+					"newline): left out", c->lineno, i, nfields);
 				break;
 			}
 			return fl_perr(ps, c->lineno, "expected %d fields as in the header on line "

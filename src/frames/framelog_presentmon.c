@@ -100,7 +100,8 @@ static int pm_pass(struct parse *ps, struct cursor *c, struct pm_log *pl, struct
 		if (!line.len) {
 			if (c->p >= c->end)
 				break;
-			return fl_perr(ps, c->lineno, "expected a row of %d fields, got an empty line",
+			return fl_perr(ps, c->lineno,
+				       "expected a row of %d fields, got an empty line",
 				       pl->nfields);
 		}
 		if (pl->keyed) {
@@ -128,7 +129,9 @@ static int pm_pass(struct parse *ps, struct cursor *c, struct pm_log *pl, struct
 		i = split_fields(line, want, fl);
 		if (i != pl->nfields) {
 			if (!c->last_had_nl && i < pl->nfields) {
-				fl_note(ps, "line %zu: last line cut short (%d of %d fields, no newline): "
+				fl_note(ps,
+					"line %zu: last line cut short (%d of %d fields, no "
+					"newline): "
 					"left out", c->lineno, i, pl->nfields);
 				break;
 			}
@@ -211,10 +214,12 @@ int fl_parse_presentmon(struct parse *ps, struct cursor *c)
 	if (pl->nchains > 1 || pl->other_rows) {
 		const struct pm_key *k = &pl->chains[best].key;
 
-		fl_note(ps, "%zu swap chains in the log; kept '%.*s,%.*s,%.*s' (%zu frames), left out "
+		fl_note(ps,
+			"%zu swap chains in the log; kept '%.*s,%.*s,%.*s' (%zu frames), left out "
 			"%zu rows of the others", pl->nchains + (pl->other_rows ? 1 : 0),
 			(int)k->f[0].len, k->f[0].s, (int)k->f[1].len, k->f[1].s, (int)k->f[2].len,
-			k->f[2].s, pl->chains[best].rows, total + pl->other_rows - pl->chains[best].rows);
+			k->f[2].s, pl->chains[best].rows,
+			total + pl->other_rows - pl->chains[best].rows);
 	}
 	fl_note(ps, "%s: frame times from column %s; frame ends from their running sum", fmt,
 		pl->col);
