@@ -131,8 +131,7 @@ static int pm_pass(struct parse *ps, struct cursor *c, struct pm_log *pl, struct
 			if (!c->last_had_nl && i < pl->nfields) {
 				fl_note(ps,
 					"line %zu: last line cut short (%d of %d fields, no "
-					"newline): "
-					"left out", c->lineno, i, pl->nfields);
+					"newline): left out", c->lineno, i, pl->nfields);
 				break;
 			}
 			return fl_perr(ps, c->lineno, "expected %d fields as in the header on line "
