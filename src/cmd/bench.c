@@ -340,11 +340,13 @@ static int plan_bench(struct bench *b)
 		goto out;
 	if (!b->cmd) {
 		if (!rc->command) {
-			ret = cli_usage_error(o->recipe ? "the recipe '%s' has no command and none "
-							  "was given after '--'"
-							: "expected -- CMD ARGS..., or a recipe for "
-							  "'%s' (--recipe FILE, or recipes/%s.ini)",
-					      o->recipe ? o->recipe : o->name, o->name);
+			if (o->recipe)
+				ret = cli_usage_error("the recipe '%s' has no command and none was "
+						      "given after '--'", o->recipe);
+			else
+				ret = cli_usage_error("expected -- CMD ARGS..., or a recipe for '%s' "
+						      "(--recipe FILE, or recipes/%s.ini)", o->name,
+						      o->name);
 			goto out;
 		}
 		n = argsplit(rc->command, &b->split, &err);
@@ -667,8 +669,8 @@ static void summary(const struct bench *b)
 	char el[32];
 
 	if (stop_requested)
-		cli_error("stopped by SIG%s after %zu of %zu runs", sigabbrev_np(stop_requested) ?: "?",
-			  b->stored, b->total);
+		cli_error("stopped by SIG%s after %zu of %zu runs",
+			  sigabbrev_np(stop_requested) ?: "?", b->stored, b->total);
 	fmt_hms(el, sizeof(el), now_s() - b->t_start);
 	printf("%zu run%s of '%s' stored in '%s' in %s (%zu interfered%s, %zu failed; both left "
 	       "out of medians)\n", b->stored, b->stored == 1 ? "" : "s", name, db, el,

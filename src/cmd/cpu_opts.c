@@ -42,8 +42,8 @@ int cpu_opts_parse(int argc, char **argv, struct cpu_opts *o, const char *zero_t
 			if (cli_parse_double("-t", optarg, 0, 1e7, &o->duration_s) < 0)
 				return EXIT_USAGE;
 			if (o->duration_s == 0)
-				return cli_usage_error("option '-t': %s; give more than 0, or leave -t "
-						       "out to run until Ctrl-C", zero_t);
+				return cli_usage_error("option '-t': %s; give more than 0, or "
+						       "leave -t out to run until Ctrl-C", zero_t);
 			break;
 		case 'p':
 			if (cli_parse_int("-p", optarg, 0, 99, &o->prio) < 0)
