@@ -33,6 +33,7 @@
 #include "cli.h"
 #include "cmd/cmd.h"
 #include "cmd/report.h"
+#include "core/grow.h"
 #include "core/stats.h"
 #include "db/db.h"
 #include "out/table.h"
@@ -214,12 +215,12 @@ static void print_left_out(const char *outdir, size_t nleft, const struct strbuf
 struct db_row {
 	char *name, *variant;
 	long long *ids;
-	size_t n;
+	size_t n, aids;
 };
 
 struct db_collect {
 	struct db_row *rows;
-	size_t nrows, maxruns;
+	size_t nrows, arows, maxruns;
 	bool include, include_failed;
 	struct strbuf left_out, failed;
 	size_t nleft, nfailed;
@@ -230,7 +231,6 @@ static int collect_db_run(const struct db_run *run, void *ctx)
 {
 	struct db_collect *c = ctx;
 	struct db_row *r;
-	long long *ids;
 
 	if (run->interfered == 1 && !c->include) {
 		sb_addf(&c->left_out, "%s:%s round %d (%s): %s\n", run->name, run->variant,
@@ -249,11 +249,8 @@ static int collect_db_run(const struct db_run *run, void *ctx)
 	}
 	r = c->nrows ? &c->rows[c->nrows - 1] : NULL;
 	if (!r || strcmp(r->name, run->name) || strcmp(r->variant, run->variant)) {
-		struct db_row *nr = realloc(c->rows, (c->nrows + 1) * sizeof(*nr));
-
-		if (!nr)
+		if (ARRAY_GROW(c->rows, c->arows, c->nrows + 1) < 0)
 			return c->err = -ENOMEM;
-		c->rows = nr;
 		r = &c->rows[c->nrows++];
 		memset(r, 0, sizeof(*r));
 		r->name = strdup(run->name);
@@ -261,10 +258,8 @@ static int collect_db_run(const struct db_run *run, void *ctx)
 		if (!r->name || !r->variant)
 			return c->err = -ENOMEM;
 	}
-	ids = realloc(r->ids, (r->n + 1) * sizeof(*ids));
-	if (!ids)
+	if (ARRAY_GROW(r->ids, r->aids, r->n + 1) < 0)
 		return c->err = -ENOMEM;
-	r->ids = ids;
 	r->ids[r->n++] = run->id;
 	if (r->n > c->maxruns)
 		c->maxruns = r->n;

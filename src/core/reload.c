@@ -86,7 +86,6 @@ static int on_entry(void *user, const char *section, const char *key, const char
 	if (!strcmp(key, "interfere_re"))
 		return 1;
 	if (!rs->n || strcmp(rs->r[rs->n - 1].program, section)) {
-		struct reload_rule *nr;
 		size_t i;
 
 		for (i = 0; i < rs->n; i++) {
@@ -95,12 +94,10 @@ static int on_entry(void *user, const char *section, const char *key, const char
 				return 0;
 			}
 		}
-		nr = realloc(rs->r, (rs->n + 1) * sizeof(*nr));
-		if (!nr) {
+		if (ARRAY_GROW(rs->r, rs->alloc, rs->n + 1) < 0) {
 			c->oom = 1;
 			return 0;
 		}
-		rs->r = nr;
 		memset(&rs->r[rs->n], 0, sizeof(rs->r[0]));
 		rs->r[rs->n].kind = -1;
 		if (set_str(&rs->r[rs->n].program, section) < 0) {

@@ -57,7 +57,7 @@ struct reload_rule {
 };
 
 struct reload_rules {
-	size_t n;
+	size_t n, alloc;	/* alloc: r's room */
 	struct reload_rule *r;
 };
 

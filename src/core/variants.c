@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/grow.h"
 #include "core/variants.h"
 
 void variants_free(struct variant *v, size_t n)
@@ -64,17 +65,15 @@ int variants_parse(const char *list, struct variant *v, size_t max, struct strbu
 		if (!x->switches)
 			goto nomem;
 		for (sw = strtok_r(tok, "+", &s2); sw; sw = strtok_r(NULL, "+", &s2)) {
-			char *eq = strchr(sw, '='), **ne;
+			char *eq = strchr(sw, '=');
 
 			if (!eq || !is_var_name(sw, (size_t)(eq - sw))) {
 				sb_error(err, 0, "option '--variants': expected '-' or VAR=VALUE "
 					 "joined by '+', got '%s' in '%s'", sw, x->name);
 				goto fail;
 			}
-			ne = realloc(x->env, (x->nenv + 1) * sizeof(*ne));
-			if (!ne)
+			if (ARRAY_GROW(x->env, x->aenv, x->nenv + 1) < 0)
 				goto nomem;
-			x->env = ne;
 			if (!(x->env[x->nenv] = strdup(sw)))
 				goto nomem;
 			x->nenv++;

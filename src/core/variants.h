@@ -16,7 +16,7 @@ struct variant {
 	char *name;		/* as given; "-" for the base */
 	char *switches;		/* "VAR=VALUE+VAR=VALUE", or NULL for the base */
 	char **env;		/* the switches as VAR=VALUE strings */
-	size_t nenv;
+	size_t nenv, aenv;	/* aenv: env's room */
 	bool no_sample;		/* bench --recorder-ab's frames-only variant */
 };
 
