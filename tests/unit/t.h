@@ -78,6 +78,28 @@ static inline void t_skip(const char *why)
 	exit(77);
 }
 
+/* A new temporary directory from TMPL ("/tmp/ss-x-XXXXXX", changed in
+ * place); exits 1 when none can be made. */
+static inline char *t_tmpdir(char *tmpl)
+{
+	if (!mkdtemp(tmpl)) {
+		perror("mkdtemp");
+		exit(1);
+	}
+	return tmpl;
+}
+
+/* Removes DIR and what is in it (a test's t_tmpdir); says so when it
+ * cannot. */
+static inline void t_rmtree(const char *dir)
+{
+	char cmd[4200];
+
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+	if (system(cmd) != 0)
+		fprintf(stderr, "cannot remove %s\n", dir);
+}
+
 /* The path of fixture NAME under $SS_FIXTURES, in a static buffer. */
 static inline const char *t_fixture(const char *name)
 {

@@ -168,18 +168,11 @@ static void test_frame_log(void)
 
 int main(void)
 {
-	char cmd[64];
-
-	if (!mkdtemp(tmp)) {
-		perror("mkdtemp");
-		return 1;
-	}
+	t_tmpdir(tmp);
 	T_RUN(test_run_dir);
 	T_RUN(test_failed_run);
 	T_RUN(test_errors);
 	T_RUN(test_frame_log);
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", tmp);
-	if (system(cmd) != 0)
-		fprintf(stderr, "cannot remove %s\n", tmp);
+	t_rmtree(tmp);
 	return t_exit();
 }

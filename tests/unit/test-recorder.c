@@ -165,18 +165,11 @@ static void test_start_fails_cleanly(void)
 
 int main(void)
 {
-	char cmd[64];
-
-	if (!mkdtemp(tmp)) {
-		perror("mkdtemp");
-		return 1;
-	}
+	t_tmpdir(tmp);
 	T_RUN(test_rundir);
 	T_RUN(test_frames_valid);
 	T_RUN(test_record_sh);
 	T_RUN(test_start_fails_cleanly);
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", tmp);
-	if (system(cmd) != 0)
-		fprintf(stderr, "cannot remove %s\n", tmp);
+	t_rmtree(tmp);
 	return t_exit();
 }
