@@ -12,6 +12,9 @@
  *              cheap signals gating vmstat and the like)
  *   kept-open  the same files, kept open, but every source read every sample
  *   naive      the same files opened, read with stdio and closed every sample
+ *   exact      exact mode (linux/exact.h): the sampled threads from the BPF
+ *              program's counters and ring instead of /proc (root; left out
+ *              where it cannot load, saying why)
  *   profiled   as gated, with per-source timing (its own time is not shown)
  *
  * It prints the median, p99 and mean wall time per sample (us) of each over
@@ -46,10 +49,12 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "core/strbuf.h"
+#include "linux/exact.h"
 #include "linux/sampler.h"
 
-enum { S_GATED, S_KEPT, S_NAIVE, S_PROF, S_N };
-static const char *const s_names[S_N] = {"gated", "kept-open", "naive", "profiled"};
+enum { S_GATED, S_KEPT, S_NAIVE, S_EXACT, S_PROF, S_N };
+static const char *const s_names[S_N] = {"gated", "kept-open", "naive", "exact", "profiled"};
 
 static uint64_t now_ns(void)
 {
@@ -290,6 +295,32 @@ static void gate_step(struct gate_check *g, const int64_t *v, bool slow)
 			g->miss_by[i]++;
 }
 
+/* Exact mode's sample in two parts: the threads (counters and ring, and
+ * the task stat it still reads at slow samples and when a disk moved) and
+ * the system sources, which keep their gates. Means per sample, from the
+ * sampler's own profile (exact samples are profiled). */
+static void exact_parts(const struct sampler *s, long samples)
+{
+	const struct sampler_cost *c;
+	size_t n = sampler_costs(s, &c);
+	double thread = 0, sys = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		double us = (double)c[i].ns / 1e3 / (double)samples;
+
+		if (!strncmp(c[i].source, "exact", 5) || !strncmp(c[i].source, "task", 4) ||
+		    !strncmp(c[i].source, "fd", 2))
+			thread += us;
+		else
+			sys += us;
+		if (!strncmp(c[i].source, "exact", 5) && c[i].reads)
+			printf("exact: counters and ring %.2f us per sample (mean of %llu)\n", us,
+			       (unsigned long long)c[i].reads);
+	}
+	printf("exact: the threads' part %.2f us per sample, the system's %.2f (means)\n", thread,
+	       sys);
+}
+
 /* ---------------------------------------------------------------- main */
 
 int main(int argc, char **argv)
@@ -309,6 +340,9 @@ int main(int argc, char **argv)
 	size_t nfirst[S_N] = {0};
 	int64_t *vals[S_N] = {NULL};
 	struct gate_check g;
+	struct exact *x = NULL;
+	struct strbuf xwhy = STRBUF_INIT;
+	int act[S_N], nact = 0;
 	pid_t target = 0, pressure = 0;
 	struct timespec next;
 	size_t nf;
@@ -352,15 +386,29 @@ int main(int argc, char **argv)
 		pressure = start_pressure(getenv("TMPDIR") ? getenv("TMPDIR") : "/var/tmp");
 	usleep(200000);
 
+	{
+		struct exact_opts xo = { 0 };
+
+		if (exact_open(&xo, &x, &xwhy) < 0) {
+			printf("exact: not measured: %s\n", xwhy.buf);
+			x = NULL;
+		}
+	}
 	for (int i = 0; i < S_N; i++) {
 		struct sampler_opts o = {
 		    .pid = target,
 		    .intern = intern,
 		    .naive = i == S_NAIVE,
 		    .no_gate = i == S_KEPT,
-		    .profile = i == S_PROF,
+		    .profile = i == S_PROF || i == S_EXACT,
+		    .exact = i == S_EXACT ? x : NULL,
 		};
-		int r = sampler_new(&o, &s[i]);
+		int r;
+
+		if (i == S_EXACT && !x)
+			continue;
+		act[nact++] = i;
+		r = sampler_new(&o, &s[i]);
 
 		if (r < 0) {
 			fprintf(stderr, "sampler-bench: error: sampler for pid %d: %s\n",
@@ -392,8 +440,8 @@ int main(int argc, char **argv)
 			next.tv_sec++;
 		}
 		clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &next, NULL);
-		for (int j = 0; j < S_N; j++) {
-			int i = (int)((j + k) % S_N);
+		for (int j = 0; j < nact; j++) {
+			int i = act[(j + k) % nact];
 			uint64_t t0 = now_ns();
 			int r = sampler_sample(s[i], t0, vals[i]);
 
@@ -421,6 +469,8 @@ int main(int argc, char **argv)
 		printf("%-10s %10s %10s %10s %14s\n", "sampler", "median_us", "p99_us", "mean_us",
 		       "median_any_us");
 		for (int i = 0; i < S_N - 1; i++) {
+			if (!s[i])
+				continue;
 			struct stat3 any = stats(t[i], (size_t)opt.samples);
 
 			st[i] = stats(tfirst[i], nfirst[i]);
@@ -429,12 +479,21 @@ int main(int argc, char **argv)
 		}
 		printf("(median, p99, mean: the samples a sampler took first after the wake-up, "
 		       "as the recorder does, 1 in %d;\n median_any: all, warmer after another's)\n",
-		       S_N);
+		       nact);
 		printf("ratio gated/naive (medians): %.3f   (goal <= 0.05)\n",
 		       st[S_GATED].median / st[S_NAIVE].median);
 		printf("ratio kept-open/naive (medians): %.3f\n",
 		       st[S_KEPT].median / st[S_NAIVE].median);
 		printf("gated median: %.2f us per sample   (goal <= 10)\n", st[S_GATED].median);
+		if (x) {
+			printf("ratio exact/naive (medians): %.3f   (goal <= 0.05)\n",
+			       st[S_EXACT].median / st[S_NAIVE].median);
+			printf("ratio exact/gated (medians): %.3f\n",
+			       st[S_EXACT].median / st[S_GATED].median);
+			printf("exact median: %.2f us per sample   (goal <= 5)\n",
+			       st[S_EXACT].median);
+			exact_parts(s[S_EXACT], opt.samples);
+		}
 		printf("per source (profiled, gated): us/read, reads/sample, skipped/sample\n");
 		for (size_t i = 0; i < ncost; i++) {
 			if (cost[i].reads == 0 && cost[i].skipped == 0)
@@ -477,6 +536,8 @@ int main(int argc, char **argv)
 out:
 	for (int i = 0; i < S_N; i++) {
 		sampler_free(s[i]);
+		if (i == S_EXACT)
+			exact_close(x);
 		free(t[i]);
 		free(tfirst[i]);
 		free(vals[i]);
@@ -489,5 +550,6 @@ out:
 		kill(pressure, SIGKILL);
 		waitpid(pressure, NULL, 0);
 	}
+	sb_release(&xwhy);
 	return ret;
 }

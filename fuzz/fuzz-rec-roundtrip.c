@@ -2,13 +2,15 @@
 /*
  * fuzz-rec-roundtrip.c: a libFuzzer target for the writer and reader
  * together: the input is a script of writer calls (fields, samples, frames,
- * thread snapshots, events, flushes) whose values it also supplies; the
+ * thread snapshots, events, exact-mode intervals, flushes) whose values it
+ * also supplies; the
  * record is written to a memory file (memfd), read back, and everything
  * must come back exactly. Aborts on any difference, so a coding asymmetry
  * between writer.c and reader.c is a crash.
  *
  * fuzz-sources: src/rec/[a-z]*.c src/core/grow.c src/core/record.c src/core/runini.c src/core/display.c src/core/strbuf.c
  */
+#include <errno.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -59,6 +61,7 @@ static struct {
 	struct rec_thread th[8][MAXT];
 	size_t thn[8];
 	uint64_t tht[8];
+	struct rec_interval iv[MAXS];
 } g;
 
 #define MUST(c)                                                                 \
@@ -76,7 +79,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct rec *r = NULL;
 	struct strbuf err = STRBUF_INIT;
 	char path[64], name[8];
-	size_t nf, ns = 0, nfr = 0, nth = 0, nev = 0, i;
+	size_t nf, ns = 0, nfr = 0, nth = 0, nev = 0, niv = 0, i;
 	uint64_t t = 0, period;
 	int fd = memfd_create("rec", 0);
 
@@ -141,6 +144,29 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			MUST(rec_writer_event(w, take(&in, 8), (uint32_t)take(&in, 4),
 					      op & 1 ? "stack" : "note", op & 2 ? "text" : NULL) == 0);
 			nev++;
+		} else if (op < 250 && niv < MAXS) {
+			struct rec_interval *v = &g.iv[niv];
+			uint64_t prev = niv ? g.iv[niv - 1].out_ns : 0;
+
+			memset(v, 0, sizeof(*v));
+			v->out_ns = (uint64_t)value(&in, (int64_t)prev);
+			v->wake_ns = v->out_ns + take(&in, 3);
+			v->in_ns = v->wake_ns + take(&in, 2);
+			if (v->wake_ns < v->out_ns || v->in_ns < v->wake_ns) {
+				MUST(rec_writer_interval(w, v) == -EINVAL);
+				continue;
+			}
+			v->tid = (uint32_t)take(&in, 4);
+			v->waker_tid = (uint32_t)take(&in, 2);
+			v->syscall = (int32_t)take(&in, 4);
+			v->cls = (uint8_t)take(&in, 1);
+			v->state = (uint8_t)take(&in, 1);
+			v->flags = (uint8_t)take(&in, 1);
+			v->arg0 = take(&in, 8);
+			v->stack = op & 1 ? rec_writer_intern(w, "folio_wait_bit\nfilemap_fault\n") : 0;
+			v->waker_comm = op & 2 ? rec_writer_intern(w, "kworker") : 0;
+			MUST(rec_writer_interval(w, v) == 0);
+			niv++;
 		} else {
 			MUST(rec_writer_flush(w) == 0);
 		}
@@ -149,7 +175,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	MUST(rec_read_file(path, &r, &err) == 0);
 	close(fd);
 	MUST(r->nfields == nf && r->nsamples == ns && r->nframes == nfr && r->nthreads == nth &&
-	     r->nevents == nev && r->complete && !r->torn_bytes);
+	     r->nevents == nev && r->nintervals == niv && r->complete && !r->torn_bytes);
+	for (i = 0; i < niv; i++)
+		MUST(!memcmp(&r->intervals[i], &g.iv[i], sizeof(g.iv[i])));
 	for (i = 0; i < ns; i++) {
 		MUST(r->t_ns[i] == g.t[i]);
 		MUST(!nf || !memcmp(&r->vals[i * nf], g.vals[i], nf * sizeof(int64_t)));

@@ -6,7 +6,9 @@
  * runs a known thread layout beside it: N threads named busyN that spin and
  * M threads named idleN that sleep. Optionally it also writes one line per
  * frame to a HUD file (truncated at start), and can stop writing it early to
- * play a frame source that stops.
+ * play a frame source that stops. With --handoff S the render thread ends
+ * after S seconds and a new one, "render2", marks the rest (a presenting
+ * thread that changes mid-run).
  *
  * At exit it prints "ss-markers: frames=F pushed=P" on stdout: F frames
  * marked, P of them stamped into a recorder's ring (0 without a recorder).
@@ -32,6 +34,7 @@ static struct {
 	int render_thread;
 	const char *hud;
 	double hud_stop_s;	/* stop writing the HUD file after this; < 0 never */
+	double handoff_s;	/* --render-thread: hand over to render2 after this; 0 never */
 	int exit_code;
 } opt = {
 	.fps = 60,
@@ -76,6 +79,8 @@ static void ts_add_ns(struct timespec *t, uint64_t ns)
 
 /* The frame loop: marks a frame at every deadline until the count or the
  * time is reached, or a signal arrives. */
+static int first_render;	/* frames_main's argument for the first render thread */
+
 static void *frames_main(void *arg)
 {
 	uint64_t period = (uint64_t)(1e9 / opt.fps);
@@ -88,6 +93,9 @@ static void *frames_main(void *arg)
 		fprintf(stderr, "ss-markers: cannot write '%s': %s\n", opt.hud, strerror(errno));
 	clock_gettime(CLOCK_MONOTONIC, &next);
 	while (marked < want && !atomic_load(&stop)) {
+		if (arg == &first_render && opt.handoff_s > 0 &&
+		    (ss_now_ns() - start) / 1e9 >= opt.handoff_s)
+			break;
 		ts_add_ns(&next, period);
 		while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &next, NULL) == EINTR)
 			if (atomic_load(&stop))
@@ -108,7 +116,8 @@ static void *frames_main(void *arg)
 static void usage(FILE *f)
 {
 	fprintf(f, "usage: ss-markers [--fps F] [--seconds S | --frames N] [--busy N] [--idle N]\n"
-		   "                  [--render-thread] [--hud PATH [--hud-stop S]] [--exit N]\n\n"
+		   "                  [--render-thread [--handoff S]] [--hud PATH [--hud-stop S]]\n"
+		   "                  [--exit N]\n\n"
 		   "marks frames with stallscope_frame() beside a known thread layout\n\n"
 		   "EXAMPLES\n"
 		   "  ss-markers --fps 100 --frames 250 --busy 2 --idle 1\n"
@@ -127,13 +136,14 @@ int main(int argc, char **argv)
 		{ "hud", required_argument, NULL, 'H' },
 		{ "hud-stop", required_argument, NULL, 'S' },
 		{ "exit", required_argument, NULL, 'e' },
+		{ "handoff", required_argument, NULL, 'o' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 },
 	};
 	pthread_t th[514];
 	int nth = 0, c;
 
-	while ((c = getopt_long(argc, argv, "f:s:n:b:i:rH:S:e:h", lo, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "f:s:n:b:i:rH:S:e:o:h", lo, NULL)) != -1) {
 		switch (c) {
 		case 'f': opt.fps = atof(optarg); break;
 		case 's': opt.seconds = atof(optarg); break;
@@ -144,6 +154,7 @@ int main(int argc, char **argv)
 		case 'H': opt.hud = optarg; break;
 		case 'S': opt.hud_stop_s = atof(optarg); break;
 		case 'e': opt.exit_code = atoi(optarg); break;
+		case 'o': opt.handoff_s = atof(optarg); break;
 		case 'h': usage(stdout); return 0;
 		default: usage(stderr); return 2;
 		}
@@ -168,8 +179,13 @@ int main(int argc, char **argv)
 	if (opt.render_thread) {
 		pthread_t r;
 
-		if (pthread_create(&r, NULL, frames_main, NULL) == 0) {
+		if (pthread_create(&r, NULL, frames_main, &first_render) == 0) {
 			pthread_setname_np(r, "render");
+			pthread_join(r, NULL);
+		}
+		if (opt.handoff_s > 0 && !atomic_load(&stop) &&
+		    pthread_create(&r, NULL, frames_main, NULL) == 0) {
+			pthread_setname_np(r, "render2");
 			pthread_join(r, NULL);
 		}
 	} else {

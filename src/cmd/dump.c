@@ -24,6 +24,7 @@
 
 #include "cli.h"
 #include "cmd/cmd.h"
+#include "core/exact.h"
 #include "rec/rec.h"
 
 struct dump_opts {
@@ -136,12 +137,40 @@ static void dump_threads(const struct rec *r, const struct rec_threads *ts)
 }
 
 /* The streams, merged by time; the order of this enum breaks ties. */
-enum stream { S_CLOCK, S_SAMPLE, S_THREADS, S_EVENT, S_FRAME, S_N };
+enum stream { S_CLOCK, S_SAMPLE, S_THREADS, S_EVENT, S_FRAME, S_INTERVAL, S_N };
+
+/* An exact-mode interval: its three times, who, why, and its strings. */
+static void dump_interval(const struct rec *r, const struct rec_interval *iv)
+{
+	const char *cls = exact_class_name(iv->cls);
+
+	fputs("interval out=", stdout);
+	put_time(iv->out_ns);
+	fputs(" wake=", stdout);
+	put_time(iv->wake_ns);
+	fputs(" in=", stdout);
+	put_time(iv->in_ns);
+	printf(" tid=%" PRIu32 " class=", iv->tid);
+	if (cls)
+		fputs(cls, stdout);
+	else
+		printf("%u", iv->cls);
+	printf(" state=%c syscall=%" PRId32 " arg0=%" PRIu64 " flags=0x%x waker=%" PRIu32 ":",
+	       iv->state >= 32 && iv->state < 127 ? iv->state : '?', iv->syscall, iv->arg0,
+	       iv->flags, iv->waker_tid);
+	put_str(rec_str(r, iv->waker_comm));
+	fputs(" fd_target=", stdout);
+	put_str(rec_str(r, iv->fd_target));
+	fputs(" stack=", stdout);
+	put_str(rec_str(r, iv->stack));
+	putchar('\n');
+}
 
 static void dump_body(const struct rec *r)
 {
 	size_t pos[S_N] = { 0 };
-	const size_t len[S_N] = { r->nclocks, r->nsamples, r->nthreads, r->nevents, r->nframes };
+	const size_t len[S_N] = { r->nclocks, r->nsamples, r->nthreads, r->nevents, r->nframes,
+				  r->nintervals };
 
 	for (;;) {
 		int best = -1;
@@ -157,6 +186,7 @@ static void dump_body(const struct rec *r)
 			case S_SAMPLE: t = r->t_ns[pos[s]]; break;
 			case S_THREADS: t = r->threads[pos[s]].t_ns; break;
 			case S_EVENT: t = r->events[pos[s]].t_ns; break;
+			case S_INTERVAL: t = r->intervals[pos[s]].in_ns; break;
 			default: t = r->frames[pos[s]].t_ns; break;
 			}
 			if (best < 0 || t < bt) {
@@ -192,6 +222,9 @@ static void dump_body(const struct rec *r)
 			putchar('\n');
 			break;
 		}
+		case S_INTERVAL:
+			dump_interval(r, &r->intervals[pos[best]]);
+			break;
 		default: {
 			const struct rec_frame *fr = &r->frames[pos[best]];
 
@@ -242,7 +275,10 @@ static void dump_summary(const struct rec *r, long long bytes)
 		printf(" bytes_per_sample=%.1f", (double)bytes / (double)r->nsamples);
 	else
 		fputs(" bytes_per_sample=-", stdout);
-	printf(" damaged_bytes=%" PRIu64 "\n", r->damaged_bytes);
+	printf(" damaged_bytes=%" PRIu64, r->damaged_bytes);
+	if (r->nintervals)
+		printf(" intervals=%zu", r->nintervals);
+	putchar('\n');
 }
 
 int cmd_dump(int argc, char **argv)

@@ -24,6 +24,7 @@
 enum {
 	OPT_NO_SAMPLE = 256, OPT_META, OPT_WATCH, OPT_PERIOD, OPT_DURATION, OPT_STOP_FILE,
 	OPT_FRAMES, OPT_RT, OPT_NAIVE, OPT_PROBE, OPT_KICK, OPT_NO_HOOK, OPT_THREAD,
+	OPT_EXACT, OPT_NO_EXACT, OPT_EXACT_MIN,
 };
 
 #define MAX_META 32
@@ -89,7 +90,7 @@ static bool say_what_went_wrong(const struct recorder_opts *o, const struct reco
 			"thread was the one that presented (run.ini frame_thread)\n", o->thread);
 	if (!strncmp(o->frames, "hud:", 4) && access(o->frames + 4, F_OK) != 0)
 		fprintf(stderr, "!! --frames %s: the file never appeared\n", o->frames);
-	if (!o->quiet && geteuid() != 0 && res->sampled)
+	if (!o->quiet && geteuid() != 0 && res->sampled && !res->exact)
 		fprintf(stderr, "%s: note: not root: no kernel stacks in the record (a blocked "
 			"stall's evidence has no stack)\n", cli_prog);
 	return failed;
@@ -140,6 +141,12 @@ static void usage(FILE *f)
 		"      --thread TID|NAME the frame thread: this TID, or the thread of this name\n"
 		"                        (default: the thread that presents; the main thread\n"
 		"                        is sampled too when it is another)\n"
+		"      --exact           require exact mode: the kernel (eBPF) tells every off-CPU\n"
+		"                        interval of the sampled threads and where their time\n"
+		"                        went (default: on where it loads, else /proc sampling,\n"
+		"                        with one line saying why)\n"
+		"      --no-exact        sample /proc only\n"
+		"      --exact-min MS    keep off-CPU intervals this long (default 0.5)\n"
 		"      --rt              sample at SCHED_FIFO with memory locked, when permitted\n"
 		"      --probe           run the timer wake-up probe beside it (stallscope-probe(1));\n"
 		"                        late wake-ups go into the record\n"
@@ -203,6 +210,9 @@ static int parse_options(int argc, char **argv, struct recorder_opts *o,
 		{ "watch", no_argument, NULL, OPT_WATCH },
 		{ "no-hook", no_argument, NULL, OPT_NO_HOOK },
 		{ "thread", required_argument, NULL, OPT_THREAD },
+		{ "exact", no_argument, NULL, OPT_EXACT },
+		{ "no-exact", no_argument, NULL, OPT_NO_EXACT },
+		{ "exact-min", required_argument, NULL, OPT_EXACT_MIN },
 	};
 	struct option lo[sizeof(own) / sizeof(own[0]) + WATCH_OPT_N + 1] = { { 0 } };
 	size_t nlo = sizeof(own) / sizeof(own[0]);
@@ -264,6 +274,15 @@ static int parse_options(int argc, char **argv, struct recorder_opts *o,
 			break;
 		case OPT_NO_HOOK:
 			o->no_hook = true;
+			break;
+		case OPT_EXACT:
+			o->exact = RECORDER_EXACT_ON;
+			break;
+		case OPT_NO_EXACT:
+			o->exact = RECORDER_EXACT_OFF;
+			break;
+		case OPT_EXACT_MIN:
+			bad = cli_parse_double("--exact-min", optarg, 0.01, 10000, &o->exact_min_ms);
 			break;
 		case OPT_THREAD:
 			if (!*optarg)

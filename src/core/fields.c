@@ -3,6 +3,7 @@
  * fields.c: fields.h's tables. Each list is written once, as an X macro,
  * and both the suffixes and the full names are made from it.
  */
+#include "core/exact_abi.h"
 #include "core/fields.h"
 
 #define THREAD_FIELDS(X)                                                                      \
@@ -19,6 +20,25 @@
 const char *const field_ft[TF_N] = { THREAD_FIELDS(FT) };
 const char *const field_ft2[TF_N] = { THREAD_FIELDS(FT2) };
 const enum rec_kind field_thread_kind[TF_N] = { THREAD_FIELDS(KIND) };
+
+#define EXACT_FIELDS(X)                                                                      \
+	X(EF_TID, "tid") X(EF_RUN, "run_ns") X(EF_RUNQ, "runq_ns")                              \
+	X(EF_CLASS + X_FILE_FAULT, "file_fault_ns") X(EF_CLASS + X_SWAP_FAULT, "swap_fault_ns")  \
+	X(EF_CLASS + X_IO_READ, "io_read_ns") X(EF_CLASS + X_IO_WRITE, "io_write_ns")            \
+	X(EF_CLASS + X_IO_META, "io_meta_ns") X(EF_CLASS + X_IO_SYNC, "io_sync_ns")              \
+	X(EF_CLASS + X_GPU, "gpu_ns") X(EF_CLASS + X_FUTEX, "futex_ns")                          \
+	X(EF_CLASS + X_POLL, "poll_ns") X(EF_CLASS + X_SOCKET, "socket_ns")                      \
+	X(EF_CLASS + X_SLEEP, "sleep_ns") X(EF_CLASS + X_OTHER, "other_ns")                      \
+	X(EF_CLASS + X_RECLAIM, "reclaim_wait_ns") X(EF_CLASS + X_PREEMPT, "preempt_ns")         \
+	X(EF_RECLAIM, "reclaim_ns") X(EF_SWITCHES, "switches") X(EF_PREEMPTS, "preempts")        \
+	X(EF_MISSED, "missed") X(EF_BIO_STARTED, "bio_started") X(EF_BIO_DONE, "bio_done")       \
+	X(EF_BIO_BYTES, "bio_bytes") X(EF_BIO_NS, "bio_ns")
+
+_Static_assert(EF_RECLAIM == EF_CLASS + X_NCLASS, "one field per exact class");
+#define FTX(e, n) [e] = "ftx." n,
+#define FT2X(e, n) [e] = "ft2x." n,
+const char *const field_ftx[EF_N] = { EXACT_FIELDS(FTX) };
+const char *const field_ft2x[EF_N] = { EXACT_FIELDS(FT2X) };
 
 const char *const field_proc[PF_N] = {
 	[PF_MINFLT] = "proc.minflt", [PF_MAJFLT] = "proc.majflt",

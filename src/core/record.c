@@ -38,6 +38,7 @@ void rec_free(struct rec *r)
 		free(r->events[i].text);
 	}
 	free(r->events);
+	free(r->intervals);
 	for (i = 0; i < r->nstrs; i++)
 		free(r->strs[i]);
 	free(r->strs);

@@ -69,6 +69,23 @@ struct rec_event {
 	char *text;
 };
 
+/* Exact mode: one off-CPU interval of a sampled thread, as the kernel saw
+ * it (core/exact_abi.h's struct exact_interval, its strings interned).
+ * Blocked from out_ns to wake_ns, waiting for a CPU from wake_ns to in_ns. */
+struct rec_interval {
+	uint64_t out_ns, wake_ns, in_ns;
+	uint64_t arg0;		/* the syscall's first argument */
+	uint32_t tid;
+	uint32_t waker_tid;	/* 0: none seen */
+	int32_t syscall;	/* -1: not in a syscall */
+	uint8_t cls;		/* enum exact_class (core/exact_abi.h) */
+	uint8_t state;		/* 'R' preempted, 'S', 'D' */
+	uint8_t flags;		/* XF_* */
+	uint32_t fd_target;	/* interned: what the fd (arg0) was; 0: none */
+	uint32_t waker_comm;	/* interned */
+	uint32_t stack;		/* interned: kernel functions, innermost first, one a line */
+};
+
 struct rec_meta {
 	char *key;
 	char *value;
@@ -104,6 +121,8 @@ struct rec {
 	struct rec_clock *clocks;
 	size_t nevents;
 	struct rec_event *events;
+	size_t nintervals;	/* in file order (by in_ns) */
+	struct rec_interval *intervals;
 	size_t nstrs;
 	char **strs;		/* strs[0] is "" */
 	uint64_t unknown_records;	/* records of types this reader skipped */

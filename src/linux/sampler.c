@@ -53,6 +53,7 @@
 
 #include "core/strbuf.h"
 #include "linux/discover.h"
+#include "linux/exact.h"
 #include "linux/procparse.h"
 #include "linux/sampler_int.h"
 
@@ -87,8 +88,12 @@ static int setup(struct sampler *s)
 	if (!s->taskdir)
 		smp_note(s, false, 0, "threads: cannot list '%s': %s", path, strerror(errno));
 
-	if (!s->is_root && !s->o.no_stacks)
+	if (!s->is_root && !s->o.no_stacks && !s->o.exact)
 		smp_note(s, false, 0, "kernel stacks: not root, not recorded");
+	if (s->o.exact && (r = smp_setup_exact(s)) < 0) {
+		sb_release(&why);
+		return r;
+	}
 
 	/* Discovery's reasons become notes, one a line. */
 	for (char *p = why.buf, *nl; *p; p = nl + 1) {
@@ -160,6 +165,9 @@ int sampler_new(const struct sampler_opts *opts, struct sampler **ret)
 	}
 	for (size_t i = 0; i < MAX_EVENTS; i++)
 		sb_init(&s->ev_text[i]);
+	sb_init(&s->xstack);
+	for (int i = 0; i < TH_N; i++)
+		s->th[i].xbase = -1;
 	s->buf = malloc(BUF_SIZE);
 	r = discover_path(path, sizeof(path), s->root, "/proc/%d", opts->pid);
 	if (!s->buf || r < 0 || !(s->proc = strdup(path))) {
@@ -249,6 +257,12 @@ void sampler_free(struct sampler *s)
 	free(s->vm_vals);
 	free(s->cur);
 	free(s->base);
+	free(s->ivs);
+	sb_release(&s->xstack);
+	if (s->o.exact) {
+		exact_set_target(s->o.exact, TH_FT, 0);
+		exact_set_target(s->o.exact, TH_FT2, 0);
+	}
 	free(s->proc);
 	free(s->buf);
 	free(s);
@@ -276,6 +290,24 @@ size_t sampler_events(const struct sampler *s, const struct sampler_event **ret)
 {
 	*ret = s->events;
 	return s->nevents;
+}
+
+size_t sampler_intervals(const struct sampler *s, const struct rec_interval **ret)
+{
+	*ret = s->ivs;
+	return s->nivs;
+}
+
+void sampler_exact_stats(const struct sampler *s, struct sampler_exact_stats *ret)
+{
+	*ret = s->xstats;
+	if (!s->o.exact)
+		return;
+	ret->dropped = exact_dropped(s->o.exact);
+	ret->missed = 0;
+	for (int i = 0; i < TH_N; i++)
+		if (s->th[i].xbase >= 0)
+			ret->missed += (uint64_t)s->cur[s->th[i].xbase + EF_MISSED];
 }
 
 size_t sampler_threads(const struct sampler *s, const struct rec_thread **ret)
@@ -456,10 +488,17 @@ int sampler_sample(struct sampler *s, uint64_t t_ns, int64_t *vals)
 
 	s->nevents = 0;
 	s->nsnap = 0;
+	s->nivs = 0;
 
 	ended = thr_ended(s, &s->th[TH_FT]);
-	smp_sample_thread(s, &s->th[TH_FT], t_ns);
-	smp_sample_thread(s, &s->th[TH_FT2], t_ns);
+	if (s->o.exact) {
+		/* the disks first: their moving is when a thread's fault
+		 * counts are read (sampler_exact.c) */
+		smp_drain_exact(s);
+		smp_read_disks(s);
+	}
+	smp_sample_thread(s, &s->th[TH_FT], t_ns, slow);
+	smp_sample_thread(s, &s->th[TH_FT2], t_ns, slow);
 	ended = !ended && thr_ended(s, &s->th[TH_FT]);
 
 	/* The process: no cause rule reads its CPU time, faults or thread
@@ -482,7 +521,8 @@ int sampler_sample(struct sampler *s, uint64_t t_ns, int64_t *vals)
 		s->costs[C_PROC_CLOCK].skipped++;
 	}
 
-	smp_read_disks(s);
+	if (!s->o.exact)
+		smp_read_disks(s);
 	/* CPU and I/O pressure feed no cause rule (runq comes from the
 	 * thread's own schedstat, io from its state and syscall) and each PSI
 	 * read costs a few us: they are slow sources. Memory pressure is rule

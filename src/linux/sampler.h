@@ -36,6 +36,7 @@
 #include "core/record.h"
 
 struct sampler;
+struct exact;
 
 struct sampler_field {
 	const char *name; /* "ft.state", "disk.vda.rd_ios", ...; owned by the sampler */
@@ -71,6 +72,14 @@ struct sampler_opts {
 			      * (vmstat, other processes' stat, a blocked thread's wchan and
 			      * syscall, idle threads' stat) on every sample */
 	bool profile;	     /* measure the time of each source (sampler_costs) */
+	/* Exact mode (linux/exact.h, loaded by the caller, which keeps it):
+	 * the sampled threads become its targets, their state, syscall, fd,
+	 * faults and CPU time come from its counters instead of /proc (their
+	 * task stat only at slow samples, for utime and stime; wchan is not
+	 * read), their counters go into ftx.* and ft2x.*, and each sample
+	 * drains its intervals (sampler_intervals). NULL: the snapshot
+	 * sampler. */
+	struct exact *exact;
 	/* Interns S and returns its id (> 0; 0 for "" or on failure). Required. */
 	uint32_t (*intern)(void *ctx, const char *s);
 	void *intern_ctx;
@@ -134,6 +143,22 @@ int sampler_sample(struct sampler *s, uint64_t t_ns, int64_t *vals);
 /* The events of the last sample (stacks, notes). Returns their count and
  * sets *ret (owned by S, valid until the next sampler_sample). */
 size_t sampler_events(const struct sampler *s, const struct sampler_event **ret);
+
+/* Exact mode: the intervals that ended since the previous sample (their
+ * strings interned). Returns their count and sets *ret (owned by S, valid
+ * until the next sampler_sample). */
+size_t sampler_intervals(const struct sampler *s, const struct rec_interval **ret);
+
+/* Exact mode: intervals the sampler could not take (a full ring in the
+ * kernel, or a slot read that kept racing the kernel's writes). */
+struct sampler_exact_stats {
+	uint64_t dropped;	/* the kernel's ring was full */
+	uint64_t torn;		/* slot reads that raced every try */
+	uint64_t unseen;	/* samples of a thread not switched since it was set */
+	uint64_t missed;	/* switch-ins with no switch-out (both threads) */
+	uint64_t intervals;	/* intervals taken */
+};
+void sampler_exact_stats(const struct sampler *s, struct sampler_exact_stats *ret);
 
 /* In a slow sample, every thread of the process; 0 in other samples.
  * Returns their count and sets *ret (owned by S, valid until the next

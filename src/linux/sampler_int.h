@@ -47,6 +47,7 @@ enum cost {
 	C_SYS_STAT,
 	C_MEMINFO,
 	C_DRM,
+	C_EXACT,
 	C_NCOST
 };
 
@@ -85,6 +86,9 @@ struct thr {
 	size_t last_call_len;	       /* (0: none) and the wchan read with it: */
 	uint32_t call_wchan;	       /* wchan is read when that text changes */
 	uint64_t last_stack;
+	int xbase;		       /* exact mode: its first ftx.* field; -1: none */
+	bool exact_ok;		       /* exact mode: the last slot read gave its values */
+	uint64_t xsig;		       /* exact mode: smp_io_signal at its last stat read */
 };
 
 /* Another process watched by stat: srv, kswapd, kcompactd. */
@@ -210,6 +214,12 @@ struct sampler {
 
 	struct fd_cache_ent fdc[2][FD_CACHE];
 	unsigned stacks;
+
+	/* exact mode (o.exact) */
+	struct rec_interval *ivs;
+	size_t nivs, aivs;
+	struct sampler_exact_stats xstats;
+	struct strbuf xstack;
 };
 
 
@@ -247,9 +257,19 @@ int smp_setup_thread_fields(struct sampler *s, struct thr *t, const char *prefix
 void smp_thr_close(struct thr *t);
 /* Points T at thread TID (0: none) and resets its per-thread state. */
 int smp_thr_open(struct sampler *s, struct thr *t, int tid);
-void smp_sample_thread(struct sampler *s, struct thr *t, uint64_t t_ns);
+void smp_sample_thread(struct sampler *s, struct thr *t, uint64_t t_ns, bool slow);
 /* The slow snapshot of every thread of the process (s->snap). */
 void smp_sample_threads(struct sampler *s);
+
+/* The interned target of thread T's fd FD (cached a second); 0: none. */
+uint32_t smp_fd_target(struct sampler *s, struct thr *t, int64_t fd, uint64_t t_ns);
+
+/* sampler_exact.c */
+int smp_setup_exact(struct sampler *s);
+/* Fills T's fields from its exact slot; false when the slot does not give
+ * them (not switched yet, torn): the caller reads /proc. */
+bool smp_sample_thread_exact(struct sampler *s, struct thr *t, uint64_t t_ns, bool slow);
+void smp_drain_exact(struct sampler *s);
 
 /* sampler_gpu.c */
 int smp_setup_gpu(struct sampler *s);

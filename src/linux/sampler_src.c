@@ -36,6 +36,7 @@ const char *const smp_cost_names[C_NCOST] = {
     [C_SYS_STAT] = "/proc/stat (slow)",
     [C_MEMINFO] = "meminfo (slow)",
     [C_DRM] = "drm fdinfo (slow)",
+    [C_EXACT] = "exact (counters, ring)",
 };
 
 uint64_t smp_mono_ns(void)

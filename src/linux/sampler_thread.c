@@ -14,6 +14,7 @@
 
 #include "core/grow.h"
 #include "core/syscalls.h"
+#include "linux/exact.h"
 #include "linux/procparse.h"
 #include "linux/sampler_int.h"
 
@@ -64,6 +65,9 @@ int smp_thr_open(struct sampler *s, struct thr *t, int tid)
 	t->last_call_len = 0;
 	t->call_wchan = 0;
 	memset(s->fdc[t == &s->th[TH_FT2]], 0, sizeof(s->fdc[0]));
+	t->exact_ok = false;
+	if (s->o.exact)
+		exact_set_target(s->o.exact, t == &s->th[TH_FT2] ? TH_FT2 : TH_FT, (uint32_t)tid);
 	if (tid == 0)
 		return 0;
 	r = smp_src_openf(s, &t->stat, "%s/task/%d/stat", s->proc, tid);
@@ -80,7 +84,7 @@ int smp_thr_open(struct sampler *s, struct thr *t, int tid)
 }
 
 /* The interned readlink of the thread's fd FD, cached per fd for a second. */
-static uint32_t fd_target(struct sampler *s, struct thr *t, int64_t fd, uint64_t t_ns)
+uint32_t smp_fd_target(struct sampler *s, struct thr *t, int64_t fd, uint64_t t_ns)
 {
 	struct fd_cache_ent *c = NULL;
 	char path[PATH_SIZE], link[PATH_SIZE];
@@ -158,7 +162,7 @@ static void syscall_fields(struct sampler *s, struct thr *t, int64_t *v, ssize_t
 		v[TF_SYSCALL] = sc.nr;
 		if (sc.nr >= 0 && syscall_has_fd(sc.nr) && sc.args[0] <= INT32_MAX) {
 			v[TF_FD] = (int64_t)sc.args[0];
-			v[TF_FD_TARGET] = fd_target(s, t, v[TF_FD], t_ns);
+			v[TF_FD_TARGET] = smp_fd_target(s, t, v[TF_FD], t_ns);
 		} else {
 			v[TF_FD] = -1;
 			v[TF_FD_TARGET] = 0;
@@ -189,7 +193,7 @@ static void wchan_field(struct sampler *s, struct thr *t, int64_t *v)
 	v[TF_WCHAN] = t->last_wchan_id;
 }
 
-void smp_sample_thread(struct sampler *s, struct thr *t, uint64_t t_ns)
+void smp_sample_thread(struct sampler *s, struct thr *t, uint64_t t_ns, bool slow)
 {
 	int64_t *v = s->cur + t->base;
 	struct pp_task_stat st;
@@ -200,6 +204,8 @@ void smp_sample_thread(struct sampler *s, struct thr *t, uint64_t t_ns)
 
 	v[TF_TID] = t->tid;
 	if (t->tid == 0 || t->gone)
+		return;
+	if (s->o.exact && smp_sample_thread_exact(s, t, t_ns, slow))
 		return;
 	n = smp_src_read(s, &t->stat, 1024, C_TASK_STAT);
 	if (n == -ESRCH || n == -ENOENT) {
@@ -219,7 +225,7 @@ void smp_sample_thread(struct sampler *s, struct thr *t, uint64_t t_ns)
 	v[TF_STIME] = (int64_t)(st.stime * s->tick_ns);
 	v[TF_CPU] = st.processor;
 
-	if (smp_src_ok(&t->schedstat)) {
+	if (smp_src_ok(&t->schedstat) && !s->o.exact) {
 		n = smp_src_read(s, &t->schedstat, 256, C_SCHEDSTAT);
 		if (n >= 0 && pp_schedstat(s->buf, (size_t)n, &ss) == 0) {
 			v[TF_RUN] = (int64_t)ss.run_ns;

@@ -164,6 +164,7 @@ static int rd_key(struct rd *d, struct cur *c)
 	d->th_restart = true;
 	d->th_n = d->th_tprev = d->th_dtprev = 0;
 	d->ev_tprev = 0;
+	d->iv_tprev = 0;
 	return 0;
 }
 
@@ -560,6 +561,43 @@ static int rd_event(struct rd *d, struct cur *c)
 	return 0;
 }
 
+static int rd_interval(struct rd *d, struct cur *c)
+{
+	struct rec *r = d->r;
+	uint64_t v[13];
+
+	for (int i = 0; i < 13; i++)
+		if (!cur_varint(c, &v[i]))
+			return rd_bad(d, "interval record: expected 13 numbers");
+	if (v[3] > UINT32_MAX || v[4] > UINT32_MAX || v[6] > 255 || v[7] > 255 || v[8] > 255 ||
+	    v[10] > UINT32_MAX || v[11] > UINT32_MAX || v[12] > UINT32_MAX ||
+	    zz_dec(v[5]) < INT32_MIN || zz_dec(v[5]) > INT32_MAX)
+		return rd_bad(d, "interval record: a number out of its range");
+	if (ARRAY_GROW(r->intervals, d->cap_intervals, r->nintervals + 1) < 0)
+		return -ENOMEM;
+	struct rec_interval *iv = &r->intervals[r->nintervals];
+
+	memset(iv, 0, sizeof(*iv));
+	iv->out_ns = d->iv_tprev + (uint64_t)zz_dec(v[0]);
+	iv->wake_ns = iv->out_ns + v[1];
+	iv->in_ns = iv->wake_ns + v[2];
+	if (iv->wake_ns < iv->out_ns || iv->in_ns < iv->wake_ns)
+		return rd_bad(d, "interval record: times out of order");
+	iv->tid = (uint32_t)v[3];
+	iv->waker_tid = (uint32_t)v[4];
+	iv->syscall = (int32_t)zz_dec(v[5]);
+	iv->cls = (uint8_t)v[6];
+	iv->state = (uint8_t)v[7];
+	iv->flags = (uint8_t)v[8];
+	iv->arg0 = v[9];
+	iv->fd_target = (uint32_t)v[10];
+	iv->waker_comm = (uint32_t)v[11];
+	iv->stack = (uint32_t)v[12];
+	d->iv_tprev = iv->out_ns;
+	r->nintervals++;
+	return 0;
+}
+
 /* Adds the sample counts of the block's RT_SAMPLES records to the hint;
  * damage is left for rd_block to report. */
 void rd_count_samples(struct rd *d, const uint8_t *p, size_t n)
@@ -622,6 +660,9 @@ int rd_block(struct rd *d, const uint8_t *p, size_t n, size_t off)
 			break;
 		case RT_EVENT:
 			ret = rd_event(d, &rc);
+			break;
+		case RT_INTERVAL:
+			ret = rd_interval(d, &rc);
 			break;
 		case RT_END:
 			d->r->complete = true;

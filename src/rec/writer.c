@@ -72,8 +72,8 @@ struct rec_writer {
 	struct rec_thread *th_prev;
 	size_t th_nprev, th_cap;
 	uint64_t th_n, th_tprev, th_dtprev;
-	/* events */
-	uint64_t ev_tprev;
+	/* events, intervals */
+	uint64_t ev_tprev, iv_tprev;
 
 	/* interned strings: open addressing, power-of-two size */
 	struct intern_slot *slots;
@@ -440,6 +440,7 @@ static int start_segment(struct rec_writer *w)
 	w->th_nprev = 0;
 	w->th_n = w->th_tprev = w->th_dtprev = 0;
 	w->ev_tprev = 0;
+	w->iv_tprev = 0;
 	w->seg++;
 	le32_put(p, REC_KEY_SYNC);
 	n = 4 + varint_put(p + 4, w->seg);
@@ -801,6 +802,43 @@ int rec_writer_event(struct rec_writer *w, uint64_t t_ns, uint32_t tid, const ch
 	if (r < 0)
 		return r;
 	w->ev_tprev = t_ns;
+	return maybe_flush(w);
+}
+
+int rec_writer_interval(struct rec_writer *w, const struct rec_interval *iv)
+{
+	uint8_t p[13 * 10];
+	size_t n;
+	int r;
+
+	if (!w || !iv || iv->wake_ns < iv->out_ns || iv->in_ns < iv->wake_ns)
+		return -EINVAL;
+	if (w->err)
+		return w->err;
+	if (!w->begun)
+		return -EINVAL;
+	if (open_block(w) < 0)
+		return w->err;
+	if (str_ensure(w, iv->fd_target) < 0 || str_ensure(w, iv->waker_comm) < 0 ||
+	    str_ensure(w, iv->stack) < 0)
+		return w->err ? w->err : -E2BIG;
+	n = varint_put(p, zz_enc((int64_t)(iv->out_ns - w->iv_tprev)));
+	n += varint_put(p + n, iv->wake_ns - iv->out_ns);
+	n += varint_put(p + n, iv->in_ns - iv->wake_ns);
+	n += varint_put(p + n, iv->tid);
+	n += varint_put(p + n, iv->waker_tid);
+	n += varint_put(p + n, zz_enc(iv->syscall));
+	n += varint_put(p + n, iv->cls);
+	n += varint_put(p + n, iv->state);
+	n += varint_put(p + n, iv->flags);
+	n += varint_put(p + n, iv->arg0);
+	n += varint_put(p + n, iv->fd_target);
+	n += varint_put(p + n, iv->waker_comm);
+	n += varint_put(p + n, iv->stack);
+	r = w_record(w, RT_INTERVAL, p, n);
+	if (r < 0)
+		return r;
+	w->iv_tprev = iv->out_ns;
 	return maybe_flush(w);
 }
 

@@ -35,6 +35,7 @@
 #include "linux/kick.h"
 #include "linux/probe.h"
 #include "linux/recsys.h"
+#include "linux/exact.h"
 #include "linux/sampler.h"
 #include "linux/sched.h"
 #include "rec/rec.h"
@@ -291,6 +292,8 @@ static bool take_sample(struct recorder *r, uint64_t now)
 	n = sampler_events(r->s, &ev);
 	for (size_t i = 0; i < n; i++)
 		rec_writer_event(r->w, now, (uint32_t)ev[i].tid, ev[i].kind, ev[i].text);
+	if (r->exact)
+		recorder_exact_write(r);
 	n = sampler_threads(r->s, &th);
 	if (n)	/* one snapshot, however many threads (the record's own type) */
 		rec_writer_threads(r->w, now, th, n);
@@ -579,6 +582,9 @@ int recorder_start(const struct recorder_opts *o, struct recorder **ret, struct 
 		sb_error(err, 0, "stop file '%s' exists already; remove it first", o->stop_file);
 		return -EEXIST;
 	}
+	e = recorder_exact_start(r, err);
+	if (e < 0)
+		return e;
 	if (o->probe || o->kick_ms > 0) {
 		struct strbuf cerr = STRBUF_INIT;
 
@@ -768,6 +774,8 @@ const struct recorder_result *recorder_result(struct recorder *r)
 	res->status = r->status;
 	res->thread_seen = r->thread_seen;
 	res->sampled = r->s != NULL;
+	res->exact = r->exact != NULL;
+	res->exact_why = r->exact_why;
 	res->frames_note = r->frames_note;
 	res->watched = r->watched;
 	res->interfered = r->watched && r->wres.interfered;
@@ -791,6 +799,7 @@ void recorder_free(struct recorder *r)
 	kick_free(r->kick);
 	free(r->kick_res);
 	sampler_free(r->s);
+	exact_close(r->exact);
 	ring_free(r->ring);
 	hud_free(r->hud);
 	free(r->vals);

@@ -38,6 +38,10 @@ enum recorder_say {
 	RECORDER_LIVE,		/* the status line, redrawn in place (opts.live) */
 };
 
+/* Exact mode (linux/exact.h): on where the kernel allows (auto), required
+ * (on: recorder_start fails without it), or off (the snapshot sampler). */
+enum recorder_exact { RECORDER_EXACT_AUTO, RECORDER_EXACT_ON, RECORDER_EXACT_OFF };
+
 struct recorder_opts {
 	char **argv;		/* the program to start; NULL with pid */
 	int argc;
@@ -55,6 +59,8 @@ struct recorder_opts {
 	bool live;		/* a status line once a second (a terminal) */
 	bool naive;		/* benchmarks: the sampler opens/reads/closes every file */
 	bool no_sample;		/* frames only, no samples (bench --recorder-ab) */
+	enum recorder_exact exact;
+	double exact_min_ms;	/* intervals this long are kept; 0: 0.5 */
 	bool probe;		/* the timer wake-up probe beside it */
 	double kick_ms;		/* kick every CPU every MS; 0: off */
 	bool watch;		/* the interference detector beside it, with: */
@@ -80,6 +86,8 @@ struct recorder_result {
 	int status;		/* waitpid's */
 	bool thread_seen;	/* --thread: the named thread was seen */
 	bool sampled;		/* the sampler ran (samples carry the evidence) */
+	bool exact;		/* in exact mode */
+	const char *exact_why;	/* why not, when auto fell back; "" */
 	const char *frames_note;	/* no frames or frames stopped: what to try; "" */
 	bool watched;		/* the watcher's verdict: */
 	bool interfered;

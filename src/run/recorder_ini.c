@@ -178,6 +178,7 @@ static void ini_start(struct recorder *r, struct strbuf *sb)
 	}
 	if (r->o.no_sample)
 		inifmt_add(sb, "sampling", "off (--no-sample: frames only)");
+	recorder_exact_ini(r, sb, false);
 	for (size_t i = 0; i < nm; i++)
 		if (strcmp(m[i].key, "hz"))
 			inifmt_add(sb, m[i].key, m[i].value);
@@ -366,6 +367,7 @@ int recorder_write_ini(struct recorder *r, bool final)
 			    (double)(r->t_end - r->t_start) / 1e9);
 		ini_frames(r, &sb);
 		ini_cost(r, &sb, cpu_s);
+		recorder_exact_ini(r, &sb, true);
 		ini_unreadable(r, &sb);
 	}
 	err = recsys_write_atomic(r->ini_path, sb.buf, sb.len, r->uid, r->gid, final);
@@ -409,6 +411,7 @@ int recorder_open_record(struct recorder *r)
 	so.naive = r->o.naive;
 	so.intern = intern;
 	so.intern_ctx = r->w;
+	so.exact = r->exact;
 	err = sampler_new(&so, &r->s);
 	if (err < 0 && err != -ESRCH)
 		return sb_error(r->err, err, "cannot sample process %d", r->pid);

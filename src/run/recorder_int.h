@@ -36,6 +36,7 @@ struct rec_writer;
 struct probe;
 struct kick;
 struct kick_result;
+struct exact;
 
 /* Everything a run holds; one per process. */
 struct recorder {
@@ -117,6 +118,9 @@ struct recorder {
 	struct watch_result wres;
 	bool watched;		/* wres holds the verdict */
 	bool failed_end;	/* something of the run could not be kept */
+	struct exact *exact;	/* exact mode (loaded at start), or NULL: */
+	char exact_why[320];	/* why not ("" when on, or off by --no-exact) */
+	uint64_t exact_written;	/* intervals written */
 	struct recorder_result res;
 };
 
@@ -144,6 +148,15 @@ void recorder_drain_ring(struct recorder *r, uint64_t now);
 void recorder_poll_hud(struct recorder *r, uint64_t now);
 void recorder_watch_named_thread(struct recorder *r, uint64_t now);
 void recorder_live_status(struct recorder *r, uint64_t now);
+
+/* recorder_exact.c */
+/* Loads exact mode as the options say; 0, or (--exact and it cannot) a
+ * negative errno with the message in ERR. */
+int recorder_exact_start(struct recorder *r, struct strbuf *err);
+/* Writes the sample's intervals into the record. */
+void recorder_exact_write(struct recorder *r);
+/* run.ini's exact keys; FINAL adds the figures. */
+void recorder_exact_ini(struct recorder *r, struct strbuf *sb, bool final);
 
 /* recorder_ini.c */
 int recorder_parse_frames(struct recorder *r, struct strbuf *err);

@@ -7,6 +7,7 @@
 # (tools/zram-swap.sh) and removes it after. Skips (77) when not root or
 # when no zram swap can be made here.
 . "$SS_SRC/tests/e2e/lib/causes-live.sh"
+RECORD_ARGS=--no-exact	# the snapshot rules; exact-causes.sh has exact mode's
 [ "$(id -u)" = 0 ] || { echo "skip: not root (memory cgroups, swapon)"; exit 77; }
 Z="$SS_SRC/tools/zram-swap.sh"
 export ZRAM_SWAP_STATE="$T/zram-state"

@@ -7,7 +7,8 @@
 # from the layers above it; each library layer (frames, rec, linux, out, db)
 # includes only itself and core; src/run (running and analysing a run)
 # includes the libraries and itself, never cli.h, and never prints; cli.h
-# (messages, exit codes) only the commands.
+# (messages, exit codes) only the commands; src/linux/bpf (the kernel side
+# of exact mode) only core/exact_abi.h.
 set -u
 cd "$SS_SRC" || exit 1
 fail=0
@@ -23,6 +24,14 @@ fi
 bad=$(grep -nE '"/(proc|sys)/' $(find src -name '*.[ch]' -not -path 'src/linux/*'))
 if [ -n "$bad" ]; then
 	echo "/proc and /sys paths belong in src/linux:"; echo "$bad"; fail=1
+fi
+# the BPF program (compiled for the kernel, no libc) includes, of ours, only
+# the layout it shares with user space, which includes nothing of ours
+bad=$(grep -nE '#include *"[a-z_]+/' src/linux/bpf/*.[ch] | grep -vE '#include *"core/exact_abi\.h"')
+bad="$bad$(grep -nE '#include *"' src/core/exact_abi.h)"
+if [ -n "$bad" ]; then
+	echo "src/linux/bpf may include only core/exact_abi.h of ours (and it nothing):"
+	echo "$bad"; fail=1
 fi
 for L in frames rec linux out db; do
 	bad=$(grep -nE '#include *"[a-z]+/' src/$L/*.[ch] | grep -vE "#include *\"(core|$L)/")

@@ -1,0 +1,486 @@
+// SPDX-License-Identifier: GPL-2.0 OR MIT
+/*
+ * exact.bpf.c: exact mode's kernel side. For each target thread (a slot,
+ * set from user space in ctl.targets through the mmapped .bss) it keeps
+ * counters of where its time went (core/exact_abi.h: struct exact_slot, in
+ * an mmapable array) and puts every off-CPU interval of at least
+ * ctl.min_interval_ns into a ring buffer that the recorder drains each
+ * sample (no wake-up). docs/FORMAT.md ("Exact mode") and docs/CAUSES.md
+ * ("Exact time") say what each count means.
+ *
+ * Hooks, each its own program so that a kernel lacking one loads the rest:
+ * sched_switch (switch-out and switch-in of a target), sched_waking (the
+ * waker and the wake-up time), block_io_start/done or block_rq_issue/
+ * complete before 6.5 (block I/O the thread started), mm_vmscan direct and
+ * memcg reclaim begin/end. Every read of a kernel struct goes through
+ * BPF_CORE_READ (relocated against the kernel's BTF, and valid in raw_tp
+ * programs too): tp_btf is the flavour loaded, raw_tp the fallback where
+ * BTF-typed tracepoints are missing.
+ *
+ * The dual licence: the kernel gives GPL-only helpers (the ring buffer,
+ * stacks) to GPL-compatible programs alone.
+ */
+#include "vmlinux_min.h"
+
+#include <bpf/bpf_core_read.h>
+#include <bpf/bpf_helpers.h>
+#include <bpf/bpf_tracing.h>
+
+#include "core/exact_abi.h"
+
+char LICENSE[] SEC("license") = "Dual MIT/GPL";
+
+#define TASK_RUNNING 0
+#define TASK_UNINTERRUPTIBLE 2
+#define ENOSYS 38
+#define DRM_MAJOR 226
+#define NVIDIA_MAJOR 195
+
+/* Set by user space before load (.rodata): the class of each syscall
+ * (core/syscalls.h's enum syscall_class), and the kernel text ranges of the
+ * swap-in path (from /proc/kallsyms; 0: unknown, every fault is a file
+ * fault). */
+const volatile __u8 sys_class[EXACT_SYSCALLS] = {};
+const volatile __u64 swap_lo[2] = {}, swap_hi[2] = {};
+const volatile bool take_stacks = true;
+
+/* Mirrors core/syscalls.h (the BPF side cannot include it: no libc). */
+enum { SYSC_OTHER, SYSC_READ, SYSC_WRITE, SYSC_META, SYSC_SYNC, SYSC_IOCTL, SYSC_FUTEX,
+	SYSC_POLL, SYSC_RECV, SYSC_SLEEP };
+
+struct exact_ctl ctl = {};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(map_flags, BPF_F_MMAPABLE);
+	__uint(max_entries, EXACT_SLOTS);
+	__type(key, __u32);
+	__type(value, struct exact_slot);
+} slots SEC(".maps");
+
+/* What the program keeps of a slot for itself. */
+struct priv {
+	__u64 reclaim_since;	/* 0: not in reclaim */
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, EXACT_SLOTS);
+	__type(key, __u32);
+	__type(value, struct priv);
+} privs SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_RINGBUF);
+	__uint(max_entries, 256 * 1024);
+} intervals SEC(".maps");
+
+/* Block requests a target started: request -> slot and start time. */
+struct bio_start {
+	__u64 t_ns;
+	__u32 slot;
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 4096);
+	__type(key, __u64);
+	__type(value, struct bio_start);
+} bios SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, __u64[EXACT_STACK + 4]);
+} scratch SEC(".maps");
+
+/* The slot of TID, or -1 (a few loads per hook for every other thread). */
+static __always_inline int slot_of(__u32 tid)
+{
+	if (!tid)
+		return -1;
+#pragma unroll
+	for (int i = 0; i < EXACT_SLOTS; i++)
+		if (ctl.targets[i] == tid)
+			return i;
+	return -1;
+}
+
+static __always_inline struct exact_slot *slot_get(int i, __u32 tid)
+{
+	__u32 k = i;
+	struct exact_slot *s = bpf_map_lookup_elem(&slots, &k);
+
+	if (!s)
+		return NULL;
+	if (s->tid != tid) {
+		/* A new target in this slot: start from zero. User space reads
+		 * tid with seq, so it never adds one thread's counters to
+		 * another's. */
+		__sync_fetch_and_add(&s->seq, 1);
+		__builtin_memset(&s->state, 0, sizeof(*s) - 2 * sizeof(__u32));
+		s->tid = tid;
+		s->syscall = -1;
+		__sync_fetch_and_add(&s->seq, 1);
+		struct priv *p = bpf_map_lookup_elem(&privs, &k);
+
+		if (p)
+			p->reclaim_since = 0;
+	}
+	return s;
+}
+
+static __always_inline unsigned int task_state(struct task_struct *t)
+{
+	if (bpf_core_field_exists(t->__state))
+		return BPF_CORE_READ(t, __state);
+	return BPF_CORE_READ((struct task_struct___old *)t, state);
+}
+
+/* Whether the file behind FD of task T is a GPU device node. */
+static __always_inline bool fd_is_gpu(struct task_struct *t, __u64 fd)
+{
+	struct files_struct *files = BPF_CORE_READ(t, files);
+	struct fdtable *fdt = BPF_CORE_READ(files, fdt);
+	struct file **fds = BPF_CORE_READ(fdt, fd);
+	struct file *f = NULL;
+	unsigned int max = BPF_CORE_READ(fdt, max_fds);
+
+	if (!fds || fd >= max)
+		return false;
+	bpf_probe_read_kernel(&f, sizeof(f), &fds[fd]);
+	if (!f)
+		return false;
+	__u32 rdev = BPF_CORE_READ(f, f_inode, i_rdev);
+	__u32 major = rdev >> 20;	/* the kernel's dev_t: 12 bits of major over 20 of minor */
+
+	return major == DRM_MAJOR || major == NVIDIA_MAJOR;
+}
+
+/* Whether the current kernel stack passes through the swap-in path. */
+static __always_inline bool in_swap_path(void *ctx)
+{
+	__u32 z = 0;
+	__u64 *buf = bpf_map_lookup_elem(&scratch, &z);
+
+	if (!buf || !swap_lo[0])
+		return false;
+	long n = bpf_get_stack(ctx, buf, (EXACT_STACK + 4) * sizeof(__u64), 0);
+
+	if (n <= 0)
+		return false;
+	n /= sizeof(__u64);
+#pragma unroll
+	for (int i = 0; i < EXACT_STACK + 4; i++) {
+		if (i >= n)
+			break;
+		__u64 a = buf[i];
+
+		if ((a >= swap_lo[0] && a < swap_hi[0]) || (a >= swap_lo[1] && a < swap_hi[1]))
+			return true;
+	}
+	return false;
+}
+
+/* The class of the interval that T (current: this is its switch-out)
+ * begins. */
+static __always_inline __u32 class_of(void *ctx, struct task_struct *t, bool preempt,
+				      unsigned int state, bool reclaim, bool io, bool *insys,
+				      __s32 *nr, __u64 *arg0)
+{
+	struct pt_regs *regs = (struct pt_regs *)bpf_task_pt_regs(bpf_get_current_task_btf());
+	long ax = BPF_CORE_READ(regs, ax);
+	long orig = BPF_CORE_READ(regs, orig_ax);
+
+	/* The syscall entry stores -ENOSYS as the return value until the
+	 * call returns; a fault from user space leaves the user's rax there
+	 * and its error code in orig_ax. */
+	*insys = ax == -ENOSYS && orig >= 0;
+	*nr = *insys ? (__s32)orig : -1;
+	*arg0 = *insys ? BPF_CORE_READ(regs, di) : 0;
+	if (preempt || state == TASK_RUNNING)
+		return X_PREEMPT;
+	if (reclaim)
+		return X_RECLAIM;
+	if (!*insys)
+		return !io ? X_OTHER : in_swap_path(ctx) ? X_SWAP_FAULT : X_FILE_FAULT;
+	__u8 c = orig < EXACT_SYSCALLS ? sys_class[orig & (EXACT_SYSCALLS - 1)] : SYSC_OTHER;
+
+	switch (c) {
+	case SYSC_READ:
+		return io ? X_IO_READ : X_SOCKET;
+	case SYSC_WRITE:
+		return io ? X_IO_WRITE : X_OTHER;
+	case SYSC_META:
+		return io ? X_IO_META : X_OTHER;
+	case SYSC_SYNC:
+		return X_IO_SYNC;
+	case SYSC_IOCTL:
+		return fd_is_gpu(t, *arg0) ? X_GPU : io ? X_IO_META : X_OTHER;
+	case SYSC_FUTEX:
+		return X_FUTEX;
+	case SYSC_POLL:
+		return X_POLL;
+	case SYSC_RECV:
+		return X_SOCKET;
+	case SYSC_SLEEP:
+		return X_SLEEP;
+	}
+	return X_OTHER;
+}
+
+static __always_inline void switch_out(void *ctx, int i, struct task_struct *t, bool preempt,
+				       __u64 now)
+{
+	struct exact_slot *s = slot_get(i, BPF_CORE_READ(t, pid));
+	__u32 k = i;
+	struct priv *p = bpf_map_lookup_elem(&privs, &k);
+
+	if (!s || !p)
+		return;
+	unsigned int state = task_state(t);
+	bool reclaim = p->reclaim_since != 0;
+	bool iow = BPF_CORE_READ_BITFIELD_PROBED(t, in_iowait);
+	bool io = iow || (state & TASK_UNINTERRUPTIBLE);
+	bool insys;
+	__s32 nr;
+	__u64 arg0;
+	__u32 cls = class_of(ctx, t, preempt, state, reclaim, io, &insys, &nr, &arg0);
+	__u32 flags = (iow ? XF_IOWAIT : 0) | (state & TASK_UNINTERRUPTIBLE ? XF_DSTATE : 0) |
+		      (insys ? XF_SYSCALL : 0) | (reclaim ? XF_RECLAIM : 0) |
+		      (BPF_CORE_READ_BITFIELD_PROBED(t, in_memstall) ? XF_MEMSTALL : 0);
+
+	__sync_fetch_and_add(&s->seq, 1);
+	if (s->state == XS_RUNNING && now > s->since_ns)
+		s->run_ns += now - s->since_ns;
+	s->state = XS_OFF;
+	s->cls = cls;
+	s->out_ns = now;
+	s->syscall = nr;
+	s->arg0 = arg0;
+	s->flags = flags;
+	s->switches++;
+	if (cls == X_PREEMPT)
+		s->preempts++;
+	s->majflt = BPF_CORE_READ(t, maj_flt);
+	s->minflt = BPF_CORE_READ(t, min_flt);
+	__sync_fetch_and_add(&s->seq, 1);
+}
+
+static __always_inline void switch_in(int i, struct task_struct *t, __u64 now, bool btf)
+{
+	__u32 tid = BPF_CORE_READ(t, pid);
+	struct exact_slot *s = slot_get(i, tid);
+
+	if (!s)
+		return;
+	if (!ctl.abi)
+		ctl.abi = EXACT_ABI_VERSION;
+	__sync_fetch_and_add(&s->seq, 1);
+	if (s->state != XS_OFF) {
+		/* A switch-in with no switch-out seen: the slot just took the
+		 * thread, or the switch-out was not traced (a sandbox's pid 1). */
+		if (s->state == XS_RUNNING)
+			s->missed++;
+		s->state = XS_RUNNING;
+		s->since_ns = now;
+		s->cpu = bpf_get_smp_processor_id();
+		__sync_fetch_and_add(&s->seq, 1);
+		return;
+	}
+	__u64 out = s->out_ns, wake = s->wake_ns;
+	__u32 cls = s->cls, flags = s->flags;
+
+	if (cls == X_PREEMPT || wake < out || wake > now) {
+		if (cls != X_PREEMPT)
+			flags |= XF_NOWAKE;
+		wake = cls == X_PREEMPT ? out : now;
+	}
+	if (cls == X_PREEMPT) {
+		s->off_ns[X_PREEMPT] += now - out;
+	} else {
+		__u64 w = now - wake, slack = ctl.wake_slack_ns < w ? ctl.wake_slack_ns : w;
+
+		if (cls < X_NCLASS)
+			s->off_ns[cls & 15] += wake - out + slack;
+		s->runq_ns += w - slack;
+	}
+	s->state = XS_RUNNING;
+	s->since_ns = now;
+	s->cpu = bpf_get_smp_processor_id();
+	__s32 nr = s->syscall;
+	__u64 arg0 = s->arg0;
+	__u32 waker = s->waker_tid;
+	char comm[16];
+
+	__builtin_memcpy(comm, s->waker_comm, sizeof(comm));
+	__sync_fetch_and_add(&s->seq, 1);
+
+	if (now - out < ctl.min_interval_ns)
+		return;
+	struct exact_interval *iv = bpf_ringbuf_reserve(&intervals, sizeof(*iv), 0);
+
+	if (!iv) {
+		__sync_fetch_and_add(&ctl.dropped, 1);
+		return;
+	}
+	iv->out_ns = out;
+	iv->wake_ns = wake;
+	iv->in_ns = now;
+	iv->arg0 = arg0;
+	iv->tid = tid;
+	iv->waker_tid = cls == X_PREEMPT || (flags & XF_NOWAKE) ? 0 : waker;
+	iv->syscall = nr;
+	iv->cls = cls;
+	iv->state = cls == X_PREEMPT ? 'R' : flags & XF_DSTATE ? 'D' : 'S';
+	iv->flags = flags;
+	if (iv->waker_tid)
+		__builtin_memcpy(iv->waker_comm, comm, sizeof(comm));
+	else
+		__builtin_memset(iv->waker_comm, 0, sizeof(iv->waker_comm));
+	iv->nstack = 0;
+	iv->pad = 0;
+	if (btf && take_stacks && cls != X_PREEMPT) {
+		/* The task is not running yet: its saved stack is still the
+		 * one it slept in. */
+		long n = bpf_get_task_stack(t, iv->stack, sizeof(iv->stack), 0);
+
+		if (n > 0)
+			iv->nstack = n / sizeof(__u64);
+	}
+	bpf_ringbuf_submit(iv, BPF_RB_NO_WAKEUP);
+}
+
+static __always_inline int on_switch(void *ctx, bool preempt, struct task_struct *prev,
+				     struct task_struct *next, bool btf)
+{
+	__u64 now = bpf_ktime_get_ns();
+	int i = slot_of(BPF_CORE_READ(prev, pid));
+	int j = slot_of(BPF_CORE_READ(next, pid));
+
+	if (i >= 0) {
+		switch_out(ctx, i, prev, preempt, now);
+		__sync_fetch_and_add(&ctl.events, 1);
+	}
+	if (j >= 0) {
+		switch_in(j, next, now, btf);
+		__sync_fetch_and_add(&ctl.events, 1);
+	}
+	return 0;
+}
+
+/* The waker runs this: current is who woke P. The fields it writes are
+ * outside seq (this may run beside P's own switch-out on another CPU);
+ * switch_in takes them when they are newer than the switch-out. */
+static __always_inline int on_waking(struct task_struct *p)
+{
+	int i = slot_of(BPF_CORE_READ(p, pid));
+
+	if (i < 0)
+		return 0;
+	__u32 k = i;
+	struct exact_slot *s = bpf_map_lookup_elem(&slots, &k);
+
+	if (!s || s->tid != (__u32)BPF_CORE_READ(p, pid))
+		return 0;
+	s->waker_tid = (__u32)bpf_get_current_pid_tgid();
+	bpf_get_current_comm(s->waker_comm, sizeof(s->waker_comm));
+	s->wake_ns = bpf_ktime_get_ns();
+	return 0;
+}
+
+static __always_inline int on_bio_start(struct request *rq)
+{
+	int i = slot_of((__u32)bpf_get_current_pid_tgid());
+
+	if (i < 0)
+		return 0;
+	__u32 k = i;
+	struct exact_slot *s = bpf_map_lookup_elem(&slots, &k);
+
+	if (!s)
+		return 0;
+	struct bio_start b = { .t_ns = bpf_ktime_get_ns(), .slot = k };
+	__u64 key = (__u64)rq;
+
+	__sync_fetch_and_add(&s->bio_started, 1);
+	__sync_fetch_and_add(&s->bio_bytes, BPF_CORE_READ(rq, __data_len));
+	bpf_map_update_elem(&bios, &key, &b, BPF_ANY);
+	return 0;
+}
+
+static __always_inline int on_bio_done(struct request *rq)
+{
+	__u64 key = (__u64)rq;
+	struct bio_start *b = bpf_map_lookup_elem(&bios, &key);
+
+	if (!b)
+		return 0;
+	__u32 k = b->slot;
+	__u64 t = b->t_ns;
+	struct exact_slot *s = bpf_map_lookup_elem(&slots, &k);
+
+	bpf_map_delete_elem(&bios, &key);
+	if (!s)
+		return 0;
+	__sync_fetch_and_add(&s->bio_done, 1);
+	__sync_fetch_and_add(&s->bio_ns, bpf_ktime_get_ns() - t);
+	return 0;
+}
+
+static __always_inline int on_reclaim(bool begin)
+{
+	int i = slot_of((__u32)bpf_get_current_pid_tgid());
+
+	if (i < 0)
+		return 0;
+	__u32 k = i;
+	struct exact_slot *s = bpf_map_lookup_elem(&slots, &k);
+	struct priv *p = bpf_map_lookup_elem(&privs, &k);
+	__u64 now = bpf_ktime_get_ns();
+
+	if (!s || !p)
+		return 0;
+	if (begin) {
+		p->reclaim_since = now;
+		return 0;
+	}
+	if (p->reclaim_since && now > p->reclaim_since) {
+		__sync_fetch_and_add(&s->seq, 1);
+		s->reclaim_ns += now - p->reclaim_since;
+		__sync_fetch_and_add(&s->seq, 1);
+	}
+	p->reclaim_since = 0;
+	return 0;
+}
+
+/* Each hook twice: tp_btf (loaded) and raw_tp (the fallback). */
+#define HOOKS(F, sec, btf)                                                                   \
+	SEC(sec "/sched_switch")                                                           \
+	int BPF_PROG(F##_switch, bool preempt, struct task_struct *prev,                    \
+		     struct task_struct *next)                                                 \
+	{                                                                                  \
+		return on_switch(ctx, preempt, prev, next, btf);                           \
+	}                                                                                  \
+	SEC(sec "/sched_waking")                                                           \
+	int BPF_PROG(F##_waking, struct task_struct *p) { return on_waking(p); }           \
+	SEC(sec "/block_io_start")                                                         \
+	int BPF_PROG(F##_io_start, struct request *rq) { return on_bio_start(rq); }        \
+	SEC(sec "/block_io_done")                                                          \
+	int BPF_PROG(F##_io_done, struct request *rq) { return on_bio_done(rq); }          \
+	SEC(sec "/block_rq_issue")                                                         \
+	int BPF_PROG(F##_rq_issue, struct request *rq) { return on_bio_start(rq); }        \
+	SEC(sec "/block_rq_complete")                                                      \
+	int BPF_PROG(F##_rq_complete, struct request *rq) { return on_bio_done(rq); }      \
+	SEC(sec "/mm_vmscan_direct_reclaim_begin")                                         \
+	int BPF_PROG(F##_dr_begin) { return on_reclaim(true); }                            \
+	SEC(sec "/mm_vmscan_direct_reclaim_end")                                           \
+	int BPF_PROG(F##_dr_end) { return on_reclaim(false); }                             \
+	SEC(sec "/mm_vmscan_memcg_reclaim_begin")                                          \
+	int BPF_PROG(F##_mr_begin) { return on_reclaim(true); }                            \
+	SEC(sec "/mm_vmscan_memcg_reclaim_end")                                            \
+	int BPF_PROG(F##_mr_end) { return on_reclaim(false); }
+
+HOOKS(tb, "tp_btf", true)
+HOOKS(rt, "raw_tp", false)
