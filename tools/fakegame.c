@@ -596,12 +596,14 @@ static void stall_runq(double ms, char *what, size_t len)
 
 static atomic_int wait_word;
 static _Atomic double waker_ms;
+static atomic_int waker_tid;	/* the waker's tid, for the log (exact mode's test) */
 
 static void *waker_main(void *arg)
 {
 	struct timespec ts;
 	double ms = atomic_load(&waker_ms);
 
+	atomic_store(&waker_tid, (int)syscall(SYS_gettid));
 	ts.tv_sec = (time_t)(ms / 1000);
 	ts.tv_nsec = (long)((ms - (double)ts.tv_sec * 1000) * 1e6);
 	nanosleep(&ts, NULL);
@@ -621,7 +623,7 @@ static void stall_wait(double ms, char *what, size_t len)
 	while (!atomic_load(&wait_word))
 		syscall(SYS_futex, &wait_word, FUTEX_WAIT_PRIVATE, 0, NULL, NULL, 0);
 	pthread_join(th, NULL);
-	snprintf(what, len, "futex woken by another thread");
+	snprintf(what, len, "futex woken by another thread (tid %d)", atomic_load(&waker_tid));
 }
 
 static void stall_sleep(double ms, char *what, size_t len)

@@ -21,6 +21,7 @@
 #include "cmd/cmd.h"
 #include "cmd/report.h"
 #include "core/causes.h"
+#include "core/exact.h"
 #include "core/strbuf.h"
 #include "out/json.h"
 #include "out/table.h"
@@ -51,10 +52,16 @@ static const char usage_text[] =
 	"  stallscope stalls runs/2026*-fakegame/\n"
 	"  stallscope stalls --warmup 0 --json run/ | jq '.[0].stalls[].cause'\n";
 
+#define STALL_INTERVALS 8	/* intervals listed per stall (JSON; text: the first 2) */
+
 struct stall_item {
 	size_t frame;
 	double t_s, ms;
 	bool play;
+	bool exact;		/* split by exact time */
+	uint64_t t0_ns;		/* the run's t0 (record clock) */
+	size_t niv, niv_all;	/* intervals listed, and overlapping in all */
+	const struct rec_interval *iv[STALL_INTERVALS];
 	struct cause_split split;
 	struct cause_verdict v;
 	struct cause_evidence e;
@@ -84,12 +91,37 @@ static void stall_fill(const struct causes *c, const struct analysis *a, size_t 
 	uint64_t ans = an <= 0 ? 0 : (uint64_t)an, bns = bn <= 0 ? 0 : (uint64_t)bn;
 
 	memset(s, 0, sizeof(*s));
+	s->t0_ns = a->t0_ns;
 	s->frame = i;
 	s->t_s = start;
 	s->ms = f->ft_ms[i];
 	causes_split(c, ans, bns, &s->split);
 	cause_split_verdict(&s->split, &s->v);
 	causes_evidence(c, ans, bns, &s->e);
+	s->exact = causes_is_exact(c);
+	s->niv_all = causes_exact_intervals(c, ans, bns, s->iv, STALL_INTERVALS);
+	s->niv = s->niv_all < STALL_INTERVALS ? s->niv_all : STALL_INTERVALS;
+}
+
+/* An interval in words: "futex 300.1 ms, woken by 1234 (render)" with its
+ * syscall's file and its innermost kernel function. */
+static void iv_text(struct strbuf *sb, const struct rec *r, const struct rec_interval *iv)
+{
+	const char *cls = exact_class_name(iv->cls), *st = rec_str(r, iv->stack);
+	const char *sys = iv->syscall >= 0 ? cause_syscall_name(rec_meta_get(r, "syscall_abi"),
+								  iv->syscall) : NULL;
+
+	sb_addf(sb, "%s %.1f ms", cls ? cls : "?", (double)(iv->in_ns - iv->out_ns) / 1e6);
+	if (sys)
+		sb_addf(sb, " in %s", sys);
+	else if (iv->syscall >= 0)
+		sb_addf(sb, " in syscall %d", iv->syscall);
+	if (iv->fd_target)
+		sb_addf(sb, "(%s)", rec_str(r, iv->fd_target));
+	if (iv->waker_tid)
+		sb_addf(sb, ", woken by %u (%s)", iv->waker_tid, rec_str(r, iv->waker_comm));
+	if (*st)
+		sb_addf(sb, ", at %.*s", (int)strcspn(st, "\n"), st);
 }
 
 /* The syscall part of the evidence: "in pread64(/var/tmp/x)". */
@@ -159,7 +191,8 @@ static void ev_text(struct strbuf *sb, const struct cause_evidence *e, long stac
 	}
 }
 
-static int add_stall_row(struct table *t, const struct stall_item *s, long stack_lines)
+static int add_stall_row(struct table *t, const struct rec *rec, const struct stall_item *s,
+			 long stack_lines)
 {
 	struct strbuf sb = STRBUF_INIT;
 	const char *sub = sub_short(s->v.sub);
@@ -185,6 +218,12 @@ static int add_stall_row(struct table *t, const struct stall_item *s, long stack
 	if (!r) {
 		sb_reset(&sb);
 		ev_text(&sb, &s->e, stack_lines);
+		for (size_t k = 0; k < s->niv && k < 2; k++) {
+			sb_adds(&sb, k ? "; " : "; exact: ");
+			iv_text(&sb, rec, s->iv[k]);
+		}
+		if (s->niv_all > 2)
+			sb_addf(&sb, "; %zu more intervals", s->niv_all - 2);
 		if (!s->play)
 			sb_adds(&sb, "; in a reload segment");
 		r = table_add(t, sb.buf);
@@ -193,21 +232,23 @@ static int add_stall_row(struct table *t, const struct stall_item *s, long stack
 	return r;
 }
 
-static int print_list(const char *title, const struct stall_item *s, size_t n, long stack_lines)
+static int print_list(const char *title, const struct rec *rec, const struct stall_item *s,
+		      size_t n, long stack_lines)
 {
 	static const char *const hdr[] = { "t_s", "ms", "cause", "share%", "second", "evidence" };
 	struct table *t;
 	size_t i;
 	int r = 0;
 
-	printf("%s: %zu stall%s\n", title, n, n == 1 ? "" : "s");
+	printf("%s: %zu stall%s%s\n", title, n, n == 1 ? "" : "s",
+	       n && s[0].exact ? " (causes by exact time)" : "");
 	if (!n)
 		return 0;
 	t = table_new(6, hdr);
 	if (!t)
 		return -ENOMEM;
 	for (i = 0; i < n && !r; i++)
-		r = add_stall_row(t, &s[i], stack_lines);
+		r = add_stall_row(t, rec, &s[i], stack_lines);
 	if (!r)
 		table_print(t, stdout);
 	table_free(t);
@@ -292,7 +333,62 @@ static void json_evidence(struct json *j, const struct cause_evidence *e)
 	json_obj_end(j);
 }
 
-static void json_list(struct json *j, const char *key, const struct stall_item *s, size_t n)
+static void json_intervals(struct json *j, const struct rec *r, const struct stall_item *s)
+{
+	json_kstr(j, "split", s->exact ? "exact" : "samples");
+	json_key(j, "intervals");
+	if (!s->exact) {
+		json_null(j);
+		return;
+	}
+	json_obj_begin(j);
+	json_kuint(j, "count", s->niv_all);
+	json_key(j, "longest");
+	json_arr_begin(j);
+	for (size_t k = 0; k < s->niv; k++) {
+		const struct rec_interval *iv = s->iv[k];
+		const char *st = rec_str(r, iv->stack);
+		char state[2] = { (char)iv->state, 0 };
+
+		json_obj_begin(j);
+		json_kstr(j, "class", exact_class_name(iv->cls));
+		json_knumf(j, "ms", (double)(iv->in_ns - iv->out_ns) / 1e6, 3);
+		json_knumf(j, "blocked_ms", (double)(iv->wake_ns - iv->out_ns) / 1e6, 3);
+		json_knumf(j, "runq_ms", (double)(iv->in_ns - iv->wake_ns) / 1e6, 3);
+		json_knumf(j, "out_s", ((double)iv->out_ns - (double)s->t0_ns) / 1e9, 6);
+		json_kstr(j, "state", state);
+		if (iv->syscall >= 0)
+			json_kstr(j, "syscall", cause_syscall_name(rec_meta_get(r, "syscall_abi"),
+								   iv->syscall));
+		else
+			json_knull(j, "syscall");
+		json_kint(j, "syscall_nr", iv->syscall);
+		json_kstr(j, "fd_target", iv->fd_target ? rec_str(r, iv->fd_target) : NULL);
+		if (iv->waker_tid)
+			json_kuint(j, "waker_tid", iv->waker_tid);
+		else
+			json_knull(j, "waker_tid");
+		json_kstr(j, "waker_comm", iv->waker_comm ? rec_str(r, iv->waker_comm) : NULL);
+		json_key(j, "stack");
+		json_arr_begin(j);
+		while (*st) {
+			size_t len = strcspn(st, "\n");
+
+			if (len)
+				json_strn(j, st, len);
+			st += len;
+			if (*st)
+				st++;
+		}
+		json_arr_end(j);
+		json_obj_end(j);
+	}
+	json_arr_end(j);
+	json_obj_end(j);
+}
+
+static void json_list(struct json *j, const struct rec *r, const char *key,
+		      const struct stall_item *s, size_t n)
 {
 	size_t i;
 	int k;
@@ -322,6 +418,7 @@ static void json_list(struct json *j, const char *key, const struct stall_item *
 		json_obj_end(j);
 		json_key(j, "evidence");
 		json_evidence(j, &s[i].e);
+		json_intervals(j, r, &s[i]);
 		json_obj_end(j);
 	}
 	json_arr_end(j);
@@ -451,8 +548,9 @@ int cmd_stalls(int argc, char **argv)
 			json_knum(&j, "warmup_s", o.a.m.warmup_s);
 			json_knum(&j, "stall_ms", o.a.m.stall_ms);
 			json_kstr(&j, "frames_note", a.frames_note);
-			json_list(&j, "stalls", win, nwin);
-			json_list(&j, "warm_stalls", warm, nwarm);
+			json_kstr(&j, "split", causes_rec_exact(a.rec) ? "exact" : "samples");
+			json_list(&j, a.rec, "stalls", win, nwin);
+			json_list(&j, a.rec, "warm_stalls", warm, nwarm);
 			json_key(&j, "notes");
 			json_arr_begin(&j);
 			for (k = 0; k < a.m.nnotes; k++)
@@ -472,9 +570,9 @@ int cmd_stalls(int argc, char **argv)
 			} else {
 				if (a.rec->nsamples == 0)
 					printf("  (the record has no samples: every cause is unknown)\n");
-				r = print_list("window", win, nwin, stack_lines);
+				r = print_list("window", a.rec, win, nwin, stack_lines);
 				if (!r)
-					r = print_list("warm-up", warm, nwarm, stack_lines);
+					r = print_list("warm-up", a.rec, warm, nwarm, stack_lines);
 			}
 			/* The notes about the input itself (they start with a
 			 * quoted file name: no t0, a torn record); the column

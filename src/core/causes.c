@@ -529,7 +529,7 @@ static int causes_init(const struct rec *r, struct causes **ret)
 		c->ft_wchan = -1;
 	if (c->ft_fd_target >= 0 && r->fields[c->ft_fd_target].kind != REC_STR)
 		c->ft_fd_target = -1;
-	if (find_disks(c) < 0) {
+	if (find_disks(c) < 0 || causes_exact_init(c) < 0) {
 		causes_free(c);
 		return -ENOMEM;
 	}
@@ -548,8 +548,13 @@ int causes_new(const struct rec *r, struct causes **ret)
 		causes_free(c);
 		return -ENOMEM;
 	}
-	for (size_t i = 0; i < r->nsamples; i++)
+	for (size_t i = 0; i < r->nsamples; i++) {
 		c->sub[i] = (uint8_t)classify(c, i);
+		if (c->exact && causes_exact_take(c, i) < 0) {
+			causes_free(c);
+			return -ENOMEM;
+		}
+	}
 	c->done = c->cap = r->nsamples;
 	*ret = c;
 	return 0;
@@ -581,8 +586,11 @@ int causes_stream_feed(struct causes *c, bool last)
 	 * the ring must still hold the first of them */
 	if (c->done < upto && n - c->done + CAUSES_STREAM_BACK > c->mask + 1)
 		return -ERANGE;
-	for (; c->done < upto; c->done++)
+	for (; c->done < upto; c->done++) {
 		c->sub[c->done] = (uint8_t)classify(c, c->done);
+		if (c->exact && causes_exact_take(c, c->done) < 0)
+			return -ENOMEM;
+	}
 	return 0;
 }
 
@@ -592,6 +600,7 @@ void causes_free(struct causes *c)
 		return;
 	free(c->disks);
 	free(c->sub);
+	causes_exact_free(c);
 	free(c);
 }
 

@@ -162,6 +162,20 @@ struct cause_split {
  */
 void causes_split(const struct causes *c, uint64_t a_ns, uint64_t b_ns, struct cause_split *acc);
 
+/* Whether C splits spans by exact time (the record has exact counters:
+ * docs/CAUSES.md, "Exact time"). */
+bool causes_is_exact(const struct causes *c);
+/* Whether record R has exact counters (what causes_is_exact will say). */
+bool causes_rec_exact(const struct rec *r);
+
+/*
+ * Exact mode: the frame thread's intervals that overlap [A_NS, B_NS], the
+ * longest overlap first: up to MAX of them into OUT. Returns how many
+ * overlap in all (0 for a record without exact data).
+ */
+size_t causes_exact_intervals(const struct causes *c, uint64_t a_ns, uint64_t b_ns,
+			      const struct rec_interval **out, size_t max);
+
 double cause_split_total(const struct cause_split *s);
 double cause_split_cause(const struct cause_split *s, enum cause c);
 double cause_split_col(const struct cause_split *s, enum cause_col col);

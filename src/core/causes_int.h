@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "core/causes.h"
+#include "core/exact_abi.h"
 #include "core/fields.h"
 
 enum disk_role {
@@ -28,6 +29,13 @@ struct disk {
 	int rd_ios, rd_sectors, in_flight;
 };
 
+/* Exact deltas per sample: run, runq, each class, reclaim. */
+enum { XD_RUN, XD_RUNQ, XD_CLASS, XD_RECLAIM = XD_CLASS + X_NCLASS, XD_N };
+struct causes_xd {
+	uint32_t tid;		/* the frame thread's, or 0: no deltas for this period */
+	uint32_t ns[XD_N];	/* ns in the period ending at this sample */
+};
+
 struct causes {
 	const struct rec *r;
 	bool arm64;
@@ -38,10 +46,35 @@ struct causes {
 	size_t ndisks;
 	struct disk *disks;
 	uint8_t *sub;	/* per sample */
+	/* exact mode (causes_exact.c): the ftx.* fields, each sample's period's
+	 * counter deltas (xd, XD_N a sample) and whose they are (xtid; 0: the
+	 * period has none, e.g. the frame thread changed), and the frame
+	 * thread's intervals by switch-out */
+	bool exact;
+	int ftx[EF_N];
+	struct causes_xd *xd;
+	size_t xcap;
+	const struct rec_interval **xiv;
+	size_t nxiv;
+	uint64_t xiv_max;	/* the longest interval's length */
+	uint64_t xslack;	/* meta exact.wake_slack_ns */
 	/* streaming (causes_stream_new): r->vals is a ring of mask + 1 rows;
 	 * SIZE_MAX: every row. done: samples classified; cap: sub's room. */
 	size_t mask, done, cap;
 };
+
+/* causes_split.c */
+size_t causes_first_after(const struct causes *c, uint64_t t);
+/* The snapshot split (every sample's rule), for records without exact data
+ * and the parts of a span the exact counters do not cover. */
+void causes_split_samples(const struct causes *c, uint64_t a, uint64_t b, struct cause_split *acc);
+
+/* causes_exact.c */
+int causes_exact_init(struct causes *c);
+void causes_exact_free(struct causes *c);
+/* Takes sample I's period deltas (rows I - 1 and I must be readable). */
+int causes_exact_take(struct causes *c, size_t i);
+void causes_exact_split(const struct causes *c, uint64_t a, uint64_t b, struct cause_split *acc);
 
 /* Field F of sample I (I counts from the record's first sample; the ring
  * of a streamed record holds the latest mask + 1). */

@@ -36,6 +36,19 @@ static size_t first_after(const struct causes *c, uint64_t t)
 
 void causes_split(const struct causes *c, uint64_t a, uint64_t b, struct cause_split *acc)
 {
+	if (c->exact)
+		causes_exact_split(c, a, b, acc);
+	else
+		causes_split_samples(c, a, b, acc);
+}
+
+size_t causes_first_after(const struct causes *c, uint64_t t)
+{
+	return first_after(c, t);
+}
+
+void causes_split_samples(const struct causes *c, uint64_t a, uint64_t b, struct cause_split *acc)
+{
 	const uint64_t *t = c->r->t_ns;
 	size_t n = c->r->nsamples, i, last;
 	uint64_t from = a;

@@ -1,7 +1,12 @@
 # SPDX-License-Identifier: MIT
-# Helpers for tests/e2e/causes-live*.sh (sourced, not a test): record the
-# fake game with scripted stalls, then check that `stalls` gives each of them
-# its cause for at least 95 % of its seconds.
+# Helpers for tests/e2e/causes-live*.sh and exact-causes.sh (sourced, not a
+# test): record the fake game with scripted stalls, then check that `stalls`
+# gives each of them its cause for at least 95 % of its seconds.
+#
+# RECORD_ARGS: more options for record (--exact, --no-exact). EXACT=1: also
+# check that the causes came from exact time, that each blocking stall lists
+# its intervals, and that the futex stall's longest interval was woken by the
+# fake game's waker thread. CAUSES_OUT: a file that gets "KIND CAUSE" lines.
 set -u
 FAKEGAME=${SS_BUILD:?}/fakegame
 [ -x "$FAKEGAME" ] || { echo "skip: $FAKEGAME not built"; exit 77; }
@@ -58,13 +63,16 @@ check_once() {
 		at=$(awk -v a="$at" 'BEGIN { print a + 0.8 }')
 	done
 	# shellcheck disable=SC2086
-	"$SS_BIN" record -q -o "$T/run" -- "$FAKEGAME" --seconds "$seconds" --dir "$T" $args \
+	"$SS_BIN" record -q ${RECORD_ARGS:-} -o "$T/run" -- "$FAKEGAME" --seconds "$seconds" \
+		--dir "$T" $args \
 		>"$T/record.out" 2>&1 || { echo "FAIL: record: $(tail -5 "$T/record.out")"; return 1; }
 	"$SS_BIN" stalls --json --warmup 0 "$T/run" >"$T/stalls.json" 2>"$T/stalls.err" ||
 		{ echo "FAIL: stalls: $(cat "$T/stalls.err")"; return 1; }
-	/usr/bin/python3 - "$T/run" "$T/stalls.json" "$@" <<'PY'
-import json, re, sys
+	EXACT=${EXACT:-0} CAUSES_OUT=${CAUSES_OUT:-} /usr/bin/python3 - "$T/run" "$T/stalls.json" "$@" <<'PY'
+import json, os, re, sys
 run, js, specs = sys.argv[1], sys.argv[2], sys.argv[3:]
+exact = os.environ["EXACT"] == "1"
+out = open(os.environ["CAUSES_OUT"], "a") if os.environ["CAUSES_OUT"] else None
 ini = dict(l.rstrip("\n").split("=", 1) for l in open(run + "/run.ini") if "=" in l)
 t0 = float(ini["t0_mono"])
 made = {}
@@ -72,8 +80,11 @@ for l in open(run + "/program.log"):
     m = re.search(r"fakegame: stall (\w+) ([\d.]+) ms at [\d.]+ s \(mono ([\d.]+)\): (.*)", l)
     if m:
         made[m.group(1)] = (float(m.group(3)), float(m.group(2)), m.group(4))
-stalls = json.load(open(js))[0]["stalls"]
+doc = json.load(open(js))[0]
+stalls = doc["stalls"]
 bad = 0
+if exact and doc.get("split") != "exact":
+    print("FAIL: the run has no exact data (split %s)" % doc.get("split")); bad = 1
 for spec in specs:
     kind, cause, sub = spec.split(":")
     if kind not in made:
@@ -91,10 +102,30 @@ for spec in specs:
     line = "%-8s %6.1f ms: %s (%s) %.0f%%, second %s; shares %s; %s" % (
         kind, s["ms"], s["cause"], s["sub_cause"], 100 * s["share"], s["second_cause"],
         share, what)
+    if out:
+        out.write("%s %s\n" % (kind, s["cause"]))
     if got < 0.95:
         print("FAIL: " + line); bad = 1
     else:
         print("ok    " + line)
+    if not exact:
+        continue
+    iv = s.get("intervals") or {}
+    longest = iv.get("longest") or []
+    if s.get("split") != "exact":
+        print("FAIL: %s: not split by exact time" % kind); bad = 1
+    if kind in ("wait", "sleep", "io") and not longest:
+        print("FAIL: %s: no intervals listed" % kind); bad = 1
+    if longest:
+        l = longest[0]
+        print("      longest of %d intervals: %s %.1f ms in %s, waker %s (%s), at %s" % (
+            iv["count"], l["class"], l["ms"], l["syscall"], l["waker_tid"], l["waker_comm"],
+            (l["stack"] or ["-"])[0]))
+    if kind == "wait":
+        m = re.search(r"\(tid (\d+)\)", what)
+        if not m or not longest or longest[0]["waker_tid"] != int(m.group(1)):
+            print("FAIL: wait: the futex stall's waker is not the waker thread (%s)" % what)
+            bad = 1
 sys.exit(bad)
 PY
 }

@@ -1,0 +1,53 @@
+#!/bin/bash
+# SPDX-License-Identifier: MIT
+# labels: e2e live root
+# Exact mode on the fake game's eight stall kinds (cpu, runq, a futex wait,
+# a sleep, O_DIRECT reads, major faults on a mapped file, memcg reclaim, a
+# zram swap-in): `record --exact` must give each stall its cause for >= 95 %
+# of its seconds by exact time, list the intervals of the blocking ones, and
+# name the waker thread of the futex stall; the same stalls recorded with
+# --no-exact (the snapshot rules) must get the same cause. Skips (77) when
+# not root or where exact mode cannot load (saying why). The swap stall
+# needs a zram swap device (tools/zram-swap.sh); without one it is left out.
+. "$SS_SRC/tests/e2e/lib/causes-live.sh"
+[ "$(id -u)" = 0 ] || { echo "skip: not root (exact mode loads BPF)"; exit 77; }
+if ! "$SS_BIN" record -q --exact -o "$T/probe" --duration 0.05 -- sleep 1 >"$T/probe.out" 2>&1; then
+	echo "skip: exact mode is not available here: $(tail -1 "$T/probe.out")"
+	exit 77
+fi
+rm -rf "$T/probe"
+kinds="cpu:cpu:cpu runq:runq:runq wait:wait:wait_futex sleep:wait:wait_sleep reclaim:reclaim:-"
+if on_disk "$T"; then
+	kinds="$kinds io:io:io_read disk:disk:disk"
+else
+	echo "note: '$T' is not on a disk: the io and disk stalls are left out"
+fi
+Z="$SS_SRC/tools/zram-swap.sh"
+export ZRAM_SWAP_STATE="$T/zram-state"
+if dev=$("$Z" on 1536M); then
+	CLEANUP="\"$Z\" off"
+	echo "swap on /dev/$dev"
+	kinds="$kinds swap:swap:-"
+else
+	echo "note: no zram swap here: the swap stall is left out"
+fi
+secs=$(awk -v n="$(echo $kinds | wc -w)" 'BEGIN { print 0.6 + 0.8 * n + 0.4 }')
+
+echo "== exact mode"
+# shellcheck disable=SC2086
+RECORD_ARGS=--exact EXACT=1 CAUSES_OUT="$T/exact.txt" record_and_check "$secs" $kinds || exit 1
+grep -q '^exact=on$' "$T/run/run.ini" || { echo "FAIL: run.ini does not say exact=on"; exit 1; }
+grep '^exact_' "$T/run/run.ini"
+rm -rf "$T/run"
+echo "== the same stalls without exact mode"
+# shellcheck disable=SC2086
+RECORD_ARGS=--no-exact CAUSES_OUT="$T/snapshot.txt" record_and_check "$secs" $kinds || exit 1
+grep -q '^exact=off$' "$T/run/run.ini" || { echo "FAIL: --no-exact: run.ini does not say exact=off"; exit 1; }
+# the last try of each (record_and_check may record twice)
+awk '{ c[$1] = $2 } END { for (k in c) print k, c[k] }' "$T/exact.txt" | sort >"$T/e"
+awk '{ c[$1] = $2 } END { for (k in c) print k, c[k] }' "$T/snapshot.txt" | sort >"$T/s"
+if ! diff "$T/e" "$T/s"; then
+	echo "FAIL: exact mode and the snapshot rules disagree (above: < exact, > snapshot)"
+	exit 1
+fi
+echo "ok: exact mode and the snapshot rules agree on $(wc -l <"$T/e") stall kinds"
