@@ -7,6 +7,7 @@
  */
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "core/inifmt.h"
@@ -30,6 +31,9 @@ int recorder_exact_start(struct recorder *r, struct strbuf *err)
 		return 0;
 	}
 	xo.min_interval_ns = (uint64_t)((r->o.exact_min_ms > 0 ? r->o.exact_min_ms : 0.5) * 1e6);
+	/* the fallback flavour on demand, to check it where tp_btf works */
+	xo.raw_tp = getenv("STALLSCOPE_EXACT_FLAVOUR") &&
+		    !strcmp(getenv("STALLSCOPE_EXACT_FLAVOUR"), "raw_tp");
 	e = exact_open(&xo, &r->exact, &why);
 	if (e < 0) {
 		r->exact = NULL;

@@ -7,8 +7,9 @@
 # (ftx.tid is one, then the other, each with switches and time), and
 # following the new one costs no system call: the recorder makes exactly as
 # many bpf() calls as in a run where the presenting thread never changes
-# (strace), all of them while loading. Skips (77) when not root or where
-# exact mode cannot load.
+# (strace), all of them while loading. The raw_tp flavour (the fallback)
+# records the frame loop's sleeps as intervals too. Skips (77) when not
+# root or where exact mode cannot load.
 . "$SS_SRC/tests/e2e/lib/record.sh"
 [ "$(id -u)" = 0 ] || { echo "skip: not root (exact mode loads BPF)"; exit 77; }
 if ! "$SS_BIN" record -q --exact -o probe --duration 0.05 -- sleep 1 >probe.out 2>&1; then
@@ -47,6 +48,14 @@ for t, name in ((r1, "render"), (r2, "render2")):
     if not s or s["n"] < 10 or s["sw"] < 10 or s["run"] <= 0:
         sys.exit(1)
 PY
+
+# the raw_tp flavour (the fallback where tp_btf is refused) counts the same
+STALLSCOPE_EXACT_FLAVOUR=raw_tp "$SS_BIN" record -q --exact -o raw -- "$MARKERS" --seconds 1 \
+	--fps 60 >/dev/null || fail "record --exact (raw_tp) failed"
+expect_eq "exact_flavour (STALLSCOPE_EXACT_FLAVOUR=raw_tp)" "$(ini raw/run.ini exact_flavour)" raw_tp
+expect_ge "raw_tp: intervals (the frame loop's sleeps)" "$(ini raw/run.ini exact_intervals)" 30
+"$SS_BIN" dump raw | grep -q "^interval .* class=sleep .* syscall=230 " ||
+	fail "raw_tp: no clock_nanosleep interval"
 
 # no system call follows a thread: bpf() calls with and without a change
 command -v strace >/dev/null || { echo "skip: no strace for the system-call count"; exit 77; }
