@@ -118,4 +118,5 @@ void exact_slot_fields(const struct exact_slot *s, int64_t *out)
 	out[EF_BIO_DONE] = (int64_t)s->bio_done;
 	out[EF_BIO_BYTES] = (int64_t)s->bio_bytes;
 	out[EF_BIO_NS] = (int64_t)s->bio_ns;
+	out[EF_FAULTS] = (int64_t)s->faults;
 }

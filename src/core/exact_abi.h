@@ -101,6 +101,8 @@ struct exact_slot {
 	x_u32 waker_tid;	/* and who woke it */
 	x_u32 pad;
 	char waker_comm[16];
+	x_u64 reclaim_since;	/* the program's own: the open reclaim's start, or 0 */
+	x_u64 faults;		/* user page faults (page_fault_user), minor and major */
 };
 
 /* One off-CPU interval of a target of at least min_interval_ns (a ring
@@ -127,7 +129,6 @@ struct exact_ctl {
 	x_u64 wake_slack_ns;		/* of the wait for a CPU after a wake-up, this
 					 * much counts to the sleep's class */
 	x_u64 dropped;			/* intervals the full ring refused */
-	x_u64 events;			/* switches of targets seen */
 	x_u64 abi;			/* EXACT_ABI_VERSION, set by the program */
 };
 

@@ -32,7 +32,8 @@ const enum rec_kind field_thread_kind[TF_N] = { THREAD_FIELDS(KIND) };
 	X(EF_CLASS + X_RECLAIM, "reclaim_wait_ns") X(EF_CLASS + X_PREEMPT, "preempt_ns")         \
 	X(EF_RECLAIM, "reclaim_ns") X(EF_SWITCHES, "switches") X(EF_PREEMPTS, "preempts")        \
 	X(EF_MISSED, "missed") X(EF_BIO_STARTED, "bio_started") X(EF_BIO_DONE, "bio_done")       \
-	X(EF_BIO_BYTES, "bio_bytes") X(EF_BIO_NS, "bio_ns")
+	X(EF_BIO_BYTES, "bio_bytes") X(EF_BIO_NS, "bio_ns")               \
+	X(EF_FAULTS, "faults")
 
 _Static_assert(EF_RECLAIM == EF_CLASS + X_NCLASS, "one field per exact class");
 #define FTX(e, n) [e] = "ftx." n,

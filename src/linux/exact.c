@@ -55,7 +55,6 @@ int exact_drain(struct exact *x, int (*fn)(void *, const struct exact_interval *
 	return 0;
 }
 uint64_t exact_dropped(const struct exact *x) { return 0; }
-uint64_t exact_events(const struct exact *x) { return 0; }
 const char *exact_flavour(const struct exact *x) { return ""; }
 const char *exact_hooks(const struct exact *x) { return ""; }
 const char *exact_missing(const struct exact *x) { return ""; }
@@ -92,6 +91,7 @@ static const struct hook hooks[] = {
 	HOOK("mm_vmscan_direct_reclaim_end", dr_end, false),
 	HOOK("mm_vmscan_memcg_reclaim_begin", mr_begin, false),
 	HOOK("mm_vmscan_memcg_reclaim_end", mr_end, false),
+	HOOK("page_fault_user", fault, false),
 };
 #define NHOOKS (sizeof(hooks) / sizeof(hooks[0]))
 
@@ -397,10 +397,6 @@ uint64_t exact_dropped(const struct exact *x)
 	return __atomic_load_n(&x->skel->bss->ctl.dropped, __ATOMIC_RELAXED) + x->bad;
 }
 
-uint64_t exact_events(const struct exact *x)
-{
-	return __atomic_load_n(&x->skel->bss->ctl.events, __ATOMIC_RELAXED);
-}
 
 const char *exact_flavour(const struct exact *x)
 {
@@ -442,7 +438,7 @@ int64_t exact_prog_ns(const struct exact *x, uint64_t *runs)
 	}
 	if (runs)
 		*runs = n;
-	return n ? ns : -1;
+	return ns;
 }
 
 #endif /* SS_HAVE_EXACT */

@@ -68,10 +68,8 @@ int exact_read(const struct exact *x, unsigned slot, uint64_t now_ns, struct exa
 int exact_drain(struct exact *x, int (*fn)(void *ctx, const struct exact_interval *iv),
 		void *ctx);
 
-/* The program's figures: intervals dropped (by a full ring, or failing
- * exact_interval_check), target switches seen. */
+/* Intervals dropped (by a full ring, or failing exact_interval_check). */
 uint64_t exact_dropped(const struct exact *x);
-uint64_t exact_events(const struct exact *x);
 
 /* What was loaded: "tp_btf" or "raw_tp"; the hooks attached and those the
  * kernel lacks (space-separated tracepoint names; "" for none). */
@@ -83,9 +81,9 @@ const char *exact_missing(const struct exact *x);
  * are not readable or ADDR is in none. */
 const char *exact_symbol(const struct exact *x, uint64_t addr);
 
-/* The BPF programs' own run time so far (bpf_stats, kernel.bpf_stats_enabled
- * must be 1): ns and runs summed over the attached programs; -1 when the
- * kernel did not count. */
+/* The BPF programs' own run time so far, summed over the attached
+ * programs, and their runs in *RUNS: counted only while
+ * kernel.bpf_stats_enabled is 1 (else both stay 0); -1 on error. */
 int64_t exact_prog_ns(const struct exact *x, uint64_t *runs);
 
 #endif

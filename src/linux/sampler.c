@@ -481,7 +481,7 @@ int sampler_sample(struct sampler *s, uint64_t t_ns, int64_t *vals)
 {
 	bool slow = s->nsample % s->slow_every == 0;
 	bool first = s->nsample == 0;
-	bool proc_read = false, mem_moved = true, ended;
+	bool proc_read = false, mem_moved = true, ended, sys = true;
 	int f_mem = s->psi[PSI_MEMORY].f_some;
 	int64_t psi_mem_before = f_mem >= 0 ? s->cur[f_mem] : 0;
 	int ret = 0;
@@ -491,14 +491,27 @@ int sampler_sample(struct sampler *s, uint64_t t_ns, int64_t *vals)
 	s->nivs = 0;
 
 	ended = thr_ended(s, &s->th[TH_FT]);
-	if (s->o.exact) {
-		/* the disks first: their moving is when a thread's fault
-		 * counts are read (sampler_exact.c) */
+	if (s->o.exact)
 		smp_drain_exact(s);
-		smp_read_disks(s);
-	}
 	smp_sample_thread(s, &s->th[TH_FT], t_ns, slow);
 	smp_sample_thread(s, &s->th[TH_FT2], t_ns, slow);
+	if (s->o.exact) {
+		/* The system's sources explain what the threads did; when
+		 * their I/O, fault and reclaim counts did not move they are
+		 * read only at slow samples. The disks before the task stat:
+		 * their moving is when its fault counts are read. */
+		uint64_t xs = smp_exact_signal(s);
+
+		sys = first || slow || !s->gate || xs != s->xsig_sys;
+		if (sys) {
+			smp_read_disks(s);
+			s->xsig_sys = xs;
+		} else {
+			s->costs[C_DISK].skipped++;
+		}
+		smp_exact_task_stat(s, &s->th[TH_FT], slow);
+		smp_exact_task_stat(s, &s->th[TH_FT2], slow);
+	}
 	ended = !ended && thr_ended(s, &s->th[TH_FT]);
 
 	/* The process: no cause rule reads its CPU time, faults or thread
@@ -527,7 +540,7 @@ int sampler_sample(struct sampler *s, uint64_t t_ns, int64_t *vals)
 	 * thread's own schedstat, io from its state and syscall) and each PSI
 	 * read costs a few us: they are slow sources. Memory pressure is rule
 	 * 2's, and the vmstat gate's signal. */
-	for (int i = 0; i < PSI_N; i++) {
+	for (int i = 0; i < PSI_N && sys; i++) {
 		if (i == PSI_MEMORY || slow || !s->gate) {
 			smp_read_psi(s, &s->psi[i], C_PSI);
 			smp_read_psi(s, &s->cg[i], C_CG_PSI);

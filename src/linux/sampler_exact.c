@@ -2,8 +2,9 @@
 /*
  * sampler_exact.c: the sampled threads in exact mode (sampler.h's
  * opts.exact): their fields from the kernel's counter slots instead of
- * /proc, their exact counters (ftx.*, ft2x.*), and the drain of the
- * interval ring, with each interval's fd target, waker and stack named.
+ * /proc, their exact counters (ftx.*, ft2x.*), the drain of the interval
+ * ring, with each interval's fd target, waker and stack named, and the
+ * signal that gates the system's sources (docs/FORMAT.md, "Gates").
  */
 #include <errno.h>
 #include <string.h>
@@ -120,13 +121,42 @@ bool smp_sample_thread_exact(struct sampler *s, struct thr *t, uint64_t t_ns, bo
 		v[TF_FD_TARGET] = 0;
 	}
 	exact_slot_fields(&x, s->cur + t->xbase);
+	return true;
+}
+
+void smp_exact_task_stat(struct sampler *s, struct thr *t, bool slow)
+{
+	if (!t->tid || t->gone || !t->exact_ok)
+		return;
 	if (slow || smp_io_signal(s) != t->xsig || !s->gate) {
-		read_stat(s, t, v);
+		read_stat(s, t, s->cur + t->base);
 		t->xsig = smp_io_signal(s);
 	} else {
 		s->costs[C_TASK_STAT].skipped++;
 	}
-	return true;
+}
+
+uint64_t smp_exact_signal(const struct sampler *s)
+{
+	static const int moved[] = {
+		EF_CLASS + X_FILE_FAULT, EF_CLASS + X_SWAP_FAULT, EF_CLASS + X_IO_READ,
+		EF_CLASS + X_IO_WRITE, EF_CLASS + X_IO_META, EF_CLASS + X_IO_SYNC,
+		EF_CLASS + X_RECLAIM, EF_RECLAIM, EF_BIO_STARTED, EF_BIO_DONE, EF_FAULTS,
+	};
+	uint64_t h = 0;
+
+	for (int i = 0; i < TH_N; i++) {
+		const struct thr *t = &s->th[i];
+
+		if (!t->tid)
+			continue;
+		if (!t->exact_ok)
+			return ~h;	/* read from /proc this sample: no signal */
+		for (size_t k = 0; k < sizeof(moved) / sizeof(moved[0]); k++)
+			h = h * 1000003u + (uint64_t)s->cur[t->xbase + moved[k]];
+		h = h * 1000003u + (uint64_t)t->tid;
+	}
+	return h;
 }
 
 static bool sched_frame(const char *fn)
@@ -141,12 +171,23 @@ static bool sched_frame(const char *fn)
 }
 
 /* The interned stack of IV: its kernel functions, innermost first, one a
- * line, the scheduler's own frames left out. */
+ * line, the scheduler's own frames left out. A frame loop sleeps in the
+ * same few stacks: the last ids are kept by their addresses, so a repeat
+ * costs a hash, not a symbol lookup per frame (a cold binary search over
+ * the kernel's 100,000 symbols is most of a sample's time). */
 static uint32_t stack_id(struct sampler *s, const struct exact_interval *iv)
 {
 	struct strbuf *sb = &s->xstack;
+	struct xstack_ent *e;
+	uint64_t h = 1469598103934665603ull;
 	bool top = true;
+	uint32_t id;
 
+	for (unsigned i = 0; i < iv->nstack; i++)
+		h = (h ^ iv->stack[i]) * 1099511628211ull;
+	e = &s->xstack_cache[(h ^ h >> 29) % XSTACK_CACHE];
+	if (e->id && e->n == iv->nstack && !memcmp(e->pc, iv->stack, iv->nstack * sizeof(e->pc[0])))
+		return e->id;
 	sb_reset(sb);
 	for (unsigned i = 0; i < iv->nstack && i < EXACT_STACK; i++) {
 		const char *fn = exact_symbol(s->o.exact, iv->stack[i]);
@@ -159,7 +200,11 @@ static uint32_t stack_id(struct sampler *s, const struct exact_interval *iv)
 		else
 			(void)sb_addf(sb, "0x%llx\n", (unsigned long long)iv->stack[i]);
 	}
-	return sb->len ? s->o.intern(s->o.intern_ctx, sb->buf) : 0;
+	id = sb->len ? s->o.intern(s->o.intern_ctx, sb->buf) : 0;
+	e->id = id;
+	e->n = iv->nstack;
+	memcpy(e->pc, iv->stack, iv->nstack * sizeof(e->pc[0]));
+	return id;
 }
 
 static int take_interval(void *ctx, const struct exact_interval *iv)

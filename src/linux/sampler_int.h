@@ -16,6 +16,7 @@
 #include <sys/types.h>
 #include <time.h>
 
+#include "core/exact_abi.h"
 #include "core/fields.h"
 #include "core/strbuf.h"
 #include "linux/sampler.h"
@@ -59,6 +60,13 @@ struct src {
 	int open_err; /* fd -1: why the open failed (negative errno), or 0 */
 	char *path;   /* for naive mode and notes */
 	bool noted;   /* a read error was already noted */
+};
+
+/* Exact mode: interned stacks by their addresses (sampler_exact.c). */
+#define XSTACK_CACHE 64
+struct xstack_ent {
+	uint32_t id, n;		/* id 0: empty */
+	uint64_t pc[EXACT_STACK];
 };
 
 /* The two sampled threads: the frame thread and its process's main thread
@@ -219,6 +227,8 @@ struct sampler {
 	struct rec_interval *ivs;
 	size_t nivs, aivs;
 	struct sampler_exact_stats xstats;
+	uint64_t xsig_sys;	/* smp_exact_signal at the last read of the system */
+	struct xstack_ent xstack_cache[XSTACK_CACHE];
 	struct strbuf xstack;
 };
 
@@ -270,6 +280,13 @@ int smp_setup_exact(struct sampler *s);
  * them (not switched yet, torn): the caller reads /proc. */
 bool smp_sample_thread_exact(struct sampler *s, struct thr *t, uint64_t t_ns, bool slow);
 void smp_drain_exact(struct sampler *s);
+/* T's task stat (utime, stime, fresh fault counts, gone) when slow or a
+ * watched disk moved since its last read. */
+void smp_exact_task_stat(struct sampler *s, struct thr *t, bool slow);
+/* A signature of what the sampled threads did that the system's sources
+ * can explain: their I/O, fault and reclaim time, block I/O and page
+ * faults. Unchanged: the disks and PSI need no read this sample. */
+uint64_t smp_exact_signal(const struct sampler *s);
 
 /* sampler_gpu.c */
 int smp_setup_gpu(struct sampler *s);

@@ -97,7 +97,7 @@ void recorder_exact_ini(struct recorder *r, struct strbuf *sb, bool final)
 	uint64_t runs = 0;
 	int64_t ns = exact_prog_ns(r->exact, &runs);
 
-	if (ns >= 0) {
+	if (ns >= 0 && runs) {
 		inifmt_addf(sb, "exact_bpf_runs", "%llu", (unsigned long long)runs);
 		inifmt_addf(sb, "exact_bpf_ns_per_run", "%.0f", runs ? (double)ns / runs : 0.0);
 	}

@@ -12,7 +12,7 @@
  * sched_switch (switch-out and switch-in of a target), sched_waking (the
  * waker and the wake-up time), block_io_start/done or block_rq_issue/
  * complete before 6.5 (block I/O the thread started), mm_vmscan direct and
- * memcg reclaim begin/end. Every read of a kernel struct goes through
+ * memcg reclaim begin/end, page_fault_user (x86). Every read of a kernel struct goes through
  * BPF_CORE_READ (relocated against the kernel's BTF, and valid in raw_tp
  * programs too): tp_btf is the flavour loaded, raw_tp the fallback where
  * BTF-typed tracepoints are missing.
@@ -44,6 +44,13 @@ const volatile __u8 sys_class[EXACT_SYSCALLS] = {};
 const volatile __u64 swap_lo[2] = {}, swap_hi[2] = {};
 const volatile bool take_stacks = true;
 
+/* A member of a kernel struct: a plain load in the tp_btf flavour (a BTF
+ * pointer the verifier lets the program read, a few ns), bpf_probe_read in
+ * the raw_tp one (a helper call each, tens of ns). BTF is a constant in
+ * each program, so the other branch is not compiled. */
+#define KREAD(btf, p, f) ((btf) ? (p)->f : BPF_CORE_READ(p, f))
+#define KBITS(btf, p, f) ((btf) ? BPF_CORE_READ_BITFIELD(p, f) : BPF_CORE_READ_BITFIELD_PROBED(p, f))
+
 /* Mirrors core/syscalls.h (the BPF side cannot include it: no libc). */
 enum { SYSC_OTHER, SYSC_READ, SYSC_WRITE, SYSC_META, SYSC_SYNC, SYSC_IOCTL, SYSC_FUTEX,
 	SYSC_POLL, SYSC_RECV, SYSC_SLEEP };
@@ -57,18 +64,6 @@ struct {
 	__type(key, __u32);
 	__type(value, struct exact_slot);
 } slots SEC(".maps");
-
-/* What the program keeps of a slot for itself. */
-struct priv {
-	__u64 reclaim_since;	/* 0: not in reclaim */
-};
-
-struct {
-	__uint(type, BPF_MAP_TYPE_ARRAY);
-	__uint(max_entries, EXACT_SLOTS);
-	__type(key, __u32);
-	__type(value, struct priv);
-} privs SEC(".maps");
 
 struct {
 	__uint(type, BPF_MAP_TYPE_RINGBUF);
@@ -107,6 +102,21 @@ static __always_inline int slot_of(__u32 tid)
 	return -1;
 }
 
+/* A slot's sequence count, odd while the thread's own event writes it.
+ * x86-TSO makes stores visible in program order, so plain stores between
+ * compiler barriers publish the count and the counters in order (a locked
+ * add costs ~20 ns; exact mode is built for x86_64 only). The thread's own
+ * events are serialized: tracepoints run with preemption off, and a task
+ * switches in on one CPU only after its switch-out on another is done. */
+#define barrier() asm volatile("" ::: "memory")
+
+static __always_inline void seq_bump(struct exact_slot *s)
+{
+	barrier();
+	*(volatile __u32 *)&s->seq = s->seq + 1;
+	barrier();
+}
+
 static __always_inline struct exact_slot *slot_get(int i, __u32 tid)
 {
 	__u32 k = i;
@@ -118,24 +128,20 @@ static __always_inline struct exact_slot *slot_get(int i, __u32 tid)
 		/* A new target in this slot: start from zero. User space reads
 		 * tid with seq, so it never adds one thread's counters to
 		 * another's. */
-		__sync_fetch_and_add(&s->seq, 1);
+		seq_bump(s);
 		__builtin_memset(&s->state, 0, sizeof(*s) - 2 * sizeof(__u32));
 		s->tid = tid;
 		s->syscall = -1;
-		__sync_fetch_and_add(&s->seq, 1);
-		struct priv *p = bpf_map_lookup_elem(&privs, &k);
-
-		if (p)
-			p->reclaim_since = 0;
+		seq_bump(s);
 	}
 	return s;
 }
 
-static __always_inline unsigned int task_state(struct task_struct *t)
+static __always_inline unsigned int task_state(struct task_struct *t, bool btf)
 {
 	if (bpf_core_field_exists(t->__state))
-		return BPF_CORE_READ(t, __state);
-	return BPF_CORE_READ((struct task_struct___old *)t, state);
+		return KREAD(btf, t, __state);
+	return KREAD(btf, (struct task_struct___old *)t, state);
 }
 
 /* Whether the file behind FD of task T is a GPU device node. */
@@ -187,20 +193,29 @@ static __always_inline bool in_swap_path(void *ctx)
  * begins. */
 static __always_inline __u32 class_of(void *ctx, struct task_struct *t, bool preempt,
 				      unsigned int state, bool reclaim, bool io, bool *insys,
-				      __s32 *nr, __u64 *arg0)
+				      __s32 *nr, __u64 *arg0, bool btf)
 {
-	struct pt_regs *regs = (struct pt_regs *)bpf_task_pt_regs(bpf_get_current_task_btf());
-	long ax = BPF_CORE_READ(regs, ax);
-	long orig = BPF_CORE_READ(regs, orig_ax);
+	struct pt_regs *regs;
+	long ax, orig;
+
+	if (preempt || state == TASK_RUNNING) {
+		*insys = false;
+		*nr = -1;
+		*arg0 = 0;
+		return X_PREEMPT;
+	}
+	/* T is current; tp_btf's T is a trusted pointer already, raw_tp's a
+	 * number, so that flavour asks for current's */
+	regs = (struct pt_regs *)bpf_task_pt_regs(btf ? t : bpf_get_current_task_btf());
+	ax = regs->ax;	/* a BTF pointer in both flavours */
+	orig = regs->orig_ax;
 
 	/* The syscall entry stores -ENOSYS as the return value until the
 	 * call returns; a fault from user space leaves the user's rax there
 	 * and its error code in orig_ax. */
 	*insys = ax == -ENOSYS && orig >= 0;
 	*nr = *insys ? (__s32)orig : -1;
-	*arg0 = *insys ? BPF_CORE_READ(regs, di) : 0;
-	if (preempt || state == TASK_RUNNING)
-		return X_PREEMPT;
+	*arg0 = *insys ? regs->di : 0;
 	if (reclaim)
 		return X_RECLAIM;
 	if (!*insys)
@@ -231,27 +246,25 @@ static __always_inline __u32 class_of(void *ctx, struct task_struct *t, bool pre
 }
 
 static __always_inline void switch_out(void *ctx, int i, struct task_struct *t, bool preempt,
-				       __u64 now)
+				       __u64 now, bool btf)
 {
-	struct exact_slot *s = slot_get(i, BPF_CORE_READ(t, pid));
-	__u32 k = i;
-	struct priv *p = bpf_map_lookup_elem(&privs, &k);
+	struct exact_slot *s = slot_get(i, KREAD(btf, t, pid));
 
-	if (!s || !p)
+	if (!s)
 		return;
-	unsigned int state = task_state(t);
-	bool reclaim = p->reclaim_since != 0;
-	bool iow = BPF_CORE_READ_BITFIELD_PROBED(t, in_iowait);
+	unsigned int state = task_state(t, btf);
+	bool reclaim = s->reclaim_since != 0;
+	bool iow = KBITS(btf, t, in_iowait);
 	bool io = iow || (state & TASK_UNINTERRUPTIBLE);
 	bool insys;
 	__s32 nr;
 	__u64 arg0;
-	__u32 cls = class_of(ctx, t, preempt, state, reclaim, io, &insys, &nr, &arg0);
+	__u32 cls = class_of(ctx, t, preempt, state, reclaim, io, &insys, &nr, &arg0, btf);
 	__u32 flags = (iow ? XF_IOWAIT : 0) | (state & TASK_UNINTERRUPTIBLE ? XF_DSTATE : 0) |
 		      (insys ? XF_SYSCALL : 0) | (reclaim ? XF_RECLAIM : 0) |
-		      (BPF_CORE_READ_BITFIELD_PROBED(t, in_memstall) ? XF_MEMSTALL : 0);
+		      (KBITS(btf, t, in_memstall) ? XF_MEMSTALL : 0);
 
-	__sync_fetch_and_add(&s->seq, 1);
+	seq_bump(s);
 	if (s->state == XS_RUNNING && now > s->since_ns)
 		s->run_ns += now - s->since_ns;
 	s->state = XS_OFF;
@@ -263,21 +276,21 @@ static __always_inline void switch_out(void *ctx, int i, struct task_struct *t, 
 	s->switches++;
 	if (cls == X_PREEMPT)
 		s->preempts++;
-	s->majflt = BPF_CORE_READ(t, maj_flt);
-	s->minflt = BPF_CORE_READ(t, min_flt);
-	__sync_fetch_and_add(&s->seq, 1);
+	s->majflt = KREAD(btf, t, maj_flt);
+	s->minflt = KREAD(btf, t, min_flt);
+	seq_bump(s);
 }
 
 static __always_inline void switch_in(int i, struct task_struct *t, __u64 now, bool btf)
 {
-	__u32 tid = BPF_CORE_READ(t, pid);
+	__u32 tid = KREAD(btf, t, pid);
 	struct exact_slot *s = slot_get(i, tid);
 
 	if (!s)
 		return;
 	if (!ctl.abi)
 		ctl.abi = EXACT_ABI_VERSION;
-	__sync_fetch_and_add(&s->seq, 1);
+	seq_bump(s);
 	if (s->state != XS_OFF) {
 		/* A switch-in with no switch-out seen: the slot just took the
 		 * thread, or the switch-out was not traced (a sandbox's pid 1). */
@@ -286,7 +299,7 @@ static __always_inline void switch_in(int i, struct task_struct *t, __u64 now, b
 		s->state = XS_RUNNING;
 		s->since_ns = now;
 		s->cpu = bpf_get_smp_processor_id();
-		__sync_fetch_and_add(&s->seq, 1);
+		seq_bump(s);
 		return;
 	}
 	__u64 out = s->out_ns, wake = s->wake_ns;
@@ -315,7 +328,7 @@ static __always_inline void switch_in(int i, struct task_struct *t, __u64 now, b
 	char comm[16];
 
 	__builtin_memcpy(comm, s->waker_comm, sizeof(comm));
-	__sync_fetch_and_add(&s->seq, 1);
+	seq_bump(s);
 
 	if (now - out < ctl.min_interval_ns)
 		return;
@@ -355,34 +368,34 @@ static __always_inline void switch_in(int i, struct task_struct *t, __u64 now, b
 static __always_inline int on_switch(void *ctx, bool preempt, struct task_struct *prev,
 				     struct task_struct *next, bool btf)
 {
-	__u64 now = bpf_ktime_get_ns();
-	int i = slot_of(BPF_CORE_READ(prev, pid));
-	int j = slot_of(BPF_CORE_READ(next, pid));
+	int i = slot_of(KREAD(btf, prev, pid));
+	int j = slot_of(KREAD(btf, next, pid));
+	__u64 now;
 
-	if (i >= 0) {
-		switch_out(ctx, i, prev, preempt, now);
-		__sync_fetch_and_add(&ctl.events, 1);
-	}
-	if (j >= 0) {
+	if (i < 0 && j < 0)
+		return 0;	/* the common case: neither is a target */
+	now = bpf_ktime_get_ns();
+	if (i >= 0)
+		switch_out(ctx, i, prev, preempt, now, btf);
+	if (j >= 0)
 		switch_in(j, next, now, btf);
-		__sync_fetch_and_add(&ctl.events, 1);
-	}
 	return 0;
 }
 
 /* The waker runs this: current is who woke P. The fields it writes are
  * outside seq (this may run beside P's own switch-out on another CPU);
  * switch_in takes them when they are newer than the switch-out. */
-static __always_inline int on_waking(struct task_struct *p)
+static __always_inline int on_waking(struct task_struct *p, bool btf)
 {
-	int i = slot_of(BPF_CORE_READ(p, pid));
+	__u32 tid = KREAD(btf, p, pid);
+	int i = slot_of(tid);
 
 	if (i < 0)
 		return 0;
 	__u32 k = i;
 	struct exact_slot *s = bpf_map_lookup_elem(&slots, &k);
 
-	if (!s || s->tid != (__u32)BPF_CORE_READ(p, pid))
+	if (!s || s->tid != tid)
 		return 0;
 	s->waker_tid = (__u32)bpf_get_current_pid_tgid();
 	bpf_get_current_comm(s->waker_comm, sizeof(s->waker_comm));
@@ -437,21 +450,37 @@ static __always_inline int on_reclaim(bool begin)
 		return 0;
 	__u32 k = i;
 	struct exact_slot *s = bpf_map_lookup_elem(&slots, &k);
-	struct priv *p = bpf_map_lookup_elem(&privs, &k);
 	__u64 now = bpf_ktime_get_ns();
 
-	if (!s || !p)
+	if (!s || s->tid != (__u32)bpf_get_current_pid_tgid())
 		return 0;
-	if (begin) {
-		p->reclaim_since = now;
+	seq_bump(s);
+	if (begin)
+		s->reclaim_since = now;
+	else if (s->reclaim_since && now > s->reclaim_since)
+		s->reclaim_ns += now - s->reclaim_since;
+	if (!begin)
+		s->reclaim_since = 0;
+	seq_bump(s);
+	return 0;
+}
+
+/* A user page fault of current (x86's exceptions:page_fault_user): a count
+ * the thread's own context writes (no seq: one word), so that a thread
+ * faulting pages in without sleeping (a zram swap-in) still moves its
+ * counters and the sampler reads the system's then. */
+static __always_inline int on_fault(void)
+{
+	int i = slot_of((__u32)bpf_get_current_pid_tgid());
+	__u32 k;
+	struct exact_slot *s;
+
+	if (i < 0)
 		return 0;
-	}
-	if (p->reclaim_since && now > p->reclaim_since) {
-		__sync_fetch_and_add(&s->seq, 1);
-		s->reclaim_ns += now - p->reclaim_since;
-		__sync_fetch_and_add(&s->seq, 1);
-	}
-	p->reclaim_since = 0;
+	k = i;
+	s = bpf_map_lookup_elem(&slots, &k);
+	if (s && s->tid == (__u32)bpf_get_current_pid_tgid())
+		*(volatile __u64 *)&s->faults = s->faults + 1;
 	return 0;
 }
 
@@ -464,7 +493,7 @@ static __always_inline int on_reclaim(bool begin)
 		return on_switch(ctx, preempt, prev, next, btf);                           \
 	}                                                                                  \
 	SEC(sec "/sched_waking")                                                           \
-	int BPF_PROG(F##_waking, struct task_struct *p) { return on_waking(p); }           \
+	int BPF_PROG(F##_waking, struct task_struct *p) { return on_waking(p, btf); }      \
 	SEC(sec "/block_io_start")                                                         \
 	int BPF_PROG(F##_io_start, struct request *rq) { return on_bio_start(rq); }        \
 	SEC(sec "/block_io_done")                                                          \
@@ -480,7 +509,9 @@ static __always_inline int on_reclaim(bool begin)
 	SEC(sec "/mm_vmscan_memcg_reclaim_begin")                                          \
 	int BPF_PROG(F##_mr_begin) { return on_reclaim(true); }                            \
 	SEC(sec "/mm_vmscan_memcg_reclaim_end")                                            \
-	int BPF_PROG(F##_mr_end) { return on_reclaim(false); }
+	int BPF_PROG(F##_mr_end) { return on_reclaim(false); }                             \
+	SEC(sec "/page_fault_user")                                                        \
+	int BPF_PROG(F##_fault) { return on_fault(); }
 
 HOOKS(tb, "tp_btf", true)
 HOOKS(rt, "raw_tp", false)
