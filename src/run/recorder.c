@@ -269,8 +269,9 @@ static void say_start(struct recorder *r)
 		snprintf(what, sizeof(what), "no frame source");
 	else
 		recorder_listened_text(r, what, sizeof(what));
-	recorder_say(r, RECORDER_INFO, "recording '%s' (pid %d) into '%s'; frames from %s; %s",
+	recorder_say(r, RECORDER_INFO, "recording '%s' (pid %d) into '%s'; frames from %s%s; %s",
 		     r->program.buf, r->pid, r->rundir, what,
+		     r->exact ? "; exact mode" : "",
 		     r->o.duration_s > 0 ? "it stops after --duration, or Ctrl-C" : "Ctrl-C stops it");
 	r->live_next_ns = (r->t_start ? r->t_start : sched_now_ns()) + NSEC;
 }
