@@ -255,6 +255,22 @@ static int print_list(const char *title, const struct rec *rec, const struct sta
 	return r;
 }
 
+/* TEXT's lines (a kernel stack, one frame a line) as an array of strings. */
+static void json_lines(struct json *j, const char *text)
+{
+	json_arr_begin(j);
+	while (*text) {
+		size_t len = strcspn(text, "\n");
+
+		if (len)
+			json_strn(j, text, len);
+		text += len;
+		if (*text)
+			text++;
+	}
+	json_arr_end(j);
+}
+
 static void json_evidence(struct json *j, const struct cause_evidence *e)
 {
 	char state[2] = { e->state, 0 };
@@ -313,23 +329,10 @@ static void json_evidence(struct json *j, const struct cause_evidence *e)
 	}
 	json_arr_end(j);
 	json_key(j, "stack");
-	if (e->stack) {
-		const char *p = e->stack;
-
-		json_arr_begin(j);
-		while (*p) {
-			size_t len = strcspn(p, "\n");
-
-			if (len)
-				json_strn(j, p, len);
-			p += len;
-			if (*p)
-				p++;
-		}
-		json_arr_end(j);
-	} else {
+	if (e->stack)
+		json_lines(j, e->stack);
+	else
 		json_null(j);
-	}
 	json_obj_end(j);
 }
 
@@ -370,17 +373,7 @@ static void json_intervals(struct json *j, const struct rec *r, const struct sta
 			json_knull(j, "waker_tid");
 		json_kstr(j, "waker_comm", iv->waker_comm ? rec_str(r, iv->waker_comm) : NULL);
 		json_key(j, "stack");
-		json_arr_begin(j);
-		while (*st) {
-			size_t len = strcspn(st, "\n");
-
-			if (len)
-				json_strn(j, st, len);
-			st += len;
-			if (*st)
-				st++;
-		}
-		json_arr_end(j);
+		json_lines(j, st);
 		json_obj_end(j);
 	}
 	json_arr_end(j);

@@ -459,6 +459,18 @@ static int open_block(struct rec_writer *w)
 	return 0;
 }
 
+/* The start of every data record: the first error of the file, -EINVAL
+ * before rec_writer_begin, else the block opened (its KEY when it starts a
+ * segment). 0 or a negative errno. */
+static int w_enter(struct rec_writer *w)
+{
+	if (w->err)
+		return w->err;
+	if (!w->begun)
+		return -EINVAL;
+	return open_block(w) < 0 ? w->err : 0;
+}
+
 /* Writes string ID (RT_STR: its id and bytes) unless this segment did. */
 static int str_ensure(struct rec_writer *w, uint64_t id)
 {
@@ -568,15 +580,12 @@ int rec_writer_sample(struct rec_writer *w, uint64_t t_ns, const int64_t *vals)
 	struct samp_state *s;
 	uint64_t ntog = 0;
 	size_t f, last;
+	int r;
 
 	if (!w || (!vals && w->nfields))
 		return -EINVAL;
-	if (w->err)
-		return w->err;
-	if (!w->begun)
-		return -EINVAL;
-	if (open_block(w) < 0)
-		return w->err;
+	if ((r = w_enter(w)) < 0)
+		return r;
 	for (f = 0; f < w->nstr_fields; f++)
 		if (str_ensure(w, (uint64_t)vals[w->str_fields[f]]) < 0)
 			return w->err ? w->err : -E2BIG;
@@ -622,15 +631,12 @@ int rec_writer_frame(struct rec_writer *w, const struct rec_frame *fr)
 	struct obuf *b = &w->frames;
 	uint64_t tz;
 	bool same;
+	int r;
 
 	if (!w || !fr)
 		return -EINVAL;
-	if (w->err)
-		return w->err;
-	if (!w->begun)
-		return -EINVAL;
-	if (open_block(w) < 0)
-		return w->err;
+	if ((r = w_enter(w)) < 0)
+		return r;
 	if (ob_reserve(b, 40) < 0)
 		return w_fail(w, -ENOMEM);
 	tz = zz_enc((int64_t)(fr->t_ns - (w->f_tprev + w->f_dtprev)));
@@ -664,12 +670,8 @@ int rec_writer_clock(struct rec_writer *w, const struct rec_clock *c)
 
 	if (!w || !c)
 		return -EINVAL;
-	if (w->err)
-		return w->err;
-	if (!w->begun)
-		return -EINVAL;
-	if (open_block(w) < 0)
-		return w->err;
+	if ((r = w_enter(w)) < 0)
+		return r;
 	n = varint_put(p, c->mono_ns);
 	n += varint_put(p + n, c->real_ns);
 	r = w_record(w, RT_CLOCK, p, n);
@@ -813,12 +815,8 @@ int rec_writer_interval(struct rec_writer *w, const struct rec_interval *iv)
 
 	if (!w || !iv || iv->wake_ns < iv->out_ns || iv->in_ns < iv->wake_ns)
 		return -EINVAL;
-	if (w->err)
-		return w->err;
-	if (!w->begun)
-		return -EINVAL;
-	if (open_block(w) < 0)
-		return w->err;
+	if ((r = w_enter(w)) < 0)
+		return r;
 	if (str_ensure(w, iv->fd_target) < 0 || str_ensure(w, iv->waker_comm) < 0 ||
 	    str_ensure(w, iv->stack) < 0)
 		return w->err ? w->err : -E2BIG;
