@@ -276,7 +276,9 @@ bool causes_is_exact(const struct causes *c)
 
 bool causes_rec_exact(const struct rec *r)
 {
-	for (int i = 0; i < EF_N; i++) {
+	/* the fields the split reads; the others (switches, block I/O, faults)
+	 * are the evidence's and may be missing */
+	for (int i = 0; i <= EF_RECLAIM; i++) {
 		int f = rec_field_index(r, field_ftx[i]);
 
 		if (f < 0 || r->fields[f].kind != REC_INT)
