@@ -1,0 +1,179 @@
+// SPDX-License-Identifier: MIT
+/*
+ * stall_list.c: a run's stalls with their causes, evidence and intervals
+ * (stall_list.h), for stalls and html.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cmd/stall_list.h"
+#include "core/exact.h"
+
+/* "futex" for wait_futex: the sub-cause without its cause's prefix, or NULL
+ * when it says no more than the cause. */
+const char *stall_sub_short(enum cause_sub s)
+{
+	const char *name = cause_sub_name(s), *cause = cause_name(cause_of_sub(s));
+	size_t n = strlen(cause);
+
+	if (!strcmp(name, cause))
+		return NULL;
+	if (!strncmp(name, cause, n) && name[n] == '_')
+		return name + n + 1;
+	return name;
+}
+
+static void stall_fill(const struct causes *c, const struct analysis *a, size_t i,
+		       struct stall_item *s)
+{
+	const struct frames *f = a->f;
+	double start = f->t_s[i] - f->ft_ms[i] / 1000.0;
+	double an = (double)a->t0_ns + start * 1e9, bn = (double)a->t0_ns + f->t_s[i] * 1e9;
+	uint64_t ans = an <= 0 ? 0 : (uint64_t)an, bns = bn <= 0 ? 0 : (uint64_t)bn;
+
+	memset(s, 0, sizeof(*s));
+	s->t0_ns = a->t0_ns;
+	s->frame = i;
+	s->t_s = start;
+	s->ms = f->ft_ms[i];
+	causes_split(c, ans, bns, &s->split);
+	cause_split_verdict(&s->split, &s->v);
+	causes_evidence(c, ans, bns, &s->e);
+	s->exact = causes_is_exact(c);
+	s->niv_all = causes_exact_intervals(c, ans, bns, s->iv, STALL_INTERVALS);
+	s->niv = s->niv_all < STALL_INTERVALS ? s->niv_all : STALL_INTERVALS;
+}
+
+/* An interval in words: "futex 300.1 ms, woken by 1234 (render)" with its
+ * syscall's file and its innermost kernel function. */
+void stall_interval_text(struct strbuf *sb, const struct rec *r, const struct rec_interval *iv)
+{
+	const char *cls = exact_class_name(iv->cls), *st = rec_str(r, iv->stack);
+	const char *sys = iv->syscall >= 0 ? cause_syscall_name(rec_meta_get(r, "syscall_abi"),
+								  iv->syscall) : NULL;
+
+	sb_addf(sb, "%s %.1f ms", cls ? cls : "?", (double)(iv->in_ns - iv->out_ns) / 1e6);
+	if (sys)
+		sb_addf(sb, " in %s", sys);
+	else if (iv->syscall >= 0)
+		sb_addf(sb, " in syscall %d", iv->syscall);
+	if (iv->fd_target)
+		sb_addf(sb, "(%s)", rec_str(r, iv->fd_target));
+	if (iv->waker_tid)
+		sb_addf(sb, ", woken by %u (%s)", iv->waker_tid, rec_str(r, iv->waker_comm));
+	if (*st)
+		sb_addf(sb, ", at %.*s", (int)strcspn(st, "\n"), st);
+}
+
+/* The syscall part of the evidence: "in pread64(/var/tmp/x)". */
+static void ev_syscall(struct strbuf *sb, const struct cause_evidence *e)
+{
+	if (e->syscall == -1)
+		sb_adds(sb, e->state == 'R' ? " running" : " in no syscall (a fault)");
+	else if (e->syscall == -2)
+		sb_adds(sb, " syscall unknown");
+	else if (e->syscall_name)
+		sb_addf(sb, " in %s", e->syscall_name);
+	else
+		sb_addf(sb, " in syscall %ld", e->syscall);
+	if (e->fd_target)
+		sb_addf(sb, "(%s)", e->fd_target);
+}
+
+/* The evidence as one line of text. */
+void stall_evidence_text(struct strbuf *sb, const struct cause_evidence *e, long stack_lines)
+{
+	size_t k;
+
+	if (e->state) {
+		sb_addf(sb, "%c", e->state);
+		ev_syscall(sb, e);
+		if (e->wchan)
+			sb_addf(sb, ", wchan %s", e->wchan);
+	} else {
+		sb_adds(sb, "no sample inside");
+	}
+	if (e->majflt > 0)
+		sb_addf(sb, "; %lld major faults", (long long)e->majflt);
+	for (k = 0; k < e->ndisks; k++) {
+		sb_addf(sb, "; %.*s %lld reads", (int)e->disks[k].dev_len, e->disks[k].dev,
+			(long long)e->disks[k].rd_ios);
+		if (e->disks[k].rd_kb >= 0)
+			sb_addf(sb, " %.1f MB", (double)e->disks[k].rd_kb / 1024.0);
+	}
+	if (e->nvm) {
+		sb_adds(sb, "; vm");
+		for (k = 0; k < e->nvm; k++)
+			sb_addf(sb, " %s%+lld", e->vm[k].name, (long long)e->vm[k].delta);
+	}
+	if (!isnan(e->run_ms))
+		sb_addf(sb, "; run %.1f ms", e->run_ms);
+	if (!isnan(e->runq_ms))
+		sb_addf(sb, ", runq %.1f ms", e->runq_ms);
+	if (!isnan(e->cg_mem_ms) && e->cg_mem_ms > 0)
+		sb_addf(sb, "; cgroup memory pressure %.1f ms", e->cg_mem_ms);
+	else if (!isnan(e->psi_mem_ms) && e->psi_mem_ms > 0)
+		sb_addf(sb, "; memory pressure %.1f ms", e->psi_mem_ms);
+	for (k = 0; k < e->nlate; k++)
+		sb_addf(sb, "; CPU %d woke %.0f ms late", e->late[k].cpu, e->late[k].late_ms);
+	if (e->stack && stack_lines > 0) {
+		const char *p = e->stack;
+		long n;
+
+		sb_adds(sb, "; stack");
+		for (n = 0; n < stack_lines && *p; n++) {
+			size_t len = strcspn(p, "\n");
+
+			sb_addf(sb, "%s%.*s", n ? " < " : " ", (int)len, p);
+			p += len;
+			if (*p)
+				p++;
+		}
+	}
+}
+
+/* The stalls of one analysed run into *ret_win and *ret_warm (malloc'd).
+ * Returns 0 or -ENOMEM. */
+int stall_list_build(const struct analysis *a, const struct metrics_opts *mo,
+		     struct stall_item **ret_win, size_t *ret_nwin, struct stall_item **ret_warm,
+		     size_t *ret_nwarm)
+{
+	struct stall_item *win = NULL, *warm = NULL;
+	size_t nwin = 0, nwarm = 0, i, n = a->f ? a->f->n : 0;
+	struct causes *c = NULL;
+	int r;
+
+	r = causes_new(a->rec, &c);
+	if (r < 0)
+		return r;
+	win = calloc(n ? n : 1, sizeof(*win));
+	warm = calloc(n ? n : 1, sizeof(*warm));
+	if (!win || !warm) {
+		free(win);
+		free(warm);
+		causes_free(c);
+		return -ENOMEM;
+	}
+	for (i = 0; i < n; i++) {
+		unsigned parts = causes_stall_parts(a->f, i, &a->m, mo, a->segs, a->nsegs);
+
+		if (parts & CAUSES_IN_WINDOW) {
+			stall_fill(c, a, i, &win[nwin]);
+			win[nwin++].play = (parts & CAUSES_IN_PLAY) || !a->play_known;
+		}
+		if (parts & CAUSES_IN_WARM) {
+			stall_fill(c, a, i, &warm[nwarm]);
+			warm[nwarm++].play = true;
+		}
+	}
+	causes_free(c);
+	*ret_win = win;
+	*ret_nwin = nwin;
+	*ret_warm = warm;
+	*ret_nwarm = nwarm;
+	return 0;
+}
+

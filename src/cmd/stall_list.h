@@ -1,0 +1,51 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * stall_list.h: a run's stalls as `stalls` and `html` show them: each with
+ * its split by cause, the verdict, the evidence the record holds and, in
+ * exact mode, the intervals that make it up (core/causes.h).
+ */
+#ifndef SS_CMD_STALL_LIST_H
+#define SS_CMD_STALL_LIST_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "core/causes.h"
+#include "core/strbuf.h"
+#include "run/analyse.h"
+
+#define STALL_INTERVALS 8	/* intervals listed per stall (JSON; text: the first 2) */
+
+struct stall_item {
+	size_t frame;
+	double t_s, ms;
+	bool play;
+	bool exact;		/* split by exact time */
+	uint64_t t0_ns;		/* the run's t0 (record clock) */
+	size_t niv, niv_all;	/* intervals listed, and overlapping in all */
+	const struct rec_interval *iv[STALL_INTERVALS];
+	struct cause_split split;
+	struct cause_verdict v;
+	struct cause_evidence e;
+};
+
+/* The stalls of one analysed run (A, with its record) into *ret_win and
+ * *ret_warm (malloc'd): the window's and the warm-up's, as report chooses
+ * them with MO. Returns 0 or -ENOMEM. */
+int stall_list_build(const struct analysis *a, const struct metrics_opts *mo,
+		     struct stall_item **ret_win, size_t *ret_nwin, struct stall_item **ret_warm,
+		     size_t *ret_nwarm);
+
+/* "futex" for wait_futex: the sub-cause without its cause's prefix, or NULL
+ * when it says no more than the cause. */
+const char *stall_sub_short(enum cause_sub s);
+
+/* The evidence as one line of text (STACK_LINES of a kernel stack). */
+void stall_evidence_text(struct strbuf *sb, const struct cause_evidence *e, long stack_lines);
+
+/* An interval in words: "futex 300.1 ms in futex, woken by 1234 (render),
+ * at futex_do_wait". */
+void stall_interval_text(struct strbuf *sb, const struct rec *r, const struct rec_interval *iv);
+
+#endif
