@@ -5,6 +5,7 @@
 # allows, then prints `report` (with the stall cause columns) and `stalls`
 # (every stall, its cause and the evidence). Root adds reclaim (a memory
 # cgroup) and swap (a zram swap device made for the demo and removed after).
+# DEMO_RUN_OUT=DIR keeps a copy of the run directory there.
 set -eu
 build=$(cd "${1:-build}" && pwd)
 bin=$build/stallscope
@@ -68,6 +69,10 @@ echo
 echo "== stallscope stalls --warmup 0: every stall, its cause and the evidence"
 "$bin" stalls --warmup 0 --stack-lines 2 "$tmp/run"
 echo
+if [ -n "${DEMO_RUN_OUT:-}" ]; then
+	# the run kept for a caller (tests/e2e/html.sh)
+	cp -r "$tmp/run" "$DEMO_RUN_OUT"
+fi
 echo "== what the fake game says it did"
 # program.log lines are stamped '[seconds since t0] ' by record
 grep '^\(\[[0-9.]*\] \)\{0,1\}fakegame: stall' "$tmp/run/program.log" | sed 's/ (mono [0-9.]*)//'

@@ -9,11 +9,11 @@
 # Keep these lists the single place that names packages.
 set -eu
 
-BUILD_PKGS="gcc make cmake pkg-config libinih-dev libsqlite3-dev libvulkan-dev"
+BUILD_PKGS="gcc make cmake pkg-config libinih-dev libsqlite3-dev libvulkan-dev zlib1g-dev"
 # Exact mode (src/linux/bpf): clang compiles the BPF object, bpftool makes
 # its skeleton, libbpf loads it. Wanted, not required: without them the
 # build leaves exact mode out and record samples /proc (cmake/exact.cmake).
-EXACT_PKGS="clang llvm libbpf-dev libelf-dev zlib1g-dev bpftool"
+EXACT_PKGS="clang llvm libbpf-dev libelf-dev bpftool"
 # Real programs the tests record (Mesa software rendering under Xvfb), the
 # tools the benchmarks compare against, clang's libFuzzer for the fuzz tests.
 TEST_PKGS="$BUILD_PKGS xvfb xauth mesa-utils vulkan-tools mesa-vulkan-drivers mangohud
@@ -28,6 +28,8 @@ TEST_PKGS="$TEST_PKGS gcc-multilib"
 # (tests/e2e/games-mangohud.sh). supertux is left out: its data is 160 MB;
 # the test uses it where it is installed.
 TEST_PKGS="$TEST_PKGS neverball chromium-bsu glmark2-x11 glmark2-es2-x11"
+# The html page's tests drive a real browser (tests/e2e/lib/cdp.py).
+TEST_PKGS="$TEST_PKGS chromium"
 
 what=${1:-build}
 case $what in

@@ -25,6 +25,7 @@ static const struct command commands[] = {
 	{ "record", cmd_record, "run or attach to a program and record its frames and samples" },
 	{ "report", cmd_report, "frame metrics of frame logs and runs" },
 	{ "stalls", cmd_stalls, "one line per stall with its cause and evidence" },
+	{ "html", cmd_html, "one self-contained page of runs: frames, stalls by cause, metrics" },
 	{ "dump", cmd_dump, "print a record as text, one line per record" },
 	/* the machine */
 	{ "probe", cmd_probe, "timer wake-up latency per CPU, late wake-ups listed" },

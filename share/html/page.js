@@ -1,0 +1,343 @@
+// SPDX-License-Identifier: MIT
+// page.js: draws `stallscope html`'s page from its data (src/cmd/html.c):
+// per run, every frame on a uPlot plot with the segments shaded and the
+// stalls marked in their cause's colour, the stall table, the stall seconds
+// by cause, the frame-time histogram and percentile curve, the metrics with
+// METRICS.md's definitions, run.ini. window.ssReport exposes what was drawn
+// (the tests read it).
+"use strict";
+
+const CAUSE_COLORS = {
+	disk: "#1f77b4", swap: "#9467bd", reclaim: "#8c564b", gpu: "#e377c2", cpu: "#d62728",
+	runq: "#ff7f0e", io: "#17becf", wait: "#2ca02c", fault: "#7f7f7f", unknown: "#bcbd22",
+};
+const CAUSE_ORDER = ["disk", "swap", "reclaim", "gpu", "cpu", "runq", "io", "wait", "fault", "unknown"];
+
+function el(tag, attrs, ...kids) {
+	const e = document.createElement(tag);
+	for (const [k, v] of Object.entries(attrs || {})) {
+		if (k === "class") e.className = v;
+		else if (k === "text") e.textContent = v;
+		else if (k.startsWith("on")) e.addEventListener(k.slice(2), v);
+		else e.setAttribute(k, v);
+	}
+	for (const k of kids) if (k != null) e.append(k);
+	return e;
+}
+
+function fmt(v, d) {
+	if (v === null || v === undefined || Number.isNaN(v)) return "-";
+	return typeof v === "number" ? v.toFixed(d === undefined ? 3 : d) : String(v);
+}
+
+// METRICS.md's column table: "| `name` | unit | definition |" rows.
+function metricDocs() {
+	const md = document.getElementById("ss-metrics-md").textContent;
+	const docs = {};
+	for (const line of md.split("\n")) {
+		const m = line.match(/^\| (`[^|]+`)\s*\|\s*([^|]*)\|\s*(.*)\|\s*$/);
+		if (!m) continue;
+		for (const name of m[1].match(/`([a-z0-9_]+)`/g) || [])
+			docs[name.replace(/`/g, "")] = m[3].trim().replace(/`/g, "");
+	}
+	return docs;
+}
+
+async function decodeGaps(frames) {
+	if (!frames.n) return new Float64Array(0);
+	const bin = atob(frames.gaps_u32le_gz_b64);
+	const bytes = new Uint8Array(bin.length);
+	for (let i = 0; i < bin.length; i++) bytes[i] = bin.charCodeAt(i);
+	const stream = new Blob([bytes]).stream().pipeThrough(new DecompressionStream("gzip"));
+	const buf = await new Response(stream).arrayBuffer();
+	const dv = new DataView(buf);
+	const n = buf.byteLength / 4;
+	if (n !== frames.n) throw new Error("frame data: " + n + " frames decoded, " + frames.n + " expected");
+	const gaps = new Float64Array(n);
+	for (let i = 0; i < n; i++) gaps[i] = dv.getUint32(4 * i, true);
+	return gaps;
+}
+
+function percentile(sorted, p) {
+	if (!sorted.length) return NaN;
+	const h = (sorted.length - 1) * p, lo = Math.floor(h), hi = Math.ceil(h);
+	return sorted[lo] + (sorted[hi] - sorted[lo]) * (h - lo);
+}
+
+function tooltipText(s) {
+	let t = "t " + fmt(s.t_s, 3) + " s, " + fmt(s.ms, 1) + " ms: " + s.cause +
+		(s.sub ? " (" + s.sub + ")" : "") + " " + fmt(100 * s.share, 0) + " %";
+	if (s.second) t += ", second " + s.second + " " + fmt(100 * s.second_share, 0) + " %";
+	t += "\n" + s.evidence;
+	for (const iv of s.intervals) t += "\n  " + iv;
+	if (s.intervals_all > s.intervals.length)
+		t += "\n  " + (s.intervals_all - s.intervals.length) + " more intervals";
+	return t;
+}
+
+function drawPlot(box, run, x, y, view) {
+	const markers = run.stalls.filter((s) => s.frame < x.length).map((s) => ({
+		x: x[s.frame], y: y[s.frame], stall: s, color: CAUSE_COLORS[s.cause] || "#000",
+	}));
+	view.markers = markers;
+	const shade = (u) => {
+		const ctx = u.ctx, top = u.bbox.top, h = u.bbox.height;
+		const band = (a, b, color) => {
+			const x0 = u.valToPos(a, "x", true), x1 = u.valToPos(b, "x", true);
+			ctx.fillStyle = color;
+			ctx.fillRect(Math.min(x0, x1), top, Math.abs(x1 - x0), h);
+		};
+		ctx.save();
+		if (run.warmup_s > 0) band(run.origin_s, run.warmup_end_s, "rgba(128,128,128,0.15)");
+		for (const r of run.reloads) band(r[0], r[1], "rgba(255,165,0,0.18)");
+		if (run.window) {
+			ctx.strokeStyle = "rgba(0,0,160,0.6)";
+			ctx.setLineDash([4, 4]);
+			for (const t of run.window) {
+				const px = u.valToPos(t, "x", true);
+				ctx.beginPath();
+				ctx.moveTo(px, top);
+				ctx.lineTo(px, top + h);
+				ctx.stroke();
+			}
+		}
+		ctx.restore();
+	};
+	const drawMarkers = (u) => {
+		const ctx = u.ctx, [xmin, xmax] = [u.scales.x.min, u.scales.x.max];
+		ctx.save();
+		for (const m of markers) {
+			if (m.x < xmin || m.x > xmax) continue;
+			const px = u.valToPos(m.x, "x", true), py = u.valToPos(Math.min(m.y, u.scales.y.max), "y", true);
+			ctx.beginPath();
+			ctx.arc(px, py, (m === view.selected ? 7 : 5) * devicePixelRatio, 0, 2 * Math.PI);
+			ctx.fillStyle = m.color;
+			ctx.fill();
+			ctx.lineWidth = devicePixelRatio;
+			ctx.strokeStyle = m === view.selected ? "#000" : "#fff";
+			ctx.stroke();
+		}
+		ctx.restore();
+	};
+	const tip = el("div", { class: "ss-tip" });
+	box.append(tip);
+	const nearest = (u, left, top) => {
+		let best = null, bd = 10;
+		for (const m of markers) {
+			const px = u.valToPos(m.x, "x"), py = u.valToPos(Math.min(m.y, u.scales.y.max), "y");
+			const d = Math.hypot(px - left, py - top);
+			if (d < bd) { bd = d; best = m; }
+		}
+		return best;
+	};
+	const opts = {
+		width: Math.max(600, box.clientWidth - 8), height: 360,
+		title: "frame times",
+		cursor: { drag: { x: true, y: false }, points: { show: false } },
+		scales: { x: { time: false } },
+		axes: [{ label: "s since t0" }, { label: "ms" }],
+		series: [{ label: "t", value: (u, v) => fmt(v, 3) },
+			{ label: "frame time (ms)", stroke: "#555", width: 1, points: { show: false },
+			  // a frame's time spans the gap before its present: a step back
+			  paths: uPlot.paths.stepped({ align: -1 }), value: (u, v) => fmt(v, 2) }],
+		hooks: {
+			drawClear: [shade],
+			draw: [drawMarkers],
+			setCursor: [(u) => {
+				const { left, top } = u.cursor;
+				const m = left >= 0 ? nearest(u, left, top) : null;
+				view.hovered = m;
+				if (!m) { tip.style.display = "none"; return; }
+				tip.textContent = tooltipText(m.stall);
+				tip.style.display = "block";
+				tip.style.left = Math.min(left + u.bbox.left / devicePixelRatio + 16, box.clientWidth - 420) + "px";
+				tip.style.top = (top + 40) + "px";
+			}],
+		},
+	};
+	const u = new uPlot(opts, [x, y], box);
+	view.plot = u;
+	u.over.addEventListener("click", () => { if (view.hovered) view.select(view.hovered.stall); });
+	u.over.addEventListener("wheel", (e) => {
+		e.preventDefault();
+		const { min, max } = u.scales.x, at = u.posToVal(u.cursor.left, "x");
+		const f = e.deltaY < 0 ? 0.75 : 1 / 0.75;
+		const lo = Math.max(x[0], at - (at - min) * f), hi = Math.min(x[x.length - 1], at + (max - at) * f);
+		if (hi > lo) u.setScale("x", { min: lo, max: hi });
+	}, { passive: false });
+	return u;
+}
+
+function stallTable(run, view) {
+	const cols = [["t_s", "t (s)"], ["ms", "ms"], ["cause", "cause"], ["share", "share %"],
+		["second", "second"], ["evidence", "evidence"]];
+	const tbody = el("tbody");
+	const rows = run.stalls.map((s) => {
+		const tr = el("tr", { class: "ss-stall" + (s.warm ? " ss-warm" : "") },
+			el("td", { text: fmt(s.t_s, 3) }), el("td", { text: fmt(s.ms, 1) }),
+			el("td", {}, el("span", { class: "ss-dot", style: "background:" + (CAUSE_COLORS[s.cause] || "#000") }),
+				s.cause + (s.sub ? " (" + s.sub + ")" : "")),
+			el("td", { text: fmt(100 * s.share, 0) }),
+			el("td", { text: s.second ? s.second + " " + fmt(100 * s.second_share, 0) + " %" : "-" }),
+			el("td", { class: "ss-ev", text: s.evidence + (s.intervals.length ? "; exact: " + s.intervals.join("; ") : "") +
+				(s.warm ? "; in the warm-up" : "") + (s.play ? "" : "; in a reload segment") }));
+		tr.addEventListener("click", () => view.select(s, true));
+		s._row = tr;
+		return tr;
+	});
+	rows.forEach((r) => tbody.append(r));
+	let sortKey = "t_s", dir = 1;
+	const thead = el("thead", {}, el("tr", {}, ...cols.map(([k, name]) => el("th", {
+		text: name, title: "sort by " + name,
+		onclick: () => {
+			dir = sortKey === k ? -dir : 1;
+			sortKey = k;
+			const sorted = run.stalls.slice().sort((a, b) => {
+				const va = a[k], vb = b[k];
+				return (va === vb ? 0 : va === null ? 1 : vb === null ? -1 : va < vb ? -1 : 1) * dir;
+			});
+			sorted.forEach((s) => tbody.append(s._row));
+		},
+	}))));
+	return el("table", { class: "ss-table ss-stalls" }, thead, tbody);
+}
+
+function causeBars(run) {
+	const v = Object.fromEntries(run.metrics.map((m) => [m[0], m[1]]));
+	const cols = ["disk", "swap", "reclaim", "gpu", "cpu", "io", "wait", "other"];
+	const total = cols.reduce((a, c) => a + (v["stall_" + c + "_s"] || 0), 0);
+	const box = el("div", { class: "ss-bars" }, el("h3", { text: "stall seconds by cause (the window)" }));
+	if (!(total > 0)) {
+		box.append(el("p", { text: run.has_samples ? "no stall seconds in the window" :
+			"no samples: causes need a run directory's record" }));
+		return box;
+	}
+	for (const c of cols) {
+		const s = v["stall_" + c + "_s"] || 0;
+		box.append(el("div", { class: "ss-bar" }, el("span", { class: "ss-bar-name", text: c }),
+			el("span", { class: "ss-bar-fill", style: "width:" + (60 * s / total) + "%;background:" +
+				(CAUSE_COLORS[c === "other" ? "fault" : c]) }),
+			el("span", { text: fmt(s, 3) + " s" })));
+	}
+	return box;
+}
+
+function distribution(box, y) {
+	if (y.length < 2) return;
+	const sorted = Float64Array.from(y).sort();
+	const top = Math.min(Math.max(percentile(sorted, 0.999) * 1.2, 20), 2000);
+	const nb = 100, w = top / nb, counts = new Float64Array(nb), mids = new Float64Array(nb);
+	for (let i = 0; i < nb; i++) mids[i] = (i + 0.5) * w;
+	for (const v of y) counts[Math.min(nb - 1, Math.floor(v / w))]++;
+	const hist = el("div", { class: "ss-half" });
+	const pct = el("div", { class: "ss-half" });
+	box.append(hist, pct);
+	new uPlot({ width: 560, height: 240, title: "frame-time histogram", scales: { x: { time: false } },
+		axes: [{ label: "ms" }, { label: "frames" }],
+		series: [{}, { label: "frames", fill: "rgba(80,80,200,0.4)", stroke: "#449",
+			paths: uPlot.paths.bars({ size: [1, Infinity] }), points: { show: false } }] },
+		[mids, counts], hist);
+	const ps = [], vs = [];
+	for (let i = 0; i <= 200; i++) {
+		const p = 1 - Math.pow(10, -3 * i / 200);	// 0 .. 99.9 %, denser at the top
+		ps.push(100 * p);
+		vs.push(percentile(sorted, p));
+	}
+	new uPlot({ width: 560, height: 240, title: "percentile curve", scales: { x: { time: false } },
+		axes: [{ label: "percentile" }, { label: "ms" }],
+		series: [{}, { label: "ms", stroke: "#a33", points: { show: false } }] }, [ps, vs], pct);
+}
+
+function kvTable(rows, docs) {
+	const tb = el("tbody");
+	for (const [k, v, unit] of rows)
+		tb.append(el("tr", {}, el("td", { text: k, title: (docs && docs[k]) || "" }),
+			el("td", { text: typeof v === "number" ? fmt(v, Number.isInteger(v) ? 0 : 3) : v === null ? "-" : v }),
+			unit !== undefined ? el("td", { text: unit || "" }) : null));
+	return el("table", { class: "ss-table ss-kv" }, tb);
+}
+
+async function drawRun(app, run, docs, view) {
+	const sec = el("section", { class: "ss-run" });
+	app.append(sec);
+	sec.append(el("h2", { text: (run.program || run.source) + (run.variant ? " [" + run.variant + "]" : "") }),
+		el("p", { class: "ss-src", text: run.source + " (" + run.format + "); " + run.frames.n + " frames, " +
+			run.samples + " samples" + (run.split ? "; causes by " + (run.split === "exact" ? "exact time" : "samples") : "") }));
+	const warn = [];
+	if (!run.frames.n) warn.push("no frames: nothing to plot" + (run.frames_note ? " (" + run.frames_note + ")" : ""));
+	else if (run.frames_note) warn.push(run.frames_note);
+	if (run.failure) warn.push("this run failed: " + run.failure);
+	if (run.interfered === 1) warn.push("INTERFERED: " + (run.interference || "the watcher saw interference"));
+	if (!run.has_samples) warn.push("no samples: the stalls have no causes (a frame log, or a record without samples)");
+	for (const w of warn) sec.append(el("p", { class: "ss-warn", text: "!! " + w }));
+	const gaps = await decodeGaps(run.frames);
+	const x = new Float64Array(gaps.length), y = new Float64Array(gaps.length);
+	let t = run.frames.n ? run.frames.first_end_s - gaps[0] * 1e-5 : 0;
+	for (let i = 0; i < gaps.length; i++) {
+		t += gaps[i] * 1e-5;
+		x[i] = t;
+		y[i] = gaps[i] / 100;
+	}
+	view.run = run;
+	view.nframes = x.length;
+	view.select = (s, zoom) => {
+		view.selected = view.markers.find((m) => m.stall === s) || null;
+		for (const r of run.stalls) r._row && r._row.classList.toggle("ss-sel", r === s);
+		if (s._row) s._row.scrollIntoView({ block: "nearest" });
+		if (zoom && view.plot) view.plot.setScale("x", { min: s.t_s - 1, max: s.t_s + s.ms / 1000 + 1 });
+		else if (view.plot) view.plot.redraw(false);
+	};
+	if (x.length > 1) {
+		const pbox = el("div", { class: "ss-plot" });
+		sec.append(pbox, legend(run));
+		drawPlot(pbox, run, x, y, view);
+	}
+	sec.append(el("h3", { text: run.stalls.length + " stall" + (run.stalls.length === 1 ? "" : "s") +
+		" (frames over " + run.stall_ms + " ms)" }));
+	if (run.stalls.length) sec.append(stallTable(run, view));
+	sec.append(causeBars(run));
+	const dist = el("div", { class: "ss-dist" });
+	sec.append(dist);
+	distribution(dist, y);
+	sec.append(el("h3", { text: "metrics (hover a name for its definition)" }), kvTable(run.metrics, docs));
+	if (run.notes.length) sec.append(el("h3", { text: "notes" }), el("ul", {}, ...run.notes.map((n) => el("li", { text: n }))));
+	if (run.ini.length) {
+		const d = el("details", {}, el("summary", { text: "run.ini (" + run.ini.length + " keys)" }),
+			kvTable(run.ini.map(([k, v]) => [k, v])));
+		if (run.ini.some(([k]) => k.startsWith("unreadable."))) d.open = true;
+		sec.append(d);
+	}
+}
+
+function legend(run) {
+	const seen = new Set(run.stalls.map((s) => s.cause));
+	return el("div", { class: "ss-legend" }, ...CAUSE_ORDER.filter((c) => seen.has(c)).map((c) =>
+		el("span", { class: "ss-leg" }, el("span", { class: "ss-dot", style: "background:" + CAUSE_COLORS[c] }), c)),
+		el("span", { class: "ss-leg ss-help", text: "drag: zoom; wheel: zoom; double-click: reset; click a stall: select it" }));
+}
+
+async function main() {
+	const app = document.getElementById("ss-app");
+	const report = { runs: [], errors: [], ready: false };
+	window.ssReport = report;
+	try {
+		const data = JSON.parse(document.getElementById("ss-data").textContent);
+		const docs = metricDocs();
+		app.textContent = "";
+		app.append(el("h1", { text: "stallscope" }), el("p", { class: "ss-gen", text: data.generator }));
+		if (!data.runs.length) app.append(el("p", { class: "ss-warn", text: "!! no runs in this page" }));
+		for (const run of data.runs) {
+			const view = {};
+			report.runs.push(view);
+			await drawRun(app, run, docs, view);
+		}
+	} catch (e) {
+		report.errors.push(String(e));
+		app.append(el("p", { class: "ss-warn", text: "!! the page could not be drawn: " + e }));
+		throw e;
+	} finally {
+		report.ready = true;
+	}
+}
+
+main();

@@ -1,0 +1,351 @@
+// SPDX-License-Identifier: MIT
+/*
+ * html.c: `stallscope html [-o FILE] INPUT...`: one self-contained page of
+ * the runs (run directories or frame logs, as report takes them): every
+ * frame on a zoomable plot with its warm-up, window and reload segments, the
+ * stalls coloured by cause with the evidence `stalls` prints, the report's
+ * metrics with METRICS.md's definitions, run.ini's facts (src/out/html.h
+ * writes the page, share/html/page.js draws it).
+ *
+ * The data, per run: the frame ends as gaps in 10 us units (u32,
+ * gzip-compressed and base64: the whole run, not a decimated copy), the
+ * first frame's end, the segments, the metrics, the stalls, run.ini's keys
+ * and the notes.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "cmd/cmd.h"
+#include "cmd/report.h"
+#include "cmd/stall_list.h"
+#include "core/causes.h"
+#include "core/exact.h"
+#include "core/runini.h"
+#include "out/html.h"
+#include "out/json.h"
+#include "rec/rec.h"
+
+static const char usage_text[] =
+	"usage: stallscope html [-o FILE] [options] INPUT...\n"
+	"\n"
+	"Writes one self-contained page (no network needed to open it) of the runs\n"
+	"(run directories or frame logs, as report takes them): every frame on a\n"
+	"zoomable plot (drag to zoom, wheel to zoom, shift-drag or arrows to pan,\n"
+	"double-click to reset) with the warm-up, the window and the reload\n"
+	"segments; the stalls coloured by cause, with the evidence `stalls` prints,\n"
+	"in a sortable table; the report's metrics with their definitions; run.ini.\n"
+	"Default output: INPUT/report.html for one run directory, else\n"
+	"stallscope-report.html.\n"
+	"\n"
+	"options:\n"
+	"  -o, --output FILE  where the page goes\n"
+	"  --warmup S, --from S, --to S, --stall-ms MS, --rules FILE, --pass S,...\n"
+	"                     the analysis, as report's (stallscope-report(1))\n"
+	"  -h, --help         this text\n"
+	"\n"
+	"EXAMPLES\n"
+	"  stallscope html runs/2026*-fakegame/\n"
+	"  stallscope html -o cmp.html --warmup 0 base/ new/\n";
+
+/* The frame ends as gaps in 10 us units: x is their running sum from the
+ * first frame's end, y each gap (the frame time). */
+static int frames_data(struct json *j, const struct frames *f)
+{
+	struct strbuf b64 = STRBUF_INIT;
+	uint32_t *gaps;
+	int64_t prev;
+	int r;
+
+	json_key(j, "frames");
+	json_obj_begin(j);
+	json_kuint(j, "n", f ? f->n : 0);
+	if (!f || !f->n) {
+		json_obj_end(j);
+		return 0;
+	}
+	gaps = malloc(f->n * sizeof(*gaps));
+	if (!gaps)
+		return -ENOMEM;
+	prev = llround(f->t_s[0] * 1e5) - llround(f->ft_ms[0] * 100);
+	for (size_t i = 0; i < f->n; i++) {
+		int64_t t = llround(f->t_s[i] * 1e5), d = t - prev;
+
+		gaps[i] = d < 0 ? 0 : d > UINT32_MAX ? UINT32_MAX : (uint32_t)d;
+		prev = t;
+	}
+	json_knumf(j, "first_end_s", f->t_s[0], 5);
+	json_kuint(j, "unit_us", 10);
+	/* little-endian u32s: the page reads them with a DataView */
+	r = html_b64gz(gaps, f->n * sizeof(*gaps), &b64);
+	free(gaps);
+	if (r < 0) {
+		sb_release(&b64);
+		return r;
+	}
+	json_kstr(j, "gaps_u32le_gz_b64", b64.buf);
+	json_obj_end(j);
+	sb_release(&b64);
+	return 0;
+}
+
+static void segments_data(struct json *j, const struct analysis *a)
+{
+	const struct metrics *m = &a->m;
+	const struct frames *f = a->f;
+
+	json_knum(j, "origin_s", m->origin_s);
+	json_knum(j, "warmup_end_s", m->origin_s + a->mo.warmup_s);
+	json_key(j, "window");
+	if (f && m->win_n) {
+		json_arr_begin(j);
+		json_num(j, f->t_s[m->win_first] - f->ft_ms[m->win_first] / 1000.0);
+		json_num(j, f->t_s[m->win_first + m->win_n - 1]);
+		json_arr_end(j);
+	} else {
+		json_null(j);
+	}
+	json_key(j, "reloads");
+	json_arr_begin(j);
+	for (size_t k = 0; k < a->nsegs; k++) {
+		json_arr_begin(j);
+		json_num(j, a->segs[k].start_s);
+		json_num(j, a->segs[k].end_s);
+		json_arr_end(j);
+	}
+	json_arr_end(j);
+}
+
+static void metrics_data(struct json *j, const struct analysis *a)
+{
+	json_key(j, "metrics");
+	json_arr_begin(j);
+	for (int m = 0; m < M_COUNT; m++) {
+		json_arr_begin(j);
+		json_str(j, metric_descs[m].name);
+		json_numf(j, a->m.v[m], metric_descs[m].decimals + 1);
+		json_str(j, metric_descs[m].unit);
+		json_arr_end(j);
+	}
+	json_arr_end(j);
+}
+
+static void stall_data(struct json *j, const struct rec *rec, const struct stall_item *s,
+		       bool warm)
+{
+	struct strbuf sb = STRBUF_INIT;
+	const char *sub = stall_sub_short(s->v.sub);
+
+	json_obj_begin(j);
+	json_kuint(j, "frame", s->frame);
+	json_knumf(j, "t_s", s->t_s, 6);
+	json_knumf(j, "ms", s->ms, 3);
+	json_kstr(j, "cause", cause_name(s->v.cause));
+	json_kstr(j, "sub", sub);
+	json_knumf(j, "share", s->v.share, 4);
+	json_kstr(j, "second", s->v.second >= 0 ? cause_name((enum cause)s->v.second) : NULL);
+	json_knumf(j, "second_share", s->v.second_share, 4);
+	json_kbool(j, "play", s->play);
+	json_kbool(j, "warm", warm);
+	stall_evidence_text(&sb, &s->e, 3);
+	json_kstr(j, "evidence", sb.buf);
+	json_key(j, "intervals");
+	json_arr_begin(j);
+	for (size_t k = 0; k < s->niv; k++) {
+		sb_reset(&sb);
+		stall_interval_text(&sb, rec, s->iv[k]);
+		json_str(j, sb.buf);
+	}
+	json_arr_end(j);
+	json_kuint(j, "intervals_all", s->niv_all);
+	json_obj_end(j);
+	sb_release(&sb);
+}
+
+static int stalls_data(struct json *j, const struct analysis *a)
+{
+	struct stall_item *win = NULL, *warm = NULL;
+	size_t nwin = 0, nwarm = 0;
+	int r = 0;
+
+	json_key(j, "stalls");
+	json_arr_begin(j);
+	if (a->rec && a->f) {
+		r = stall_list_build(a, &a->mo, &win, &nwin, &warm, &nwarm);
+		for (size_t k = 0; !r && k < nwarm; k++)
+			stall_data(j, a->rec, &warm[k], true);
+		for (size_t k = 0; !r && k < nwin; k++)
+			stall_data(j, a->rec, &win[k], false);
+	}
+	json_arr_end(j);
+	json_kstr(j, "split", !a->rec ? NULL : causes_rec_exact(a->rec) ? "exact" : "samples");
+	free(win);
+	free(warm);
+	return r;
+}
+
+static void ini_data(struct json *j, const struct analysis *a)
+{
+	json_key(j, "ini");
+	json_arr_begin(j);
+	for (size_t k = 0; a->ini && k < a->ini->n; k++) {
+		json_arr_begin(j);
+		json_str(j, a->ini->kv[k].key);
+		json_str(j, a->ini->kv[k].value);
+		json_arr_end(j);
+	}
+	json_arr_end(j);
+}
+
+static int run_data(struct json *j, const struct analysis *a)
+{
+	int r;
+
+	json_obj_begin(j);
+	json_kstr(j, "source", a->source);
+	json_kstr(j, "format", a->format);
+	json_kstr(j, "program", a->program);
+	json_kstr(j, "variant", a->variant);
+	json_kbool(j, "has_samples", a->rec && a->rec->nsamples > 0);
+	json_kuint(j, "samples", a->rec ? a->rec->nsamples : 0);
+	json_knum(j, "stall_ms", a->mo.stall_ms);
+	json_knum(j, "warmup_s", a->mo.warmup_s);
+	json_kstr(j, "frames_note", a->frames_note);
+	json_kstr(j, "failure", a->failure);
+	if (a->interfered < 0)
+		json_knull(j, "interfered");
+	else
+		json_kint(j, "interfered", a->interfered);
+	json_kstr(j, "interference", a->interference);
+	if ((r = frames_data(j, a->f)) < 0)
+		return r;
+	segments_data(j, a);
+	metrics_data(j, a);
+	if ((r = stalls_data(j, a)) < 0)
+		return r;
+	ini_data(j, a);
+	json_key(j, "notes");
+	json_arr_begin(j);
+	for (size_t k = 0; k < a->m.nnotes; k++)
+		json_str(j, a->m.notes[k]);
+	json_arr_end(j);
+	json_obj_end(j);
+	return 0;
+}
+
+/* The default page: INPUT/report.html for one run directory. */
+static void default_output(int n, char **inputs, struct strbuf *out)
+{
+	struct strbuf ini = STRBUF_INIT;
+
+	if (n == 1 && sb_add_path(&ini, inputs[0], "run.ini") == 0 &&
+	    access(ini.buf, F_OK) == 0)
+		(void)sb_add_path(out, inputs[0], "report.html");
+	else
+		(void)sb_adds(out, "stallscope-report.html");
+	sb_release(&ini);
+}
+
+int cmd_html(int argc, char **argv)
+{
+	struct report_options o = {
+		.a = { .m = METRICS_OPTS_INIT, .fmt = FRAMELOG_AUTO, .keep = true },
+	};
+	struct reload_rules *rules = NULL;
+	struct strbuf emsg = STRBUF_INIT, out = STRBUF_INIT, tmp = STRBUF_INIT;
+	const char *output = NULL;
+	double *pass = NULL;
+	char *data = NULL;
+	size_t len = 0;
+	FILE *mf, *f;
+	struct json j;
+	int first, status = 0, nruns = 0;
+
+	first = report_parse_common(argc, argv, usage_text, &o, &pass, &output);
+	if (first == -2)
+		return 0;
+	if (first < 0) {
+		free(pass);
+		return EXIT_USAGE;
+	}
+	if (first >= argc) {
+		free(pass);
+		return cli_usage_error("expected a run directory or a frame log");
+	}
+	if (o.csv || o.cols || o.json) {
+		free(pass);
+		return cli_usage_error("option '%s' does not apply to html",
+				       o.csv ? "--csv" : o.cols ? "--cols" : "--json");
+	}
+	if (cli_failed(analyse_load_rules(o.rules, &rules, &o.a.rules_name, &emsg), &emsg)) {
+		free(pass);
+		return 1;
+	}
+	o.a.rules = rules;
+	mf = open_memstream(&data, &len);
+	if (!mf) {
+		free(pass);
+		cli_error_errno(-errno, "html");
+		return 1;
+	}
+	json_init(&j, mf, false);
+	json_obj_begin(&j);
+	json_kint(&j, "version", 1);
+	json_kstr(&j, "kind", "runs");
+	json_kstr(&j, "generator", "stallscope " STALLSCOPE_VERSION);
+	json_key(&j, "runs");
+	json_arr_begin(&j);
+	for (int i = first; i < argc; i++) {
+		struct analysis a;
+		int r;
+
+		if (cli_failed(analyse_input(argv[i], &o.a, &a, &emsg), &emsg)) {
+			status = 1;
+			continue;
+		}
+		r = run_data(&j, &a);
+		analysis_release(&a);
+		if (r < 0) {
+			cli_error_errno(r, "'%s'", argv[i]);
+			status = 1;
+			break;
+		}
+		nruns++;
+	}
+	json_arr_end(&j);
+	json_obj_end(&j);
+	json_end(&j);
+	fclose(mf);
+	free(pass);
+	reload_rules_free(rules);
+	if (!nruns) {
+		free(data);
+		cli_error("no input could be read: no page written");
+		return 1;
+	}
+	if (output)
+		(void)sb_adds(&out, output);
+	else
+		default_output(argc - first, argv + first, &out);
+	/* through a temporary file and a rename: never half a page */
+	(void)sb_addf(&tmp, "%s.tmp", out.buf);
+	f = fopen(tmp.buf, "we");
+	if (!f || html_write(f, argc - first == 1 ? argv[first] : "stallscope", data, len) < 0 ||
+	    fclose(f) != 0 || rename(tmp.buf, out.buf) != 0) {
+		cli_error_errno(-errno, "cannot write '%s'", out.buf);
+		unlink(tmp.buf);
+		status = 1;
+	} else {
+		fprintf(stderr, "%s: wrote '%s' (%d run%s)\n", cli_prog, out.buf, nruns,
+			nruns == 1 ? "" : "s");
+	}
+	free(data);
+	sb_release(&out);
+	sb_release(&tmp);
+	sb_release(&emsg);
+	return status;
+}

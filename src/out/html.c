@@ -1,0 +1,115 @@
+// SPDX-License-Identifier: MIT
+/* html.c: the self-contained page (html.h). */
+#include <errno.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <zlib.h>
+
+#include "out/html.h"
+
+/* cmake/html.cmake embeds these (cmake/embed.cmake), each NUL-terminated. */
+extern const unsigned char ss_html_uplot_js[], ss_html_uplot_css[], ss_html_uplot_license[],
+	ss_html_page_js[], ss_html_page_css[], ss_html_metrics_md[];
+extern const size_t ss_html_uplot_js_len, ss_html_uplot_css_len, ss_html_uplot_license_len,
+	ss_html_page_js_len, ss_html_page_css_len, ss_html_metrics_md_len;
+
+static void put_escaped(FILE *f, const char *s)
+{
+	for (; *s; s++) {
+		switch (*s) {
+		case '<': fputs("&lt;", f); break;
+		case '>': fputs("&gt;", f); break;
+		case '&': fputs("&amp;", f); break;
+		case '"': fputs("&quot;", f); break;
+		default: fputc(*s, f);
+		}
+	}
+}
+
+/* TEXT inside a script element: "</" cannot appear (it would end it). */
+static void put_script_text(FILE *f, const char *s, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		if (s[i] == '<' && i + 1 < n && s[i + 1] == '/') {
+			fputs("<\\/", f);
+			i++;
+			continue;
+		}
+		fputc(s[i], f);
+	}
+}
+
+int html_write(FILE *f, const char *title, const char *data, size_t len)
+{
+	fputs("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+	      "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
+	      "<meta name=\"generator\" content=\"stallscope " STALLSCOPE_VERSION "\">\n<title>",
+	      f);
+	put_escaped(f, title);
+	fputs("</title>\n<style>\n", f);
+	fwrite(ss_html_uplot_css, 1, ss_html_uplot_css_len, f);
+	fputs("\n", f);
+	fwrite(ss_html_page_css, 1, ss_html_page_css_len, f);
+	fputs("</style>\n</head>\n<body>\n<div id=\"ss-app\"><p class=\"ss-loading\">Loading... "
+	      "(this page needs JavaScript and a browser with DecompressionStream: "
+	      "Chromium 80, Firefox 113 or later)</p></div>\n"
+	      "<script type=\"application/json\" id=\"ss-data\">", f);
+	put_script_text(f, data, len);
+	fputs("</script>\n<script type=\"text/plain\" id=\"ss-metrics-md\">", f);
+	put_script_text(f, (const char *)ss_html_metrics_md, ss_html_metrics_md_len);
+	fputs("</script>\n<script>\n/* uPlot (https://github.com/leeoniya/uPlot), vendored "
+	      "from the npm registry; its licence:\n", f);
+	put_script_text(f, (const char *)ss_html_uplot_license, ss_html_uplot_license_len);
+	fputs("*/\n", f);
+	put_script_text(f, (const char *)ss_html_uplot_js, ss_html_uplot_js_len);
+	fputs("\n</script>\n<script>\n", f);
+	put_script_text(f, (const char *)ss_html_page_js, ss_html_page_js_len);
+	fputs("\n</script>\n</body>\n</html>\n", f);
+	return ferror(f) ? -EIO : 0;
+}
+
+static const char b64[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+
+int html_b64gz(const void *buf, size_t len, struct strbuf *out)
+{
+	z_stream z;
+	uLong cap = compressBound((uLong)len) + 64;
+	unsigned char *gz = malloc(cap);
+	size_t n;
+	int r;
+
+	if (!gz)
+		return -ENOMEM;
+	memset(&z, 0, sizeof(z));
+	/* windowBits 16 + 15: a gzip wrapper (DecompressionStream("gzip")) */
+	if (deflateInit2(&z, 6, Z_DEFLATED, 16 + 15, 8, Z_DEFAULT_STRATEGY) != Z_OK) {
+		free(gz);
+		return -EIO;
+	}
+	z.next_in = (Bytef *)buf;
+	z.avail_in = (uInt)len;
+	z.next_out = gz;
+	z.avail_out = (uInt)cap;
+	r = deflate(&z, Z_FINISH);
+	n = z.total_out;
+	deflateEnd(&z);
+	if (r != Z_STREAM_END) {
+		free(gz);
+		return -EIO;
+	}
+	if (sb_grow(out, (n + 2) / 3 * 4 + 1) < 0) {
+		free(gz);
+		return -ENOMEM;
+	}
+	for (size_t i = 0; i < n; i += 3) {
+		uint32_t v = (uint32_t)gz[i] << 16 | (i + 1 < n ? (uint32_t)gz[i + 1] << 8 : 0) |
+			     (i + 2 < n ? gz[i + 2] : 0);
+		char q[4] = { b64[v >> 18 & 63], b64[v >> 12 & 63],
+			      i + 1 < n ? b64[v >> 6 & 63] : '=', i + 2 < n ? b64[v & 63] : '=' };
+
+		(void)sb_add(out, q, 4);
+	}
+	free(gz);
+	return 0;
+}

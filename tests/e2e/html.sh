@@ -1,0 +1,109 @@
+#!/bin/bash
+# SPDX-License-Identifier: MIT
+# labels: e2e live
+# `stallscope html` in a real browser: Debian's chromium, headless, driven
+# over the DevTools protocol (tests/e2e/lib/cdp.py: --remote-debugging-pipe,
+# the standard library only). The demo run (scripts/demo-causes.sh: the fake
+# game's stall kinds) as a page: it loads with no page error; the plot has
+# as many points as the run has frames; each stall is drawn in its cause's
+# colour and the causes are `stalls --json`'s; hovering one shows its cause
+# and evidence; a drag zoom changes the x range; the stall table has a row
+# per stall with the same causes. Then the bad inputs: an empty run, a run
+# with no frames, a frame log with one frame: a page that says so and no
+# script error. Screenshots go to $SS_BUILD/html-shots/ for a person to look
+# at. Skips (77) without chromium (scripts/deps.sh test installs it).
+set -u
+command -v chromium >/dev/null || { echo "skip: no chromium (package chromium)"; exit 77; }
+[ -x "$SS_BUILD/fakegame" ] || { echo "skip: no fakegame in '$SS_BUILD'"; exit 77; }
+T=$(mktemp -d "$SS_BUILD/ss-e2e-html.XXXXXX")
+trap 'rm -rf "$T"' EXIT
+SHOTS=$SS_BUILD/html-shots
+mkdir -p "$SHOTS"
+fail() { echo "FAIL: $*"; exit 1; }
+unset ASAN_OPTIONS UBSAN_OPTIONS	# chromium is not ours
+
+DEMO_RUN_OUT=$T/demo sh "$SS_SRC/scripts/demo-causes.sh" "$SS_BUILD" >"$T/demo.out" 2>&1 ||
+	fail "demo-causes.sh: $(tail -5 "$T/demo.out")"
+"$SS_BIN" html --warmup 0 -o "$T/demo.html" "$T/demo" 2>"$T/html.err" || fail "html: $(cat "$T/html.err")"
+"$SS_BIN" stalls --json --warmup 0 "$T/demo" >"$T/stalls.json" || fail "stalls --json"
+# the frame times: one per present after the first (report's frames, the whole run)
+frames=$("$SS_BIN" report --json --warmup 0 "$T/demo" | python3 -c 'import json,sys; print(int(json.load(sys.stdin)[0]["frames"]))')
+
+# the bad inputs
+"$SS_BIN" record -q -o "$T/empty" -- true >/dev/null 2>&1 || true
+"$SS_BIN" record -q -o "$T/noframes" --frames none --duration 1 -- sleep 3 >/dev/null 2>&1 ||
+	fail "record --frames none"
+printf '16.7\n' >"$T/one.txt"
+for b in empty noframes one.txt; do
+	"$SS_BIN" html -o "$T/$b.html" "$T/$b" 2>"$T/$b.err" || fail "html $b: $(cat "$T/$b.err")"
+done
+
+PYTHONPATH=$SS_SRC/tests/e2e/lib python3 - "$T" "$SHOTS" "$frames" <<'PY' || exit 1
+import json, sys, cdp
+T, shots, frames = sys.argv[1], sys.argv[2], int(sys.argv[3])
+COLORS = {"disk": "#1f77b4", "swap": "#9467bd", "reclaim": "#8c564b", "gpu": "#e377c2",
+          "cpu": "#d62728", "runq": "#ff7f0e", "io": "#17becf", "wait": "#2ca02c",
+          "fault": "#7f7f7f", "unknown": "#bcbd22"}
+bad = []
+def check(ok, what):
+    print(("ok    " if ok else "FAIL: ") + what)
+    if not ok:
+        bad.append(what)
+
+want = [s["cause"] for s in json.load(open(T + "/stalls.json"))[0]["stalls"]]
+with cdp.Browser() as b:
+    p = b.page("file://" + T + "/demo.html")
+    p.wait("window.ssReport && window.ssReport.ready", 60)
+    check(p.errors == [], "the demo page loads with no page error %s" % p.errors)
+    v = p.eval("""(() => { const r = ssReport.runs[0];
+        return { n: r.nframes, len: r.plot.data[0].length,
+                 markers: r.markers.map(m => [m.stall.cause, m.color]),
+                 rows: [...document.querySelectorAll('tr.ss-stall')].map(tr => tr.children[2].textContent) }; })()""")
+    check(v["n"] == frames and v["len"] == frames,
+          "the plot has every frame: %d points, report's frames %d" % (v["len"], frames))
+    got = [c for c, _ in v["markers"]]
+    check(got == want, "the stalls drawn are stalls --json's, in order: %s" % got)
+    check(all(col == COLORS[c] for c, col in v["markers"]), "each stall in its cause's colour")
+    check(len(v["rows"]) == len(want) and all(r.startswith(c) for r, c in zip(v["rows"], want)),
+          "the stall table has a row per stall with its cause (%d rows)" % len(v["rows"]))
+    # hover each stall's marker: its cause and evidence in the tooltip
+    hovered = 0
+    for i, c in enumerate(want):
+        p.eval("""(async () => { const r = ssReport.runs[0], m = r.markers[%d];
+            r.plot.setScale('x', {min: m.x - 2, max: m.x + 1});
+            await new Promise(ok => requestAnimationFrame(() => requestAnimationFrame(ok))); })()""" % i)
+        pos = p.eval("""(() => { const r = ssReport.runs[0], u = r.plot, m = r.markers[%d];
+            const b = u.over.getBoundingClientRect();
+            return [b.left + u.valToPos(m.x, 'x'), b.top + u.valToPos(Math.min(m.y, u.scales.y.max), 'y')]; })()""" % i)
+        p.mouse("mouseMoved", pos[0], pos[1])
+        tip = p.eval("document.querySelector('.ss-tip').style.display === 'block' ? document.querySelector('.ss-tip').textContent : ''")
+        s = json.load(open(T + "/stalls.json"))[0]["stalls"][i]
+        if (": " + c) in tip and (s["evidence"]["state"] or "") in tip:
+            hovered += 1
+        else:
+            print("      stall %d (%s): tooltip %r" % (i, c, tip[:200]))
+    check(hovered == len(want), "hovering each of the %d stalls shows its cause and evidence" % len(want))
+    # a drag zoom
+    p.eval("ssReport.runs[0].plot.setScale('x', {min: ssReport.runs[0].plot.data[0][0], max: ssReport.runs[0].plot.data[0][ssReport.runs[0].plot.data[0].length - 1]})")
+    before = p.eval("[ssReport.runs[0].plot.scales.x.min, ssReport.runs[0].plot.scales.x.max]")
+    box = p.eval("(() => { const b = ssReport.runs[0].plot.over.getBoundingClientRect(); return [b.left, b.top, b.width, b.height]; })()")
+    y = box[1] + box[3] / 2
+    p.mouse("mousePressed", box[0] + box[2] * 0.3, y, "left", 1, 1)
+    p.mouse("mouseMoved", box[0] + box[2] * 0.45, y, "left", 1)
+    p.mouse("mouseMoved", box[0] + box[2] * 0.6, y, "left", 1)
+    p.mouse("mouseReleased", box[0] + box[2] * 0.6, y, "left", 0, 1)
+    after = p.eval("[ssReport.runs[0].plot.scales.x.min, ssReport.runs[0].plot.scales.x.max]")
+    check(after[1] - after[0] < 0.5 * (before[1] - before[0]),
+          "a drag zoom narrows the x range: %.2f-%.2f s to %.2f-%.2f s" % tuple(before + after))
+    p.eval("ssReport.runs[0].plot.setScale('x', {min: ssReport.runs[0].plot.data[0][0], max: ssReport.runs[0].plot.data[0][ssReport.runs[0].plot.data[0].length - 1]})")
+    p.screenshot(shots + "/demo.png")
+    for name, says in (("empty", "no frames"), ("noframes", "no frames"), ("one.txt", "no samples")):
+        q = b.page("file://" + T + "/" + name + ".html")
+        q.wait("window.ssReport && window.ssReport.ready", 30)
+        text = q.eval("document.body.innerText")
+        check(q.errors == [] and says in text and "could not be drawn" not in text,
+              "%s: a page that says %r, no script error %s" % (name, says, q.errors))
+        q.screenshot(shots + "/" + name + ".png")
+print("screenshots in " + shots)
+sys.exit(1 if bad else 0)
+PY
