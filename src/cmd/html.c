@@ -21,6 +21,7 @@
 
 #include "cli.h"
 #include "cmd/cmd.h"
+#include "cmd/html.h"
 #include "cmd/report.h"
 #include "cmd/stall_list.h"
 #include "core/causes.h"
@@ -238,7 +239,7 @@ static int run_data(struct json *j, const struct analysis *a)
 }
 
 /* The default page: INPUT/report.html for one run directory. */
-static void default_output(int n, char **inputs, struct strbuf *out)
+static void default_output(int n, char *const *inputs, struct strbuf *out)
 {
 	struct strbuf ini = STRBUF_INIT;
 
@@ -250,20 +251,87 @@ static void default_output(int n, char **inputs, struct strbuf *out)
 	sb_release(&ini);
 }
 
+int html_page(const struct analyse_opts *ao, char *const *inputs, int n, const char *output)
+{
+	struct strbuf emsg = STRBUF_INIT, out = STRBUF_INIT, tmp = STRBUF_INIT;
+	char *data = NULL;
+	size_t len = 0;
+	FILE *mf, *f;
+	struct json j;
+	int status = 0, nruns = 0;
+
+	mf = open_memstream(&data, &len);
+	if (!mf) {
+		cli_error_errno(-errno, "html");
+		return 1;
+	}
+	json_init(&j, mf, false);
+	json_obj_begin(&j);
+	json_kint(&j, "version", 1);
+	json_kstr(&j, "kind", "runs");
+	json_kstr(&j, "generator", "stallscope " STALLSCOPE_VERSION);
+	json_key(&j, "runs");
+	json_arr_begin(&j);
+	for (int i = 0; i < n; i++) {
+		struct analysis a;
+		int r;
+
+		if (cli_failed(analyse_input(inputs[i], ao, &a, &emsg), &emsg)) {
+			status = 1;
+			continue;
+		}
+		r = run_data(&j, &a);
+		analysis_release(&a);
+		if (r < 0) {
+			cli_error_errno(r, "'%s'", inputs[i]);
+			status = 1;
+			break;
+		}
+		nruns++;
+	}
+	json_arr_end(&j);
+	json_obj_end(&j);
+	json_end(&j);
+	fclose(mf);
+	if (!nruns) {
+		free(data);
+		sb_release(&emsg);
+		cli_error("no input could be read: no page written");
+		return 1;
+	}
+	if (output)
+		(void)sb_adds(&out, output);
+	else
+		default_output(n, inputs, &out);
+	/* through a temporary file and a rename: never half a page */
+	(void)sb_addf(&tmp, "%s.tmp", out.buf);
+	f = fopen(tmp.buf, "we");
+	if (!f || html_write(f, n == 1 ? inputs[0] : "stallscope", data, len) < 0 ||
+	    fclose(f) != 0 || rename(tmp.buf, out.buf) != 0) {
+		cli_error_errno(-errno, "cannot write '%s'", out.buf);
+		unlink(tmp.buf);
+		status = 1;
+	} else {
+		fprintf(stderr, "%s: wrote '%s' (%d run%s)\n", cli_prog, out.buf, nruns,
+			nruns == 1 ? "" : "s");
+	}
+	free(data);
+	sb_release(&out);
+	sb_release(&tmp);
+	sb_release(&emsg);
+	return status;
+}
+
 int cmd_html(int argc, char **argv)
 {
 	struct report_options o = {
 		.a = { .m = METRICS_OPTS_INIT, .fmt = FRAMELOG_AUTO, .keep = true },
 	};
 	struct reload_rules *rules = NULL;
-	struct strbuf emsg = STRBUF_INIT, out = STRBUF_INIT, tmp = STRBUF_INIT;
+	struct strbuf emsg = STRBUF_INIT;
 	const char *output = NULL;
 	double *pass = NULL;
-	char *data = NULL;
-	size_t len = 0;
-	FILE *mf, *f;
-	struct json j;
-	int first, status = 0, nruns = 0;
+	int first, status;
 
 	first = report_parse_common(argc, argv, usage_text, &o, &pass, &output);
 	if (first == -2)
@@ -286,66 +354,8 @@ int cmd_html(int argc, char **argv)
 		return 1;
 	}
 	o.a.rules = rules;
-	mf = open_memstream(&data, &len);
-	if (!mf) {
-		free(pass);
-		cli_error_errno(-errno, "html");
-		return 1;
-	}
-	json_init(&j, mf, false);
-	json_obj_begin(&j);
-	json_kint(&j, "version", 1);
-	json_kstr(&j, "kind", "runs");
-	json_kstr(&j, "generator", "stallscope " STALLSCOPE_VERSION);
-	json_key(&j, "runs");
-	json_arr_begin(&j);
-	for (int i = first; i < argc; i++) {
-		struct analysis a;
-		int r;
-
-		if (cli_failed(analyse_input(argv[i], &o.a, &a, &emsg), &emsg)) {
-			status = 1;
-			continue;
-		}
-		r = run_data(&j, &a);
-		analysis_release(&a);
-		if (r < 0) {
-			cli_error_errno(r, "'%s'", argv[i]);
-			status = 1;
-			break;
-		}
-		nruns++;
-	}
-	json_arr_end(&j);
-	json_obj_end(&j);
-	json_end(&j);
-	fclose(mf);
+	status = html_page(&o.a, argv + first, argc - first, output);
 	free(pass);
 	reload_rules_free(rules);
-	if (!nruns) {
-		free(data);
-		cli_error("no input could be read: no page written");
-		return 1;
-	}
-	if (output)
-		(void)sb_adds(&out, output);
-	else
-		default_output(argc - first, argv + first, &out);
-	/* through a temporary file and a rename: never half a page */
-	(void)sb_addf(&tmp, "%s.tmp", out.buf);
-	f = fopen(tmp.buf, "we");
-	if (!f || html_write(f, argc - first == 1 ? argv[first] : "stallscope", data, len) < 0 ||
-	    fclose(f) != 0 || rename(tmp.buf, out.buf) != 0) {
-		cli_error_errno(-errno, "cannot write '%s'", out.buf);
-		unlink(tmp.buf);
-		status = 1;
-	} else {
-		fprintf(stderr, "%s: wrote '%s' (%d run%s)\n", cli_prog, out.buf, nruns,
-			nruns == 1 ? "" : "s");
-	}
-	free(data);
-	sb_release(&out);
-	sb_release(&tmp);
-	sb_release(&emsg);
 	return status;
 }

@@ -17,6 +17,7 @@
 
 #include "cli.h"
 #include "cmd/cmd.h"
+#include "cmd/html.h"
 #include "cmd/watch_opts.h"
 #include "core/strbuf.h"
 #include "run/recorder.h"
@@ -24,7 +25,7 @@
 enum {
 	OPT_NO_SAMPLE = 256, OPT_META, OPT_WATCH, OPT_PERIOD, OPT_DURATION, OPT_STOP_FILE,
 	OPT_FRAMES, OPT_RT, OPT_NAIVE, OPT_PROBE, OPT_KICK, OPT_NO_HOOK, OPT_THREAD,
-	OPT_EXACT, OPT_NO_EXACT, OPT_EXACT_MIN,
+	OPT_EXACT, OPT_NO_EXACT, OPT_EXACT_MIN, OPT_HTML,
 };
 
 #define MAX_META 32
@@ -147,6 +148,7 @@ static void usage(FILE *f)
 		"                        with one line saying why)\n"
 		"      --no-exact        sample /proc only\n"
 		"      --exact-min MS    keep off-CPU intervals this long (default 0.5)\n"
+		"      --html            write RUNDIR/report.html at the end (stallscope-html(1))\n"
 		"      --rt              sample at SCHED_FIFO with memory locked, when permitted\n"
 		"      --probe           run the timer wake-up probe beside it (stallscope-probe(1));\n"
 		"                        late wake-ups go into the record\n"
@@ -187,6 +189,25 @@ static int take_meta(const char *arg, const char **meta, size_t *n)
 	return 0;
 }
 
+static bool want_html;	/* --html */
+
+/* The page of the run just recorded (--html): report's defaults. */
+static int write_html(const char *rundir)
+{
+	struct analyse_opts ao = { .m = METRICS_OPTS_INIT, .fmt = FRAMELOG_AUTO, .keep = true };
+	struct reload_rules *rules = NULL;
+	struct strbuf emsg = STRBUF_INIT;
+	char *const in[1] = { (char *)rundir };
+	int r;
+
+	if (cli_failed(analyse_load_rules(NULL, &rules, &ao.rules_name, &emsg), &emsg))
+		return 1;
+	ao.rules = rules;
+	r = html_page(&ao, in, 1, NULL);
+	reload_rules_free(rules);
+	return r;
+}
+
 /* Parses the options into O (and the watcher's into WG); the index of the
  * command, or -1 after --help, or EXIT_USAGE's negative after a usage error. */
 static int parse_options(int argc, char **argv, struct recorder_opts *o,
@@ -213,6 +234,7 @@ static int parse_options(int argc, char **argv, struct recorder_opts *o,
 		{ "exact", no_argument, NULL, OPT_EXACT },
 		{ "no-exact", no_argument, NULL, OPT_NO_EXACT },
 		{ "exact-min", required_argument, NULL, OPT_EXACT_MIN },
+		{ "html", no_argument, NULL, OPT_HTML },
 	};
 	struct option lo[sizeof(own) / sizeof(own[0]) + WATCH_OPT_N + 1] = { { 0 } };
 	size_t nlo = sizeof(own) / sizeof(own[0]);
@@ -281,6 +303,9 @@ static int parse_options(int argc, char **argv, struct recorder_opts *o,
 		case OPT_NO_EXACT:
 			o->exact = RECORDER_EXACT_OFF;
 			break;
+		case OPT_HTML:
+			want_html = true;
+			break;
 		case OPT_EXACT_MIN:
 			bad = cli_parse_double("--exact-min", optarg, 0.01, 10000, &o->exact_min_ms);
 			break;
@@ -341,6 +366,8 @@ int cmd_record(int argc, char **argv)
 		ret = say_end(&o, recorder_result(rec), e == 0);
 		if (e < 0)
 			ret = 1;
+		if (want_html && recorder_result(rec)->rundir && write_html(recorder_result(rec)->rundir))
+			ret = ret ? ret : 1;
 	} else {
 		cli_error("%s", err.buf);
 	}

@@ -8,7 +8,8 @@
 # as many points as the run has frames; each stall is drawn in its cause's
 # colour and the causes are `stalls --json`'s; hovering one shows its cause
 # and evidence; a drag zoom changes the x range; the stall table has a row
-# per stall with the same causes. Then the bad inputs: an empty run, a run
+# per stall with the same causes; `record --html` writes a run's page. Then
+# the bad inputs: an empty run, a run
 # with no frames, a frame log with one frame: a page that says so and no
 # script error. Screenshots go to $SS_BUILD/html-shots/ for a person to look
 # at. Skips (77) without chromium (scripts/deps.sh test installs it).
@@ -28,6 +29,11 @@ DEMO_RUN_OUT=$T/demo sh "$SS_SRC/scripts/demo-causes.sh" "$SS_BUILD" >"$T/demo.o
 "$SS_BIN" stalls --json --warmup 0 "$T/demo" >"$T/stalls.json" || fail "stalls --json"
 # the frame times: one per present after the first (report's frames, the whole run)
 frames=$("$SS_BIN" report --json --warmup 0 "$T/demo" | python3 -c 'import json,sys; print(int(json.load(sys.stdin)[0]["frames"]))')
+
+# record --html writes the run's page at the end
+"$SS_BIN" record -q --html -o "$T/rh" --frames marker -- "$SS_BUILD/tools/ss-markers" --seconds 1 \
+	>/dev/null 2>"$T/rh.err" || fail "record --html: $(cat "$T/rh.err")"
+[ -s "$T/rh/report.html" ] || fail "record --html wrote no $T/rh/report.html"
 
 # the bad inputs
 "$SS_BIN" record -q -o "$T/empty" -- true >/dev/null 2>&1 || true
@@ -97,6 +103,10 @@ with cdp.Browser() as b:
           "a drag zoom narrows the x range: %.2f-%.2f s to %.2f-%.2f s" % tuple(before + after))
     p.eval("ssReport.runs[0].plot.setScale('x', {min: ssReport.runs[0].plot.data[0][0], max: ssReport.runs[0].plot.data[0][ssReport.runs[0].plot.data[0].length - 1]})")
     p.screenshot(shots + "/demo.png")
+    q = b.page("file://" + T + "/rh/report.html")
+    q.wait("window.ssReport && window.ssReport.ready", 30)
+    n = q.eval("ssReport.runs[0].nframes")
+    check(q.errors == [] and n >= 50, "record --html: its page draws %d frames, no error %s" % (n, q.errors))
     for name, says in (("empty", "no frames"), ("noframes", "no frames"), ("one.txt", "no samples")):
         q = b.page("file://" + T + "/" + name + ".html")
         q.wait("window.ssReport && window.ssReport.ready", 30)
