@@ -16,35 +16,20 @@
 #include <string.h>
 
 #include "cli.h"
-#include "core/grow.h"
 #include "core/metrics.h"
 #include "cmd/cmd.h"
 #include "core/signif.h"
 #include "core/strbuf.h"
 #include "db/db.h"
+#include "run/compare.h"
 #include "out/json.h"
 #include "out/table.h"
-
-#define ALPHA 0.05
-#define CONF 0.95
 
 struct compare_opts {
 	const char *db;
 	const char *metrics;	/* comma-separated, or NULL for all shared */
 	bool json, csv;
 	bool include_failed;	/* --include-failed */
-};
-
-struct side {
-	const char *spec;	/* as given: NAME:VARIANT */
-	char *name;
-	char *variant;
-	long long *ids;
-	size_t n, alloc;
-	size_t interfered;	/* runs left out */
-	size_t failed;		/* failed runs left out (or kept) */
-	bool include_failed;
-	struct strbuf failures;	/* "  RUNDIR: WHY\n" for each */
 };
 
 static void usage(FILE *f)
@@ -72,108 +57,6 @@ static void usage(FILE *f)
 		"  stallscope compare --metrics stalls,p99_ms --json game game:PATCH=1\n");
 }
 
-static int parse_side(struct side *s, const char *spec)
-{
-	/* a bench NAME holds no ':'; a variant may (FOO=sleep:300@1) */
-	const char *colon = strchr(spec, ':');
-
-	s->spec = spec;
-	if (colon) {
-		s->name = strndup(spec, (size_t)(colon - spec));
-		s->variant = strdup(colon[1] ? colon + 1 : "-");
-	} else {
-		s->name = strdup(spec);
-		s->variant = strdup("-");
-	}
-	if (!s->name || !s->variant)
-		return -ENOMEM;
-	if (!*s->name)
-		return -EINVAL;
-	return 0;
-}
-
-static int collect_run(const struct db_run *run, void *ctx)
-{
-	struct side *s = ctx;
-
-	if (strcmp(run->variant, s->variant))
-		return 0;
-	if (run->interfered == 1) {
-		s->interfered++;
-		return 0;
-	}
-	if (run->failed) {
-		s->failed++;
-		sb_addf(&s->failures, "  %s:%s round %d, %s: %s\n", run->name, run->variant,
-			run->round, run->rundir ? run->rundir : "-",
-			run->failure ? run->failure : "failed");
-		if (!s->include_failed)
-			return 0;
-	}
-	if (ARRAY_GROW(s->ids, s->alloc, s->n + 1) < 0)
-		return -ENOMEM;
-	s->ids[s->n++] = run->id;
-	return 0;
-}
-
-/* The values of METRIC over the side's runs into V (room for s->n); returns
- * how many runs have it, or a negative errno. */
-static int side_values(struct db *db, const struct side *s, const char *metric, double *v)
-{
-	size_t i, k = 0;
-	int r;
-
-	for (i = 0; i < s->n; i++) {
-		r = db_run_metric(db, s->ids[i], metric, &v[k]);
-		if (r < 0)
-			return r;
-		k += r;
-	}
-	return (int)k;
-}
-
-struct row {
-	const char *metric;
-	double a_med, b_med, a_lo, a_hi, b_lo, b_hi, change, p;
-	size_t na, nb;
-	int significant;	/* 1, 0, -1 = cannot be decided */
-	char why[96];
-};
-
-static void compute(struct row *r, const double *a, size_t na, const double *b, size_t nb)
-{
-	r->na = na;
-	r->nb = nb;
-	r->a_med = signif_median(a, na);
-	r->b_med = signif_median(b, nb);
-	if (signif_median_ci(a, na, CONF, &r->a_lo, &r->a_hi) < 0)
-		r->a_lo = r->a_hi = NAN;
-	if (signif_median_ci(b, nb, CONF, &r->b_lo, &r->b_hi) < 0)
-		r->b_lo = r->b_hi = NAN;
-	r->change = r->a_med != 0 && isfinite(r->a_med) ?
-		    (r->b_med - r->a_med) / fabs(r->a_med) * 100.0 : NAN;
-	r->p = signif_mwu(a, na, b, nb, NULL);
-	r->why[0] = '\0';
-	if (!na || !nb) {
-		r->significant = -1;
-		snprintf(r->why, sizeof(r->why), "no runs on %s", !na ? "a" : "b");
-	} else if (signif_mwu_min_p(na, nb) > ALPHA) {
-		r->significant = -1;
-		snprintf(r->why, sizeof(r->why), "too few runs: %zu+%zu, need at least 4 a side",
-			 na, nb);
-	} else if (isnan(r->p)) {
-		r->significant = 0;	/* every value equal on both sides: no change */
-		r->p = 1.0;
-	} else {
-		r->significant = r->p < ALPHA;
-	}
-	/* a real change from a median of 0 (no stalls before a patch added
-	 * some) has no change in %: say which way it went instead of hiding it */
-	if (r->significant == 1 && !isfinite(r->change))
-		snprintf(r->why, sizeof(r->why), "a's median is 0: no change in %%, b's is %s",
-			 r->b_med > r->a_med ? "higher" : "lower");
-}
-
 static void fmt_ci(char *buf, size_t len, double lo, double hi)
 {
 	if (isnan(lo))
@@ -191,7 +74,7 @@ static void add_g(struct table *t, double v)
 		table_addf(t, "%.4g", v);
 }
 
-static void print_table(struct row *rows, size_t n, bool csv)
+static void print_table(struct compare_row *rows, size_t n, bool csv)
 {
 	static const char *const h[] = { "metric", "a", "a_ci95", "b", "b_ci95", "change", "p",
 					  "n" };
@@ -202,7 +85,7 @@ static void print_table(struct row *rows, size_t n, bool csv)
 	if (!t)
 		return;
 	for (i = 0; i < n; i++) {
-		struct row *r = &rows[i];
+		struct compare_row *r = &rows[i];
 
 		table_add(t, r->metric);
 		add_g(t, r->a_med);
@@ -229,7 +112,7 @@ static void print_table(struct row *rows, size_t n, bool csv)
 	table_free(t);
 }
 
-static void print_json(const struct side *a, const struct side *b, struct row *rows, size_t n)
+static void print_json(const struct compare_side *a, const struct compare_side *b, struct compare_row *rows, size_t n)
 {
 	struct json j;
 	size_t i;
@@ -241,7 +124,7 @@ static void print_json(const struct side *a, const struct side *b, struct row *r
 	json_key(&j, "metrics");
 	json_arr_begin(&j);
 	for (i = 0; i < n; i++) {
-		struct row *r = &rows[i];
+		struct compare_row *r = &rows[i];
 
 		json_obj_begin(&j);
 		json_kstr(&j, "metric", r->metric);
@@ -302,54 +185,6 @@ static int check_metrics(const char *list)
 }
 
 /* The metrics to compare: --metrics, else every metric either name has. */
-static int metric_list(struct db *db, const struct compare_opts *o, const struct side *a,
-		       const struct side *b, char ***ret, struct strbuf *err)
-{
-	char **la = NULL, **lb = NULL, **out;
-	size_t n = 0, i, k;
-	int r;
-
-	if (o->metrics) {
-		char *copy = strdup(o->metrics), *tok, *save = NULL;
-
-		out = calloc(strlen(o->metrics) / 2 + 2, sizeof(*out));
-		if (!copy || !out) {
-			free(copy);
-			free(out);
-			return -ENOMEM;
-		}
-		for (tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save))
-			out[n++] = strdup(tok);
-		free(copy);
-		*ret = out;
-		return (int)n;
-	}
-	r = db_metric_names(db, a->name, &la, err);
-	if (r >= 0)
-		r = db_metric_names(db, b->name, &lb, err);
-	if (r < 0) {
-		db_free_list(la);
-		return r;
-	}
-	for (i = 0; la[i]; i++)
-		n++;
-	out = calloc(n + 1, sizeof(*out));
-	if (!out) {
-		db_free_list(la);
-		db_free_list(lb);
-		return -ENOMEM;
-	}
-	n = 0;
-	for (i = 0; la[i]; i++)
-		for (k = 0; lb[k]; k++)
-			if (!strcmp(la[i], lb[k]))
-				out[n++] = strdup(la[i]);
-	db_free_list(la);
-	db_free_list(lb);
-	*ret = out;
-	return (int)n;
-}
-
 int cmd_compare(int argc, char **argv)
 {
 	static const struct option longopts[] = {
@@ -363,9 +198,9 @@ int cmd_compare(int argc, char **argv)
 	};
 	struct compare_opts o = { 0 };
 	struct strbuf path = STRBUF_INIT, err = STRBUF_INIT;
-	struct side a = { .failures = STRBUF_INIT }, b = { .failures = STRBUF_INIT };
+	struct compare_side a = { .failures = STRBUF_INIT }, b = { .failures = STRBUF_INIT };
 	struct db *db = NULL;
-	struct row *rows = NULL;
+	struct compare_row *rows = NULL;
 	char **metrics = NULL;
 	double *va = NULL, *vb = NULL;
 	int c, r, nm = 0, status = 1;
@@ -388,7 +223,7 @@ int cmd_compare(int argc, char **argv)
 		return EXIT_USAGE;
 	if (o.json && o.csv)
 		return cli_usage_error("--json and --csv exclude each other");
-	if (parse_side(&a, argv[optind]) < 0 || parse_side(&b, argv[optind + 1]) < 0) {
+	if (compare_side_parse(&a, argv[optind]) < 0 || compare_side_parse(&b, argv[optind + 1]) < 0) {
 		status = cli_usage_error("expected NAME:VARIANT, got '%s'",
 					 a.name && *a.name ? argv[optind + 1] : argv[optind]);
 		goto out;
@@ -405,13 +240,13 @@ int cmd_compare(int argc, char **argv)
 		goto out;
 	}
 	a.include_failed = b.include_failed = o.include_failed;
-	if ((r = db_each_run(db, a.name, collect_run, &a, &err)) < 0 ||
-	    (r = db_each_run(db, b.name, collect_run, &b, &err)) < 0) {
+	if ((r = compare_side_collect(db, &a, &err)) < 0 ||
+	    (r = compare_side_collect(db, &b, &err)) < 0) {
 		cli_error("%s", err.len ? err.buf : "out of memory");
 		goto out;
 	}
 	if (!a.n || !b.n) {
-		struct side *s = !a.n ? &a : &b;
+		struct compare_side *s = !a.n ? &a : &b;
 
 		cli_error("no runs of '%s:%s' in '%s'%s%s%s", s->name, s->variant, path.buf,
 			  s->interfered || s->failed ? " that" : "",
@@ -422,7 +257,7 @@ int cmd_compare(int argc, char **argv)
 				s->failed == 1 ? "" : "s", s->failures.buf);
 		goto out;
 	}
-	nm = metric_list(db, &o, &a, &b, &metrics, &err);
+	nm = compare_metric_list(db, o.metrics, &a, &b, &metrics, &err);
 	if (nm < 0) {
 		cli_error("%s", err.len ? err.buf : "out of memory");
 		goto out;
@@ -435,8 +270,8 @@ int cmd_compare(int argc, char **argv)
 		goto out;
 	}
 	for (i = 0; i < (size_t)nm; i++) {
-		int ka = side_values(db, &a, metrics[i], va);
-		int kb = side_values(db, &b, metrics[i], vb);
+		int ka = compare_side_values(db, &a, metrics[i], va);
+		int kb = compare_side_values(db, &b, metrics[i], vb);
 
 		if (ka < 0 || kb < 0) {
 			cli_error_errno(ka < 0 ? ka : kb, "'%s': unable to read metric '%s'",
@@ -449,7 +284,7 @@ int cmd_compare(int argc, char **argv)
 			continue;
 		}
 		rows[nrows].metric = metrics[i];
-		compute(&rows[nrows], va, (size_t)ka, vb, (size_t)kb);
+		compare_compute(&rows[nrows], va, (size_t)ka, vb, (size_t)kb);
 		nrows++;
 	}
 	if (o.json)
@@ -485,14 +320,8 @@ out:
 	free(rows);
 	free(va);
 	free(vb);
-	free(a.name);
-	free(a.variant);
-	free(a.ids);
-	sb_release(&a.failures);
-	sb_release(&b.failures);
-	free(b.name);
-	free(b.variant);
-	free(b.ids);
+	compare_side_release(&a);
+	compare_side_release(&b);
 	db_close(db);
 	sb_release(&path);
 	sb_release(&err);

@@ -1,0 +1,174 @@
+// SPDX-License-Identifier: MIT
+/* compare.c: two sides of the results database, metric by metric (compare.h). */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/grow.h"
+#include "core/signif.h"
+#include "run/compare.h"
+
+#define ALPHA 0.05
+#define CONF 0.95
+
+int compare_side_parse(struct compare_side *s, const char *spec)
+{
+	/* a bench NAME holds no ':'; a variant may (FOO=sleep:300@1) */
+	const char *colon = strchr(spec, ':');
+
+	s->spec = spec;
+	if (colon) {
+		s->name = strndup(spec, (size_t)(colon - spec));
+		s->variant = strdup(colon[1] ? colon + 1 : "-");
+	} else {
+		s->name = strdup(spec);
+		s->variant = strdup("-");
+	}
+	if (!s->name || !s->variant)
+		return -ENOMEM;
+	if (!*s->name)
+		return -EINVAL;
+	return 0;
+}
+
+void compare_side_release(struct compare_side *s)
+{
+	free(s->name);
+	free(s->variant);
+	free(s->ids);
+	free(s->intf_ids);
+	sb_release(&s->failures);
+}
+
+static int collect_run(const struct db_run *run, void *ctx)
+{
+	struct compare_side *s = ctx;
+
+	if (strcmp(run->variant, s->variant))
+		return 0;
+	if (run->interfered == 1) {
+		s->interfered++;
+		if (ARRAY_GROW(s->intf_ids, s->aintf, s->interfered) < 0)
+			return -ENOMEM;
+		s->intf_ids[s->interfered - 1] = run->id;
+		return 0;
+	}
+	if (run->failed) {
+		s->failed++;
+		sb_addf(&s->failures, "  %s:%s round %d, %s: %s\n", run->name, run->variant,
+			run->round, run->rundir ? run->rundir : "-",
+			run->failure ? run->failure : "failed");
+		if (!s->include_failed)
+			return 0;
+	}
+	if (ARRAY_GROW(s->ids, s->alloc, s->n + 1) < 0)
+		return -ENOMEM;
+	s->ids[s->n++] = run->id;
+	return 0;
+}
+
+int compare_side_collect(struct db *db, struct compare_side *s, struct strbuf *err)
+{
+	return db_each_run(db, s->name, collect_run, s, err);
+}
+
+/* The values of METRIC over the side's runs into V (room for s->n); returns
+ * how many runs have it, or a negative errno. */
+int compare_side_values(struct db *db, const struct compare_side *s, const char *metric, double *v)
+{
+	size_t i, k = 0;
+	int r;
+
+	for (i = 0; i < s->n; i++) {
+		r = db_run_metric(db, s->ids[i], metric, &v[k]);
+		if (r < 0)
+			return r;
+		k += r;
+	}
+	return (int)k;
+}
+
+void compare_compute(struct compare_row *r, const double *a, size_t na, const double *b, size_t nb)
+{
+	r->na = na;
+	r->nb = nb;
+	r->a_med = signif_median(a, na);
+	r->b_med = signif_median(b, nb);
+	if (signif_median_ci(a, na, CONF, &r->a_lo, &r->a_hi) < 0)
+		r->a_lo = r->a_hi = NAN;
+	if (signif_median_ci(b, nb, CONF, &r->b_lo, &r->b_hi) < 0)
+		r->b_lo = r->b_hi = NAN;
+	r->change = r->a_med != 0 && isfinite(r->a_med) ?
+		    (r->b_med - r->a_med) / fabs(r->a_med) * 100.0 : NAN;
+	r->p = signif_mwu(a, na, b, nb, NULL);
+	r->why[0] = '\0';
+	if (!na || !nb) {
+		r->significant = -1;
+		snprintf(r->why, sizeof(r->why), "no runs on %s", !na ? "a" : "b");
+	} else if (signif_mwu_min_p(na, nb) > ALPHA) {
+		r->significant = -1;
+		snprintf(r->why, sizeof(r->why), "too few runs: %zu+%zu, need at least 4 a side",
+			 na, nb);
+	} else if (isnan(r->p)) {
+		r->significant = 0;	/* every value equal on both sides: no change */
+		r->p = 1.0;
+	} else {
+		r->significant = r->p < ALPHA;
+	}
+	/* a real change from a median of 0 (no stalls before a patch added
+	 * some) has no change in %: say which way it went instead of hiding it */
+	if (r->significant == 1 && !isfinite(r->change))
+		snprintf(r->why, sizeof(r->why), "a's median is 0: no change in %%, b's is %s",
+			 r->b_med > r->a_med ? "higher" : "lower");
+}
+
+int compare_metric_list(struct db *db, const char *metrics, const struct compare_side *a,
+			const struct compare_side *b, char ***ret, struct strbuf *err)
+{
+	char **la = NULL, **lb = NULL, **out;
+	size_t n = 0, i, k;
+	int r;
+
+	if (metrics) {
+		char *copy = strdup(metrics), *tok, *save = NULL;
+
+		out = calloc(strlen(metrics) / 2 + 2, sizeof(*out));
+		if (!copy || !out) {
+			free(copy);
+			free(out);
+			return -ENOMEM;
+		}
+		for (tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save))
+			out[n++] = strdup(tok);
+		free(copy);
+		*ret = out;
+		return (int)n;
+	}
+	r = db_metric_names(db, a->name, &la, err);
+	if (r >= 0)
+		r = db_metric_names(db, b->name, &lb, err);
+	if (r < 0) {
+		db_free_list(la);
+		return r;
+	}
+	for (i = 0; la[i]; i++)
+		n++;
+	out = calloc(n + 1, sizeof(*out));
+	if (!out) {
+		db_free_list(la);
+		db_free_list(lb);
+		return -ENOMEM;
+	}
+	n = 0;
+	for (i = 0; la[i]; i++)
+		for (k = 0; lb[k]; k++)
+			if (!strcmp(la[i], lb[k]))
+				out[n++] = strdup(la[i]);
+	db_free_list(la);
+	db_free_list(lb);
+	*ret = out;
+	return (int)n;
+}
+

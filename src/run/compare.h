@@ -1,0 +1,59 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * compare.h: is B different from A, metric by metric: the sides
+ * (NAME:VARIANT in the results database, their runs not marked interfered,
+ * failed runs left out unless asked), each side's median with a 95 %
+ * order-statistic interval, the change in % and the two-sided Mann-Whitney
+ * U p-value (docs/METRICS.md, "Comparisons"). `compare` prints it, `html
+ * --db` draws it.
+ */
+#ifndef SS_RUN_COMPARE_H
+#define SS_RUN_COMPARE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "core/strbuf.h"
+#include "db/db.h"
+
+struct compare_side {
+	const char *spec;	/* as given: NAME:VARIANT */
+	char *name;
+	char *variant;
+	long long *ids;
+	size_t n, alloc;
+	size_t interfered;	/* runs left out */
+	long long *intf_ids;	/* and theirs (the html page shows them apart) */
+	size_t aintf;
+	size_t failed;		/* failed runs left out (or kept) */
+	bool include_failed;
+	struct strbuf failures;	/* "  RUNDIR: WHY\n" for each */
+};
+
+/* NAME:VARIANT (a variant may hold ':'; none: "-"). 0, -EINVAL (no name),
+ * -ENOMEM. */
+int compare_side_parse(struct compare_side *s, const char *spec);
+void compare_side_release(struct compare_side *s);
+/* The side's runs from DB (ids, interfered ones apart, failures). */
+int compare_side_collect(struct db *db, struct compare_side *s, struct strbuf *err);
+/* The values of METRIC over the side's runs into V (room for s->n); how
+ * many runs have it, or a negative errno. */
+int compare_side_values(struct db *db, const struct compare_side *s, const char *metric, double *v);
+
+struct compare_row {
+	const char *metric;
+	double a_med, b_med, a_lo, a_hi, b_lo, b_hi, change, p;
+	size_t na, nb;
+	int significant;	/* 1, 0, -1 = cannot be decided */
+	char why[96];
+};
+
+void compare_compute(struct compare_row *r, const double *a, size_t na, const double *b, size_t nb);
+
+/* The metrics to compare: METRICS (comma-separated) or those both sides'
+ * runs store. Returns their count and *ret (NULL-terminated, each freed by
+ * the caller), or a negative errno with ERR. */
+int compare_metric_list(struct db *db, const char *metrics, const struct compare_side *a,
+			const struct compare_side *b, char ***ret, struct strbuf *err);
+
+#endif
