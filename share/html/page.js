@@ -316,6 +316,86 @@ function legend(run) {
 		el("span", { class: "ss-leg ss-help", text: "drag: zoom; wheel: zoom; double-click: reset; click a stall: select it" }));
 }
 
+// A comparison (html --db): per metric the runs as dots, medians and
+// intervals, the change and p ("~": no evidence of a change at 0.05), then
+// the sides' percentile curves overlaid.
+const SIDE_COLORS = ["#444", "#d62728", "#1f77b4", "#2ca02c", "#9467bd", "#ff7f0e"];
+
+function dotPlot(c) {
+	const all = c.a_values.concat(c.b_values).filter((v) => v !== null);
+	let lo = Math.min(...all), hi = Math.max(...all);
+	if (!(hi > lo)) { lo -= 1; hi += 1; }
+	const W = 320, H = 34, px = (v) => 6 + (W - 12) * (v - lo) / (hi - lo);
+	const ns = "http://www.w3.org/2000/svg";
+	const svg = document.createElementNS(ns, "svg");
+	svg.setAttribute("width", W);
+	svg.setAttribute("height", H);
+	const add = (tag, attrs) => {
+		const e = document.createElementNS(ns, tag);
+		for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, v);
+		svg.append(e);
+	};
+	[[c.a_values, c.a_median, c.a_ci, 9, SIDE_COLORS[0]], [c.b_values, c.b_median, c.b_ci, 25, SIDE_COLORS[1]]]
+		.forEach(([vals, med, ci, y, col]) => {
+			if (ci) add("line", { x1: px(ci[0]), x2: px(ci[1]), y1: y, y2: y, stroke: col, "stroke-width": 2, opacity: 0.35 });
+			for (const v of vals) if (v !== null) add("circle", { cx: px(v), cy: y, r: 3, fill: col, opacity: 0.7 });
+			if (med !== null) add("line", { x1: px(med), x2: px(med), y1: y - 6, y2: y + 6, stroke: col, "stroke-width": 2 });
+		});
+	return svg;
+}
+
+function drawCompare(app, data, docs, report) {
+	app.append(el("h1", { text: "stallscope compare" }), el("p", { class: "ss-gen", text: data.generator }));
+	const base = data.sides[0];
+	app.append(el("ul", {}, ...data.sides.map((s, i) => el("li", {},
+		el("span", { class: "ss-dot", style: "background:" + SIDE_COLORS[i % SIDE_COLORS.length] }),
+		s.spec + ": " + s.runs + " run" + (s.runs === 1 ? "" : "s") +
+		(s.interfered ? "; " + s.interfered + " interfered, left out" : "") +
+		(s.failed ? "; " + s.failed + " failed" : "")))));
+	for (const s of data.sides) {
+		if (s.interfered) app.append(el("p", { class: "ss-warn", text: "!! " + s.spec + ": " + s.interfered +
+			" interfered run(s) are left out of every median and p below" }));
+		if (s.failures) app.append(el("pre", { class: "ss-warn", text: s.failures }));
+	}
+	const tbody = el("tbody");
+	report.compare = [];
+	for (const c of data.comparisons) {
+		const sig = c.significant;
+		const change = sig === false ? "~" : c.change_pct === null ? "-" : (c.change_pct > 0 ? "+" : "") + fmt(c.change_pct, 1) + " %";
+		const ci = (v) => v ? "[" + fmt(v[0], 3) + ", " + fmt(v[1], 3) + "]" : "-";
+		const tr = el("tr", { class: "ss-cmp", "data-metric": c.metric, "data-b": c.b },
+			el("td", { text: c.metric, title: docs[c.metric] || "" }),
+			el("td", { text: c.b }),
+			el("td", { text: fmt(c.a_median, 3) + " " + ci(c.a_ci) }),
+			el("td", { text: fmt(c.b_median, 3) + " " + ci(c.b_ci) }),
+			el("td", { class: "ss-change", text: change }),
+			el("td", { class: "ss-p", text: c.p === null ? "-" : c.p.toFixed(3) }),
+			el("td", { text: c.n_a + "+" + c.n_b }),
+			el("td", {}, dotPlot(c)),
+			el("td", { class: "ss-note", text: c.note || "" }));
+		tbody.append(tr);
+		report.compare.push({ metric: c.metric, b: c.b, a_median: c.a_median, b_median: c.b_median,
+			p: c.p, change: change, shown_p: tr.querySelector(".ss-p").textContent });
+	}
+	app.append(el("h3", { text: "each side against " + base.spec + " (medians with 95 % intervals; '~': no evidence of a change, p >= 0.05)" }),
+		el("table", { class: "ss-table ss-cmp-table" }, el("thead", {}, el("tr", {},
+			...["metric", "side", base.spec, "side's", "change", "p", "n", "runs", "note"].map((h) => el("th", { text: h })))), tbody));
+	if (data.sides.some((s) => s.curve.length)) {
+		const box = el("div", { class: "ss-plot" });
+		app.append(el("h3", { text: "frame-time percentile curves (every window frame of each side's runs)" }), box);
+		const series = [{ label: "percentile", value: (u, v) => fmt(v, 3) }];
+		const cols = [data.percentiles];
+		data.sides.forEach((s, i) => {
+			series.push({ label: s.spec, stroke: SIDE_COLORS[i % SIDE_COLORS.length], points: { show: false } });
+			cols.push(s.curve.length ? s.curve : data.percentiles.map(() => null));
+		});
+		report.curves = new uPlot({ width: Math.max(600, box.clientWidth - 8), height: 320,
+			scales: { x: { time: false } }, axes: [{ label: "percentile" }, { label: "ms" }], series }, cols, box);
+		if (data.curve_runs_unread)
+			app.append(el("p", { class: "ss-warn", text: "!! " + data.curve_runs_unread + " run(s) could not be read again for the curves" }));
+	}
+}
+
 async function main() {
 	const app = document.getElementById("ss-app");
 	const report = { runs: [], errors: [], ready: false };
@@ -324,6 +404,10 @@ async function main() {
 		const data = JSON.parse(document.getElementById("ss-data").textContent);
 		const docs = metricDocs();
 		app.textContent = "";
+		if (data.kind === "compare") {
+			drawCompare(app, data, docs, report);
+			return;
+		}
 		app.append(el("h1", { text: "stallscope" }), el("p", { class: "ss-gen", text: data.generator }));
 		if (!data.runs.length) app.append(el("p", { class: "ss-warn", text: "!! no runs in this page" }));
 		for (const run of data.runs) {

@@ -29,10 +29,14 @@
 #include "core/runini.h"
 #include "out/html.h"
 #include "out/json.h"
+#include "core/grow.h"
+#include "db/db.h"
 #include "rec/rec.h"
+#include "run/compare.h"
 
 static const char usage_text[] =
 	"usage: stallscope html [-o FILE] [options] INPUT...\n"
+	"       stallscope html --db PATH [-o FILE] NAME:VARIANT NAME:VARIANT...\n"
 	"\n"
 	"Writes one self-contained page (no network needed to open it) of the runs\n"
 	"(run directories or frame logs, as report takes them): every frame on a\n"
@@ -45,6 +49,9 @@ static const char usage_text[] =
 	"\n"
 	"options:\n"
 	"  -o, --output FILE  where the page goes\n"
+	"  --db PATH          a comparison from the results database instead: each side\n"
+	"                     against the first, as compare computes it, with every\n"
+	"                     run's value, and the sides' frame-time percentile curves\n"
 	"  --warmup S, --from S, --to S, --stall-ms MS, --rules FILE, --pass S,...\n"
 	"                     the analysis, as report's (stallscope-report(1))\n"
 	"  -h, --help         this text\n"
@@ -322,6 +329,251 @@ int html_page(const struct analyse_opts *ao, char *const *inputs, int n, const c
 	return status;
 }
 
+/* ---------------------------------------------------------------- --db */
+
+#define NPCT 121	/* points of a percentile curve */
+
+static double pct_at(int k)
+{
+	/* 0 .. 99.9 %, denser towards the top (where stalls are) */
+	return 1.0 - pow(10.0, -3.0 * k / (NPCT - 1));
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* The side's frame-time percentile curve: every window frame of its runs
+ * (each analysed again from its run directory with AO), pooled. Runs that
+ * cannot be read are counted in *UNREAD. */
+static void side_curve(struct json *j, const struct compare_side *s,
+		       const struct analyse_opts *ao, size_t *unread)
+{
+	struct strbuf emsg = STRBUF_INIT;
+	double *v = NULL;
+	size_t n = 0, cap = 0;
+
+	for (size_t i = 0; i < s->n; i++) {
+		struct analysis a;
+
+		if (!s->dirs[i][0] || analyse_input(s->dirs[i], ao, &a, &emsg) < 0 || !a.f) {
+			(*unread)++;
+			continue;
+		}
+		for (size_t k = a.m.win_first; k < a.m.win_first + a.m.win_n && k < a.f->n; k++) {
+			if (ARRAY_GROW(v, cap, n + 1) < 0)
+				break;
+			v[n++] = a.f->ft_ms[k];
+		}
+		analysis_release(&a);
+	}
+	json_arr_begin(j);
+	if (n) {
+		qsort(v, n, sizeof(*v), cmp_double);
+		for (int k = 0; k < NPCT; k++) {
+			double h = (double)(n - 1) * pct_at(k), lo = floor(h);
+			size_t i = (size_t)lo;
+
+			json_numf(j, i + 1 < n ? v[i] + (v[i + 1] - v[i]) * (h - lo) : v[i], 3);
+		}
+	}
+	json_arr_end(j);
+	free(v);
+	sb_release(&emsg);
+}
+
+static void json_ci(struct json *j, const char *key, double lo, double hi)
+{
+	json_key(j, key);
+	if (isnan(lo)) {
+		json_null(j);
+		return;
+	}
+	json_arr_begin(j);
+	json_num(j, lo);
+	json_num(j, hi);
+	json_arr_end(j);
+}
+
+/* One metric of side B against side A: its row as compare computes it, and
+ * every run's value (the dots). */
+static int metric_data(struct json *j, struct db *db, const char *metric,
+		       const struct compare_side *a, const struct compare_side *b)
+{
+	double *va = calloc(a->n ? a->n : 1, sizeof(*va)), *vb = calloc(b->n ? b->n : 1, sizeof(*vb));
+	struct compare_row r = { .metric = metric };
+	int ka, kb;
+
+	if (!va || !vb) {
+		free(va);
+		free(vb);
+		return -ENOMEM;
+	}
+	ka = compare_side_values(db, a, metric, va);
+	kb = compare_side_values(db, b, metric, vb);
+	if (ka < 0 || kb < 0) {
+		free(va);
+		free(vb);
+		return ka < 0 ? ka : kb;
+	}
+	compare_compute(&r, va, (size_t)ka, vb, (size_t)kb);
+	json_obj_begin(j);
+	json_kstr(j, "metric", metric);
+	json_kstr(j, "b", b->spec);
+	json_key(j, "a_values");
+	json_arr_begin(j);
+	for (int i = 0; i < ka; i++)
+		json_num(j, va[i]);
+	json_arr_end(j);
+	json_key(j, "b_values");
+	json_arr_begin(j);
+	for (int i = 0; i < kb; i++)
+		json_num(j, vb[i]);
+	json_arr_end(j);
+	json_knum(j, "a_median", r.a_med);
+	json_knum(j, "b_median", r.b_med);
+	json_ci(j, "a_ci", r.a_lo, r.a_hi);
+	json_ci(j, "b_ci", r.b_lo, r.b_hi);
+	json_knum(j, "change_pct", r.change);
+	json_knum(j, "p", r.p);
+	json_kuint(j, "n_a", r.na);
+	json_kuint(j, "n_b", r.nb);
+	json_key(j, "significant");
+	if (r.significant < 0)
+		json_null(j);
+	else
+		json_bool(j, r.significant);
+	json_kstr(j, "note", r.why[0] ? r.why : NULL);
+	json_obj_end(j);
+	free(va);
+	free(vb);
+	return 0;
+}
+
+/* The comparison page's data: the sides, every metric of each side against
+ * the first, the percentile curves, the interfered runs. */
+static int compare_data(struct json *j, struct db *db, struct compare_side *sides, int ns,
+			const struct analyse_opts *ao, struct strbuf *err)
+{
+	size_t unread = 0;
+	char **metrics = NULL;
+	int nm = 0, r = 0;
+
+	json_obj_begin(j);
+	json_kint(j, "version", 1);
+	json_kstr(j, "kind", "compare");
+	json_kstr(j, "generator", "stallscope " STALLSCOPE_VERSION);
+	json_key(j, "sides");
+	json_arr_begin(j);
+	for (int i = 0; i < ns; i++) {
+		json_obj_begin(j);
+		json_kstr(j, "spec", sides[i].spec);
+		json_kuint(j, "runs", sides[i].n);
+		json_kuint(j, "interfered", sides[i].interfered);
+		json_kuint(j, "failed", sides[i].failed);
+		json_kstr(j, "failures", sides[i].failures.buf);
+		json_key(j, "curve");
+		side_curve(j, &sides[i], ao, &unread);
+		json_obj_end(j);
+	}
+	json_arr_end(j);
+	json_key(j, "percentiles");
+	json_arr_begin(j);
+	for (int k = 0; k < NPCT; k++)
+		json_numf(j, 100.0 * pct_at(k), 4);
+	json_arr_end(j);
+	json_kuint(j, "curve_runs_unread", unread);
+	json_key(j, "comparisons");
+	json_arr_begin(j);
+	for (int i = 1; i < ns && r >= 0; i++) {
+		nm = compare_metric_list(db, NULL, &sides[0], &sides[i], &metrics, err);
+		if (nm < 0) {
+			r = nm;
+			break;
+		}
+		for (int m = 0; m < nm && r >= 0; m++)
+			r = metric_data(j, db, metrics[m], &sides[0], &sides[i]);
+		for (int m = 0; m < nm; m++)
+			free(metrics[m]);
+		free(metrics);
+	}
+	json_arr_end(j);
+	json_obj_end(j);
+	return r;
+}
+
+/* html --db PATH NAME:VAR NAME:VAR...: the comparison page. */
+static int html_compare(const char *dbpath, const struct analyse_opts *ao, char **specs, int n,
+			const char *output)
+{
+	struct compare_side sides[16];
+	struct strbuf err = STRBUF_INIT;
+	struct db *db = NULL;
+	char *data = NULL;
+	size_t len = 0;
+	int status = 1, ns = 0, r;
+	struct json j;
+	FILE *mf = NULL, *f;
+
+	if (n < 2 || n > 16)
+		return cli_usage_error("--db: expected 2 to 16 sides NAME:VARIANT, got %d", n);
+	memset(sides, 0, sizeof(sides));
+	for (; ns < n; ns++) {
+		sides[ns].failures = (struct strbuf)STRBUF_INIT;
+		if (compare_side_parse(&sides[ns], specs[ns]) < 0) {
+			status = cli_usage_error("expected NAME:VARIANT, got '%s'", specs[ns]);
+			ns++;
+			goto out;
+		}
+	}
+	if (db_open(dbpath, false, &db, &err) < 0) {
+		cli_error("%s", err.buf);
+		goto out;
+	}
+	for (int i = 0; i < ns; i++) {
+		if (compare_side_collect(db, &sides[i], &err) < 0) {
+			cli_error("%s", err.len ? err.buf : "out of memory");
+			goto out;
+		}
+		if (!sides[i].n) {
+			cli_error("no runs of '%s' in '%s' (not interfered%s)", specs[i], dbpath,
+				  sides[i].failed ? ", not failed" : "");
+			goto out;
+		}
+	}
+	mf = open_memstream(&data, &len);
+	if (!mf)
+		goto out;
+	json_init(&j, mf, false);
+	r = compare_data(&j, db, sides, ns, ao, &err);
+	json_end(&j);
+	fclose(mf);
+	mf = NULL;
+	if (r < 0) {
+		cli_error("%s", err.len ? err.buf : strerror(-r));
+		goto out;
+	}
+	if (!output)
+		output = "stallscope-report.html";
+	f = fopen(output, "we");
+	if (!f || html_write(f, "stallscope compare", data, len) < 0 || fclose(f) != 0) {
+		cli_error_errno(-errno, "cannot write '%s'", output);
+		goto out;
+	}
+	fprintf(stderr, "%s: wrote '%s' (%d sides)\n", cli_prog, output, ns);
+	status = 0;
+out:
+	for (int i = 0; i < ns; i++)
+		compare_side_release(&sides[i]);
+	db_close(db);
+	free(data);
+	sb_release(&err);
+	return status;
+}
+
 int cmd_html(int argc, char **argv)
 {
 	struct report_options o = {
@@ -342,7 +594,8 @@ int cmd_html(int argc, char **argv)
 	}
 	if (first >= argc) {
 		free(pass);
-		return cli_usage_error("expected a run directory or a frame log");
+		return cli_usage_error(o.db ? "--db: expected the sides, NAME:VARIANT NAME:VARIANT"
+					    : "expected a run directory or a frame log");
 	}
 	if (o.csv || o.cols || o.json) {
 		free(pass);
@@ -354,7 +607,10 @@ int cmd_html(int argc, char **argv)
 		return 1;
 	}
 	o.a.rules = rules;
-	status = html_page(&o.a, argv + first, argc - first, output);
+	if (o.db)
+		status = html_compare(o.db, &o.a, argv + first, argc - first, output);
+	else
+		status = html_page(&o.a, argv + first, argc - first, output);
 	free(pass);
 	reload_rules_free(rules);
 	return status;

@@ -37,6 +37,9 @@ void compare_side_release(struct compare_side *s)
 {
 	free(s->name);
 	free(s->variant);
+	for (size_t i = 0; i < s->n && s->dirs; i++)
+		free(s->dirs[i]);
+	free(s->dirs);
 	free(s->ids);
 	free(s->intf_ids);
 	sb_release(&s->failures);
@@ -63,7 +66,11 @@ static int collect_run(const struct db_run *run, void *ctx)
 		if (!s->include_failed)
 			return 0;
 	}
-	if (ARRAY_GROW(s->ids, s->alloc, s->n + 1) < 0)
+	if (ARRAY_GROW(s->ids, s->alloc, s->n + 1) < 0 ||
+	    ARRAY_GROW(s->dirs, s->adirs, s->n + 1) < 0)
+		return -ENOMEM;
+	s->dirs[s->n] = strdup(run->rundir ? run->rundir : "");
+	if (!s->dirs[s->n])
 		return -ENOMEM;
 	s->ids[s->n++] = run->id;
 	return 0;

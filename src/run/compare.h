@@ -25,6 +25,8 @@ struct compare_side {
 	size_t interfered;	/* runs left out */
 	long long *intf_ids;	/* and theirs (the html page shows them apart) */
 	size_t aintf;
+	char **dirs;		/* the kept runs' run directories ("" unknown), by ids */
+	size_t adirs;
 	size_t failed;		/* failed runs left out (or kept) */
 	bool include_failed;
 	struct strbuf failures;	/* "  RUNDIR: WHY\n" for each */

@@ -8,7 +8,9 @@
 # as many points as the run has frames; each stall is drawn in its cause's
 # colour and the causes are `stalls --json`'s; hovering one shows its cause
 # and evidence; a drag zoom changes the x range; the stall table has a row
-# per stall with the same causes; `record --html` writes a run's page. Then
+# per stall with the same causes; `record --html` writes a run's page; the
+# comparison page of a small bench of two variants shows compare --json's
+# medians, p values and '~'. Then
 # the bad inputs: an empty run, a run
 # with no frames, a frame log with one frame: a page that says so and no
 # script error. Screenshots go to $SS_BUILD/html-shots/ for a person to look
@@ -34,6 +36,15 @@ frames=$("$SS_BIN" report --json --warmup 0 "$T/demo" | python3 -c 'import json,
 "$SS_BIN" record -q --html -o "$T/rh" --frames marker -- "$SS_BUILD/tools/ss-markers" --seconds 1 \
 	>/dev/null 2>"$T/rh.err" || fail "record --html: $(cat "$T/rh.err")"
 [ -s "$T/rh/report.html" ] || fail "record --html wrote no $T/rh/report.html"
+
+# a comparison page from a small bench of two variants, beside compare --json
+B="hc:FAKEGAME_STALL=sleep:200@0.5"
+(cd "$T" && "$SS_BIN" bench hc --db "$T/h.db" --results "$T/res" --rounds 4 \
+	--variants "- FAKEGAME_STALL=sleep:200@0.5" --warmup 0 --frames marker --no-watch \
+	-- "$SS_BUILD/fakegame" --seconds 1 >"$T/bench.out" 2>&1) || fail "bench: $(tail -5 "$T/bench.out")"
+"$SS_BIN" compare --db "$T/h.db" --json "hc:-" "$B" >"$T/cmp.json" || fail "compare --json"
+"$SS_BIN" html --db "$T/h.db" -o "$T/cmp.html" "hc:-" "$B" 2>"$T/cmp.err" ||
+	fail "html --db: $(cat "$T/cmp.err")"
 
 # the bad inputs
 "$SS_BIN" record -q -o "$T/empty" -- true >/dev/null 2>&1 || true
@@ -107,6 +118,24 @@ with cdp.Browser() as b:
     q.wait("window.ssReport && window.ssReport.ready", 30)
     n = q.eval("ssReport.runs[0].nframes")
     check(q.errors == [] and n >= 50, "record --html: its page draws %d frames, no error %s" % (n, q.errors))
+    q = b.page("file://" + T + "/cmp.html")
+    q.wait("window.ssReport && window.ssReport.ready", 30)
+    shown = {r["metric"]: r for r in q.eval("ssReport.compare")}
+    same = 0
+    cmp = json.load(open(T + "/cmp.json"))["metrics"]
+    for m in cmp:
+        r = shown.get(m["metric"])
+        pv = m["p"]
+        ok = r is not None and r["a_median"] == m["a_median"] and r["b_median"] == m["b_median"] \
+            and r["p"] == pv and r["shown_p"] == ("-" if pv is None else "%.3f" % pv) \
+            and (r["change"] == "~") == (m["significant"] is False)
+        if ok:
+            same += 1
+        else:
+            print("      %s: page %s, compare %s" % (m["metric"], r, m))
+    check(q.errors == [] and same == len(cmp) and len(shown) == len(cmp),
+          "the comparison page shows compare --json's %d metrics: medians, p, ~ (%d agree)" % (len(cmp), same))
+    q.screenshot(shots + "/compare.png")
     for name, says in (("empty", "no frames"), ("noframes", "no frames"), ("one.txt", "no samples")):
         q = b.page("file://" + T + "/" + name + ".html")
         q.wait("window.ssReport && window.ssReport.ready", 30)
