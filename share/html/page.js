@@ -252,7 +252,8 @@ function kvTable(rows, docs) {
 	const tb = el("tbody");
 	for (const [k, v, unit] of rows)
 		tb.append(el("tr", {}, el("td", { text: k, title: (docs && docs[k]) || "" }),
-			el("td", { text: typeof v === "number" ? fmt(v, Number.isInteger(v) ? 0 : 3) : v === null ? "-" : v }),
+			el("td", { text: typeof v === "number" ? fmt(v, Number.isInteger(v) ? 0 : 3) : v === null ? "-" :
+				typeof v === "object" ? JSON.stringify(v) : v }),
 			unit !== undefined ? el("td", { text: unit || "" }) : null));
 	return el("table", { class: "ss-table ss-kv" }, tb);
 }
@@ -300,6 +301,27 @@ async function drawRun(app, run, docs, view) {
 	sec.append(dist);
 	distribution(dist, y);
 	sec.append(el("h3", { text: "metrics (hover a name for its definition)" }), kvTable(run.metrics, docs));
+	const ini = Object.fromEntries(run.ini);
+	const facts = ["program", "argv", "kernel", "cpus", "exact", "exact_reason", "frame_source",
+		"frame_thread", "end", "exit_status", "duration_recorded_s"].filter((k) => k in ini)
+		.map((k) => [k, ini[k]]);
+	for (const [k, v] of run.ini) if (k.startsWith("unreadable.")) facts.push([k, v]);
+	if (facts.length) sec.append(el("h3", { text: "the run" }), kvTable(facts));
+	if (run.threads && run.threads.length) {
+		sec.append(el("h3", { text: "CPU per frame, by thread (the window)" }));
+		sec.append(kvTable(run.threads.map((t) => [t.name + " (" + t.tid + ")",
+			fmt(t.ms_per_frame, 2) + " ms/frame, " + fmt(t.busy_pct, 1) + " % of a CPU, on cpu" + t.cpu +
+			" " + fmt(t.cpu_pct, 0) + " % of the time"])));
+	} else if (run.threads_note) {
+		sec.append(el("h3", { text: "CPU per frame, by thread" }), el("p", { text: run.threads_note }));
+	}
+	if (run.recorder) sec.append(el("h3", { text: "the recorder's own cost" }),
+		kvTable(Object.entries(run.recorder).map(([k, v]) => [k, v])));
+	if (run.late_wakeups.length) {
+		sec.append(el("h3", { text: run.late_wakeups.length + " late timer wake-up(s) (record --probe)" }),
+			kvTable(run.late_wakeups.map((w) => ["t " + fmt(w.t_s, 3) + " s", "cpu" + w.cpu + " " + fmt(w.late_ms, 1) + " ms late"])));
+	}
+	if (run.interference) sec.append(el("h3", { text: "interference" }), el("p", { class: run.interfered === 1 ? "ss-warn" : "", text: run.interference }));
 	if (run.notes.length) sec.append(el("h3", { text: "notes" }), el("ul", {}, ...run.notes.map((n) => el("li", { text: n }))));
 	if (run.ini.length) {
 		const d = el("details", {}, el("summary", { text: "run.ini (" + run.ini.length + " keys)" }),

@@ -22,6 +22,7 @@
 #include "cli.h"
 #include "cmd/cmd.h"
 #include "cmd/html.h"
+#include "cmd/report_threads.h"
 #include "cmd/report.h"
 #include "cmd/stall_list.h"
 #include "core/causes.h"
@@ -209,6 +210,27 @@ static void ini_data(struct json *j, const struct analysis *a)
 	json_arr_end(j);
 }
 
+/* The probe's late wake-ups (record --probe): when, which CPU, how late. */
+static void late_data(struct json *j, const struct analysis *a)
+{
+	json_key(j, "late_wakeups");
+	json_arr_begin(j);
+	for (size_t k = 0; a->rec && k < a->rec->nevents; k++) {
+		const struct rec_event *e = &a->rec->events[k];
+		int cpu;
+		long long us;
+
+		if (strcmp(e->kind, "late_wakeup") || sscanf(e->text, "cpu=%d late_us=%lld", &cpu, &us) != 2)
+			continue;
+		json_obj_begin(j);
+		json_knumf(j, "t_s", ((double)e->t_ns - (double)a->t0_ns) / 1e9, 3);
+		json_kint(j, "cpu", cpu);
+		json_knumf(j, "late_ms", (double)us / 1e3, 3);
+		json_obj_end(j);
+	}
+	json_arr_end(j);
+}
+
 static int run_data(struct json *j, const struct analysis *a)
 {
 	int r;
@@ -236,6 +258,11 @@ static int run_data(struct json *j, const struct analysis *a)
 	if ((r = stalls_data(j, a)) < 0)
 		return r;
 	ini_data(j, a);
+	late_data(j, a);
+	if (a->rec) {
+		report_threads_json(j, a);
+		report_recorder_json(j, a);
+	}
 	json_key(j, "notes");
 	json_arr_begin(j);
 	for (size_t k = 0; k < a->m.nnotes; k++)

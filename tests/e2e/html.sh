@@ -114,6 +114,11 @@ with cdp.Browser() as b:
           "a drag zoom narrows the x range: %.2f-%.2f s to %.2f-%.2f s" % tuple(before + after))
     p.eval("ssReport.runs[0].plot.setScale('x', {min: ssReport.runs[0].plot.data[0][0], max: ssReport.runs[0].plot.data[0][ssReport.runs[0].plot.data[0].length - 1]})")
     p.screenshot(shots + "/demo.png")
+    text = p.eval("document.body.innerText")
+    check("CPU per frame, by thread" in text and "the recorder's own cost" in text and "[object" not in text,
+          "the run page has the threads' CPU per frame and the recorder's figures")
+    pdf = p.send("Page.printToPDF", {"printBackground": False}, timeout=60)
+    check(len(pdf.get("data", "")) > 10000 and p.errors == [], "the page prints (%d bytes of PDF)" % len(pdf.get("data", "")))
     q = b.page("file://" + T + "/rh/report.html")
     q.wait("window.ssReport && window.ssReport.ready", 30)
     n = q.eval("ssReport.runs[0].nframes")
