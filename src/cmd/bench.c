@@ -38,6 +38,7 @@
 
 #include "cli.h"
 #include "cmd/cmd.h"
+#include "cmd/html.h"
 #include "cmd/watch_opts.h"
 #include "core/argsplit.h"
 #include "core/inifmt.h"
@@ -179,6 +180,8 @@ static void usage(FILE *f)
 		"  --recorder-ab       add a variant 'frames-only' (record --no-sample) to check\n"
 		"                      that the recorder changes nothing\n"
 		"  --no-watch          leave the interference detector off\n"
+		"  --html              write NAME.html at the end: the variants against the base\n"
+		"                      (stallscope-html(1) --db)\n"
 		"  the watcher's options, passed to each record (stallscope-watch(1)):\n");
 	watch_opts_help(f, 22);
 	fprintf(f,
@@ -193,13 +196,16 @@ static void usage(FILE *f)
 		"      -- ./game --benchmark\n");
 }
 
+
+static bool want_html;	/* --html */
+
 /* Parses the options into B->o; the index of NAME, -1 after --help, or
  * -EXIT_USAGE after a usage error. */
 static int parse_options(int argc, char **argv, struct bench_opts *o)
 {
 	enum { O_VARIANTS = 256, O_ROUNDS, O_WARMUP, O_WINDOW, O_DURATION, O_STOP, O_RULES, O_DB,
 	       O_RESULTS, O_RECIPE, O_FRAMES, O_QUIET, O_QCPU, O_QIO, O_QTIMEOUT, O_DROP,
-	       O_RERUN, O_AB, O_NOWATCH, O_DRY };
+	       O_RERUN, O_AB, O_NOWATCH, O_DRY, O_HTML };
 	static const struct option own[] = {
 		{ "variants", required_argument, NULL, O_VARIANTS },
 		{ "rounds", required_argument, NULL, O_ROUNDS },
@@ -221,6 +227,7 @@ static int parse_options(int argc, char **argv, struct bench_opts *o)
 		{ "recorder-ab", no_argument, NULL, O_AB },
 		{ "no-watch", no_argument, NULL, O_NOWATCH },
 		{ "dry-run", no_argument, NULL, O_DRY },
+		{ "html", no_argument, NULL, O_HTML },
 		{ "help", no_argument, NULL, 'h' },
 	};
 	struct option lo[sizeof(own) / sizeof(own[0]) + WATCH_OPT_N + 1] = { { 0 } };
@@ -296,6 +303,9 @@ static int parse_options(int argc, char **argv, struct bench_opts *o)
 			break;
 		case O_NOWATCH:
 			o->no_watch = true;
+			break;
+		case O_HTML:
+			want_html = true;
 			break;
 		case O_DRY:
 			o->dry_run = true;
@@ -663,6 +673,32 @@ static void run_plan(struct bench *b)
 }
 
 /* What was stored, what failed, and the commands to look at it. */
+/* --html: the comparison page of the variants with good runs, each against
+ * the base, as NAME.html. */
+static int bench_html(const struct bench *b)
+{
+	char *specs[MAX_VARIANTS + 1];
+	struct analyse_opts ao = b->ao;
+	char out[4096];
+	int n = 0, r;
+
+	for (size_t v = 0; v < b->nvars && n <= MAX_VARIANTS; v++)
+		if (b->good[v] && asprintf(&specs[n], "%s:%s", b->o.name, b->vars[v].name) >= 0)
+			n++;
+	if (n < 2 || !b->good[0]) {
+		cli_warn("--html: no page: the base and another variant need good runs");
+		for (int i = 0; i < n; i++)
+			free(specs[i]);
+		return 0;
+	}
+	snprintf(out, sizeof(out), "%s.html", b->o.name);
+	ao.keep = true;
+	r = html_compare(b->dbpath.buf, &ao, specs, n > 16 ? 16 : n, out);
+	for (int i = 0; i < n; i++)
+		free(specs[i]);
+	return r;
+}
+
 static void summary(const struct bench *b)
 {
 	const char *db = b->dbpath.buf, *name = b->o.name;
@@ -729,6 +765,8 @@ int cmd_bench(int argc, char **argv)
 	run_plan(b);
 	summary(b);
 	ret = stop_requested ? 128 + stop_requested : b->failed ? 1 : b->nbad ? 3 : 0;
+	if (want_html && b->stored && !stop_requested && bench_html(b) && !ret)
+		ret = 1;
 out:
 	if (have_old_int)
 		sigaction(SIGINT, &old_int, NULL);

@@ -533,7 +533,7 @@ static int compare_data(struct json *j, struct db *db, struct compare_side *side
 }
 
 /* html --db PATH NAME:VAR NAME:VAR...: the comparison page. */
-static int html_compare(const char *dbpath, const struct analyse_opts *ao, char **specs, int n,
+int html_compare(const char *dbpath, const struct analyse_opts *ao, char **specs, int n,
 			const char *output)
 {
 	struct compare_side sides[16];

@@ -40,7 +40,7 @@ frames=$("$SS_BIN" report --json --warmup 0 "$T/demo" | python3 -c 'import json,
 # a comparison page from a small bench of two variants, beside compare --json
 B="hc:FAKEGAME_STALL=sleep:200@0.5"
 (cd "$T" && "$SS_BIN" bench hc --db "$T/h.db" --results "$T/res" --rounds 4 \
-	--variants "- FAKEGAME_STALL=sleep:200@0.5" --warmup 0 --frames marker --no-watch \
+	--variants "- FAKEGAME_STALL=sleep:200@0.5" --warmup 0 --frames marker --no-watch --html \
 	-- "$SS_BUILD/fakegame" --seconds 1 >"$T/bench.out" 2>&1) || fail "bench: $(tail -5 "$T/bench.out")"
 "$SS_BIN" compare --db "$T/h.db" --json "hc:-" "$B" >"$T/cmp.json" || fail "compare --json"
 "$SS_BIN" html --db "$T/h.db" -o "$T/cmp.html" "hc:-" "$B" 2>"$T/cmp.err" ||
@@ -141,6 +141,10 @@ with cdp.Browser() as b:
     check(q.errors == [] and same == len(cmp) and len(shown) == len(cmp),
           "the comparison page shows compare --json's %d metrics: medians, p, ~ (%d agree)" % (len(cmp), same))
     q.screenshot(shots + "/compare.png")
+    q = b.page("file://" + T + "/hc.html")
+    q.wait("window.ssReport && window.ssReport.ready", 30)
+    check(q.errors == [] and len(q.eval("ssReport.compare")) == len(cmp),
+          "bench --html wrote hc.html, the same comparison")
     for name, says in (("empty", "no frames"), ("noframes", "no frames"), ("one.txt", "no samples")):
         q = b.page("file://" + T + "/" + name + ".html")
         q.wait("window.ssReport && window.ssReport.ready", 30)
