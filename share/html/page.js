@@ -344,7 +344,7 @@ function legend(run) {
 const SIDE_COLORS = ["#444", "#d62728", "#1f77b4", "#2ca02c", "#9467bd", "#ff7f0e"];
 
 function dotPlot(c) {
-	const all = c.a_values.concat(c.b_values).filter((v) => v !== null);
+	const all = c.a_values.concat(c.b_values, c.a_interfered, c.b_interfered).filter((v) => v !== null);
 	let lo = Math.min(...all), hi = Math.max(...all);
 	if (!(hi > lo)) { lo -= 1; hi += 1; }
 	const W = 320, H = 34, px = (v) => 6 + (W - 12) * (v - lo) / (hi - lo);
@@ -357,10 +357,13 @@ function dotPlot(c) {
 		for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, v);
 		svg.append(e);
 	};
-	[[c.a_values, c.a_median, c.a_ci, 9, SIDE_COLORS[0]], [c.b_values, c.b_median, c.b_ci, 25, SIDE_COLORS[1]]]
-		.forEach(([vals, med, ci, y, col]) => {
+	[[c.a_values, c.a_interfered, c.a_median, c.a_ci, 9, SIDE_COLORS[0]],
+	 [c.b_values, c.b_interfered, c.b_median, c.b_ci, 25, SIDE_COLORS[1]]]
+		.forEach(([vals, intf, med, ci, y, col]) => {
 			if (ci) add("line", { x1: px(ci[0]), x2: px(ci[1]), y1: y, y2: y, stroke: col, "stroke-width": 2, opacity: 0.35 });
 			for (const v of vals) if (v !== null) add("circle", { cx: px(v), cy: y, r: 3, fill: col, opacity: 0.7 });
+			// interfered runs: hollow, in no median
+			for (const v of intf) if (v !== null) add("circle", { cx: px(v), cy: y, r: 3.5, fill: "none", stroke: col, "stroke-dasharray": "2 1" });
 			if (med !== null) add("line", { x1: px(med), x2: px(med), y1: y - 6, y2: y + 6, stroke: col, "stroke-width": 2 });
 		});
 	return svg;
@@ -376,7 +379,7 @@ function drawCompare(app, data, docs, report) {
 		(s.failed ? "; " + s.failed + " failed" : "")))));
 	for (const s of data.sides) {
 		if (s.interfered) app.append(el("p", { class: "ss-warn", text: "!! " + s.spec + ": " + s.interfered +
-			" interfered run(s) are left out of every median and p below" }));
+			" interfered run(s) are left out of every median and p below (hollow dots)" }));
 		if (s.failures) app.append(el("pre", { class: "ss-warn", text: s.failures }));
 	}
 	const tbody = el("tbody");

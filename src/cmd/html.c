@@ -425,6 +425,22 @@ static void json_ci(struct json *j, const char *key, double lo, double hi)
 	json_arr_end(j);
 }
 
+/* Key KEY: METRIC of the side's interfered runs (drawn apart, in no
+ * median). */
+static void intf_values(struct json *j, const char *key, struct db *db, const char *metric,
+			const struct compare_side *s)
+{
+	json_key(j, key);
+	json_arr_begin(j);
+	for (size_t i = 0; i < s->interfered; i++) {
+		double v;
+
+		if (db_run_metric(db, s->intf_ids[i], metric, &v) > 0)
+			json_num(j, v);
+	}
+	json_arr_end(j);
+}
+
 /* One metric of side B against side A: its row as compare computes it, and
  * every run's value (the dots). */
 static int metric_data(struct json *j, struct db *db, const char *metric,
@@ -460,6 +476,8 @@ static int metric_data(struct json *j, struct db *db, const char *metric,
 	for (int i = 0; i < kb; i++)
 		json_num(j, vb[i]);
 	json_arr_end(j);
+	intf_values(j, "a_interfered", db, metric, a);
+	intf_values(j, "b_interfered", db, metric, b);
 	json_knum(j, "a_median", r.a_med);
 	json_knum(j, "b_median", r.b_med);
 	json_ci(j, "a_ci", r.a_lo, r.a_hi);
