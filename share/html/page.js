@@ -158,13 +158,32 @@ function drawPlot(box, run, x, y, view) {
 	const u = new uPlot(opts, [x, y], box);
 	view.plot = u;
 	u.over.addEventListener("click", () => { if (view.hovered) view.select(view.hovered.stall); });
+	// pan by a share of the range, kept inside the run
+	const pan = (share) => {
+		const { min, max } = u.scales.x, w = max - min, first = x[0], last = x[x.length - 1];
+		let lo = min + w * share;
+		lo = Math.max(first, Math.min(lo, last - w));
+		u.setScale("x", { min: lo, max: lo + w });
+	};
+	view.pan = pan;
 	u.over.addEventListener("wheel", (e) => {
 		e.preventDefault();
+		if (e.shiftKey || Math.abs(e.deltaX) > Math.abs(e.deltaY)) {
+			pan(((e.shiftKey ? e.deltaY : 0) + e.deltaX) > 0 ? 0.15 : -0.15);
+			return;
+		}
 		const { min, max } = u.scales.x, at = u.posToVal(u.cursor.left, "x");
 		const f = e.deltaY < 0 ? 0.75 : 1 / 0.75;
 		const lo = Math.max(x[0], at - (at - min) * f), hi = Math.min(x[x.length - 1], at + (max - at) * f);
 		if (hi > lo) u.setScale("x", { min: lo, max: hi });
 	}, { passive: false });
+	box.tabIndex = 0;
+	box.addEventListener("keydown", (e) => {
+		if (e.key === "ArrowLeft" || e.key === "ArrowRight") {
+			e.preventDefault();
+			pan(e.key === "ArrowLeft" ? -0.25 : 0.25);
+		}
+	});
 	return u;
 }
 
@@ -335,7 +354,7 @@ function legend(run) {
 	const seen = new Set(run.stalls.map((s) => s.cause));
 	return el("div", { class: "ss-legend" }, ...CAUSE_ORDER.filter((c) => seen.has(c)).map((c) =>
 		el("span", { class: "ss-leg" }, el("span", { class: "ss-dot", style: "background:" + CAUSE_COLORS[c] }), c)),
-		el("span", { class: "ss-leg ss-help", text: "drag: zoom; wheel: zoom; double-click: reset; click a stall: select it" }));
+		el("span", { class: "ss-leg ss-help", text: "drag: zoom; wheel: zoom; shift+wheel or arrow keys: pan; double-click: reset; click a stall: select it" }));
 }
 
 // A comparison (html --db): per metric the runs as dots, medians and

@@ -41,7 +41,7 @@ static const char usage_text[] =
 	"\n"
 	"Writes one self-contained page (no network needed to open it) of the runs\n"
 	"(run directories or frame logs, as report takes them): every frame on a\n"
-	"zoomable plot (drag to zoom, wheel to zoom, shift-drag or arrows to pan,\n"
+	"zoomable plot (drag to zoom, wheel to zoom, shift+wheel or arrow keys to pan,\n"
 	"double-click to reset) with the warm-up, the window and the reload\n"
 	"segments; the stalls coloured by cause, with the evidence `stalls` prints,\n"
 	"in a sortable table; the report's metrics with their definitions; run.ini.\n"

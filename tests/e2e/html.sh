@@ -112,6 +112,23 @@ with cdp.Browser() as b:
     after = p.eval("[ssReport.runs[0].plot.scales.x.min, ssReport.runs[0].plot.scales.x.max]")
     check(after[1] - after[0] < 0.5 * (before[1] - before[0]),
           "a drag zoom narrows the x range: %.2f-%.2f s to %.2f-%.2f s" % tuple(before + after))
+    # the arrow keys pan by a quarter of the range, keeping its width
+    p.eval("ssReport.runs[0].plot.root.parentElement.focus()")
+    for kind in ("rawKeyDown", "keyUp"):
+        p.send("Input.dispatchKeyEvent", {"type": kind, "key": "ArrowRight", "code": "ArrowRight",
+                                         "windowsVirtualKeyCode": 39})
+    panned = p.eval("[ssReport.runs[0].plot.scales.x.min, ssReport.runs[0].plot.scales.x.max]")
+    w0, w1 = after[1] - after[0], panned[1] - panned[0]
+    check(abs(w1 - w0) < 1e-6 * max(1, w0) and panned[0] > after[0],
+          "the right arrow pans: %.2f-%.2f s" % tuple(panned))
+    # a double-click resets the zoom to the whole run
+    cx = box[0] + box[2] / 2
+    for k in (1, 2):
+        p.mouse("mousePressed", cx, y, "left", 1, k)
+        p.mouse("mouseReleased", cx, y, "left", 0, k)
+    reset = p.eval("[ssReport.runs[0].plot.scales.x.min, ssReport.runs[0].plot.scales.x.max]")
+    check(reset[1] - reset[0] > 0.9 * (before[1] - before[0]),
+          "a double-click resets the zoom: %.2f-%.2f s" % tuple(reset))
     p.eval("ssReport.runs[0].plot.setScale('x', {min: ssReport.runs[0].plot.data[0][0], max: ssReport.runs[0].plot.data[0][ssReport.runs[0].plot.data[0].length - 1]})")
     p.screenshot(shots + "/demo.png")
     text = p.eval("document.body.innerText")
