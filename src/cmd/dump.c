@@ -202,6 +202,10 @@ static void dump_body(const struct rec *r)
 			put_time(r->clocks[pos[best]].mono_ns);
 			fputs(" real=", stdout);
 			put_time(r->clocks[pos[best]].real_ns);
+			if (r->clocks[pos[best]].boot_ns) {
+				fputs(" boot=", stdout);
+				put_time(r->clocks[pos[best]].boot_ns);
+			}
 			putchar('\n');
 			break;
 		case S_SAMPLE:

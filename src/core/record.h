@@ -57,6 +57,8 @@ struct rec_threads {
 struct rec_clock {
 	uint64_t mono_ns;
 	uint64_t real_ns;	/* CLOCK_REALTIME at the same instant */
+	uint64_t boot_ns;	/* CLOCK_BOOTTIME at the same instant; 0: not
+				 * recorded (a record before 2.1) */
 };
 
 /* Events: anything that happens at an instant and is said in words. kind is

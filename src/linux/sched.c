@@ -231,12 +231,14 @@ void sched_clock_pair(struct rec_clock *ret)
 	for (i = 0; i < 3; i++) {
 		uint64_t a = clock_ns(CLOCK_MONOTONIC);
 		uint64_t r = clock_ns(CLOCK_REALTIME);
+		uint64_t bt = clock_ns(CLOCK_BOOTTIME);
 		uint64_t b = clock_ns(CLOCK_MONOTONIC);
 
 		if (b - a < best) {
 			best = b - a;
 			ret->mono_ns = a + (b - a) / 2;
 			ret->real_ns = r;
+			ret->boot_ns = bt;
 		}
 	}
 }

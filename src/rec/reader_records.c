@@ -432,13 +432,16 @@ static int rd_frames(struct rd *d, struct cur *c)
 static int rd_clock(struct rd *d, struct cur *c)
 {
 	struct rec *r = d->r;
-	uint64_t m, re;
+	uint64_t m, re, bt = 0;
 
 	if (!cur_varint(c, &m) || !cur_varint(c, &re))
 		return rd_bad(d, "clock record: expected two times");
+	/* 2.1 adds CLOCK_BOOTTIME; bytes after the fields known are ignored */
+	if (c->p < c->end && !cur_varint(c, &bt))
+		bt = 0;
 	if (ARRAY_GROW(r->clocks, d->cap_clocks, r->nclocks + 1) < 0)
 		return -ENOMEM;
-	r->clocks[r->nclocks++] = (struct rec_clock){ .mono_ns = m, .real_ns = re };
+	r->clocks[r->nclocks++] = (struct rec_clock){ .mono_ns = m, .real_ns = re, .boot_ns = bt };
 	return 0;
 }
 

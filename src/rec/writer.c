@@ -664,7 +664,7 @@ int rec_writer_frame(struct rec_writer *w, const struct rec_frame *fr)
 
 int rec_writer_clock(struct rec_writer *w, const struct rec_clock *c)
 {
-	uint8_t p[20];
+	uint8_t p[30];
 	size_t n;
 	int r;
 
@@ -674,6 +674,8 @@ int rec_writer_clock(struct rec_writer *w, const struct rec_clock *c)
 		return r;
 	n = varint_put(p, c->mono_ns);
 	n += varint_put(p + n, c->real_ns);
+	if (c->boot_ns)	/* 2.1: a 2.0 reader ignores the bytes after the two */
+		n += varint_put(p + n, c->boot_ns);
 	r = w_record(w, RT_CLOCK, p, n);
 	return r < 0 ? r : maybe_flush(w);
 }

@@ -141,6 +141,7 @@ static void ini_start(struct recorder *r, struct strbuf *sb)
 	inifmt_add(sb, "t0_utc", stamp);
 	inifmt_addf(sb, "clock_mono_ns", "%llu", (unsigned long long)r->clock0.mono_ns);
 	inifmt_addf(sb, "clock_real_ns", "%llu", (unsigned long long)r->clock0.real_ns);
+	inifmt_addf(sb, "clock_boot_ns", "%llu", (unsigned long long)r->clock0.boot_ns);
 	inifmt_add(sb, "kernel", uname(&u) == 0 ? u.release : NULL);
 	inifmt_addf(sb, "cpus", "%ld", sysconf(_SC_NPROCESSORS_ONLN));
 	if (hz)
@@ -436,6 +437,8 @@ int recorder_open_record(struct recorder *r)
 	rec_writer_meta(r->w, "clock_mono_ns", tmp);
 	snprintf(tmp, sizeof(tmp), "%llu", (unsigned long long)r->clock0.real_ns);
 	rec_writer_meta(r->w, "clock_real_ns", tmp);
+	snprintf(tmp, sizeof(tmp), "%llu", (unsigned long long)r->clock0.boot_ns);
+	rec_writer_meta(r->w, "clock_boot_ns", tmp);
 	snprintf(tmp, sizeof(tmp), "%llu.%06llu", (unsigned long long)(r->clock0.real_ns / NSEC),
 		 (unsigned long long)(r->clock0.real_ns % NSEC / 1000));
 	rec_writer_meta(r->w, "t0", tmp);

@@ -115,7 +115,8 @@ static int write_fixture(const char *path, bool close_it, uint64_t *flushed)
 	CHECK_INT(rec_writer_intern(w, "do_epoll_wait"), 1);
 	CHECK_INT(rec_writer_intern(w, ""), 0);
 	CHECK_INT(rec_writer_intern(w, NULL), 0);
-	CHECK_INT(rec_writer_clock(w, &(struct rec_clock){ 1000000000000ull, 1700000000123456789ull }), 0);
+	CHECK_INT(rec_writer_clock(w, &(struct rec_clock){ 1000000000000ull, 1700000000123456789ull,
+							   1000042000000ull }), 0);
 	for (i = 0; i < NS; i++) {
 		for (size_t f = 0; f < NF; f++)
 			vals[f] = val(i, f, ids);
@@ -196,6 +197,7 @@ static void check_fixture(const struct rec *r, size_t nsamp)
 	if (r->nclocks) {
 		CHECK_INT(r->clocks[0].mono_ns, 1000000000000ull);
 		CHECK(r->clocks[0].real_ns == 1700000000123456789ull);
+		CHECK(r->clocks[0].boot_ns == 1000042000000ull);	/* 2.1 */
 	}
 }
 

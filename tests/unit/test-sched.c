@@ -119,6 +119,10 @@ static void test_clocks(void)
 	CHECK(b >= a + 1000000); /* an absolute deadline is never early */
 	sched_clock_pair(&c);
 	CHECK(c.mono_ns >= b && c.real_ns > c.mono_ns);
+	/* BOOTTIME is MONOTONIC plus the time suspended: never behind it (the
+	 * boot read comes after the first monotonic read of the pair, within
+	 * the pair's spread) */
+	CHECK(c.boot_ns + 1000000 >= c.mono_ns);
 	b = sched_thread_cpu_ns();
 	CHECK(b > 0);
 	CHECK(sched_process_cpu_ns() >= b); /* read after: the process holds the thread */
