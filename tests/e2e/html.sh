@@ -8,7 +8,8 @@
 # as many points as the run has frames; each stall is drawn in its cause's
 # colour and the causes are `stalls --json`'s; hovering one shows its cause
 # and evidence; a drag zoom changes the x range; the stall table has a row
-# per stall with the same causes; `record --html` writes a run's page; the
+# per stall with the same causes; `record --html` writes a run's page (and
+# glxgears', a real program under Xvfb, draws every frame); the
 # comparison page of a small bench of two variants shows compare --json's
 # medians, p values and '~'. Then
 # the bad inputs: an empty run, a run
@@ -37,6 +38,19 @@ frames=$("$SS_BIN" report --json --warmup 0 "$T/demo" | python3 -c 'import json,
 	>/dev/null 2>"$T/rh.err" || fail "record --html: $(cat "$T/rh.err")"
 [ -s "$T/rh/report.html" ] || fail "record --html wrote no $T/rh/report.html"
 
+# a real program from Debian: glxgears under Xvfb (Mesa's software GL)
+gears=
+if command -v glxgears >/dev/null && command -v xvfb-run >/dev/null; then
+	LIBGL_ALWAYS_SOFTWARE=1 timeout 120 xvfb-run -a -s "-screen 0 640x480x24" \
+		"$SS_BIN" record -q --html -o "$T/gears" --duration 3 -- glxgears >"$T/gears.out" 2>&1 ||
+		fail "record --html glxgears: $(tail -5 "$T/gears.out")"
+	gears=$("$SS_BIN" report --json --warmup 0 "$T/gears" |
+		python3 -c 'import json,sys; print(int(json.load(sys.stdin)[0]["frames"]))')
+	"$SS_BIN" html --warmup 0 -o "$T/gears.html" "$T/gears" 2>/dev/null || fail "html glxgears"
+else
+	echo "note: no glxgears or xvfb-run: the real program's page is left out"
+fi
+
 # a comparison page from a small bench of two variants, beside compare --json
 B="hc:FAKEGAME_STALL=sleep:200@0.5"
 (cd "$T" && "$SS_BIN" bench hc --db "$T/h.db" --results "$T/res" --rounds 4 \
@@ -55,7 +69,7 @@ for b in empty noframes one.txt; do
 	"$SS_BIN" html -o "$T/$b.html" "$T/$b" 2>"$T/$b.err" || fail "html $b: $(cat "$T/$b.err")"
 done
 
-PYTHONPATH=$SS_SRC/tests/e2e/lib python3 - "$T" "$SHOTS" "$frames" <<'PY' || exit 1
+PYTHONPATH=$SS_SRC/tests/e2e/lib python3 - "$T" "$SHOTS" "$frames" "$gears" <<'PY' || exit 1
 import json, sys, cdp
 T, shots, frames = sys.argv[1], sys.argv[2], int(sys.argv[3])
 COLORS = {"disk": "#1f77b4", "swap": "#9467bd", "reclaim": "#8c564b", "gpu": "#e377c2",
@@ -140,6 +154,14 @@ with cdp.Browser() as b:
     q.wait("window.ssReport && window.ssReport.ready", 30)
     n = q.eval("ssReport.runs[0].nframes")
     check(q.errors == [] and n >= 50, "record --html: its page draws %d frames, no error %s" % (n, q.errors))
+    gears = sys.argv[4]
+    if gears:
+        q = b.page("file://" + T + "/gears.html")
+        q.wait("window.ssReport && window.ssReport.ready", 60)
+        n = q.eval("ssReport.runs[0].nframes")
+        check(q.errors == [] and n == int(gears) and n > 30,
+              "glxgears' page draws all its %d frames (report: %s), no error %s" % (n, gears, q.errors))
+        q.screenshot(shots + "/glxgears.png")
     q = b.page("file://" + T + "/cmp.html")
     q.wait("window.ssReport && window.ssReport.ready", 30)
     shown = {r["metric"]: r for r in q.eval("ssReport.compare")}
