@@ -318,8 +318,10 @@ int watch_start(const struct watch_opts *o, struct watch **ret, struct strbuf *e
 		char stamp[32];
 
 		strftime(stamp, sizeof(stamp), "%Y-%m-%dT%H:%M:%SZ", gmtime(&now));
-		w_logline(w, '#', "stallscope watch started %s; '!' counts, '-' does not, 'i' is information",
-			  stamp);
+		/* the monotonic second of time 0: what puts the log's times on
+		 * the record's clock (export --perfetto) */
+		w_logline(w, '#', "stallscope watch started %s, monotonic %.6f; '!' counts, '-' does not, "
+			  "'i' is information", stamp, w->t0);
 	}
 	w->ino = inotify_init1(IN_NONBLOCK | IN_CLOEXEC);
 	w->wd_input = w->wd_sessions = -1;
