@@ -1,0 +1,577 @@
+// SPDX-License-Identifier: MIT
+/*
+ * perfetto.c: a trace in Perfetto's protobuf format (perfetto.h). The field
+ * numbers below are those of Perfetto's protos (github.com/google/perfetto,
+ * protos/perfetto/trace/: trace.proto, trace_packet.proto,
+ * trace_packet_defaults.proto, clock_snapshot.proto,
+ * interned_data/interned_data.proto, track_event/track_event.proto,
+ * track_event/track_descriptor.proto, track_event/counter_descriptor.proto,
+ * track_event/debug_annotation.proto, track_event/process_descriptor.proto,
+ * track_event/thread_descriptor.proto; read at commit ec5d16b of 2026-08),
+ * and tests/perfetto/stallscope.proto repeats them for protoc --decode.
+ * The semantics (incremental clocks, sequence flags, interning) are those
+ * of docs/concepts/clock-sync.md and docs/reference/synthetic-track-event.md
+ * in the same tree.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <zlib.h>
+
+#include "out/pbuf.h"
+#include "out/perfetto.h"
+
+/* Trace */
+#define F_TRACE_PACKET 1
+/* TracePacket */
+enum {
+	F_PKT_CLOCK_SNAPSHOT = 6,
+	F_PKT_TIMESTAMP = 8,
+	F_PKT_SEQ_ID = 10,		/* trusted_packet_sequence_id */
+	F_PKT_TRACK_EVENT = 11,
+	F_PKT_INTERNED = 12,
+	F_PKT_SEQ_FLAGS = 13,
+	F_PKT_CLOCK_ID = 58,		/* timestamp_clock_id */
+	F_PKT_DEFAULTS = 59,		/* trace_packet_defaults */
+	F_PKT_TRACK_DESC = 60,
+	F_PKT_FIRST_ON_SEQ = 87,	/* first_packet_on_sequence */
+};
+/* TracePacket.SequenceFlags */
+#define SEQ_INCREMENTAL_STATE_CLEARED 1
+#define SEQ_NEEDS_INCREMENTAL_STATE 2
+/* TracePacketDefaults (58, 11) and TrackEventDefaults (11) */
+#define F_DEF_CLOCK_ID 58
+#define F_DEF_TRACK_EVENT 11
+#define F_TED_TRACK_UUID 11
+/* ClockSnapshot, ClockSnapshot.Clock, BuiltinClocks */
+#define F_CS_CLOCKS 1
+#define F_CS_PRIMARY 2
+#define F_CLK_ID 1
+#define F_CLK_TIMESTAMP 2
+#define F_CLK_INCREMENTAL 3
+enum { CLOCK_REALTIME_ID = 1, CLOCK_MONOTONIC_ID = 3, CLOCK_BOOTTIME_ID = 6 };
+#define SEQ_CLOCK_ID 64		/* sequence-scoped clocks are 64..127 */
+/* TrackEvent */
+enum {
+	F_TE_ANNOTATIONS = 4,		/* debug_annotations */
+	F_TE_TYPE = 9,
+	F_TE_NAME_IID = 10,
+	F_TE_DOUBLE_VALUE = 44,		/* double_counter_value */
+};
+#define TE_TYPE_COUNTER 4
+/* DebugAnnotation */
+enum {
+	F_DA_NAME_IID = 1,
+	F_DA_BOOL = 2,
+	F_DA_INT = 4,
+	F_DA_DOUBLE = 5,
+	F_DA_STRING = 6,
+	F_DA_STRING_IID = 17,
+};
+/* InternedData; EventName, DebugAnnotationName and InternedString are all
+ * { iid = 1; name or str = 2 } */
+enum { F_IN_EVENT_NAMES = 2, F_IN_ANNOTATION_NAMES = 3, F_IN_STRINGS = 29 };
+#define F_ENTRY_IID 1
+#define F_ENTRY_NAME 2
+/* TrackDescriptor, ProcessDescriptor, ThreadDescriptor, CounterDescriptor */
+enum {
+	F_TD_UUID = 1,
+	F_TD_NAME = 2,
+	F_TD_PROCESS = 3,
+	F_TD_THREAD = 4,
+	F_TD_PARENT = 5,
+	F_TD_COUNTER = 8,
+	F_TD_CHILD_ORDERING = 11,
+	F_TD_RANK = 12,			/* sibling_order_rank */
+	F_TD_DESCRIPTION = 14,
+};
+#define CHILD_ORDERING_EXPLICIT 3
+#define F_PD_PID 1
+#define F_PD_NAME 6
+#define F_THD_PID 1
+#define F_THD_TID 2
+#define F_THD_NAME 5
+#define F_CD_UNIT 3
+#define F_CD_UNIT_NAME 6
+
+/* ---------------------------------------------------------------- file */
+
+#define OUT_BUF (1u << 17)
+
+struct pf_out {
+	FILE *f;		/* raw, or NULL */
+	gzFile gz;		/* compressed, or NULL */
+	bool is_stdout;
+	int err;		/* the first error */
+	uint64_t packets, bytes;
+	struct pbuf pkt;	/* a packet being put together */
+	char *path, *tmp;	/* the file, and where it is written until closed */
+	size_t nbuf;		/* bytes in buf, not yet written */
+	uint8_t buf[OUT_BUF];
+};
+
+int pf_out_open(const char *path, bool gz, struct pf_out **ret, struct strbuf *err)
+{
+	struct pf_out *o = calloc(1, sizeof(*o));
+	int fd;
+
+	if (!o)
+		return sb_error(err, -ENOMEM, "cannot write '%s'", path);
+	o->is_stdout = !strcmp(path, "-");
+	if (!o->is_stdout) {
+		o->path = strdup(path);
+		if (!o->path || asprintf(&o->tmp, "%s.tmp", path) < 0) {
+			free(o->path);
+			free(o);
+			return sb_error(err, -ENOMEM, "cannot write '%s'", path);
+		}
+	}
+	fd = o->is_stdout ? dup(STDOUT_FILENO)
+			  : open(o->tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+	if (fd < 0) {
+		int e = -errno;
+
+		free(o->path);
+		free(o->tmp);
+		free(o);
+		return sb_error(err, e, "cannot write '%s'", path);
+	}
+	if (gz) {
+		o->gz = gzdopen(fd, "wb3");
+		if (o->gz)
+			gzbuffer(o->gz, 1 << 17);
+	} else {
+		o->f = fdopen(fd, "w");
+		if (o->f)
+			setvbuf(o->f, NULL, _IOFBF, 1 << 17);
+	}
+	if (!o->gz && !o->f) {
+		close(fd);
+		if (o->tmp)
+			unlink(o->tmp);
+		free(o->path);
+		free(o->tmp);
+		free(o);
+		return sb_error(err, -ENOMEM, "cannot write '%s'", path);
+	}
+	*ret = o;
+	return 0;
+}
+
+/* Writes what is buffered to the file. */
+static void out_flush(struct pf_out *o)
+{
+	if (o->err || !o->nbuf)
+		return;
+	if (o->gz) {
+		if (gzwrite(o->gz, o->buf, (unsigned)o->nbuf) != (int)o->nbuf)
+			o->err = -EIO;
+	} else if (fwrite(o->buf, 1, o->nbuf, o->f) != o->nbuf) {
+		o->err = errno ? -errno : -EIO;
+	}
+	o->nbuf = 0;
+}
+
+static void out_write(struct pf_out *o, const void *p, size_t n)
+{
+	if (o->err)
+		return;
+	o->bytes += n;
+	if (o->nbuf + n > OUT_BUF)
+		out_flush(o);
+	if (n > OUT_BUF) {
+		o->nbuf = n;	/* a packet over the buffer: straight through */
+		if (o->gz ? gzwrite(o->gz, p, (unsigned)n) != (int)n : fwrite(p, 1, n, o->f) != n)
+			o->err = -EIO;
+		o->nbuf = 0;
+		return;
+	}
+	memcpy(o->buf + o->nbuf, p, n);
+	o->nbuf += n;
+}
+
+/* Writes the packet in o->pkt as one Trace.packet. */
+static int out_packet(struct pf_out *o)
+{
+	uint8_t head[11];
+	size_t n;
+
+	if (pb_failed(&o->pkt) && !o->err)
+		o->err = -ENOMEM;
+	if (o->err)
+		return o->err;
+	head[0] = F_TRACE_PACKET << 3 | 2;
+	n = 1 + pb_varint_encode(head + 1, o->pkt.len);
+	out_write(o, head, n);
+	out_write(o, o->pkt.p, o->pkt.len);
+	o->packets++;
+	pb_reset(&o->pkt);
+	return o->err;
+}
+
+int pf_out_close(struct pf_out *o)
+{
+	int r;
+
+	if (!o)
+		return 0;
+	out_flush(o);
+	r = o->err;
+	if (o->gz) {
+		if (gzclose(o->gz) != Z_OK && !r)
+			r = -EIO;
+	} else if (o->f && fclose(o->f) != 0 && !r) {
+		r = errno ? -errno : -EIO;
+	}
+	/* the file appears whole or not at all */
+	if (o->tmp && !r && rename(o->tmp, o->path) < 0)
+		r = -errno;
+	if (o->tmp && r)
+		unlink(o->tmp);
+	pb_release(&o->pkt);
+	free(o->path);
+	free(o->tmp);
+	free(o);
+	return r;
+}
+
+void pf_out_fail(struct pf_out *o, int err)
+{
+	if (!o->err)
+		o->err = err;
+}
+
+uint64_t pf_out_packets(const struct pf_out *o)
+{
+	return o->packets;
+}
+
+uint64_t pf_out_bytes(const struct pf_out *o)
+{
+	return o->bytes;
+}
+
+static void clock_entry(struct pbuf *b, uint32_t id, uint64_t t, bool incremental)
+{
+	pb_begin(b, F_CS_CLOCKS);
+	pb_varint(b, F_CLK_ID, id);
+	pb_varint(b, F_CLK_TIMESTAMP, t);
+	if (incremental)
+		pb_varint(b, F_CLK_INCREMENTAL, 1);
+	pb_end(b);
+}
+
+int pf_out_clocks(struct pf_out *o, uint64_t mono_ns, uint64_t boot_ns, uint64_t real_ns,
+		  bool primary_mono)
+{
+	struct pbuf *b = &o->pkt;
+
+	pb_begin(b, F_PKT_CLOCK_SNAPSHOT);
+	clock_entry(b, CLOCK_MONOTONIC_ID, mono_ns, false);
+	if (boot_ns)
+		clock_entry(b, CLOCK_BOOTTIME_ID, boot_ns, false);
+	if (real_ns)
+		clock_entry(b, CLOCK_REALTIME_ID, real_ns, false);
+	if (primary_mono)
+		pb_varint(b, F_CS_PRIMARY, CLOCK_MONOTONIC_ID);
+	pb_end(b);
+	/* builtin clocks are global: the packet needs no sequence, but
+	 * trace_processor keys its state by one; 1 is no track's */
+	pb_varint(b, F_PKT_SEQ_ID, 1);
+	return out_packet(o);
+}
+
+/* ---------------------------------------------------------- interning */
+
+/* One table of interned strings: string -> iid, open addressing. */
+struct intern {
+	char **key;
+	uint64_t *iid;
+	size_t cap, n;
+};
+
+static uint64_t hash_str(const char *s)
+{
+	uint64_t h = 0xcbf29ce484222325ull;
+
+	while (*s)
+		h = (h ^ (uint8_t)*s++) * 0x100000001b3ull;
+	return h;
+}
+
+static void intern_release(struct intern *t)
+{
+	for (size_t i = 0; i < t->cap; i++)
+		free(t->key[i]);
+	free(t->key);
+	free(t->iid);
+}
+
+static int intern_grow(struct intern *t)
+{
+	size_t cap = t->cap ? 2 * t->cap : 64;
+	char **key = calloc(cap, sizeof(*key));
+	uint64_t *iid = calloc(cap, sizeof(*iid));
+
+	if (!key || !iid) {
+		free(key);
+		free(iid);
+		return -ENOMEM;
+	}
+	for (size_t i = 0; i < t->cap; i++) {
+		size_t k;
+
+		if (!t->key[i])
+			continue;
+		for (k = hash_str(t->key[i]) & (cap - 1); key[k]; k = (k + 1) & (cap - 1))
+			;
+		key[k] = t->key[i];
+		iid[k] = t->iid[i];
+	}
+	free(t->key);
+	free(t->iid);
+	t->key = key;
+	t->iid = iid;
+	t->cap = cap;
+	return 0;
+}
+
+/* ---------------------------------------------------------- sequences */
+
+struct pf_seq {
+	struct pf_out *o;
+	uint32_t id;
+	uint64_t last_ns;	/* the incremental clock: the last packet's time */
+	uint64_t t_ns;		/* the event being built */
+	bool uses_state;	/* it refers to interned strings */
+	bool oom;
+	struct intern names, keys, strs;
+	struct pbuf ev;		/* the TrackEvent being built */
+	struct pbuf in;		/* the InternedData entries it adds */
+};
+
+/* The iid of S in table T; a new one is added to s->in (FIELD of
+ * InternedData). 0 when out of memory. */
+static uint64_t intern(struct pf_seq *s, struct intern *t, uint32_t field, const char *str)
+{
+	size_t k;
+
+	if (2 * (t->n + 1) > t->cap && intern_grow(t) < 0)
+		goto oom;
+	for (k = hash_str(str) & (t->cap - 1); t->key[k]; k = (k + 1) & (t->cap - 1))
+		if (!strcmp(t->key[k], str))
+			return t->iid[k];
+	t->key[k] = strdup(str);
+	if (!t->key[k])
+		goto oom;
+	t->iid[k] = ++t->n;
+	pb_begin(&s->in, field);
+	pb_varint(&s->in, F_ENTRY_IID, t->iid[k]);
+	pb_str(&s->in, F_ENTRY_NAME, str);
+	pb_end(&s->in);
+	return t->iid[k];
+oom:
+	s->oom = true;
+	return 0;
+}
+
+int pf_seq_open(struct pf_out *o, uint32_t id, uint64_t track, uint64_t base_ns,
+		struct pf_seq **ret)
+{
+	struct pf_seq *s = calloc(1, sizeof(*s));
+	struct pbuf *b = &o->pkt;
+	int r;
+
+	if (!s)
+		return -ENOMEM;
+	s->o = o;
+	s->id = id;
+	s->last_ns = base_ns;
+	/* the defaults: every event on TRACK, stamped by the sequence's clock */
+	pb_varint(b, F_PKT_SEQ_ID, id);
+	pb_varint(b, F_PKT_SEQ_FLAGS, SEQ_INCREMENTAL_STATE_CLEARED | SEQ_NEEDS_INCREMENTAL_STATE);
+	pb_varint(b, F_PKT_FIRST_ON_SEQ, 1);
+	pb_begin(b, F_PKT_DEFAULTS);
+	pb_varint(b, F_DEF_CLOCK_ID, SEQ_CLOCK_ID);
+	pb_begin(b, F_DEF_TRACK_EVENT);
+	pb_varint(b, F_TED_TRACK_UUID, track);
+	pb_end(b);
+	pb_end(b);
+	r = out_packet(o);
+	/* the clock: incremental, in ns, BASE_NS on CLOCK_MONOTONIC */
+	pb_begin(b, F_PKT_CLOCK_SNAPSHOT);
+	clock_entry(b, SEQ_CLOCK_ID, base_ns, true);
+	clock_entry(b, CLOCK_MONOTONIC_ID, base_ns, false);
+	pb_end(b);
+	pb_varint(b, F_PKT_SEQ_ID, id);
+	if (!r)
+		r = out_packet(o);
+	if (r < 0) {
+		pf_seq_free(s);
+		return r;
+	}
+	*ret = s;
+	return 0;
+}
+
+void pf_seq_free(struct pf_seq *s)
+{
+	if (!s)
+		return;
+	intern_release(&s->names);
+	intern_release(&s->keys);
+	intern_release(&s->strs);
+	pb_release(&s->ev);
+	pb_release(&s->in);
+	free(s);
+}
+
+/* The packet's timestamp: a delta on the sequence's clock, or, for a time
+ * before the last one, absolute on CLOCK_MONOTONIC. */
+static void put_time(struct pf_seq *s, struct pbuf *b, uint64_t t_ns)
+{
+	if (t_ns >= s->last_ns) {
+		pb_varint(b, F_PKT_TIMESTAMP, t_ns - s->last_ns);
+		s->last_ns = t_ns;
+	} else {
+		pb_varint(b, F_PKT_TIMESTAMP, t_ns);
+		pb_varint(b, F_PKT_CLOCK_ID, CLOCK_MONOTONIC_ID);
+	}
+}
+
+/* Writes the packet: time, new interned entries, PAYLOAD's bytes as FIELD. */
+static int seq_packet(struct pf_seq *s, uint32_t field, const struct pbuf *payload)
+{
+	struct pbuf *b = &s->o->pkt;
+	int r;
+
+	if (s->oom || pb_failed(&s->ev) || pb_failed(&s->in)) {
+		if (!s->o->err)
+			s->o->err = -ENOMEM;
+		return s->o->err;
+	}
+	put_time(s, b, s->t_ns);
+	if (s->in.len)
+		pb_bytes(b, F_PKT_INTERNED, s->in.p, s->in.len);
+	pb_bytes(b, field, payload->p, payload->len);
+	pb_varint(b, F_PKT_SEQ_ID, s->id);
+	if (s->uses_state)
+		pb_varint(b, F_PKT_SEQ_FLAGS, SEQ_NEEDS_INCREMENTAL_STATE);
+	r = out_packet(s->o);
+	pb_reset(&s->ev);
+	pb_reset(&s->in);
+	s->uses_state = false;
+	return r;
+}
+
+int pf_track(struct pf_seq *s, const struct pf_track *t)
+{
+	struct pbuf *b = &s->ev;
+
+	pb_reset(b);
+	s->t_ns = s->last_ns;
+	pb_varint(b, F_TD_UUID, t->uuid);
+	if (t->parent)
+		pb_varint(b, F_TD_PARENT, t->parent);
+	if (t->kind == PF_TRACK_PROCESS) {
+		pb_begin(b, F_TD_PROCESS);
+		pb_varint(b, F_PD_PID, (uint64_t)(int64_t)t->pid);
+		if (t->name)
+			pb_str(b, F_PD_NAME, t->name);
+		pb_end(b);
+	} else if (t->kind == PF_TRACK_THREAD) {
+		pb_begin(b, F_TD_THREAD);
+		pb_varint(b, F_THD_PID, (uint64_t)(int64_t)t->pid);
+		pb_varint(b, F_THD_TID, (uint64_t)t->tid);
+		if (t->name)
+			pb_str(b, F_THD_NAME, t->name);
+		pb_end(b);
+	} else if (t->name) {
+		pb_str(b, F_TD_NAME, t->name);
+	}
+	if (t->description)
+		pb_str(b, F_TD_DESCRIPTION, t->description);
+	if (t->kind == PF_TRACK_COUNTER) {
+		pb_begin(b, F_TD_COUNTER);
+		if (t->unit != PF_UNIT_NONE)
+			pb_varint(b, F_CD_UNIT, t->unit);
+		if (t->unit_name)
+			pb_str(b, F_CD_UNIT_NAME, t->unit_name);
+		pb_end(b);
+	}
+	if (t->ranked_children)
+		pb_varint(b, F_TD_CHILD_ORDERING, CHILD_ORDERING_EXPLICIT);
+	if (t->rank)
+		pb_varint(b, F_TD_RANK, (uint64_t)(int64_t)t->rank);
+	return seq_packet(s, F_PKT_TRACK_DESC, b);
+}
+
+void pf_event(struct pf_seq *s, uint64_t t_ns, enum pf_type type, const char *name)
+{
+	pb_reset(&s->ev);
+	s->t_ns = t_ns;
+	pb_varint(&s->ev, F_TE_TYPE, type);
+	if (name) {
+		pb_varint(&s->ev, F_TE_NAME_IID, intern(s, &s->names, F_IN_EVENT_NAMES, name));
+		s->uses_state = true;
+	}
+}
+
+static void arg_begin(struct pf_seq *s, const char *key)
+{
+	pb_begin(&s->ev, F_TE_ANNOTATIONS);
+	pb_varint(&s->ev, F_DA_NAME_IID, intern(s, &s->keys, F_IN_ANNOTATION_NAMES, key));
+	s->uses_state = true;
+}
+
+void pf_arg_str(struct pf_seq *s, const char *key, const char *v)
+{
+	arg_begin(s, key);
+	pb_str(&s->ev, F_DA_STRING, v ? v : "");
+	pb_end(&s->ev);
+}
+
+void pf_arg_istr(struct pf_seq *s, const char *key, const char *v)
+{
+	arg_begin(s, key);
+	pb_varint(&s->ev, F_DA_STRING_IID, intern(s, &s->strs, F_IN_STRINGS, v ? v : ""));
+	pb_end(&s->ev);
+}
+
+void pf_arg_int(struct pf_seq *s, const char *key, int64_t v)
+{
+	arg_begin(s, key);
+	pb_varint(&s->ev, F_DA_INT, (uint64_t)v);
+	pb_end(&s->ev);
+}
+
+void pf_arg_double(struct pf_seq *s, const char *key, double v)
+{
+	arg_begin(s, key);
+	pb_double(&s->ev, F_DA_DOUBLE, v);
+	pb_end(&s->ev);
+}
+
+void pf_arg_bool(struct pf_seq *s, const char *key, bool v)
+{
+	arg_begin(s, key);
+	pb_varint(&s->ev, F_DA_BOOL, v);
+	pb_end(&s->ev);
+}
+
+int pf_emit(struct pf_seq *s)
+{
+	return seq_packet(s, F_PKT_TRACK_EVENT, &s->ev);
+}
+
+int pf_counter(struct pf_seq *s, uint64_t t_ns, double v)
+{
+	pb_reset(&s->ev);
+	s->t_ns = t_ns;
+	pb_varint(&s->ev, F_TE_TYPE, TE_TYPE_COUNTER);
+	pb_double(&s->ev, F_TE_DOUBLE_VALUE, v);
+	return seq_packet(s, F_PKT_TRACK_EVENT, &s->ev);
+}

@@ -1,0 +1,100 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * perfetto.h: a trace in Perfetto's protobuf format (a Trace of
+ * TracePackets carrying TrackDescriptors and TrackEvents), the format
+ * ui.perfetto.dev and trace_processor open. docs/EXPORT.md says what goes in
+ * and why it is laid out so; the field numbers are Perfetto's (perfetto.c
+ * cites the .proto files), checked by tests/perfetto/stallscope.proto and
+ * protoc --decode.
+ *
+ * The model: one packet sequence per track. A sequence starts with its
+ * defaults (the track every event lands on, the clock) and a clock snapshot
+ * of its own incremental clock against CLOCK_MONOTONIC, so that an event
+ * costs its time as a delta from the previous one, in ns, and no track id;
+ * names, annotation names and annotation strings flagged for it are
+ * interned per sequence, each sent once, in the packet that first uses it.
+ * Events of a sequence are written in time order; one earlier than its
+ * predecessor is still right (an absolute CLOCK_MONOTONIC stamp) and costs
+ * a few bytes more.
+ *
+ * Errors: writes that fail are remembered; pf_out_close returns the first
+ * (a negative errno). A sequence that ran out of memory fails its packets
+ * with -ENOMEM, also kept by its trace.
+ */
+#ifndef SS_OUT_PERFETTO_H
+#define SS_OUT_PERFETTO_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "core/strbuf.h"
+
+struct pf_out;
+struct pf_seq;
+
+/* Creates PATH ("-": stdout) for the trace, gzip-compressed when GZ; it is
+ * written to PATH.tmp and renamed when closed without an error.
+ * 0, or a negative errno with the message in ERR. */
+int pf_out_open(const char *path, bool gz, struct pf_out **ret, struct strbuf *err);
+/* Flushes and closes the file and frees O (NULL-safe): PATH.tmp becomes
+ * PATH, or, after any error, goes. 0 or the first error. */
+int pf_out_close(struct pf_out *o);
+/* Marks O failed with ERR (a negative errno), so that closing it leaves no
+ * file: for a writer that gave up. */
+void pf_out_fail(struct pf_out *o, int err);
+uint64_t pf_out_packets(const struct pf_out *o);
+uint64_t pf_out_bytes(const struct pf_out *o);	/* before compression */
+
+/* A snapshot of the machine's clocks at one instant (0: not known; MONO
+ * always is). The first one written with PRIMARY_MONO makes CLOCK_MONOTONIC
+ * the trace's clock (for a record with no CLOCK_BOOTTIME, Perfetto's
+ * default, to which nothing could then be related). */
+int pf_out_clocks(struct pf_out *o, uint64_t mono_ns, uint64_t boot_ns, uint64_t real_ns,
+		  bool primary_mono);
+
+/* A new sequence with id ID (unique in the trace, > 1), whose events land on
+ * track TRACK; its clock starts at BASE_NS (CLOCK_MONOTONIC), no later than
+ * its first event. Writes its first packets. 0 or a negative errno. */
+int pf_seq_open(struct pf_out *o, uint32_t id, uint64_t track, uint64_t base_ns,
+		struct pf_seq **ret);
+void pf_seq_free(struct pf_seq *s);	/* NULL-safe */
+
+enum pf_track_kind { PF_TRACK_PLAIN, PF_TRACK_PROCESS, PF_TRACK_THREAD, PF_TRACK_COUNTER };
+enum pf_unit { PF_UNIT_NONE = 0, PF_UNIT_TIME_NS = 1, PF_UNIT_COUNT = 2, PF_UNIT_BYTES = 3 };
+
+struct pf_track {
+	enum pf_track_kind kind;
+	uint64_t uuid, parent;		/* parent 0: none */
+	const char *name;		/* the process's or thread's name for those */
+	const char *description;	/* NULL: none */
+	int32_t pid;			/* process and thread tracks */
+	int64_t tid;			/* thread tracks */
+	int rank;			/* order among siblings, lower first (0: unset) */
+	bool ranked_children;		/* its children are ordered by their rank */
+	enum pf_unit unit;		/* counter tracks */
+	const char *unit_name;		/* counter tracks: "%", "/s"; NULL: none */
+};
+
+/* Describes track T (on S, at its current time). 0 or a negative errno. */
+int pf_track(struct pf_seq *s, const struct pf_track *t);
+
+enum pf_type { PF_BEGIN = 1, PF_END = 2, PF_INSTANT = 3 };
+
+/*
+ * An event on S's track at T_NS (CLOCK_MONOTONIC): pf_event, then its
+ * annotations, then pf_emit writes it. NAME is interned (NULL for PF_END).
+ * An annotation's key is interned; pf_arg_istr interns its value too (for
+ * values that repeat: wchan names, causes), pf_arg_str does not.
+ */
+void pf_event(struct pf_seq *s, uint64_t t_ns, enum pf_type type, const char *name);
+void pf_arg_str(struct pf_seq *s, const char *key, const char *v);
+void pf_arg_istr(struct pf_seq *s, const char *key, const char *v);
+void pf_arg_int(struct pf_seq *s, const char *key, int64_t v);
+void pf_arg_double(struct pf_seq *s, const char *key, double v);
+void pf_arg_bool(struct pf_seq *s, const char *key, bool v);
+int pf_emit(struct pf_seq *s);
+
+/* A counter track's value from T_NS on. 0 or a negative errno. */
+int pf_counter(struct pf_seq *s, uint64_t t_ns, double v);
+
+#endif
