@@ -30,6 +30,9 @@ TEST_PKGS="$TEST_PKGS gcc-multilib"
 TEST_PKGS="$TEST_PKGS neverball chromium-bsu glmark2-x11 glmark2-es2-x11"
 # The html page's tests drive a real browser (tests/e2e/lib/cdp.py).
 TEST_PKGS="$TEST_PKGS chromium"
+# export --perfetto's traces are decoded against tests/perfetto/stallscope.proto;
+# bench/pbuf.sh measures our encoder against protobuf-c's.
+TEST_PKGS="$TEST_PKGS protobuf-compiler protobuf-c-compiler libprotobuf-c-dev"
 
 what=${1:-build}
 case $what in

@@ -26,6 +26,7 @@ static const struct command commands[] = {
 	{ "report", cmd_report, "frame metrics of frame logs and runs" },
 	{ "stalls", cmd_stalls, "one line per stall with its cause and evidence" },
 	{ "html", cmd_html, "one self-contained page of runs: frames, stalls by cause, metrics" },
+	{ "export", cmd_export, "a run as a Perfetto trace, beside other traces of the machine" },
 	{ "dump", cmd_dump, "print a record as text, one line per record" },
 	/* the machine */
 	{ "probe", cmd_probe, "timer wake-up latency per CPU, late wake-ups listed" },

@@ -16,6 +16,8 @@ int cmd_bench(int argc, char **argv);
 int cmd_compare(int argc, char **argv);
 int cmd_db(int argc, char **argv);
 int cmd_dump(int argc, char **argv);
+int cmd_export(int argc, char **argv);
+int cmd_html(int argc, char **argv);
 int cmd_kick(int argc, char **argv);
 int cmd_matrix(int argc, char **argv);
 int cmd_probe(int argc, char **argv);
@@ -23,7 +25,6 @@ int cmd_record(int argc, char **argv);
 int cmd_report(int argc, char **argv);
 int cmd_runs(int argc, char **argv);
 int cmd_stalls(int argc, char **argv);
-int cmd_html(int argc, char **argv);
 int cmd_version(int argc, char **argv);
 int cmd_watch(int argc, char **argv);
 

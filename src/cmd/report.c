@@ -581,6 +581,7 @@ int report_parse_common(int argc, char **argv, const char *usage, struct report_
 	static const struct option matrix_opt = { "output", required_argument, NULL, 'o' };
 	size_t nl = sizeof(long_opts) / sizeof(long_opts[0]) - 1, n = nl;	/* without the 0 */
 	struct option opts[sizeof(long_opts) / sizeof(long_opts[0]) + 1 + 8] = { { 0 } };
+	char shorts[32];
 	int c;
 
 	if (o->nextra > 8)
@@ -590,9 +591,11 @@ int report_parse_common(int argc, char **argv, const char *usage, struct report_
 		opts[n++] = matrix_opt;
 	for (size_t i = 0; i < o->nextra; i++)
 		opts[n++] = o->extra[i];
+	snprintf(shorts, sizeof(shorts), ":h%s%s", ret_outdir ? "o:" : "",
+		 o->extra_short ? o->extra_short : "");
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ret_outdir ? ":ho:" : ":h", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, shorts, opts, NULL)) != -1) {
 		switch (c) {
 		case OPT_WARMUP:
 			if (cli_parse_double("--warmup", optarg, 0, 1e9, &o->a.m.warmup_s) < 0)
@@ -674,7 +677,9 @@ int report_parse_common(int argc, char **argv, const char *usage, struct report_
 			fputs(usage, stdout);
 			return -2;
 		default:
-			if (c >= REPORT_OPT_EXTRA && o->on_extra) {
+			if ((c >= REPORT_OPT_EXTRA ||
+			     (c != ':' && c != '?' && o->extra_short && strchr(o->extra_short, c))) &&
+			    o->on_extra) {
 				if (o->on_extra(o->extra_ctx, c, optarg) < 0)
 					return -1;
 				break;

@@ -24,10 +24,12 @@ struct report_options {
 	const char *db, *name;		/* matrix --db PATH [--name N] */
 	bool threads;	/* --threads (report): per-thread CPU per frame */
 	/* A command's own options beside these (stalls' --stack-lines): EXTRA,
-	 * NEXTRA entries with values of REPORT_OPT_EXTRA and up, each taken by
+	 * NEXTRA entries with values of REPORT_OPT_EXTRA and up (or a letter of
+	 * EXTRA_SHORT), each taken by
 	 * ON_EXTRA(EXTRA_CTX, value, optarg): 0, or -1 after a usage error. */
 	const struct option *extra;
 	size_t nextra;
+	const char *extra_short;	/* their short letters for getopt ("z"), or NULL */
 	int (*on_extra)(void *ctx, int c, const char *arg);
 	void *extra_ctx;
 };

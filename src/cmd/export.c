@@ -1,0 +1,184 @@
+// SPDX-License-Identifier: MIT
+/*
+ * export.c: `stallscope export --perfetto [-o FILE] [-z] RUNDIR`: a run
+ * directory as a Perfetto trace (protobuf TracePackets with TrackEvents,
+ * not the legacy JSON), for ui.perfetto.dev, trace_processor and the tools
+ * that import its traces, on the machine's clocks so that it lines up with
+ * other traces of the same machine. export_perfetto.c lays out the tracks;
+ * out/perfetto.c writes the format; docs/EXPORT.md is the user's guide.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "cmd/cmd.h"
+#include "cmd/export_perfetto.h"
+#include "cmd/report.h"
+#include "out/perfetto.h"
+
+static const char usage_text[] =
+	"usage: stallscope export --perfetto [-o FILE] [-z] [options] RUNDIR\n"
+	"\n"
+	"Writes the run as a Perfetto trace (protobuf; ui.perfetto.dev, trace_processor)\n"
+	"on the record's CLOCK_MONOTONIC, related to CLOCK_BOOTTIME and CLOCK_REALTIME,\n"
+	"so that it merges with other traces of the machine: under the program's\n"
+	"process track a Frames track (a slice per frame; a stall named 'stall' with\n"
+	"its cause, share, second cause and evidence), Stalls by cause, Segments\n"
+	"(warm-up, window, reloads); each sampled thread's states (and, in exact mode,\n"
+	"its off-CPU intervals); counters (pressure, disks, major faults, CPU); the\n"
+	"probe's late wake-ups and the watcher's findings (docs/EXPORT.md).\n"
+	"Default output: RUNDIR/trace.pftrace (RUNDIR/trace.pftrace.gz with -z).\n"
+	"\n"
+	"options:\n"
+	"  --perfetto         the format (the only one, and required: the name says\n"
+	"                     what the file is)\n"
+	"  -o, --output FILE  where the trace goes ('-': stdout)\n"
+	"  -z, --gzip         gzip-compressed (Perfetto opens .gz traces)\n"
+	"  --warmup S, --from S, --to S, --stall-ms MS, --rules FILE, --pass S,...\n"
+	"                     the analysis, as report's (stallscope-report(1))\n"
+	"  -h, --help         this text\n"
+	"\n"
+	"EXAMPLES\n"
+	"  stallscope export --perfetto runs/20261201T120000Z-game/\n"
+	"  stallscope export --perfetto -z -o game.pftrace.gz --warmup 0 run/\n"
+	"  trace_processor -q stalls.sql run/trace.pftrace\n";
+
+enum { OPT_PERFETTO = REPORT_OPT_EXTRA, OPT_GZIP = 'z' };
+
+struct export_opts {
+	bool perfetto, gz;
+};
+
+static int take_opt(void *ctx, int c, const char *arg)
+{
+	struct export_opts *e = ctx;
+
+	(void)arg;
+	if (c == OPT_PERFETTO)
+		e->perfetto = true;
+	else
+		e->gz = true;
+	return 0;
+}
+
+static void print_notes(const struct analysis *a, const struct strbuf *notes)
+{
+	const char *p = notes->buf;
+
+	for (size_t k = 0; k < a->m.nnotes; k++)
+		fprintf(stderr, "%s: note: %s\n", cli_prog, a->m.notes[k]);
+	while (*p) {
+		size_t n = strcspn(p, "\n");
+
+		fprintf(stderr, "%s: note: %.*s\n", cli_prog, (int)n, p);
+		p += n + (p[n] == '\n');
+	}
+}
+
+/* One run directory to OUTPUT. */
+static int export_one(const struct analyse_opts *ao, const char *input, const char *output,
+		      bool gz)
+{
+	struct strbuf emsg = STRBUF_INIT, notes = STRBUF_INIT, path = STRBUF_INIT;
+	struct export_stats st;
+	struct analysis a;
+	struct pf_out *o = NULL;
+	int status = 1, r;
+
+	if (cli_failed(analyse_input(input, ao, &a, &emsg), &emsg)) {
+		sb_release(&emsg);
+		return 1;
+	}
+	if (!a.rec) {
+		cli_error("'%s': expected a run directory (with record.ssr), not a frame log", input);
+		goto out;
+	}
+	if (!output) {
+		if (sb_add_path(&path, input, gz ? "trace.pftrace.gz" : "trace.pftrace") < 0)
+			goto out;
+		output = path.buf;
+	}
+	if (cli_failed(pf_out_open(output, gz, &o, &emsg), &emsg))
+		goto out;
+	r = export_perfetto(&a, input, o, &st, &notes, &emsg);
+	{
+		uint64_t packets = pf_out_packets(o), bytes = pf_out_bytes(o);
+		int rc;
+
+		if (r < 0)
+			pf_out_fail(o, r);
+		rc = pf_out_close(o);
+		if (cli_failed(r, &emsg))
+			goto out;
+		if (rc < 0) {
+			cli_error_errno(rc, "cannot write '%s'", output);
+			goto out;
+		}
+		print_notes(&a, &notes);
+		fprintf(stderr, "%s: wrote '%s': %zu frames, %zu stalls, %zu thread states, "
+			"%zu intervals, %zu counter values, %zu instants on %zu tracks "
+			"(%llu packets, %llu bytes%s)\n",
+			cli_prog, output, st.frames, st.stalls, st.states, st.intervals,
+			st.counter_values, st.instants, st.tracks, (unsigned long long)packets,
+			(unsigned long long)bytes, gz ? " before gzip" : "");
+	}
+	status = 0;
+out:
+	analysis_release(&a);
+	sb_release(&emsg);
+	sb_release(&notes);
+	sb_release(&path);
+	return status;
+}
+
+int cmd_export(int argc, char **argv)
+{
+	static const struct option own[] = {
+		{ "perfetto", no_argument, NULL, OPT_PERFETTO },
+		{ "gzip", no_argument, NULL, OPT_GZIP },
+	};
+	struct report_options o = {
+		.a = { .m = METRICS_OPTS_INIT, .fmt = FRAMELOG_AUTO, .keep = true },
+		.extra = own, .nextra = 2, .extra_short = "z", .on_extra = take_opt,
+	};
+	struct export_opts e = { 0 };
+	struct reload_rules *rules = NULL;
+	struct strbuf emsg = STRBUF_INIT;
+	const char *output = NULL;
+	double *pass = NULL;
+	int first, status;
+
+	o.extra_ctx = &e;
+	first = report_parse_common(argc, argv, usage_text, &o, &pass, &output);
+	if (first == -2)
+		return 0;
+	status = EXIT_USAGE;
+	if (first < 0)
+		goto out;
+	if (!e.perfetto) {
+		cli_usage_error("expected the format: --perfetto");
+		goto out;
+	}
+	if (o.csv || o.cols || o.json || o.db || o.threads) {
+		cli_usage_error("option '%s' does not apply to export",
+				o.csv ? "--csv" : o.cols ? "--cols" : o.json ? "--json"
+				: o.db ? "--db" : "--threads");
+		goto out;
+	}
+	if (argc - first != 1) {
+		cli_usage_error("expected one run directory, got %d", argc - first);
+		goto out;
+	}
+	status = 1;
+	if (cli_failed(analyse_load_rules(o.rules, &rules, &o.a.rules_name, &emsg), &emsg))
+		goto out;
+	o.a.rules = rules;
+	status = export_one(&o.a, argv[first], output, e.gz);
+out:
+	free(pass);
+	reload_rules_free(rules);
+	sb_release(&emsg);
+	return status;
+}
