@@ -3,7 +3,7 @@
  * rec-bench.c: the record format's benchmark and fixture generator, built
  * by bench/rec.sh against the build's static libraries (not by CMake).
  *
- *   rec-bench gen FILE [SAMPLES [PROFILE]]  writes a synthetic record
+ *   rec-bench gen FILE [SAMPLES [PROFILE [FPS]]]  writes a synthetic record
  *   rec-bench measure [SAMPLES [PROFILE]]   writes one to $TMPDIR, reads it
  *                                           back, prints bytes/sample and the
  *                                           write and read throughput
@@ -19,7 +19,9 @@
  * samples and else asleep in a GPU ioctl or a futex (so state, wchan,
  * syscall, fd and its target churn), run time varies +-25% per period, PSI
  * moves half the time, lateness 0-100 us, 4 busy threads. Deterministic (a
- * fixed seed).
+ * fixed seed). FPS (gen): frames at that rate on average instead, a 150 ms
+ * stall every 10 s included, with a jitter of 1.2 % (bench/export.sh's 144
+ * fps hour: 518,400 frames).
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -100,8 +102,12 @@ static int idx(const char *name)
 	abort();
 }
 
+/* The frames' pacing: 60 fps +- 0.2 ms, or gen's FPS argument. */
+static uint64_t frame_ns = 16666667, frame_jitter_ns = 200000, stall_every;
+
 static int gen(const char *path, size_t nsamples, bool busy)
 {
+	uint64_t nframe = 0;
 	struct rec_writer *w;
 	int64_t v[NF] = { 0 };
 	uint64_t t0 = 5000000000000ull, next_frame = t0;
@@ -203,7 +209,10 @@ rare:
 			struct rec_frame f = { next_frame, 4000, 0 };
 
 			rec_writer_frame(w, &f);
-			next_frame += 16666667 + (uint64_t)uni(-200000, 200000);
+			next_frame += frame_ns + (uint64_t)uni(-(int64_t)frame_jitter_ns,
+							       (int64_t)frame_jitter_ns);
+			if (stall_every && ++nframe % stall_every == 0)
+				next_frame += 150000000;
 		}
 		if (i % 10 == 0) {
 			for (int k = 0; k < (busy ? 4 : 2); k++)
@@ -333,7 +342,17 @@ static int measure(size_t nsamples, bool busy)
 int main(int argc, char **argv)
 {
 	if (argc >= 3 && !strcmp(argv[1], "gen")) {
-		int r = gen(argv[2], argc > 3 ? strtoul(argv[3], NULL, 10) : 1000,
+		int r;
+
+		if (argc > 5 && strtod(argv[5], NULL) > 0) {
+			double fps = strtod(argv[5], NULL);
+
+			/* FPS on average, the stalls' 150 ms included */
+			stall_every = (uint64_t)(10 * fps);
+			frame_ns = (uint64_t)(1e9 / fps - 150e6 / (double)stall_every);
+			frame_jitter_ns = frame_ns * 12 / 1000;
+		}
+		r = gen(argv[2], argc > 3 ? strtoul(argv[3], NULL, 10) : 1000,
 			    argc > 4 && !strcmp(argv[4], "busy"));
 
 		if (r < 0)
@@ -343,7 +362,7 @@ int main(int argc, char **argv)
 	if (argc >= 2 && !strcmp(argv[1], "measure"))
 		return measure(argc > 2 ? strtoul(argv[2], NULL, 10) : 360000,
 			       argc > 3 && !strcmp(argv[3], "busy"));
-	fprintf(stderr, "usage: rec-bench gen FILE [SAMPLES [steady|busy]]\n"
+	fprintf(stderr, "usage: rec-bench gen FILE [SAMPLES [steady|busy [FPS]]]\n"
 			"       rec-bench measure [SAMPLES [steady|busy]]\n");
 	return 2;
 }
