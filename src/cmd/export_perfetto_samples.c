@@ -549,7 +549,7 @@ int export_interference(struct ex *x, const char *rundir)
 		line[strcspn(line, "\n")] = 0;
 		if (m && (m = strstr(m, "monotonic ")))
 			mono = strtod(m + 10, NULL);
-		if (!strchr("!-i", line[0]) || sscanf(line + 1, " %lf %n", &since, &at) != 1 || !at)
+		if (!line[0] || !strchr("!-i", line[0]) || sscanf(line + 1, " %lf %n", &since, &at) != 1 || !at)
 			continue;
 		if (isnan(mono)) {
 			/* a log before the start line said its clock: the run's t0,
