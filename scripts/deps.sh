@@ -9,7 +9,7 @@
 # Keep these lists the single place that names packages.
 set -eu
 
-BUILD_PKGS="gcc make cmake pkg-config libinih-dev libsqlite3-dev libvulkan-dev zlib1g-dev"
+BUILD_PKGS="gcc make cmake pkg-config libinih-dev libsqlite3-dev libpq-dev libvulkan-dev zlib1g-dev"
 # Exact mode (src/linux/bpf): clang compiles the BPF object, bpftool makes
 # its skeleton, libbpf loads it. Wanted, not required: without them the
 # build leaves exact mode out and record samples /proc (cmake/exact.cmake).
@@ -33,6 +33,8 @@ TEST_PKGS="$TEST_PKGS chromium"
 # export --perfetto's traces are decoded against tests/perfetto/stallscope.proto;
 # bench/pbuf.sh measures our encoder against protobuf-c's.
 TEST_PKGS="$TEST_PKGS protobuf-compiler protobuf-c-compiler libprotobuf-c-dev"
+# The results database's PostgreSQL back end is tested on a throwaway server.
+TEST_PKGS="$TEST_PKGS postgresql-15"
 
 what=${1:-build}
 case $what in

@@ -1,213 +1,128 @@
 // SPDX-License-Identifier: MIT
 /*
- * db.c: the results database in SQLite (db.h).
- *
- * A new database is created at schema version 1 and migrated like any old
- * one, so every migration runs on every new database and stays tested.
+ * db.c: the results database (db.h): the back end a target names (db_int.h:
+ * an SQLite file, or a PostgreSQL server by a libpq connection string),
+ * and what both share. A new database is created at schema version 1 and
+ * migrated like any old one, so every migration runs on every new database
+ * and stays tested.
  */
 #include <errno.h>
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sqlite3.h>
 #include <sys/stat.h>
 
-#include "db/db.h"
+#include "db/db_int.h"
 
-struct db {
-	sqlite3 *h;
-	char *path;
-};
-
-/* migrations[v] takes a database from version v to v + 1 */
-static const char *const migrations[] = {
-	/* 0 -> 1: runs and their metrics */
-	"CREATE TABLE runs ("
-	" id INTEGER PRIMARY KEY,"
-	" name TEXT NOT NULL,"
-	" variant TEXT NOT NULL,"
-	" switches TEXT,"
-	" round INTEGER NOT NULL DEFAULT 0,"
-	" started TEXT,"
-	" host TEXT,"
-	" kernel TEXT,"
-	" rundir TEXT UNIQUE,"
-	" interfered INTEGER,"
-	" exit_status INTEGER);"
-	"CREATE INDEX runs_by_name ON runs(name, variant);"
-	"CREATE TABLE metrics ("
-	" run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,"
-	" metric TEXT NOT NULL,"
-	" value REAL NOT NULL,"
-	" PRIMARY KEY (run_id, metric)) WITHOUT ROWID;",
-	/* 1 -> 2: the watcher's summary beside the verdict; metric lookups */
-	"ALTER TABLE runs ADD COLUMN interference TEXT;"
-	"CREATE INDEX metrics_by_metric ON metrics(metric);",
-	/* 2 -> 3: failed runs (the program failed, no frames), left out of
-	 * medians; of the runs stored before, those whose program exited
-	 * non-zero (whether a run had frames is not in the database: a run with
-	 * none stored no metric that could feed a median) */
-	"ALTER TABLE runs ADD COLUMN failed INTEGER NOT NULL DEFAULT 0;"
-	"ALTER TABLE runs ADD COLUMN failure TEXT;"
-	"UPDATE runs SET failed = 1, failure = 'the program exited with status ' || exit_status"
-	" WHERE exit_status > 0;",
-};
-
-static int fail(struct db *db, struct strbuf *err, int r, const char *what)
+bool db_target_is_server(const char *target)
 {
-	if (err)
-		sb_addf(err, "'%s': %s: %s", db->path, what, sqlite3_errmsg(db->h));
-	return r;
+	/* libpq's two forms: a URI, or keyword=value pairs (a path never
+	 * starts with a keyword and '='; "./a=b.db" names a file) */
+	if (!strncmp(target, "postgresql://", 13) || !strncmp(target, "postgres://", 11))
+		return true;
+	for (const char *p = target; *p && *p != '/' && *p != ' '; p++)
+		if (*p == '=')
+			return p > target;
+	return false;
 }
 
-/* The errno for an SQLite result code. */
-static int sqlite_errno(int rc)
+/* Appends the keyword form's value at *P (quoted 'a b', with \\ and \' escapes,
+ * or up to a space) to OUT, or skips it when OUT is NULL. */
+static void kw_value(const char **p, struct strbuf *out)
 {
-	switch (rc & 0xff) {
-	case SQLITE_NOTADB:
-	case SQLITE_CORRUPT:
-		return -EINVAL;
-	case SQLITE_CANTOPEN:
-		return -ENOENT;
-	case SQLITE_NOMEM:
-		return -ENOMEM;
-	case SQLITE_READONLY:
-	case SQLITE_PERM:
-		return -EACCES;
-	case SQLITE_BUSY:
-	case SQLITE_LOCKED:
-		return -EBUSY;
-	default:
-		return -EIO;
+	const char *s = *p;
+
+	if (*s == '\'') {
+		for (s++; *s && *s != '\''; s++)
+			if (*s == '\\' && s[1])
+				s++;
+		s += *s == '\'';
+	} else {
+		while (*s && *s != ' ')
+			s++;
 	}
+	if (out)
+		sb_add(out, *p, (size_t)(s - *p));
+	*p = s;
 }
 
-static int exec(struct db *db, const char *sql, struct strbuf *err, const char *what)
+int db_target_safe(const char *target, char **ret)
 {
-	int rc = sqlite3_exec(db->h, sql, NULL, NULL, NULL);
+	struct strbuf sb = STRBUF_INIT;
+	const char *p = target;
 
-	return rc == SQLITE_OK ? 0 : fail(db, err, sqlite_errno(rc), what);
-}
-
-int db_schema_version(struct db *db)
-{
-	sqlite3_stmt *st;
-	int v = -1;
-
-	if (sqlite3_prepare_v2(db->h, "PRAGMA user_version", -1, &st, NULL) != SQLITE_OK)
-		return -EIO;
-	if (sqlite3_step(st) == SQLITE_ROW)
-		v = sqlite3_column_int(st, 0);
-	sqlite3_finalize(st);
-	return v < 0 ? -EINVAL : v;
-}
-
-static int migrate(struct db *db, struct strbuf *err)
-{
-	int v = db_schema_version(db), r;
-	char sql[64];
-
-	if (v < 0)
-		return fail(db, err, v, "unable to read the schema version");
-	if (v > DB_SCHEMA_VERSION) {
-		if (err)
-			sb_addf(err, "'%s': schema version %d is newer than this stallscope knows (%d)",
-				db->path, v, DB_SCHEMA_VERSION);
-		return -EPROTONOSUPPORT;
+	if (!db_target_is_server(target)) {
+		*ret = strdup(target);
+		return *ret ? 0 : -ENOMEM;
 	}
-	for (; v < DB_SCHEMA_VERSION; v++) {
-		r = exec(db, "BEGIN IMMEDIATE", err, "unable to begin the migration");
-		if (r < 0)
-			return r;
-		snprintf(sql, sizeof(sql), "PRAGMA user_version = %d", v + 1);
-		r = exec(db, migrations[v], err, "schema migration failed");
-		if (r == 0)
-			r = exec(db, sql, err, "schema migration failed");
-		if (r < 0) {
-			sqlite3_exec(db->h, "ROLLBACK", NULL, NULL, NULL);
-			return r;
+	if (strncmp(target, "postgres", 8) == 0) {
+		/* postgresql://user:password@host/db?password=x&...: the
+		 * password between ':' and '@' of the authority, and the
+		 * query's password parameter, go */
+		const char *auth = strstr(target, "://") + 3, *end = auth + strcspn(auth, "/?#");
+		const char *at = memchr(auth, '@', (size_t)(end - auth));
+		const char *colon = at ? memchr(auth, ':', (size_t)(at - auth)) : NULL;
+
+		sb_add(&sb, target, (size_t)((colon ? colon : auth) - target));
+		p = colon ? at : auth;
+		while (*p) {
+			const char *q = p + strcspn(p, "?&");
+
+			sb_add(&sb, p, (size_t)(q - p));
+			if (!*q)
+				break;
+			if (!strncmp(q + 1, "password=", 9)) {
+				p = q + 1 + strcspn(q + 1, "&");
+				if (*q == '?' && *p == '&')
+					p++, sb_addc(&sb, '?');
+				continue;
+			}
+			sb_addc(&sb, *q);
+			p = q + 1;
 		}
-		r = exec(db, "COMMIT", err, "unable to commit the migration");
-		if (r < 0)
-			return r;
+	} else {
+		/* keyword=value pairs: every pair but password's */
+		while (*p) {
+			const char *k = p, *eq;
+
+			while (*p == ' ')
+				p++;
+			if (!*p)
+				break;
+			eq = strchr(p, '=');
+			if (!eq) {
+				sb_adds(&sb, k);
+				break;
+			}
+			if (eq - p == 8 && !strncmp(p, "password", 8)) {
+				p = eq + 1;
+				kw_value(&p, NULL);
+				continue;
+			}
+			sb_add(&sb, k, (size_t)(eq + 1 - k));
+			p = eq + 1;
+			kw_value(&p, &sb);
+		}
+		while (sb.len && sb.buf[sb.len - 1] == ' ')
+			sb.buf[--sb.len] = 0;
+		if (sb.len && sb.buf[0] == ' ')
+			memmove(sb.buf, sb.buf + 1, sb.len--);
 	}
-	return 0;
+	*ret = sb_detach(&sb);
+	return *ret ? 0 : -ENOMEM;
 }
 
-/* The tables of the database: how many there are, and whether runs and
- * metrics are among them. */
-static int our_tables(struct db *db, int *ret_all, bool *ret_ours)
+int db_open(const char *target, bool write, struct db **ret, struct strbuf *err)
 {
-	sqlite3_stmt *st;
-	int n = 0, ours = 0;
+	struct db *db = calloc(1, sizeof(*db));
+	int r;
 
-	if (sqlite3_prepare_v2(db->h, "SELECT name FROM sqlite_master WHERE type = 'table'", -1,
-			       &st, NULL) != SQLITE_OK)
-		return -EINVAL;
-	while (sqlite3_step(st) == SQLITE_ROW) {
-		const char *t = (const char *)sqlite3_column_text(st, 0);
-
-		n++;
-		ours += t && (!strcmp(t, "runs") || !strcmp(t, "metrics"));
-	}
-	sqlite3_finalize(st);
-	*ret_all = n;
-	*ret_ours = ours == 2;
-	return 0;
-}
-
-int db_open(const char *path, bool write, struct db **ret, struct strbuf *err)
-{
-	struct db *db;
-	struct stat st;
-	int flags = write ? SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE : SQLITE_OPEN_READONLY;
-	int rc, r, v = 0, ntables = 0;
-	bool ours = false;
-
-	if (!write && stat(path, &st) < 0) {
-		if (err)
-			sb_addf(err, "'%s': no such database", path);
-		return -ENOENT;
-	}
-	db = calloc(1, sizeof(*db));
-	if (!db || !(db->path = strdup(path))) {
-		free(db);
+	if (!db)
 		return -ENOMEM;
-	}
-	rc = sqlite3_open_v2(path, &db->h, flags, NULL);
-	if (rc != SQLITE_OK) {
-		r = fail(db, err, sqlite_errno(rc), "unable to open");
-		db_close(db);
-		return r;
-	}
-	sqlite3_busy_timeout(db->h, 5000);
-	/* A file that is not a database fails on its first read: do one now. */
-	r = exec(db, "PRAGMA foreign_keys = ON; SELECT count(*) FROM sqlite_master", err,
-		 "not a stallscope results database");
-	if (r == 0 && ((r = our_tables(db, &ntables, &ours)) < 0 ||
-		       (v = db_schema_version(db)) < 0))
-		r = fail(db, err, r < 0 ? r : v, "not a stallscope results database");
-	/* Ours has its two tables and a version; a new database (empty, or a
-	 * 0-byte file) has neither and may become ours only when written; a
-	 * version past ours is a newer stallscope's (migrate says so). Anything
-	 * else is someone else's: never touched. */
-	if (r == 0 && v <= DB_SCHEMA_VERSION && !(ours && v > 0) &&
-	    !(write && ntables == 0 && v == 0)) {
-		if (err)
-			sb_addf(err, "'%s': not a stallscope results database (%s)", path,
-				ntables ? "its tables are not ours" : "it is empty");
-		r = -EINVAL;
-	}
-	if (r == 0 && !write && v < DB_SCHEMA_VERSION) {
-		if (err)
-			sb_addf(err, "'%s': schema version %d is older than this stallscope's (%d); "
-				     "'stallscope db upgrade --db %s' upgrades it, keeping every run",
-				path, v, DB_SCHEMA_VERSION, path);
-		r = -EPROTO;
-	}
-	if (r == 0 && (write || v > DB_SCHEMA_VERSION))
-		r = migrate(db, err);	/* a newer one: says so, changes nothing */
+	db->ops = db_target_is_server(target) ? &db_pg_ops : &db_sqlite_ops;
+	r = db_target_safe(target, &db->name);
+	if (r == 0)
+		r = db->ops->open(db, target, write, err);
 	if (r < 0) {
 		db_close(db);
 		return r;
@@ -220,203 +135,56 @@ void db_close(struct db *db)
 {
 	if (!db)
 		return;
-	sqlite3_close(db->h);
-	free(db->path);
+	if (db->h)
+		db->ops->close(db);
+	free(db->name);
 	free(db);
 }
 
-static void bind_text(sqlite3_stmt *st, int i, const char *s)
+int db_schema_version(struct db *db)
 {
-	if (s)
-		sqlite3_bind_text(st, i, s, -1, SQLITE_TRANSIENT);
-	else
-		sqlite3_bind_null(st, i);
+	return db->ops->schema_version(db);
+}
+
+const char *db_backend(const struct db *db)
+{
+	return db->ops->name;
 }
 
 long long db_add_run(struct db *db, const struct db_run *run, const char *const *names,
 		     const double *values, size_t n, struct strbuf *err)
 {
-	static const char ins_run[] =
-		"INSERT INTO runs (name, variant, switches, round, started, host, kernel,"
-		" rundir, interfered, interference, exit_status, failed, failure)"
-		" VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)";
-	sqlite3_stmt *st = NULL;
-	long long id;
-	size_t i;
-	int r, rc;
-
-	r = exec(db, "BEGIN IMMEDIATE", err, "unable to begin a transaction");
-	if (r < 0)
-		return r;
-	if (run->rundir) {
-		rc = sqlite3_prepare_v2(db->h, "DELETE FROM runs WHERE rundir = ?1", -1, &st, NULL);
-		if (rc != SQLITE_OK)
-			goto fail;
-		bind_text(st, 1, run->rundir);
-		if (sqlite3_step(st) != SQLITE_DONE)
-			goto fail;
-		sqlite3_finalize(st);
-	}
-	rc = sqlite3_prepare_v2(db->h, ins_run, -1, &st, NULL);
-	if (rc != SQLITE_OK)
-		goto fail;
-	bind_text(st, 1, run->name);
-	bind_text(st, 2, run->variant ? run->variant : "-");
-	bind_text(st, 3, run->switches);
-	sqlite3_bind_int(st, 4, run->round);
-	bind_text(st, 5, run->started);
-	bind_text(st, 6, run->host);
-	bind_text(st, 7, run->kernel);
-	bind_text(st, 8, run->rundir);
-	if (run->interfered < 0)
-		sqlite3_bind_null(st, 9);
-	else
-		sqlite3_bind_int(st, 9, run->interfered);
-	bind_text(st, 10, run->interference);
-	sqlite3_bind_int(st, 11, run->exit_status);
-	sqlite3_bind_int(st, 12, run->failed != 0);
-	bind_text(st, 13, run->failed ? run->failure : NULL);
-	if (sqlite3_step(st) != SQLITE_DONE)
-		goto fail;
-	sqlite3_finalize(st);
-	id = sqlite3_last_insert_rowid(db->h);
-
-	rc = sqlite3_prepare_v2(db->h, "INSERT INTO metrics (run_id, metric, value)"
-				" VALUES (?1, ?2, ?3)", -1, &st, NULL);
-	if (rc != SQLITE_OK)
-		goto fail;
-	for (i = 0; i < n; i++) {
-		if (!isfinite(values[i]))
-			continue;
-		sqlite3_reset(st);
-		sqlite3_bind_int64(st, 1, id);
-		bind_text(st, 2, names[i]);
-		sqlite3_bind_double(st, 3, values[i]);
-		if (sqlite3_step(st) != SQLITE_DONE)
-			goto fail;
-	}
-	sqlite3_finalize(st);
-	st = NULL;
-	r = exec(db, "COMMIT", err, "unable to commit the run");
-	if (r < 0)
-		goto rollback;
-	return id;
-
-fail:
-	r = fail(db, err, sqlite_errno(sqlite3_errcode(db->h)), "unable to store the run");
-	sqlite3_finalize(st);
-rollback:
-	sqlite3_exec(db->h, "ROLLBACK", NULL, NULL, NULL);
-	return r;
-}
-
-static const char *col_text(sqlite3_stmt *st, int i)
-{
-	return (const char *)sqlite3_column_text(st, i);
+	return db->ops->add_run(db, run, names, values, n, err);
 }
 
 int db_each_run(struct db *db, const char *name,
 		int (*fn)(const struct db_run *run, void *ctx), void *ctx, struct strbuf *err)
 {
-	static const char sql[] =
-		"SELECT id, name, variant, switches, round, started, host, kernel, rundir,"
-		" interfered, interference, exit_status, failed, failure FROM runs"
-		" WHERE ?1 IS NULL OR name = ?1 ORDER BY name, variant, round, started, id";
-	sqlite3_stmt *st;
-	int rc, r = 0;
-
-	if (sqlite3_prepare_v2(db->h, sql, -1, &st, NULL) != SQLITE_OK)
-		return fail(db, err, -EIO, "unable to list runs");
-	bind_text(st, 1, name);
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		struct db_run run = {
-			.id = sqlite3_column_int64(st, 0),
-			.name = col_text(st, 1),
-			.variant = col_text(st, 2),
-			.switches = col_text(st, 3),
-			.round = sqlite3_column_int(st, 4),
-			.started = col_text(st, 5),
-			.host = col_text(st, 6),
-			.kernel = col_text(st, 7),
-			.rundir = col_text(st, 8),
-			.interfered = sqlite3_column_type(st, 9) == SQLITE_NULL
-					      ? -1 : sqlite3_column_int(st, 9),
-			.interference = col_text(st, 10),
-			.exit_status = sqlite3_column_int(st, 11),
-			.failed = sqlite3_column_int(st, 12),
-			.failure = col_text(st, 13),
-		};
-
-		r = fn(&run, ctx);
-		if (r)
-			break;
-	}
-	if (!r && rc != SQLITE_DONE)
-		r = fail(db, err, sqlite_errno(rc), "unable to list runs");
-	sqlite3_finalize(st);
-	return r;
+	return db->ops->each_run(db, name, fn, ctx, err);
 }
 
 int db_run_metric(struct db *db, long long id, const char *metric, double *ret)
 {
-	sqlite3_stmt *st;
-	int rc, r;
-
-	if (sqlite3_prepare_v2(db->h, "SELECT value FROM metrics WHERE run_id = ?1 AND metric = ?2",
-			       -1, &st, NULL) != SQLITE_OK)
-		return -EIO;
-	sqlite3_bind_int64(st, 1, id);
-	bind_text(st, 2, metric);
-	rc = sqlite3_step(st);
-	if (rc == SQLITE_ROW) {
-		*ret = sqlite3_column_double(st, 0);
-		r = 1;
-	} else {
-		r = rc == SQLITE_DONE ? 0 : sqlite_errno(rc);
-	}
-	sqlite3_finalize(st);
-	return r;
+	return db->ops->run_metric(db, id, metric, ret);
 }
 
 int db_metric_names(struct db *db, const char *name, char ***ret, struct strbuf *err)
 {
-	static const char sql[] =
-		"SELECT DISTINCT m.metric FROM metrics m JOIN runs r ON r.id = m.run_id"
-		" WHERE ?1 IS NULL OR r.name = ?1 ORDER BY m.metric";
-	sqlite3_stmt *st;
-	char **list = NULL;
-	size_t n = 0;
-	int rc;
+	return db->ops->metric_names(db, name, ret, err);
+}
 
-	if (sqlite3_prepare_v2(db->h, sql, -1, &st, NULL) != SQLITE_OK)
-		return fail(db, err, -EIO, "unable to list metrics");
-	bind_text(st, 1, name);
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		char **p = realloc(list, (n + 2) * sizeof(*p));
+int db_list_add(char ***list, size_t *n, const char *s)
+{
+	char **p = realloc(*list, (*n + 2) * sizeof(*p));
 
-		if (!p || !(p[n] = strdup(col_text(st, 0)))) {
-			if (p)
-				list = p;
-			if (list)
-				list[n] = NULL;
-			db_free_list(list);
-			sqlite3_finalize(st);
-			return -ENOMEM;
-		}
-		list = p;
-		list[++n] = NULL;
-	}
-	sqlite3_finalize(st);
-	if (rc != SQLITE_DONE) {
-		if (list)
-			list[n] = NULL;
-		db_free_list(list);
-		return fail(db, err, sqlite_errno(rc), "unable to list metrics");
-	}
-	if (!list && !(list = calloc(1, sizeof(*list))))
+	if (!p)
 		return -ENOMEM;
-	*ret = list;
-	return (int)n;
+	*list = p;
+	p[*n] = strdup(s ? s : "");
+	if (!p[*n])
+		return -ENOMEM;
+	p[++*n] = NULL;
+	return 0;
 }
 
 void db_free_list(char **list)
@@ -432,8 +200,11 @@ void db_free_list(char **list)
 
 int db_default_path(struct strbuf *ret)
 {
+	const char *env = getenv("STALLSCOPE_DB");
 	const char *xdg = getenv("XDG_DATA_HOME"), *home = getenv("HOME");
 
+	if (env && *env)
+		return sb_adds(ret, env);
 	if (xdg && *xdg)
 		return sb_addf(ret, "%s/stallscope/results.db", xdg);
 	if (home && *home)
@@ -443,9 +214,12 @@ int db_default_path(struct strbuf *ret)
 
 int db_make_parent(const char *path, struct strbuf *made)
 {
-	char *p = strdup(path), *s;
+	char *p, *s;
 	bool first = true;
 
+	if (db_target_is_server(path))
+		return 0;
+	p = strdup(path);
 	if (!p)
 		return -ENOMEM;
 	for (s = strchr(p + 1, '/'); s; s = strchr(s + 1, '/')) {

@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * db.h: the results database: one row per run, one per metric per run, in
- * SQLite. Matrices and comparisons are queries over it.
+ * an SQLite file (the default) or on a PostgreSQL server (a libpq connection
+ * string: postgresql://... or host=... dbname=...), where many rigs write.
+ * Matrices and comparisons are queries over it.
  *
  * Workload: a bench writes a few dozen runs (one transaction each) and
  * readers query all metrics of one benchmark name; tens of thousands of rows
@@ -57,6 +59,16 @@ struct db_run {
 int db_open(const char *path, bool write, struct db **ret, struct strbuf *err);
 void db_close(struct db *db);	/* NULL-safe */
 int db_schema_version(struct db *db);
+/* "sqlite" or "postgresql". */
+const char *db_backend(const struct db *db);
+
+/* Whether TARGET names a PostgreSQL server (a postgresql:// URI or libpq's
+ * keyword=value form), not an SQLite file. */
+bool db_target_is_server(const char *target);
+/* TARGET as messages may show it: a connection string without its
+ * password (the URI's user:password@, a password= parameter or keyword);
+ * a path as it is. *ret is the caller's. 0 or -ENOMEM. */
+int db_target_safe(const char *target, char **ret);
 
 /*
  * Stores RUN and its N metrics (NAMES[i] = VALUES[i]; NaN values are not
@@ -82,13 +94,15 @@ int db_run_metric(struct db *db, long long id, const char *metric, double *ret);
 int db_metric_names(struct db *db, const char *name, char ***ret, struct strbuf *err);
 void db_free_list(char **list);
 
-/* The default database path into RET: $XDG_DATA_HOME/stallscope/results.db,
- * else ~/.local/share/stallscope/results.db. Returns 0, or -ENOENT when
- * neither XDG_DATA_HOME nor HOME is set. */
+/* The default database into RET: $STALLSCOPE_DB (a path or a connection
+ * string), else $XDG_DATA_HOME/stallscope/results.db, else
+ * ~/.local/share/stallscope/results.db. Returns 0, or -ENOENT when none of
+ * them is set. */
 int db_default_path(struct strbuf *ret);
 
 /* Creates the directories above PATH that do not exist (mode 0755); the
- * first it made (the top of what was new) is appended to MADE when given. */
+ * first it made (the top of what was new) is appended to MADE when given.
+ * Nothing for a server's connection string. */
 int db_make_parent(const char *path, struct strbuf *made);
 
 #endif

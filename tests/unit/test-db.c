@@ -2,7 +2,9 @@
 /*
  * test-db.c: the results database: runs and metrics in and out, a rerun
  * replacing its row, NaN left out, an old schema migrated, a newer one
- * refused, a file that is not a database named in the error.
+ * refused, a file that is not a database named in the error; the round trip
+ * also on PostgreSQL when SS_PG names a server (tests/e2e/db-pg.sh); which
+ * targets are servers, and that a message never shows a password.
  */
 #include <errno.h>
 #include <sys/stat.h>
@@ -50,7 +52,9 @@ static int collect(const struct db_run *run, void *ctx)
 	return 0;
 }
 
-static void test_roundtrip(void)
+/* Runs and metrics in and out of TARGET, a new database (a file to be, or
+ * an empty PostgreSQL database); messages name it by NAME_PART. */
+static void roundtrip(const char *target, const char *name_part)
 {
 	static const char *const names[] = { "fps", "stalls", "p99_ms" };
 	double vals[] = { 59.9, 3, NAN };
@@ -63,10 +67,14 @@ static void test_roundtrip(void)
 	char **metrics = NULL;
 	double v = 0;
 
-	CHECK_INT(db_open(tmp("a.db"), false, &db, &err), -ENOENT);
-	CHECK(strstr(err.buf, "a.db") != NULL);
+	CHECK_INT(db_open(target, false, &db, &err), -ENOENT);
+	CHECK(strstr(err.buf, name_part) != NULL);
 	sb_reset(&err);
-	CHECK_INT(db_open(tmp("a.db"), true, &db, &err), 0);
+	CHECK_INT(db_open(target, true, &db, &err), 0);
+	if (!db) {
+		fprintf(stderr, "%s\n", err.buf);
+		return;
+	}
 	CHECK_INT(db_schema_version(db), DB_SCHEMA_VERSION);
 	id1 = db_add_run(db, &run, names, vals, 3, &err);
 	CHECK(id1 > 0);
@@ -108,7 +116,64 @@ static void test_roundtrip(void)
 	CHECK_INT(s.n, 0);
 	db_close(db);
 	db_close(NULL);
+	/* written, it opens read-only */
+	CHECK_INT(db_open(target, false, &db, &err), 0);
+	s.n = 0;
+	CHECK_INT(db_each_run(db, NULL, collect, &s, &err), 0);
+	CHECK_INT(s.n, 2);
+	db_close(db);
 	sb_release(&err);
+}
+
+static void test_roundtrip(void)
+{
+	roundtrip(tmp("a.db"), "a.db");
+}
+
+/* The same on a PostgreSQL server: SS_PG, a connection string to an empty
+ * database (tests/e2e/db-pg.sh starts a throwaway server and sets it). */
+static void test_roundtrip_pg(void)
+{
+	const char *pg = getenv("SS_PG");
+
+	if (!pg || !*pg) {
+		fprintf(stderr, "(no SS_PG: the PostgreSQL back end is tested by e2e/db-pg)\n");
+		return;
+	}
+	CHECK(db_target_is_server(pg));
+	roundtrip(pg, "dbname=");
+}
+
+static void check_safe(const char *in, const char *want)
+{
+	char *out = NULL;
+
+	CHECK_INT(db_target_safe(in, &out), 0);
+	CHECK_STR(out, want);
+	free(out);
+}
+
+/* What a message may show of a target: never its password. */
+static void test_targets(void)
+{
+	CHECK(!db_target_is_server("results.db"));
+	CHECK(!db_target_is_server("/var/lib/x=y/results.db"));
+	CHECK(!db_target_is_server("./a=b.db"));
+	CHECK(db_target_is_server("postgresql://rig@db.lab/bench"));
+	CHECK(db_target_is_server("postgres://db.lab/bench"));
+	CHECK(db_target_is_server("host=/run/postgresql dbname=bench"));
+	CHECK(db_target_is_server("dbname=bench"));
+	check_safe("results.db", "results.db");
+	check_safe("postgresql://rig:s3cret@db.lab:5432/bench", "postgresql://rig@db.lab:5432/bench");
+	check_safe("postgresql://db.lab/bench?password=s3cret&sslmode=require",
+		   "postgresql://db.lab/bench?sslmode=require");
+	check_safe("postgresql://db.lab/bench?sslmode=require&password=s3cret",
+		   "postgresql://db.lab/bench?sslmode=require");
+	check_safe("postgresql://u@h/db", "postgresql://u@h/db");
+	check_safe("host=/run/postgresql password=s3cret dbname=bench",
+		   "host=/run/postgresql dbname=bench");
+	check_safe("password='a b\\' c' dbname=bench", "dbname=bench");
+	check_safe("dbname=bench password=x", "dbname=bench");
 }
 
 static int exec_file(const char *db_path, const char *sql_path)
@@ -251,6 +316,8 @@ int main(void)
 	if (!mkdtemp(dir))
 		t_skip("cannot make a temporary directory");
 	T_RUN(test_roundtrip);
+	T_RUN(test_roundtrip_pg);
+	T_RUN(test_targets);
 	T_RUN(test_migrate);
 	T_RUN(test_bad_files);
 	T_RUN(test_foreign);

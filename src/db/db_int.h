@@ -1,0 +1,42 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * db_int.h: the results database's back ends behind db.h: SQLite
+ * (db_sqlite.c, a file) and PostgreSQL (db_pg.c, libpq: a server many rigs
+ * write to). db.c picks one from the target's form and forwards each call.
+ * Each back end has the same schema (its dialect of it) and the same
+ * versioned migrations, one transaction each.
+ */
+#ifndef SS_DB_DB_INT_H
+#define SS_DB_DB_INT_H
+
+#include "db/db.h"
+
+struct db_ops {
+	const char *name;	/* "sqlite", "postgresql" */
+	/* Opens TARGET into DB (db->name is set: what messages call it). */
+	int (*open)(struct db *db, const char *target, bool write, struct strbuf *err);
+	void (*close)(struct db *db);
+	int (*schema_version)(struct db *db);
+	long long (*add_run)(struct db *db, const struct db_run *run, const char *const *names,
+			     const double *values, size_t n, struct strbuf *err);
+	int (*each_run)(struct db *db, const char *name,
+			int (*fn)(const struct db_run *run, void *ctx), void *ctx,
+			struct strbuf *err);
+	int (*run_metric)(struct db *db, long long id, const char *metric, double *ret);
+	int (*metric_names)(struct db *db, const char *name, char ***ret, struct strbuf *err);
+};
+
+struct db {
+	const struct db_ops *ops;
+	char *name;		/* the file, or the connection string without its password */
+	void *h;		/* the back end's handle */
+};
+
+extern const struct db_ops db_sqlite_ops;
+extern const struct db_ops db_pg_ops;
+
+/* A list of N strings from a back end's rows: appends S (copied) to *LIST;
+ * 0 or -ENOMEM (the list stays NULL-terminated and the caller's). */
+int db_list_add(char ***list, size_t *n, const char *s);
+
+#endif

@@ -1,0 +1,400 @@
+// SPDX-License-Identifier: MIT
+/*
+ * db_sqlite.c: the results database in an SQLite file (db.h, db_int.h).
+ *
+ * A new database is created at schema version 1 and migrated like any old
+ * one, so every migration runs on every new database and stays tested.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sqlite3.h>
+#include <sys/stat.h>
+
+#include "db/db_int.h"
+
+#define H(db) ((sqlite3 *)(db)->h)
+
+/* migrations[v] takes a database from version v to v + 1 */
+static const char *const migrations[] = {
+	/* 0 -> 1: runs and their metrics */
+	"CREATE TABLE runs ("
+	" id INTEGER PRIMARY KEY,"
+	" name TEXT NOT NULL,"
+	" variant TEXT NOT NULL,"
+	" switches TEXT,"
+	" round INTEGER NOT NULL DEFAULT 0,"
+	" started TEXT,"
+	" host TEXT,"
+	" kernel TEXT,"
+	" rundir TEXT UNIQUE,"
+	" interfered INTEGER,"
+	" exit_status INTEGER);"
+	"CREATE INDEX runs_by_name ON runs(name, variant);"
+	"CREATE TABLE metrics ("
+	" run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,"
+	" metric TEXT NOT NULL,"
+	" value REAL NOT NULL,"
+	" PRIMARY KEY (run_id, metric)) WITHOUT ROWID;",
+	/* 1 -> 2: the watcher's summary beside the verdict; metric lookups */
+	"ALTER TABLE runs ADD COLUMN interference TEXT;"
+	"CREATE INDEX metrics_by_metric ON metrics(metric);",
+	/* 2 -> 3: failed runs (the program failed, no frames), left out of
+	 * medians; of the runs stored before, those whose program exited
+	 * non-zero (whether a run had frames is not in the database: a run with
+	 * none stored no metric that could feed a median) */
+	"ALTER TABLE runs ADD COLUMN failed INTEGER NOT NULL DEFAULT 0;"
+	"ALTER TABLE runs ADD COLUMN failure TEXT;"
+	"UPDATE runs SET failed = 1, failure = 'the program exited with status ' || exit_status"
+	" WHERE exit_status > 0;",
+};
+
+static int fail(struct db *db, struct strbuf *err, int r, const char *what)
+{
+	if (err)
+		sb_addf(err, "'%s': %s: %s", db->name, what, sqlite3_errmsg(H(db)));
+	return r;
+}
+
+/* The errno for an SQLite result code. */
+static int sqlite_errno(int rc)
+{
+	switch (rc & 0xff) {
+	case SQLITE_NOTADB:
+	case SQLITE_CORRUPT:
+		return -EINVAL;
+	case SQLITE_CANTOPEN:
+		return -ENOENT;
+	case SQLITE_NOMEM:
+		return -ENOMEM;
+	case SQLITE_READONLY:
+	case SQLITE_PERM:
+		return -EACCES;
+	case SQLITE_BUSY:
+	case SQLITE_LOCKED:
+		return -EBUSY;
+	default:
+		return -EIO;
+	}
+}
+
+static int exec(struct db *db, const char *sql, struct strbuf *err, const char *what)
+{
+	int rc = sqlite3_exec(H(db), sql, NULL, NULL, NULL);
+
+	return rc == SQLITE_OK ? 0 : fail(db, err, sqlite_errno(rc), what);
+}
+
+static int sq_schema_version(struct db *db)
+{
+	sqlite3_stmt *st;
+	int v = -1;
+
+	if (sqlite3_prepare_v2(H(db), "PRAGMA user_version", -1, &st, NULL) != SQLITE_OK)
+		return -EIO;
+	if (sqlite3_step(st) == SQLITE_ROW)
+		v = sqlite3_column_int(st, 0);
+	sqlite3_finalize(st);
+	return v < 0 ? -EINVAL : v;
+}
+
+static int migrate(struct db *db, struct strbuf *err)
+{
+	int v = sq_schema_version(db), r;
+	char sql[64];
+
+	if (v < 0)
+		return fail(db, err, v, "unable to read the schema version");
+	if (v > DB_SCHEMA_VERSION) {
+		if (err)
+			sb_addf(err, "'%s': schema version %d is newer than this stallscope knows (%d)",
+				db->name, v, DB_SCHEMA_VERSION);
+		return -EPROTONOSUPPORT;
+	}
+	for (; v < DB_SCHEMA_VERSION; v++) {
+		r = exec(db, "BEGIN IMMEDIATE", err, "unable to begin the migration");
+		if (r < 0)
+			return r;
+		snprintf(sql, sizeof(sql), "PRAGMA user_version = %d", v + 1);
+		r = exec(db, migrations[v], err, "schema migration failed");
+		if (r == 0)
+			r = exec(db, sql, err, "schema migration failed");
+		if (r < 0) {
+			sqlite3_exec(H(db), "ROLLBACK", NULL, NULL, NULL);
+			return r;
+		}
+		r = exec(db, "COMMIT", err, "unable to commit the migration");
+		if (r < 0)
+			return r;
+	}
+	return 0;
+}
+
+/* The tables of the database: how many there are, and whether runs and
+ * metrics are among them. */
+static int our_tables(struct db *db, int *ret_all, bool *ret_ours)
+{
+	sqlite3_stmt *st;
+	int n = 0, ours = 0;
+
+	if (sqlite3_prepare_v2(H(db), "SELECT name FROM sqlite_master WHERE type = 'table'", -1,
+			       &st, NULL) != SQLITE_OK)
+		return -EINVAL;
+	while (sqlite3_step(st) == SQLITE_ROW) {
+		const char *t = (const char *)sqlite3_column_text(st, 0);
+
+		n++;
+		ours += t && (!strcmp(t, "runs") || !strcmp(t, "metrics"));
+	}
+	sqlite3_finalize(st);
+	*ret_all = n;
+	*ret_ours = ours == 2;
+	return 0;
+}
+
+static int sq_open(struct db *db, const char *path, bool write, struct strbuf *err)
+{
+	struct stat st;
+	int flags = write ? SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE : SQLITE_OPEN_READONLY;
+	int rc, r, v = 0, ntables = 0;
+	bool ours = false;
+
+	if (!write && stat(path, &st) < 0) {
+		if (err)
+			sb_addf(err, "'%s': no such database", path);
+		return -ENOENT;
+	}
+	rc = sqlite3_open_v2(path, (sqlite3 **)&db->h, flags, NULL);
+	if (rc != SQLITE_OK)
+		return fail(db, err, sqlite_errno(rc), "unable to open");
+	sqlite3_busy_timeout(H(db), 5000);
+	/* A file that is not a database fails on its first read: do one now. */
+	r = exec(db, "PRAGMA foreign_keys = ON; SELECT count(*) FROM sqlite_master", err,
+		 "not a stallscope results database");
+	if (r == 0 && ((r = our_tables(db, &ntables, &ours)) < 0 ||
+		       (v = sq_schema_version(db)) < 0))
+		r = fail(db, err, r < 0 ? r : v, "not a stallscope results database");
+	/* Ours has its two tables and a version; a new database (empty, or a
+	 * 0-byte file) has neither and may become ours only when written; a
+	 * version past ours is a newer stallscope's (migrate says so). Anything
+	 * else is someone else's: never touched. */
+	if (r == 0 && v <= DB_SCHEMA_VERSION && !(ours && v > 0) &&
+	    !(write && ntables == 0 && v == 0)) {
+		if (err)
+			sb_addf(err, "'%s': not a stallscope results database (%s)", path,
+				ntables ? "its tables are not ours" : "it is empty");
+		r = -EINVAL;
+	}
+	if (r == 0 && !write && v < DB_SCHEMA_VERSION) {
+		if (err)
+			sb_addf(err, "'%s': schema version %d is older than this stallscope's (%d); "
+				     "'stallscope db upgrade --db %s' upgrades it, keeping every run",
+				path, v, DB_SCHEMA_VERSION, path);
+		r = -EPROTO;
+	}
+	if (r == 0 && (write || v > DB_SCHEMA_VERSION))
+		r = migrate(db, err);	/* a newer one: says so, changes nothing */
+	return r;
+}
+
+static void sq_close(struct db *db)
+{
+	sqlite3_close(H(db));
+}
+
+static void bind_text(sqlite3_stmt *st, int i, const char *s)
+{
+	if (s)
+		sqlite3_bind_text(st, i, s, -1, SQLITE_TRANSIENT);
+	else
+		sqlite3_bind_null(st, i);
+}
+
+static long long sq_add_run(struct db *db, const struct db_run *run, const char *const *names,
+		     const double *values, size_t n, struct strbuf *err)
+{
+	static const char ins_run[] =
+		"INSERT INTO runs (name, variant, switches, round, started, host, kernel,"
+		" rundir, interfered, interference, exit_status, failed, failure)"
+		" VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)";
+	sqlite3_stmt *st = NULL;
+	long long id;
+	size_t i;
+	int r, rc;
+
+	r = exec(db, "BEGIN IMMEDIATE", err, "unable to begin a transaction");
+	if (r < 0)
+		return r;
+	if (run->rundir) {
+		rc = sqlite3_prepare_v2(H(db), "DELETE FROM runs WHERE rundir = ?1", -1, &st, NULL);
+		if (rc != SQLITE_OK)
+			goto fail;
+		bind_text(st, 1, run->rundir);
+		if (sqlite3_step(st) != SQLITE_DONE)
+			goto fail;
+		sqlite3_finalize(st);
+	}
+	rc = sqlite3_prepare_v2(H(db), ins_run, -1, &st, NULL);
+	if (rc != SQLITE_OK)
+		goto fail;
+	bind_text(st, 1, run->name);
+	bind_text(st, 2, run->variant ? run->variant : "-");
+	bind_text(st, 3, run->switches);
+	sqlite3_bind_int(st, 4, run->round);
+	bind_text(st, 5, run->started);
+	bind_text(st, 6, run->host);
+	bind_text(st, 7, run->kernel);
+	bind_text(st, 8, run->rundir);
+	if (run->interfered < 0)
+		sqlite3_bind_null(st, 9);
+	else
+		sqlite3_bind_int(st, 9, run->interfered);
+	bind_text(st, 10, run->interference);
+	sqlite3_bind_int(st, 11, run->exit_status);
+	sqlite3_bind_int(st, 12, run->failed != 0);
+	bind_text(st, 13, run->failed ? run->failure : NULL);
+	if (sqlite3_step(st) != SQLITE_DONE)
+		goto fail;
+	sqlite3_finalize(st);
+	id = sqlite3_last_insert_rowid(H(db));
+
+	rc = sqlite3_prepare_v2(H(db), "INSERT INTO metrics (run_id, metric, value)"
+				" VALUES (?1, ?2, ?3)", -1, &st, NULL);
+	if (rc != SQLITE_OK)
+		goto fail;
+	for (i = 0; i < n; i++) {
+		if (!isfinite(values[i]))
+			continue;
+		sqlite3_reset(st);
+		sqlite3_bind_int64(st, 1, id);
+		bind_text(st, 2, names[i]);
+		sqlite3_bind_double(st, 3, values[i]);
+		if (sqlite3_step(st) != SQLITE_DONE)
+			goto fail;
+	}
+	sqlite3_finalize(st);
+	st = NULL;
+	r = exec(db, "COMMIT", err, "unable to commit the run");
+	if (r < 0)
+		goto rollback;
+	return id;
+
+fail:
+	r = fail(db, err, sqlite_errno(sqlite3_errcode(H(db))), "unable to store the run");
+	sqlite3_finalize(st);
+rollback:
+	sqlite3_exec(H(db), "ROLLBACK", NULL, NULL, NULL);
+	return r;
+}
+
+static const char *col_text(sqlite3_stmt *st, int i)
+{
+	return (const char *)sqlite3_column_text(st, i);
+}
+
+static int sq_each_run(struct db *db, const char *name,
+		       int (*fn)(const struct db_run *run, void *ctx), void *ctx, struct strbuf *err)
+{
+	static const char sql[] =
+		"SELECT id, name, variant, switches, round, started, host, kernel, rundir,"
+		" interfered, interference, exit_status, failed, failure FROM runs"
+		" WHERE ?1 IS NULL OR name = ?1 ORDER BY name, variant, round, started, id";
+	sqlite3_stmt *st;
+	int rc, r = 0;
+
+	if (sqlite3_prepare_v2(H(db), sql, -1, &st, NULL) != SQLITE_OK)
+		return fail(db, err, -EIO, "unable to list runs");
+	bind_text(st, 1, name);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		struct db_run run = {
+			.id = sqlite3_column_int64(st, 0),
+			.name = col_text(st, 1),
+			.variant = col_text(st, 2),
+			.switches = col_text(st, 3),
+			.round = sqlite3_column_int(st, 4),
+			.started = col_text(st, 5),
+			.host = col_text(st, 6),
+			.kernel = col_text(st, 7),
+			.rundir = col_text(st, 8),
+			.interfered = sqlite3_column_type(st, 9) == SQLITE_NULL
+					      ? -1 : sqlite3_column_int(st, 9),
+			.interference = col_text(st, 10),
+			.exit_status = sqlite3_column_int(st, 11),
+			.failed = sqlite3_column_int(st, 12),
+			.failure = col_text(st, 13),
+		};
+
+		r = fn(&run, ctx);
+		if (r)
+			break;
+	}
+	if (!r && rc != SQLITE_DONE)
+		r = fail(db, err, sqlite_errno(rc), "unable to list runs");
+	sqlite3_finalize(st);
+	return r;
+}
+
+static int sq_run_metric(struct db *db, long long id, const char *metric, double *ret)
+{
+	sqlite3_stmt *st;
+	int rc, r;
+
+	if (sqlite3_prepare_v2(H(db), "SELECT value FROM metrics WHERE run_id = ?1 AND metric = ?2",
+			       -1, &st, NULL) != SQLITE_OK)
+		return -EIO;
+	sqlite3_bind_int64(st, 1, id);
+	bind_text(st, 2, metric);
+	rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW) {
+		*ret = sqlite3_column_double(st, 0);
+		r = 1;
+	} else {
+		r = rc == SQLITE_DONE ? 0 : sqlite_errno(rc);
+	}
+	sqlite3_finalize(st);
+	return r;
+}
+
+static int sq_metric_names(struct db *db, const char *name, char ***ret, struct strbuf *err)
+{
+	static const char sql[] =
+		"SELECT DISTINCT m.metric FROM metrics m JOIN runs r ON r.id = m.run_id"
+		" WHERE ?1 IS NULL OR r.name = ?1 ORDER BY m.metric";
+	sqlite3_stmt *st;
+	char **list = NULL;
+	size_t n = 0;
+	int rc;
+
+	if (sqlite3_prepare_v2(H(db), sql, -1, &st, NULL) != SQLITE_OK)
+		return fail(db, err, -EIO, "unable to list metrics");
+	bind_text(st, 1, name);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		if (db_list_add(&list, &n, col_text(st, 0)) < 0) {
+			db_free_list(list);
+			sqlite3_finalize(st);
+			return -ENOMEM;
+		}
+	}
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE) {
+		db_free_list(list);
+		return fail(db, err, sqlite_errno(rc), "unable to list metrics");
+	}
+	if (!list && !(list = calloc(1, sizeof(*list))))
+		return -ENOMEM;
+	*ret = list;
+	return (int)n;
+}
+
+const struct db_ops db_sqlite_ops = {
+	.name = "sqlite",
+	.open = sq_open,
+	.close = sq_close,
+	.schema_version = sq_schema_version,
+	.add_run = sq_add_run,
+	.each_run = sq_each_run,
+	.run_metric = sq_run_metric,
+	.metric_names = sq_metric_names,
+};

@@ -1,0 +1,89 @@
+#!/bin/bash
+# SPDX-License-Identifier: MIT
+# labels: e2e
+# The results database on PostgreSQL (src/db/db_pg.c), on a throwaway
+# PostgreSQL 15 server (tests/e2e/lib/pg.sh): the database unit tests' round
+# trip against it (test-db with SS_PG); `db import` of the same run
+# directories into SQLite and into PostgreSQL gives the same `runs --json`
+# and `compare --json`; a second import replaces, not duplicates; a server
+# whose schema is newer is refused and nothing is written; tables named as
+# ours but not ours are never touched; a bad connection string and a wrong
+# password give a clear error that shows no password.
+set -u
+T=$(mktemp -d)
+. "$SS_SRC/tests/e2e/lib/pg.sh"
+trap 'pg_stop; rm -rf "$T"' EXIT
+fail() { echo "FAIL: $*"; exit 1; }
+pg_start || exit 1
+pg_as "$PGBIN/createdb" -h "$PGDIR" -U postgres unit || fail "createdb unit"
+pg_as "$PGBIN/createdb" -h "$PGDIR" -U postgres bench || fail "createdb bench"
+
+SS_PG="host=$PGDIR dbname=unit user=postgres" "$SS_BUILD/tests/test-db" >"$T/unit.out" 2>&1 ||
+	fail "test-db against PostgreSQL: $(grep -v '^ok' "$T/unit.out" | head -20)"
+grep -q "ok   test_roundtrip_pg" "$T/unit.out" || fail "test-db did not run the PostgreSQL round trip"
+grep -q "no SS_PG" "$T/unit.out" && fail "test-db did not see SS_PG"
+
+# the same runs into both back ends
+gen=$SS_BUILD/tests/test-rundir
+[ -x "$gen" ] || { echo "skip: no $gen"; exit 77; }
+for v in a b; do
+	for k in 1 2 3; do
+		d=$T/runs/$v$k
+		mkdir -p "$d"
+		"$gen" --write "$d" >/dev/null || fail "test-rundir --write"
+		sed -i "s/^variant=.*//" "$d/run.ini"
+		printf 'name=demo\nvariant=%s\nround=%s\n' "$([ $v = a ] && echo - || echo NEW=1)" "$k" >>"$d/run.ini"
+	done
+done
+PGT="host=$PGDIR dbname=bench user=postgres"
+"$SS_BIN" db import --db "$T/r.db" --warmup 0 "$T"/runs/* >"$T/imp1" 2>&1 || fail "import into SQLite: $(cat "$T/imp1")"
+"$SS_BIN" db import --db "$PGT" --warmup 0 "$T"/runs/* >"$T/imp2" 2>&1 || fail "import into PostgreSQL: $(cat "$T/imp2")"
+"$SS_BIN" db import --db "$PGT" --warmup 0 "$T"/runs/* >"$T/imp3" 2>&1 || fail "second import: $(cat "$T/imp3")"
+"$SS_BIN" runs --json --db "$T/r.db" >"$T/runs1.json" || fail "runs SQLite"
+"$SS_BIN" runs --json --db "$PGT" >"$T/runs2.json" || fail "runs PostgreSQL"
+python3 - "$T/runs1.json" "$T/runs2.json" <<'PY' || fail "runs differ between SQLite and PostgreSQL"
+import json, sys
+a, b = (json.load(open(p)) for p in sys.argv[1:])
+strip = lambda rs: [{k: v for k, v in r.items() if k != "id"} for r in rs]
+assert len(a) == 6 and strip(a) == strip(b), (len(a), len(b), strip(a)[:1], strip(b)[:1])
+PY
+"$SS_BIN" compare --json --db "$T/r.db" demo:- demo:NEW=1 >"$T/cmp1.json" 2>/dev/null
+"$SS_BIN" compare --json --db "$PGT" demo:- demo:NEW=1 >"$T/cmp2.json" 2>/dev/null
+cmp -s "$T/cmp1.json" "$T/cmp2.json" || fail "compare differs: $(diff "$T/cmp1.json" "$T/cmp2.json" | head -5)"
+STALLSCOPE_DB="$PGT" "$SS_BIN" runs --json >"$T/runs3.json" || fail "runs with STALLSCOPE_DB"
+cmp -s "$T/runs2.json" "$T/runs3.json" || fail "STALLSCOPE_DB is not --db"
+
+# a newer schema: refused, nothing written
+pg_as "$PGBIN/psql" -X -q -h "$PGDIR" -U postgres -d bench -c "UPDATE stallscope_schema SET version = 99" ||
+	fail "psql"
+"$SS_BIN" db import --db "$PGT" --warmup 0 "$T/runs/a1" >"$T/new.out" 2>&1
+[ $? = 1 ] || fail "import into a newer schema: $(cat "$T/new.out")"
+grep -q "schema version 99 is newer" "$T/new.out" || fail "newer schema: $(cat "$T/new.out")"
+n=$(pg_as "$PGBIN/psql" -X -At -h "$PGDIR" -U postgres -d bench -c "SELECT count(*) FROM runs")
+[ "$n" = 6 ] || fail "the newer database changed: $n runs"
+
+# tables named as ours that are not: never touched
+pg_sql "CREATE TABLE runs (x integer)" || fail "psql"
+"$SS_BIN" db import --db "$PG" --warmup 0 "$T/runs/a1" >"$T/theirs.out" 2>&1
+[ $? = 1 ] && grep -q "not a stallscope results database" "$T/theirs.out" || fail "foreign tables: $(cat "$T/theirs.out")"
+
+# bad connection strings and a wrong password: clear, and no password shown
+"$SS_BIN" runs --db "host=$PGDIR/nothere dbname=x" >"$T/bad.out" 2>&1
+[ $? = 1 ] && grep -q "cannot connect" "$T/bad.out" || fail "bad host: $(cat "$T/bad.out")"
+pg_sql "CREATE ROLE rig LOGIN PASSWORD 'right-pw'" || fail "psql"
+pg_as "$PGBIN/psql" -X -q -h "$PGDIR" -U postgres -d bench \
+	-c "UPDATE stallscope_schema SET version = 3; GRANT SELECT ON ALL TABLES IN SCHEMA public TO rig" ||
+	fail "psql grant"
+sed -i '1i local all rig scram-sha-256' "$PGDIR/data/pg_hba.conf"
+pg_as "$PGBIN/pg_ctl" -D "$PGDIR/data" reload >/dev/null || fail "reload"
+sleep 0.5
+PGPASSWORD=wrong-pw-123 "$SS_BIN" runs --db "host=$PGDIR dbname=bench user=rig" >"$T/pw.out" 2>&1
+[ $? = 1 ] && grep -q "password authentication failed" "$T/pw.out" || fail "wrong password: $(cat "$T/pw.out")"
+grep -q "wrong-pw-123" "$T/pw.out" && fail "the password is in the message: $(cat "$T/pw.out")"
+"$SS_BIN" runs --db "postgresql://rig:wrong-pw-456@/bench?host=$PGDIR" >"$T/pw2.out" 2>&1
+[ $? = 1 ] || fail "a wrong password in the URI was accepted"
+grep -q "wrong-pw-456" "$T/pw2.out" && fail "the URI's password is in the message: $(cat "$T/pw2.out")"
+grep -q "postgresql://rig@/bench" "$T/pw2.out" || fail "the message does not name the database: $(cat "$T/pw2.out")"
+PGPASSWORD=right-pw "$SS_BIN" runs --db "host=$PGDIR dbname=bench user=rig" >/dev/null 2>"$T/ok.out" ||
+	fail "the right password: $(cat "$T/ok.out")"
+echo "ok"
