@@ -49,6 +49,7 @@
 #include "linux/sysstate.h"
 #include "run/analyse.h"
 #include "run/bench.h"
+#include "run/spool.h"
 #include "run/store.h"
 
 extern char **environ;
@@ -139,6 +140,8 @@ struct bench {
 	struct analyse_opts ao;
 	/* the tally */
 	size_t done, stored, interfered, reruns, failed, nbad;
+	size_t spooled;			/* runs the database did not take: in the spool */
+	char *dbname;			/* the database as messages show it (no password) */
 	size_t good[MAX_VARIANTS + 1];	/* good runs of each variant */
 	struct strbuf bad;		/* the failed runs, a line each */
 	double t_start, run_time;
@@ -166,8 +169,11 @@ static void usage(FILE *f)
 		"                      + 2 when --window is given, else when the program ends)\n"
 		"  --stop-file PATH    stop each run when PATH appears\n"
 		"  --rules FILE        reload rules for the analysis\n"
-		"  --db PATH           the results database (default\n"
+		"  --db PATH           the results database: a file or a PostgreSQL connection\n"
+		"                      string (default $STALLSCOPE_DB, else\n"
 		"                      $XDG_DATA_HOME/stallscope/results.db)\n"
+		"  --rig NAME          the rig the runs are filed under (default:\n"
+		"                      $STALLSCOPE_RIG, else from /etc/machine-id)\n"
 		"  --results DIR       where run directories go (default runs/)\n"
 		"  --recipe FILE       the program's recipe (INI; see docs/BENCH.md)\n"
 		"  --frames SOURCE     record's frame source (auto, marker, gl, vk, hud:PATH)\n"
@@ -203,7 +209,7 @@ static bool want_html;	/* --html */
  * -EXIT_USAGE after a usage error. */
 static int parse_options(int argc, char **argv, struct bench_opts *o)
 {
-	enum { O_VARIANTS = 256, O_ROUNDS, O_WARMUP, O_WINDOW, O_DURATION, O_STOP, O_RULES, O_DB,
+	enum { O_VARIANTS = 256, O_ROUNDS, O_WARMUP, O_WINDOW, O_DURATION, O_STOP, O_RULES, O_DB, O_RIG,
 	       O_RESULTS, O_RECIPE, O_FRAMES, O_QUIET, O_QCPU, O_QIO, O_QTIMEOUT, O_DROP,
 	       O_RERUN, O_AB, O_NOWATCH, O_DRY, O_HTML };
 	static const struct option own[] = {
@@ -215,6 +221,7 @@ static int parse_options(int argc, char **argv, struct bench_opts *o)
 		{ "stop-file", required_argument, NULL, O_STOP },
 		{ "rules", required_argument, NULL, O_RULES },
 		{ "db", required_argument, NULL, O_DB },
+		{ "rig", required_argument, NULL, O_RIG },
 		{ "results", required_argument, NULL, O_RESULTS },
 		{ "recipe", required_argument, NULL, O_RECIPE },
 		{ "frames", required_argument, NULL, O_FRAMES },
@@ -266,6 +273,12 @@ static int parse_options(int argc, char **argv, struct bench_opts *o)
 			break;
 		case O_DB:
 			o->db = optarg;
+			break;
+		case O_RIG:
+			/* the runs' rig: record reads it from the environment */
+			if (!*optarg || setenv("STALLSCOPE_RIG", optarg, 1) < 0)
+				return -cli_usage_error("option '--rig': expected a name, got '%s'",
+							optarg);
 			break;
 		case O_RESULTS:
 			o->results = optarg;
@@ -493,6 +506,10 @@ static int open_results(struct bench *b)
 	if (made.len)
 		fprintf(stderr, "%s: created '%s' for the database '%s'\n", cli_prog, made.buf,
 			b->dbpath.buf);
+	if (db_target_safe(b->dbpath.buf, &b->dbname) < 0) {
+		cli_error_errno(-ENOMEM, "the database's name");
+		goto out;
+	}
 	if (db_open(b->dbpath.buf, true, &b->db, &err) < 0) {
 		cli_error("%s", err.buf);
 		goto out;
@@ -581,6 +598,51 @@ out:
 	return ret;
 }
 
+/* Stores the run in the database. A server that went away is reopened and
+ * the run tried again after 0.25, 0.5, 1 and 2 s (store_run replaces a run
+ * of the same rig and directory, so a try that did land counts once); then
+ * the run directory goes into the database's spool for `db push`, and the
+ * bench goes on. 0 stored, 1 spooled, -1 (said) neither. */
+static int store_or_spool(struct bench *b, const char *dir, const struct analysis *a)
+{
+	static const unsigned wait_ms[] = { 250, 500, 1000, 2000 };
+	struct strbuf err = STRBUF_INIT;
+	int r = -1;
+
+	for (size_t k = 0;; k++) {
+		sb_reset(&err);
+		if (b->db && store_run(b->db, dir, a, &err) >= 0) {
+			r = 0;
+			goto out;
+		}
+		if (b->db && !db_lost(b->db)) {
+			cli_error("%s", err.buf);
+			goto out;
+		}
+		if (k == sizeof(wait_ms) / sizeof(wait_ms[0]))
+			break;
+		cli_warn("%s; trying again in %.2f s", err.len ? err.buf : "the database is gone",
+			 wait_ms[k] / 1000.0);
+		sched_sleep_until(sched_now_ns() + wait_ms[k] * 1000000ull);
+		db_close(b->db);
+		b->db = NULL;
+		sb_reset(&err);
+		if (db_open(b->dbpath.buf, true, &b->db, &err) < 0)
+			b->db = NULL;
+	}
+	sb_reset(&err);
+	if (spool_add(b->dbname, dir, &err) < 0) {
+		cli_error("the run '%s' was not stored, nor spooled: %s", dir, err.buf);
+		goto out;
+	}
+	fprintf(stderr, "!! %s: '%s' is not reachable: the run is kept in its spool "
+		"(stallscope db push --db \"%s\" sends it)\n", cli_prog, b->dbname, b->dbname);
+	r = 1;
+out:
+	sb_release(&err);
+	return r;
+}
+
 /* Says how run I went and counts it; an interfered run is planned once
  * more with --rerun-interfered. */
 static void tally_run(struct bench *b, size_t i, const char *dir, const struct analysis *a,
@@ -631,7 +693,7 @@ static void run_plan(struct bench *b)
 	fprintf(stderr, "%s: '%s': %ld round%s x %zu variant%s = %zu run%s; results in '%s', "
 		"database '%s'\n", cli_prog, b->o.name, b->o.rounds, b->o.rounds == 1 ? "" : "s",
 		b->nvars, b->nvars == 1 ? "" : "s", b->total, b->total == 1 ? "" : "s",
-		b->o.results, b->dbpath.buf);
+		b->o.results, b->dbname ? b->dbname : b->dbpath.buf);
 	b->t_start = now_s();
 	for (size_t i = 0; i < b->total && !stop_requested; i++) {
 		const struct plan_run *pr = &b->plan[i];
@@ -659,13 +721,17 @@ static void run_plan(struct bench *b)
 				break;
 			continue;
 		}
-		if (store_run(b->db, dir.buf, &a, &err) < 0) {
-			cli_error("%s", err.buf);
+		r = store_or_spool(b, dir.buf, &a);
+		if (r < 0) {
 			analysis_release(&a);
 			b->failed++;
 			break;
 		}
 		tally_run(b, i, dir.buf, &a, t_run);
+		if (r > 0) {	/* kept in the spool, not stored */
+			b->stored--;
+			b->spooled++;
+		}
 		analysis_release(&a);
 	}
 	sb_release(&dir);
@@ -701,8 +767,8 @@ static int bench_html(const struct bench *b)
 
 static void summary(const struct bench *b)
 {
-	const char *db = b->dbpath.buf, *name = b->o.name;
-	char el[32];
+	const char *db = b->dbname ? b->dbname : b->dbpath.buf, *name = b->o.name;
+	char el[32], quoted[4200];
 
 	if (stop_requested)
 		cli_error("stopped by SIG%s after %zu of %zu runs",
@@ -713,12 +779,20 @@ static void summary(const struct bench *b)
 	       b->interfered, b->reruns ? ", re-run" : "", b->nbad);
 	if (b->nbad)
 		printf("!! %zu FAILED run%s:\n%s", b->nbad, b->nbad == 1 ? "" : "s", b->bad.buf);
+	if (b->spooled)
+		printf("!! %zu RUN%s NOT IN THE DATABASE: kept in the spool; "
+		       "stallscope db push --db \"%s\" sends them\n", b->spooled,
+		       b->spooled == 1 ? "" : "S", db);
 	for (size_t v = 0; v < b->nvars && b->stored; v++)
 		if (!b->good[v])
 			printf("!! variant '%s' has no good run: compare cannot use it\n",
 			       b->vars[v].name);
 	if (!b->stored)
 		return;	/* the hints, once there is something to look at */
+	if (strchr(db, ' ')) {	/* a connection string's pairs: one word for the shell */
+		snprintf(quoted, sizeof(quoted), "'%s'", db);
+		db = quoted;
+	}
 	printf("  stallscope runs --db %s --name %s\n", db, name);
 	printf("  stallscope matrix --db %s --name %s -o matrix-%s/\n", db, name, name);
 	for (size_t v = 1; v < b->nvars && b->good[0]; v++)
@@ -764,7 +838,7 @@ int cmd_bench(int argc, char **argv)
 	have_old_term = sigaction(SIGTERM, &sa, &old_term) == 0;
 	run_plan(b);
 	summary(b);
-	ret = stop_requested ? 128 + stop_requested : b->failed ? 1 : b->nbad ? 3 : 0;
+	ret = stop_requested ? 128 + stop_requested : b->failed || b->spooled ? 1 : b->nbad ? 3 : 0;
 	if (want_html && b->stored && !stop_requested && bench_html(b) && !ret)
 		ret = 1;
 out:
@@ -778,6 +852,7 @@ out:
 	recipe_release(&b->rc);
 	reload_rules_free(b->rules);
 	db_close(b->db);
+	free(b->dbname);
 	sb_release(&b->dbpath);
 	sb_release(&b->rpath);
 	sb_release(&b->bad);

@@ -30,22 +30,29 @@ struct compare_opts {
 	const char *metrics;	/* comma-separated, or NULL for all shared */
 	bool json, csv;
 	bool include_failed;	/* --include-failed */
+	const char *rig;	/* --rig: only this rig's runs */
+	bool across_rigs;	/* --across-rigs: pool runs of several rigs */
 };
 
 static void usage(FILE *f)
 {
 	fprintf(f,
-		"usage: stallscope compare [--db PATH] [--metrics M,...] [--json|--csv] NAME:VARIANT NAME:VARIANT\n"
+		"usage: stallscope compare [--db PATH] [--rig NAME|--across-rigs] [--metrics M,...] [--json|--csv]\n"
+		"                          NAME:VARIANT NAME:VARIANT\n"
 		"\n"
 		"Compares two sets of runs in the results database, metric by metric: each\n"
 		"side's median with its 95%% confidence interval, the change from the first to\n"
 		"the second, and the Mann-Whitney U p-value. A change that is not significant\n"
 		"at alpha 0.05 prints '~'. Interfered runs and failed runs (the program\n"
 		"failed, no frames, ended short) are left out and listed; a side with no runs\n"
-		"left is an error. VARIANT '-' is the base; NAME alone means NAME:-.\n"
+		"left is an error. VARIANT '-' is the base; NAME alone means NAME:-. Runs of\n"
+		"different rigs (machines) are not pooled unless asked (--across-rigs).\n"
 		"\n"
 		"options:\n"
-		"  --db PATH        the results database (default $XDG_DATA_HOME/stallscope/results.db)\n"
+		"  --db PATH        the results database: a file or a PostgreSQL connection string\n"
+		"                   (default $STALLSCOPE_DB, else $XDG_DATA_HOME/stallscope/results.db)\n"
+		"  --rig NAME       only the runs of this rig\n"
+		"  --across-rigs    pool the runs of several rigs (said above the table)\n"
 		"  --metrics LIST   only these metrics (comma-separated; default: all both sides have)\n"
 		"  --json           a JSON object: a, b, metrics[]\n"
 		"  --csv            CSV, one row per metric\n"
@@ -54,7 +61,8 @@ static void usage(FILE *f)
 		"\n"
 		"examples:\n"
 		"  stallscope compare game:- game:MESA_SHADER_CACHE=0\n"
-		"  stallscope compare --metrics stalls,p99_ms --json game game:PATCH=1\n");
+		"  stallscope compare --metrics stalls,p99_ms --json game game:PATCH=1\n"
+		"  stallscope compare --db postgresql://ci@db.lab/bench --rig ci-amd game game:PATCH=1\n");
 }
 
 static void fmt_ci(char *buf, size_t len, double lo, double hi)
@@ -193,6 +201,8 @@ int cmd_compare(int argc, char **argv)
 		{ "json", no_argument, NULL, 'j' },
 		{ "csv", no_argument, NULL, 'c' },
 		{ "include-failed", no_argument, NULL, 'F' },
+		{ "rig", required_argument, NULL, 'r' },
+		{ "across-rigs", no_argument, NULL, 'A' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 }
 	};
@@ -213,6 +223,8 @@ int cmd_compare(int argc, char **argv)
 		case 'j': o.json = true; break;
 		case 'c': o.csv = true; break;
 		case 'F': o.include_failed = true; break;
+		case 'r': o.rig = optarg; break;
+		case 'A': o.across_rigs = true; break;
 		case 'h': usage(stdout); return 0;
 		default: return cli_bad_option(c, argv);
 		}
@@ -240,6 +252,7 @@ int cmd_compare(int argc, char **argv)
 		goto out;
 	}
 	a.include_failed = b.include_failed = o.include_failed;
+	a.rig = b.rig = o.rig;
 	if ((r = compare_side_collect(db, &a, &err)) < 0 ||
 	    (r = compare_side_collect(db, &b, &err)) < 0) {
 		cli_error("%s", err.len ? err.buf : "out of memory");
@@ -248,7 +261,8 @@ int cmd_compare(int argc, char **argv)
 	if (!a.n || !b.n) {
 		struct compare_side *s = !a.n ? &a : &b;
 
-		cli_error("no runs of '%s:%s' in '%s'%s%s%s", s->name, s->variant, path.buf,
+		cli_error("no runs of '%s:%s'%s%s in '%s'%s%s%s", s->name, s->variant,
+			  o.rig ? " of rig " : "", o.rig ? o.rig : "", db_name(db),
 			  s->interfered || s->failed ? " that" : "",
 			  s->interfered ? " were not interfered" : "",
 			  s->failed ? (s->interfered ? " or failed" : " did not fail") : "");
@@ -256,6 +270,21 @@ int cmd_compare(int argc, char **argv)
 			fprintf(stderr, "%zu failed run%s (--include-failed keeps them):\n%s", s->failed,
 				s->failed == 1 ? "" : "s", s->failures.buf);
 		goto out;
+	}
+	{	/* runs of different machines are not one population */
+		struct compare_side both[2] = { a, b };
+		struct strbuf rigs = STRBUF_INIT;
+		bool mixed = compare_sides_mix_rigs(both, 2, &rigs);
+
+		if (mixed && !o.across_rigs) {
+			cli_error("the runs come from more than one rig (%s): --rig NAME compares "
+				  "one rig's, --across-rigs pools them", rigs.buf);
+			sb_release(&rigs);
+			goto out;
+		}
+		if (mixed && !o.json && !o.csv)
+			printf("across rigs: %s\n", rigs.buf);
+		sb_release(&rigs);
 	}
 	nm = compare_metric_list(db, o.metrics, &a, &b, &metrics, &err);
 	if (nm < 0) {
@@ -275,7 +304,7 @@ int cmd_compare(int argc, char **argv)
 
 		if (ka < 0 || kb < 0) {
 			cli_error_errno(ka < 0 ? ka : kb, "'%s': unable to read metric '%s'",
-					path.buf, metrics[i]);
+					db_name(db), metrics[i]);
 			goto out;
 		}
 		if (!ka && !kb) {

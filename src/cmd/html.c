@@ -584,7 +584,7 @@ int html_compare(const char *dbpath, const struct analyse_opts *ao, char **specs
 			goto out;
 		}
 		if (!sides[i].n) {
-			cli_error("no runs of '%s' in '%s' (not interfered%s)", specs[i], dbpath,
+			cli_error("no runs of '%s' in '%s' (not interfered%s)", specs[i], db_name(db),
 				  sides[i].failed ? ", not failed" : "");
 			goto out;
 		}

@@ -25,7 +25,7 @@
 enum {
 	OPT_NO_SAMPLE = 256, OPT_META, OPT_WATCH, OPT_PERIOD, OPT_DURATION, OPT_STOP_FILE,
 	OPT_FRAMES, OPT_RT, OPT_NAIVE, OPT_PROBE, OPT_KICK, OPT_NO_HOOK, OPT_THREAD,
-	OPT_EXACT, OPT_NO_EXACT, OPT_EXACT_MIN, OPT_HTML,
+	OPT_EXACT, OPT_NO_EXACT, OPT_EXACT_MIN, OPT_HTML, OPT_RIG,
 };
 
 #define MAX_META 32
@@ -157,6 +157,8 @@ static void usage(FILE *f)
 		"      --naive-sampler   benchmarks only: open, read and close every file each time\n"
 		"      --no-sample       frames only, no samples (to check the recorder changes\n"
 		"                        nothing: bench --recorder-ab)\n"
+		"      --rig NAME        the rig (machine) the results database files the run\n"
+		"                        under (default: $STALLSCOPE_RIG, else from /etc/machine-id)\n"
 		"      --meta KEY=VALUE  an extra run.ini key (bench: name, variant, switches,\n"
 		"                        round); record's own keys win\n"
 		"      --watch           run the interference detector beside the program\n"
@@ -227,6 +229,7 @@ static int parse_options(int argc, char **argv, struct recorder_opts *o,
 		{ "probe", no_argument, NULL, OPT_PROBE },
 		{ "kick", required_argument, NULL, OPT_KICK },
 		{ "no-sample", no_argument, NULL, OPT_NO_SAMPLE },
+		{ "rig", required_argument, NULL, OPT_RIG },
 		{ "meta", required_argument, NULL, OPT_META },
 		{ "watch", no_argument, NULL, OPT_WATCH },
 		{ "no-hook", no_argument, NULL, OPT_NO_HOOK },
@@ -287,6 +290,9 @@ static int parse_options(int argc, char **argv, struct recorder_opts *o,
 			break;
 		case OPT_NO_SAMPLE:
 			o->no_sample = true;
+			break;
+		case OPT_RIG:
+			o->rig = optarg;
 			break;
 		case OPT_META:
 			bad = take_meta(optarg, meta, &o->nmeta);

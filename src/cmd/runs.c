@@ -20,11 +20,12 @@
 #include "out/table.h"
 
 struct runs_opts {
-	const char *db, *name;
+	const char *db, *name, *rig;
 	bool json, csv;
 };
 
 struct runs_ctx {
+	const char *rig;	/* --rig: only its runs */
 	struct table *t;
 	struct json *j;
 	size_t n, interfered, failed;
@@ -34,7 +35,10 @@ struct runs_ctx {
 static int each_run(const struct db_run *r, void *ctx)
 {
 	struct runs_ctx *c = ctx;
+	const char *rig = r->rig ? r->rig : "-";
 
+	if (c->rig && strcmp(rig, c->rig))
+		return 0;
 	c->n++;
 	c->interfered += r->interfered == 1;
 	c->failed += r->failed != 0;
@@ -60,6 +64,7 @@ static int each_run(const struct db_run *r, void *ctx)
 			json_kint(c->j, "exit_status", r->exit_status);
 		json_kbool(c->j, "failed", r->failed != 0);
 		json_kstr(c->j, "failure", r->failure);
+		json_kstr(c->j, "rig", rig);
 		json_obj_end(c->j);
 		return 0;
 	}
@@ -70,7 +75,7 @@ static int each_run(const struct db_run *r, void *ctx)
 	    (r->exit_status < 0 ? table_add(c->t, NULL) : table_addf(c->t, "%d", r->exit_status)) < 0 ||
 	    table_add(c->t, r->failed ? "1" : "0") < 0 ||
 	    table_add(c->t, r->rundir) < 0 || table_add(c->t, r->interference) < 0 ||
-	    table_add(c->t, r->failure) < 0)
+	    table_add(c->t, r->failure) < 0 || table_add(c->t, rig) < 0)
 		return c->err = -1;
 	return 0;
 }
@@ -78,17 +83,20 @@ static int each_run(const struct db_run *r, void *ctx)
 static void usage(FILE *f)
 {
 	fprintf(f,
-		"usage: stallscope runs [--name N] [--db PATH] [--json | --csv]\n"
+		"usage: stallscope runs [--name N] [--rig NAME] [--db PATH] [--json | --csv]\n"
 		"\n"
 		"Lists the runs in the results database: id, name, variant, round, start (UTC),\n"
 		"intf (1 interfered, 0 clean, - not watched), the program's exit status,\n"
 		"failed (1: the program failed, no frames or it ended short), the run\n"
-		"directory, the watcher's summary and why the run failed. Interfered and\n"
+		"directory, the watcher's summary, why the run failed and the rig (machine)\n"
+		"that made it ('-': recorded before rigs were). Interfered and\n"
 		"failed runs stay in the database and out of every median.\n"
 		"\n"
 		"options:\n"
 		"  --name N     only the runs of benchmark N\n"
-		"  --db PATH    the database (default $XDG_DATA_HOME/stallscope/results.db)\n"
+		"  --rig NAME   only the runs of rig NAME\n"
+		"  --db PATH    the database: a file or a PostgreSQL connection string\n"
+		"               (default $STALLSCOPE_DB, else $XDG_DATA_HOME/stallscope/results.db)\n"
 		"  --json       a JSON array, one object per run\n"
 		"  --csv        CSV\n"
 		"  -h, --help   this text\n"
@@ -102,6 +110,7 @@ int cmd_runs(int argc, char **argv)
 {
 	static const struct option lo[] = {
 		{ "name", required_argument, NULL, 'n' },
+		{ "rig", required_argument, NULL, 'r' },
 		{ "db", required_argument, NULL, 'd' },
 		{ "json", no_argument, NULL, 'j' },
 		{ "csv", no_argument, NULL, 'c' },
@@ -110,9 +119,10 @@ int cmd_runs(int argc, char **argv)
 	};
 	static const char *const hdr[] = { "id", "name", "variant", "round", "started",
 					   "intf", "exit", "failed", "rundir", "interference",
-					   "failure" };
+					   "failure", "rig" };
 	struct runs_opts o = { 0 };
 	struct runs_ctx ctx = { 0 };
+
 	struct strbuf path = STRBUF_INIT, err = STRBUF_INIT;
 	struct db *db = NULL;
 	struct json j;
@@ -122,6 +132,7 @@ int cmd_runs(int argc, char **argv)
 	while ((c = getopt_long(argc, argv, ":h", lo, NULL)) != -1) {
 		switch (c) {
 		case 'n': o.name = optarg; break;
+		case 'r': o.rig = optarg; break;
 		case 'd': o.db = optarg; break;
 		case 'j': o.json = true; break;
 		case 'c': o.csv = true; break;
@@ -137,6 +148,7 @@ int cmd_runs(int argc, char **argv)
 		sb_adds(&path, o.db);
 	else if (db_default_path(&path) < 0)
 		return cli_error("no database path: neither XDG_DATA_HOME nor HOME is set; give --db");
+	ctx.rig = o.rig;
 	r = db_open(path.buf, false, &db, &err);
 	if (r < 0) {
 		cli_error("%s", err.len ? err.buf : strerror(-r));
@@ -171,7 +183,7 @@ int cmd_runs(int argc, char **argv)
 		       ctx.n == 1 ? "" : "s", ctx.interfered, ctx.failed);
 	} else {
 		printf("no runs%s%s%s in '%s'\n", o.name ? " named '" : "", o.name ? o.name : "",
-		       o.name ? "'" : "", path.buf);
+		       o.name ? "'" : "", db_name(db));
 	}
 	ret = 0;
 out:

@@ -151,6 +151,16 @@ const char *db_backend(const struct db *db)
 	return db->ops->name;
 }
 
+const char *db_name(const struct db *db)
+{
+	return db->name;
+}
+
+bool db_lost(struct db *db)
+{
+	return db->ops->lost && db->ops->lost(db);
+}
+
 long long db_add_run(struct db *db, const struct db_run *run, const char *const *names,
 		     const double *values, size_t n, struct strbuf *err)
 {
@@ -168,9 +178,73 @@ int db_run_metric(struct db *db, long long id, const char *metric, double *ret)
 	return db->ops->run_metric(db, id, metric, ret);
 }
 
+int db_metric_values(struct db *db, const char *metric, const long long *ids, size_t n,
+		     double *ret, bool *have)
+{
+	return db->ops->metric_values(db, metric, ids, n, ret, have);
+}
+
 int db_metric_names(struct db *db, const char *name, char ***ret, struct strbuf *err)
 {
 	return db->ops->metric_names(db, name, ret, err);
+}
+
+struct id_at {
+	long long id;
+	size_t at;
+};
+
+struct db_idmap {
+	struct id_at *v;
+	size_t n;
+	double *ret;
+	bool *have;
+};
+
+static int cmp_id(const void *a, const void *b)
+{
+	long long x = ((const struct id_at *)a)->id, y = ((const struct id_at *)b)->id;
+
+	return x < y ? -1 : x > y;
+}
+
+struct db_idmap *db_idmap_new(const long long *ids, size_t n, double *ret, bool *have)
+{
+	struct db_idmap *m = calloc(1, sizeof(*m));
+
+	if (!m || !(m->v = calloc(n ? n : 1, sizeof(*m->v)))) {
+		free(m);
+		return NULL;
+	}
+	for (size_t i = 0; i < n; i++) {
+		m->v[i] = (struct id_at){ ids[i], i };
+		have[i] = false;
+	}
+	qsort(m->v, n, sizeof(*m->v), cmp_id);
+	m->n = n;
+	m->ret = ret;
+	m->have = have;
+	return m;
+}
+
+void db_idmap_put(struct db_idmap *m, long long id, double value)
+{
+	struct id_at key = { id, 0 }, *hit = bsearch(&key, m->v, m->n, sizeof(*m->v), cmp_id);
+
+	/* a run listed twice gets its value at each place */
+	while (hit && hit > m->v && hit[-1].id == id)
+		hit--;
+	for (; hit && hit < m->v + m->n && hit->id == id; hit++) {
+		m->ret[hit->at] = value;
+		m->have[hit->at] = true;
+	}
+}
+
+void db_idmap_free(struct db_idmap *m)
+{
+	if (m)
+		free(m->v);
+	free(m);
 }
 
 int db_list_add(char ***list, size_t *n, const char *s)

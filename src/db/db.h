@@ -23,7 +23,7 @@
 
 #include "core/strbuf.h"
 
-#define DB_SCHEMA_VERSION 3
+#define DB_SCHEMA_VERSION 4
 
 struct db;
 
@@ -43,6 +43,18 @@ struct db_run {
 	int exit_status;	/* the program's, -1 when unknown */
 	int failed;		/* 1: a failed run (runini_failure), left out of medians */
 	const char *failure;	/* why, or NULL */
+	const char *rig;	/* the rig that made it (NULL: "-", unknown) */
+	const struct db_rig *rig_info;	/* its facts, stored beside (NULL: none) */
+};
+
+/* A rig: one machine that makes runs, by a stable id (record --rig NAME,
+ * else from /etc/machine-id), with what it is. Strings may be NULL. */
+struct db_rig {
+	const char *rig;
+	const char *host, *kernel, *cpu, *gpu, *version;
+	int cpus;		/* 0: unknown */
+	long long mem_kb;	/* 0: unknown */
+	const char *seen;	/* the last run's start (UTC, ISO 8601) */
 };
 
 /*
@@ -61,6 +73,12 @@ void db_close(struct db *db);	/* NULL-safe */
 int db_schema_version(struct db *db);
 /* "sqlite" or "postgresql". */
 const char *db_backend(const struct db *db);
+/* The database as messages name it: the file, or the connection string
+ * without its password. */
+const char *db_name(const struct db *db);
+/* Whether DB is a server whose connection is gone (a write failed because
+ * of it, and reopening may help); false for a file. */
+bool db_lost(struct db *db);
 
 /* Whether TARGET names a PostgreSQL server (a postgresql:// URI or libpq's
  * keyword=value form), not an SQLite file. */
@@ -72,22 +90,30 @@ int db_target_safe(const char *target, char **ret);
 
 /*
  * Stores RUN and its N metrics (NAMES[i] = VALUES[i]; NaN values are not
- * stored: a metric that could not be computed has no row) in one
- * transaction, replacing a run with the same rundir. Returns the run's id
- * (> 0) or a negative errno.
+ * stored: a metric that could not be computed has no row), and its rig's
+ * facts when it has them, in one transaction, replacing a run of the same
+ * rig with the same rundir (so a retry stores it once). Returns the run's
+ * id (> 0) or a negative errno.
  */
 long long db_add_run(struct db *db, const struct db_run *run, const char *const *names,
 		     const double *values, size_t n, struct strbuf *err);
 
 /* Calls FN for each run (ordered by name, variant, round, started, id), only
  * those named NAME when it is not NULL; FN returning non-zero stops the walk
- * and is returned. Strings are valid during the call only. */
+ * and is returned. Strings are valid during the call only (rig_info is
+ * NULL). */
 int db_each_run(struct db *db, const char *name,
 		int (*fn)(const struct db_run *run, void *ctx), void *ctx, struct strbuf *err);
 
 /* The value of METRIC for run ID into *ret; returns 1 when it has one, 0
  * when not, or a negative errno. */
 int db_run_metric(struct db *db, long long id, const char *metric, double *ret);
+
+/* METRIC of each of the N runs IDS: RET[i] its value when HAVE[i]. One
+ * query (or one prepared statement) for them all, not one per run. 0 or a
+ * negative errno. */
+int db_metric_values(struct db *db, const char *metric, const long long *ids, size_t n,
+		     double *ret, bool *have);
 
 /* The metric names stored for runs named NAME (all runs when NULL), sorted;
  * *ret is a NULL-terminated array the caller frees with db_free_list. */

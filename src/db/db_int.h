@@ -24,6 +24,9 @@ struct db_ops {
 			struct strbuf *err);
 	int (*run_metric)(struct db *db, long long id, const char *metric, double *ret);
 	int (*metric_names)(struct db *db, const char *name, char ***ret, struct strbuf *err);
+	bool (*lost)(struct db *db);	/* NULL: a file, never lost */
+	int (*metric_values)(struct db *db, const char *metric, const long long *ids, size_t n,
+			     double *ret, bool *have);
 };
 
 struct db {
@@ -38,5 +41,13 @@ extern const struct db_ops db_pg_ops;
 /* A list of N strings from a back end's rows: appends S (copied) to *LIST;
  * 0 or -ENOMEM (the list stays NULL-terminated and the caller's). */
 int db_list_add(char ***list, size_t *n, const char *s);
+
+/* For metric_values: which of N runs IDS a row's run id is. db_idmap_put
+ * writes VALUE at each place ID has in IDS (into the RET and HAVE the map was
+ * made with; HAVE starts all false). NULL on ENOMEM. */
+struct db_idmap;
+struct db_idmap *db_idmap_new(const long long *ids, size_t n, double *ret, bool *have);
+void db_idmap_put(struct db_idmap *m, long long id, double value);
+void db_idmap_free(struct db_idmap *m);
 
 #endif

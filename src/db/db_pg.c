@@ -57,6 +57,15 @@ static const char *const migrations[] = {
 	"ALTER TABLE runs ADD COLUMN failure text;"
 	"UPDATE runs SET failed = 1, failure = 'the program exited with status ' || exit_status"
 	" WHERE exit_status > 0;",
+	/* 3 -> 4: rigs; a run is one per (rig, rundir) */
+	"CREATE TABLE rigs ("
+	" rig text PRIMARY KEY,"
+	" host text, kernel text, cpu text, cpus integer, mem_kb bigint, gpu text,"
+	" version text, seen timestamptz);"
+	"ALTER TABLE runs ADD COLUMN rig text NOT NULL DEFAULT '-';"
+	"ALTER TABLE runs DROP CONSTRAINT runs_rundir_key;"
+	"ALTER TABLE runs ADD CONSTRAINT runs_rig_rundir UNIQUE (rig, rundir);"
+	"CREATE INDEX runs_by_rig ON runs(rig);",
 };
 
 _Static_assert(sizeof(migrations) / sizeof(migrations[0]) == DB_SCHEMA_VERSION,
@@ -231,14 +240,24 @@ static long long pg_add_run(struct db *db, const struct db_run *run, const char 
 {
 	static const char ins_run[] =
 		"INSERT INTO runs (name, variant, switches, round, started, host, kernel,"
-		" rundir, interfered, interference, exit_status, failed, failure)"
-		" VALUES ($1, $2, $3, $4, $5::timestamptz, $6, $7, $8, $9, $10, $11, $12, $13)"
+		" rundir, interfered, interference, exit_status, failed, failure, rig)"
+		" VALUES ($1, $2, $3, $4, $5::timestamptz, $6, $7, $8, $9, $10, $11, $12, $13, $14)"
 		" RETURNING id";
+	static const char put_rig[] =
+		"INSERT INTO rigs (rig, host, kernel, cpu, cpus, mem_kb, gpu, version, seen)"
+		" VALUES ($1, $2, $3, $4, $5::integer, $6::bigint, $7, $8, $9::timestamptz)"
+		" ON CONFLICT (rig) DO UPDATE SET"
+		" host = excluded.host, kernel = excluded.kernel, cpu = excluded.cpu,"
+		" cpus = excluded.cpus, mem_kb = excluded.mem_kb, gpu = excluded.gpu,"
+		" version = excluded.version, seen = excluded.seen";
+	const struct db_rig *ri = run->rig_info;
+	const char *rig = run->rig ? run->rig : "-";
+	char cpus[16], mem[24];
 	char round[16], intf[16], status[16], failed[4], id_s[24];
-	const char *p[13] = {
+	const char *p[14] = {
 		run->name, run->variant ? run->variant : "-", run->switches, round, run->started,
 		run->host, run->kernel, run->rundir, run->interfered < 0 ? NULL : intf,
-		run->interference, status, failed, run->failed ? run->failure : NULL,
+		run->interference, status, failed, run->failed ? run->failure : NULL, rig,
 	};
 	struct strbuf sql = STRBUF_INIT;
 	const char **mp = NULL;
@@ -254,17 +273,31 @@ static long long pg_add_run(struct db *db, const struct db_run *run, const char 
 	if (exec(db, "BEGIN", err, "unable to begin a transaction") < 0)
 		return -EIO;
 	if (run->rundir) {
-		res = query(db, "DELETE FROM runs WHERE rundir = $1", 1, &run->rundir, err,
+		const char *key[2] = { rig, run->rundir };
+
+		res = query(db, "DELETE FROM runs WHERE rig = $1 AND rundir = $2", 2, key, err,
 			    "unable to store the run");
 		if (!res)
 			goto rollback;
 		PQclear(res);
 	}
-	res = query(db, ins_run, 13, p, err, "unable to store the run");
+	res = query(db, ins_run, 14, p, err, "unable to store the run");
 	if (!res)
 		goto rollback;
 	snprintf(id_s, sizeof(id_s), "%s", PQgetvalue(res, 0, 0));
 	PQclear(res);
+	if (ri && ri->rig) {
+		const char *rp[9] = { ri->rig, ri->host, ri->kernel, ri->cpu,
+				      ri->cpus > 0 ? cpus : NULL, ri->mem_kb > 0 ? mem : NULL,
+				      ri->gpu, ri->version, ri->seen };
+
+		snprintf(cpus, sizeof(cpus), "%d", ri->cpus);
+		snprintf(mem, sizeof(mem), "%lld", ri->mem_kb);
+		res = query(db, put_rig, 9, rp, err, "unable to store the rig");
+		if (!res)
+			goto rollback;
+		PQclear(res);
+	}
 	/* the metrics in one statement: ($1, $2, $3), ($1, $4, $5), ... */
 	mp = calloc(2 * n + 1, sizeof(*mp));
 	vals = calloc(n ? n : 1, sizeof(*vals));
@@ -317,7 +350,7 @@ static int pg_each_run(struct db *db, const char *name,
 	static const char sql[] =
 		"SELECT id, name, variant, switches, round,"
 		" to_char(started AT TIME ZONE 'UTC', 'YYYY-MM-DD\"T\"HH24:MI:SS.US\"Z\"'),"
-		" host, kernel, rundir, interfered, interference, exit_status, failed, failure"
+		" host, kernel, rundir, interfered, interference, exit_status, failed, failure, rig"
 		" FROM runs WHERE $1::text IS NULL OR name = $1"
 		" ORDER BY name COLLATE \"C\", variant COLLATE \"C\", round, started NULLS FIRST, id";
 	PGresult *res = query(db, sql, 1, &name, err, "unable to list runs");
@@ -341,6 +374,7 @@ static int pg_each_run(struct db *db, const char *name,
 			.exit_status = PQgetisnull(res, i, 11) ? -1 : atoi(PQgetvalue(res, i, 11)),
 			.failed = atoi(PQgetvalue(res, i, 12)),
 			.failure = col(res, i, 13),
+			.rig = col(res, i, 14),
 		};
 
 		r = fn(&run, ctx);
@@ -369,6 +403,37 @@ static int pg_run_metric(struct db *db, long long id, const char *metric, double
 	return r;
 }
 
+/* One query: the runs' ids as an array parameter ('{1,2,3}'). */
+static int pg_metric_values(struct db *db, const char *metric, const long long *ids, size_t n,
+			    double *ret, bool *have)
+{
+	struct strbuf arr = STRBUF_INIT;
+	struct db_idmap *map = db_idmap_new(ids, n, ret, have);
+	const char *p[2];
+	PGresult *res;
+	int r = 0;
+
+	if (!map)
+		return -ENOMEM;
+	sb_addc(&arr, '{');
+	for (size_t i = 0; i < n; i++)
+		sb_addf(&arr, "%s%lld", i ? "," : "", ids[i]);
+	sb_addc(&arr, '}');
+	p[0] = metric;
+	p[1] = arr.buf;
+	res = query(db, "SELECT run_id, value FROM metrics WHERE metric = $1"
+		    " AND run_id = ANY($2::bigint[])", 2, p, NULL, NULL);
+	if (!res)
+		r = -EIO;
+	for (int k = 0; res && k < PQntuples(res); k++)
+		db_idmap_put(map, strtoll(PQgetvalue(res, k, 0), NULL, 10),
+			     strtod(PQgetvalue(res, k, 1), NULL));
+	PQclear(res);
+	sb_release(&arr);
+	db_idmap_free(map);
+	return r;
+}
+
 static int pg_metric_names(struct db *db, const char *name, char ***ret, struct strbuf *err)
 {
 	static const char sql[] =
@@ -393,15 +458,22 @@ static int pg_metric_names(struct db *db, const char *name, char ***ret, struct 
 	return (int)n;
 }
 
+static bool pg_lost(struct db *db)
+{
+	return PQstatus(C(db)) != CONNECTION_OK;
+}
+
 const struct db_ops db_pg_ops = {
 	.name = "postgresql",
 	.open = pg_open,
 	.close = pg_close,
+	.lost = pg_lost,
 	.schema_version = pg_schema_version,
 	.add_run = pg_add_run,
 	.each_run = pg_each_run,
 	.run_metric = pg_run_metric,
 	.metric_names = pg_metric_names,
+	.metric_values = pg_metric_values,
 };
 
 #else /* !SS_HAVE_LIBPQ */

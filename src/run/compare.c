@@ -43,13 +43,48 @@ void compare_side_release(struct compare_side *s)
 	free(s->ids);
 	free(s->intf_ids);
 	sb_release(&s->failures);
+	for (size_t i = 0; i < s->nrigs; i++)
+		free(s->rigs[i]);
+	free(s->rigs);
+}
+
+static int add_rig(struct compare_side *s, const char *rig)
+{
+	for (size_t i = 0; i < s->nrigs; i++)
+		if (!strcmp(s->rigs[i], rig))
+			return 0;
+	if (ARRAY_GROW(s->rigs, s->arigs, s->nrigs + 1) < 0 || !(s->rigs[s->nrigs] = strdup(rig)))
+		return -ENOMEM;
+	s->nrigs++;
+	return 0;
+}
+
+bool compare_sides_mix_rigs(const struct compare_side *a, int n, struct strbuf *list)
+{
+	size_t seen = 0;
+
+	for (int k = 0; k < n; k++)
+		for (size_t i = 0; i < a[k].nrigs; i++) {
+			const char *r = a[k].rigs[i];
+			bool dup = false;
+
+			for (int j = 0; j <= k && !dup; j++)
+				for (size_t m = 0; m < (j == k ? i : a[j].nrigs) && !dup; m++)
+					dup = !strcmp(a[j].rigs[m], r);
+			if (dup)
+				continue;
+			sb_addf(list, "%s%s", seen++ ? ", " : "", r);
+		}
+	return seen > 1;
 }
 
 static int collect_run(const struct db_run *run, void *ctx)
 {
 	struct compare_side *s = ctx;
 
-	if (strcmp(run->variant, s->variant))
+	const char *rig = run->rig ? run->rig : "-";
+
+	if (strcmp(run->variant, s->variant) || (s->rig && strcmp(rig, s->rig)))
 		return 0;
 	if (run->interfered == 1) {
 		s->interfered++;
@@ -70,7 +105,7 @@ static int collect_run(const struct db_run *run, void *ctx)
 	    ARRAY_GROW(s->dirs, s->adirs, s->n + 1) < 0)
 		return -ENOMEM;
 	s->dirs[s->n] = strdup(run->rundir ? run->rundir : "");
-	if (!s->dirs[s->n])
+	if (!s->dirs[s->n] || add_rig(s, rig) < 0)
 		return -ENOMEM;
 	s->ids[s->n++] = run->id;
 	return 0;
@@ -85,16 +120,23 @@ int compare_side_collect(struct db *db, struct compare_side *s, struct strbuf *e
  * how many runs have it, or a negative errno. */
 int compare_side_values(struct db *db, const struct compare_side *s, const char *metric, double *v)
 {
-	size_t i, k = 0;
+	bool *have = calloc(s->n ? s->n : 1, sizeof(*have));
+	double *all = calloc(s->n ? s->n : 1, sizeof(*all));
+	size_t k = 0;
 	int r;
 
-	for (i = 0; i < s->n; i++) {
-		r = db_run_metric(db, s->ids[i], metric, &v[k]);
-		if (r < 0)
-			return r;
-		k += r;
+	if (!have || !all) {
+		free(have);
+		free(all);
+		return -ENOMEM;
 	}
-	return (int)k;
+	r = db_metric_values(db, metric, s->ids, s->n, all, have);
+	for (size_t i = 0; !r && i < s->n; i++)
+		if (have[i])
+			v[k++] = all[i];
+	free(have);
+	free(all);
+	return r < 0 ? r : (int)k;
 }
 
 void compare_compute(struct compare_row *r, const double *a, size_t na, const double *b, size_t nb)

@@ -30,17 +30,24 @@ struct compare_side {
 	size_t failed;		/* failed runs left out (or kept) */
 	bool include_failed;
 	struct strbuf failures;	/* "  RUNDIR: WHY\n" for each */
+	const char *rig;	/* only this rig's runs (compare --rig); NULL: all */
+	char **rigs;		/* the rigs of the kept runs, each once */
+	size_t nrigs, arigs;
 };
 
 /* NAME:VARIANT (a variant may hold ':'; none: "-"). 0, -EINVAL (no name),
  * -ENOMEM. */
 int compare_side_parse(struct compare_side *s, const char *spec);
 void compare_side_release(struct compare_side *s);
-/* The side's runs from DB (ids, interfered ones apart, failures). */
+/* The side's runs from DB (ids, interfered ones apart, failures, the rigs
+ * they come from). */
 int compare_side_collect(struct db *db, struct compare_side *s, struct strbuf *err);
 /* The values of METRIC over the side's runs into V (room for s->n); how
  * many runs have it, or a negative errno. */
 int compare_side_values(struct db *db, const struct compare_side *s, const char *metric, double *v);
+/* Whether sides A..A+N pool runs of more than one rig (compare refuses that
+ * without --across-rigs); the rigs, comma-separated, into LIST. */
+bool compare_sides_mix_rigs(const struct compare_side *a, int n, struct strbuf *list);
 
 struct compare_row {
 	const char *metric;

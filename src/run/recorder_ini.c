@@ -23,6 +23,7 @@
 #include "linux/kick.h"
 #include "linux/probe.h"
 #include "linux/recsys.h"
+#include "linux/rig.h"
 #include "linux/sampler.h"
 #include "linux/sched.h"
 #include "rec/rec.h"
@@ -144,6 +145,21 @@ static void ini_start(struct recorder *r, struct strbuf *sb)
 	inifmt_addf(sb, "clock_boot_ns", "%llu", (unsigned long long)r->clock0.boot_ns);
 	inifmt_add(sb, "kernel", uname(&u) == 0 ? u.release : NULL);
 	inifmt_addf(sb, "cpus", "%ld", sysconf(_SC_NPROCESSORS_ONLN));
+	{	/* the rig: what the results database files the run under */
+		struct rig_facts rig;
+
+		rig_probe("", r->o.rig ? r->o.rig : getenv("STALLSCOPE_RIG"), &rig);
+		inifmt_add(sb, "rig", rig.id);
+		if (rig.host[0])
+			inifmt_add(sb, "rig_host", rig.host);
+		if (rig.cpu[0])
+			inifmt_add(sb, "rig_cpu", rig.cpu);
+		if (rig.mem_kb)
+			inifmt_addf(sb, "rig_mem_kb", "%lld", rig.mem_kb);
+		if (rig.gpu[0])
+			inifmt_add(sb, "rig_gpu", rig.gpu);
+		inifmt_add(sb, "stallscope_version", STALLSCOPE_VERSION);
+	}
 	if (hz)
 		inifmt_add(sb, "hz", hz);
 	else

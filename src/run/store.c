@@ -40,6 +40,7 @@ long long store_run(struct db *db, const char *rundir, const struct analysis *a,
 	double values[M_COUNT];
 	char abs_dir[4096];
 	struct db_run run = { 0 };
+	struct db_rig rig = { 0 };
 
 	if (!realpath(rundir, abs_dir))
 		snprintf(abs_dir, sizeof(abs_dir), "%s", rundir);
@@ -58,6 +59,23 @@ long long store_run(struct db *db, const char *rundir, const struct analysis *a,
 	run.exit_status = (int)ini_long(a->ini, "exit_status", -1);
 	run.failed = a->failure != NULL;
 	run.failure = a->failure;
+	/* the rig that made it, and its facts (record writes them; a run
+	 * recorded before rigs has none: '-') */
+	run.rig = ini_str(a->ini, "rig");
+	if (run.rig) {
+		rig.rig = run.rig;
+		rig.host = ini_str(a->ini, "rig_host");
+		rig.kernel = run.kernel;
+		rig.cpu = ini_str(a->ini, "rig_cpu");
+		rig.cpus = (int)ini_long(a->ini, "cpus", 0);
+		rig.mem_kb = ini_long(a->ini, "rig_mem_kb", 0);
+		rig.gpu = ini_str(a->ini, "rig_gpu");
+		rig.version = ini_str(a->ini, "stallscope_version");
+		rig.seen = run.started;
+		run.rig_info = &rig;
+		if (!run.host)
+			run.host = rig.host;
+	}
 	for (int m = 0; m < M_COUNT; m++) {
 		names[m] = metric_descs[m].name;
 		values[m] = a->m.v[m];

@@ -54,6 +54,7 @@ STALLSCOPE_DB="$PGT" "$SS_BIN" runs --json >"$T/runs3.json" || fail "runs with S
 cmp -s "$T/runs2.json" "$T/runs3.json" || fail "STALLSCOPE_DB is not --db"
 
 # a newer schema: refused, nothing written
+ours=$(pg_as "$PGBIN/psql" -X -At -h "$PGDIR" -U postgres -d bench -c "SELECT version FROM stallscope_schema")
 pg_as "$PGBIN/psql" -X -q -h "$PGDIR" -U postgres -d bench -c "UPDATE stallscope_schema SET version = 99" ||
 	fail "psql"
 "$SS_BIN" db import --db "$PGT" --warmup 0 "$T/runs/a1" >"$T/new.out" 2>&1
@@ -72,7 +73,7 @@ pg_sql "CREATE TABLE runs (x integer)" || fail "psql"
 [ $? = 1 ] && grep -q "cannot connect" "$T/bad.out" || fail "bad host: $(cat "$T/bad.out")"
 pg_sql "CREATE ROLE rig LOGIN PASSWORD 'right-pw'" || fail "psql"
 pg_as "$PGBIN/psql" -X -q -h "$PGDIR" -U postgres -d bench \
-	-c "UPDATE stallscope_schema SET version = 3; GRANT SELECT ON ALL TABLES IN SCHEMA public TO rig" ||
+	-c "UPDATE stallscope_schema SET version = $ours; GRANT SELECT ON ALL TABLES IN SCHEMA public TO rig" ||
 	fail "psql grant"
 sed -i '1i local all rig scram-sha-256' "$PGDIR/data/pg_hba.conf"
 pg_as "$PGBIN/pg_ctl" -D "$PGDIR/data" reload >/dev/null || fail "reload"

@@ -114,12 +114,12 @@ run 2 "$B" report --db "$D" "$R/r1"
 sqlite3 "$T/v1.db" <"$SS_FIXTURES/db/v1.sql"
 for c in "db info" runs; do
 	run 1 "$B" $c --db "$T/v1.db"
-	check "$c on schema 1: says how to upgrade, changes nothing" 'grep -q "schema version 1 is older than this stallscope.s (3); .stallscope db upgrade --db .*v1.db. upgrades it" "$T/err" && [ "$(sqlite3 "$T/v1.db" "pragma user_version")" = 1 ]'
+	check "$c on schema 1: says how to upgrade, changes nothing" 'grep -q "schema version 1 is older than this stallscope.s (4); .stallscope db upgrade --db .*v1.db. upgrades it" "$T/err" && [ "$(sqlite3 "$T/v1.db" "pragma user_version")" = 1 ]'
 done
 run 0 "$B" db upgrade --db "$T/v1.db"
-check "db upgrade: schema 1 migrates to 3" 'grep -q "upgraded to schema version 3" "$T/out" && [ "$(sqlite3 "$T/v1.db" "pragma user_version")" = 3 ]'
+check "db upgrade: schema 1 migrates to 4" 'grep -q "upgraded to schema version 4" "$T/out" && [ "$(sqlite3 "$T/v1.db" "pragma user_version")" = 4 ]'
 run 0 "$B" db info --db "$T/v1.db"
-check "the upgraded database keeps its runs" 'grep -q "schema version: 3" "$T/out" && grep -q "runs: *2 (1 interfered, 0 failed)" "$T/out"'
+check "the upgraded database keeps its runs" 'grep -q "schema version: 4" "$T/out" && grep -q "runs: *2 (1 interfered, 0 failed)" "$T/out"'
 run 0 "$B" db upgrade --db "$T/v1.db"
 check "db upgrade again: nothing to do" 'grep -q "nothing to upgrade" "$T/out"'
 run 1 "$B" db upgrade --db "$T/none.db"

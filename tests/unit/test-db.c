@@ -35,6 +35,7 @@ struct seen {
 	int interfered[8];
 	int failed[8];
 	char failure[8][96];
+	char rig[8][32];
 };
 
 static int collect(const struct db_run *run, void *ctx)
@@ -47,6 +48,7 @@ static int collect(const struct db_run *run, void *ctx)
 		s->interfered[s->n] = run->interfered;
 		s->failed[s->n] = run->failed;
 		snprintf(s->failure[s->n], 96, "%s", run->failure ? run->failure : "(null)");
+		snprintf(s->rig[s->n], 32, "%s", run->rig ? run->rig : "(null)");
 	}
 	s->n++;
 	return 0;
@@ -114,13 +116,42 @@ static void roundtrip(const char *target, const char *name_part)
 	s.n = 0;
 	CHECK_INT(db_each_run(db, "other", collect, &s, &err), 0);
 	CHECK_INT(s.n, 0);
+	CHECK_STR(s.rig[0], "-");	/* no rig given: unknown */
+
+	/* two rigs, one path: two runs; a retry of one replaces only it, and
+	 * the rig's facts are kept (and updated) beside */
+	{
+		struct db_rig ri = { .rig = "rig-b", .host = "b", .cpus = 8, .mem_kb = 1 << 20,
+				     .cpu = "Some CPU", .version = "0.1.0" };
+
+		run.name = "lab";
+		run.rundir = "/r/same";
+		run.rig = "rig-a";
+		CHECK(db_add_run(db, &run, names, vals, 3, &err) > 0);
+		run.rig = "rig-b";
+		run.rig_info = &ri;
+		CHECK(db_add_run(db, &run, names, vals, 3, &err) > 0);
+		vals[0] = 42;
+		ri.cpus = 16;
+		CHECK(db_add_run(db, &run, names, vals, 3, &err) > 0);
+		run.rig_info = NULL;
+		run.rig = NULL;
+		s.n = 0;
+		CHECK_INT(db_each_run(db, "lab", collect, &s, &err), 0);
+		CHECK_INT(s.n, 2);
+		CHECK_STR(s.rig[0], "rig-a");
+		CHECK_STR(s.rig[1], "rig-b");
+		CHECK_INT(db_run_metric(db, s.ids[1], "fps", &v), 1);
+		CHECK_NEAR(v, 42, 0);
+		run.name = "game";
+	}
 	db_close(db);
 	db_close(NULL);
 	/* written, it opens read-only */
 	CHECK_INT(db_open(target, false, &db, &err), 0);
 	s.n = 0;
 	CHECK_INT(db_each_run(db, NULL, collect, &s, &err), 0);
-	CHECK_INT(s.n, 2);
+	CHECK_INT(s.n, 4);
 	db_close(db);
 	sb_release(&err);
 }

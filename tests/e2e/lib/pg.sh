@@ -10,7 +10,7 @@ PGBIN=/usr/lib/postgresql/15/bin
 [ -x "$PGBIN/initdb" ] || { echo "skip: no PostgreSQL 15 (package postgresql-15)"; exit 77; }
 PGDIR=$(mktemp -d /tmp/ss-pg.XXXXXX)
 pg_as() {
-	if [ "$(id -u)" = 0 ]; then runuser -u postgres -- "$@"; else "$@"; fi
+	if [ "$(id -u)" = 0 ]; then (cd / && runuser -u postgres -- "$@"); else "$@"; fi
 }
 pg_stop() {
 	pg_as "$PGBIN/pg_ctl" -D "$PGDIR/data" -m immediate stop >/dev/null 2>&1
