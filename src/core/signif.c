@@ -42,24 +42,21 @@ double signif_median(const double *x, size_t n)
 	return m;
 }
 
-/* P(Binomial(n, 1/2) <= k), summed in log space so large n cannot overflow. */
-static double binom_half_cdf(size_t n, size_t k)
-{
-	double sum = 0.0;
-	size_t i;
-
-	for (i = 0; i <= k && i <= n; i++)
-		sum += exp(lgamma(n + 1.0) - lgamma(i + 1.0) - lgamma(n - i + 1.0) - n * log(2.0));
-	return sum > 1.0 ? 1.0 : sum;
-}
-
-/* The largest k >= 1 with 2 * P(B <= k - 1) <= 1 - conf, or 0 if none. */
+/* The largest k >= 1 with 2 * P(B <= k - 1) <= 1 - conf, or 0 if none, for
+ * B ~ Binomial(n, 1/2): P(B <= k) summed term by term as k grows (each term
+ * in log space so large n cannot overflow), O(k), not O(k^2): compare over
+ * 5,000 runs a side needs k near 2,400. */
 static size_t ci_rank(size_t n, double conf)
 {
+	double cdf = 0.0, ln = lgamma(n + 1.0) - n * log(2.0);
 	size_t k = 0;
 
-	while (k + 1 <= (n + 1) / 2 && 2.0 * binom_half_cdf(n, k) <= 1.0 - conf + 1e-12)
+	while (k + 1 <= (n + 1) / 2) {
+		cdf += exp(ln - lgamma(k + 1.0) - lgamma(n - k + 1.0));
+		if (2.0 * fmin(cdf, 1.0) > 1.0 - conf + 1e-12)
+			break;
 		k++;
+	}
 	return k;
 }
 
@@ -145,32 +142,45 @@ static double mwu_exact_cdf(size_t m, size_t n, double u)
 	return below / total;
 }
 
+struct tagged {
+	double v;
+	int from_a;
+};
+
+static int cmp_tagged(const void *pa, const void *pb)
+{
+	double a = ((const struct tagged *)pa)->v, b = ((const struct tagged *)pb)->v;
+
+	return a < b ? -1 : a > b;
+}
+
 double signif_mwu(const double *a, size_t m, const double *b, size_t n, double *ret_u)
 {
-	size_t N = m + n, i, j;
-	double *all, u = 0.0, ties = 0.0, mu, sigma, z, p;
+	size_t N = m + n, i;
+	double u, ra = 0.0, ties = 0.0, mu, sigma, z, p;
+	struct tagged *all;
 	int has_ties = 0;
 
 	if (!m || !n)
 		return NAN;
-	/* U of A: pairs (a, b) with a > b, ties counting one half. */
-	for (i = 0; i < m; i++)
-		for (j = 0; j < n; j++)
-			u += a[i] > b[j] ? 1.0 : a[i] == b[j] ? 0.5 : 0.0;
-	if (ret_u)
-		*ret_u = u;
-
 	all = malloc(N * sizeof(*all));
 	if (!all)
 		return NAN;
-	memcpy(all, a, m * sizeof(*all));
-	memcpy(all + m, b, n * sizeof(*all));
-	qsort(all, N, sizeof(*all), cmp_double);
+	for (i = 0; i < m; i++)
+		all[i] = (struct tagged){ a[i], 1 };
+	for (i = 0; i < n; i++)
+		all[m + i] = (struct tagged){ b[i], 0 };
+	qsort(all, N, sizeof(*all), cmp_tagged);
+	/* U of A (pairs (a, b) with a > b, ties counting one half) from A's
+	 * rank sum, ties at their mean rank: U = R_A - m (m + 1) / 2. Exact:
+	 * the ranks are halves, their sums far below 2^53. O(N log N), not the
+	 * O(m n) of counting pairs (5,000 runs a side: 25 million pairs). */
 	for (i = 0; i < N;) {
-		size_t t = 1;
+		size_t t = 1, in_a = (size_t)all[i].from_a;
 
-		while (i + t < N && all[i + t] == all[i])
-			t++;
+		while (i + t < N && all[i + t].v == all[i].v)
+			in_a += (size_t)all[i + t++].from_a;
+		ra += (double)in_a * ((double)(i + 1) + (double)(i + t)) / 2.0;
 		if (t > 1) {
 			has_ties = 1;
 			ties += (double)t * t * t - t;
@@ -178,6 +188,9 @@ double signif_mwu(const double *a, size_t m, const double *b, size_t n, double *
 		i += t;
 	}
 	free(all);
+	u = ra - (double)m * (m + 1.0) / 2.0;
+	if (ret_u)
+		*ret_u = u;
 	if (ties >= (double)N * N * N - N)
 		return NAN;	/* every value equal: the test says nothing */
 
