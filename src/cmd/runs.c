@@ -70,12 +70,12 @@ static int each_run(const struct db_run *r, void *ctx)
 	}
 	if (table_addf(c->t, "%lld", r->id) < 0 || table_add(c->t, r->name) < 0 ||
 	    table_add(c->t, r->variant) < 0 || table_addf(c->t, "%d", r->round) < 0 ||
-	    table_add(c->t, r->started) < 0 ||
+	    table_add(c->t, rig) < 0 || table_add(c->t, r->started) < 0 ||
 	    (r->interfered < 0 ? table_add(c->t, NULL) : table_addf(c->t, "%d", r->interfered)) < 0 ||
 	    (r->exit_status < 0 ? table_add(c->t, NULL) : table_addf(c->t, "%d", r->exit_status)) < 0 ||
 	    table_add(c->t, r->failed ? "1" : "0") < 0 ||
 	    table_add(c->t, r->rundir) < 0 || table_add(c->t, r->interference) < 0 ||
-	    table_add(c->t, r->failure) < 0 || table_add(c->t, rig) < 0)
+	    table_add(c->t, r->failure) < 0)
 		return c->err = -1;
 	return 0;
 }
@@ -85,11 +85,11 @@ static void usage(FILE *f)
 	fprintf(f,
 		"usage: stallscope runs [--name N] [--rig NAME] [--db PATH] [--json | --csv]\n"
 		"\n"
-		"Lists the runs in the results database: id, name, variant, round, start (UTC),\n"
+		"Lists the runs in the results database: id, name, variant, round, the rig\n"
+		"(machine) that made it ('-': recorded before rigs were), start (UTC),\n"
 		"intf (1 interfered, 0 clean, - not watched), the program's exit status,\n"
 		"failed (1: the program failed, no frames or it ended short), the run\n"
-		"directory, the watcher's summary, why the run failed and the rig (machine)\n"
-		"that made it ('-': recorded before rigs were). Interfered and\n"
+		"directory, the watcher's summary and why the run failed. Interfered and\n"
 		"failed runs stay in the database and out of every median.\n"
 		"\n"
 		"options:\n"
@@ -117,9 +117,9 @@ int cmd_runs(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 },
 	};
-	static const char *const hdr[] = { "id", "name", "variant", "round", "started",
+	static const char *const hdr[] = { "id", "name", "variant", "round", "rig", "started",
 					   "intf", "exit", "failed", "rundir", "interference",
-					   "failure", "rig" };
+					   "failure" };
 	struct runs_opts o = { 0 };
 	struct runs_ctx ctx = { 0 };
 
