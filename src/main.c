@@ -31,6 +31,7 @@ static const struct command commands[] = {
 	/* the machine */
 	{ "probe", cmd_probe, "timer wake-up latency per CPU, late wake-ups listed" },
 	{ "kick", cmd_kick, "a cross-CPU wake-up to each CPU every period (a stopgap)" },
+	{ "prefetch", cmd_prefetch, "learn what a program reads; read it back before it asks" },
 	{ "watch", cmd_watch, "the interference detector: throw out runs someone disturbed" },
 	/* benchmarks and results */
 	{ "bench", cmd_bench, "rounds of interleaved variants, each run recorded and stored" },

@@ -20,6 +20,7 @@ int cmd_export(int argc, char **argv);
 int cmd_html(int argc, char **argv);
 int cmd_kick(int argc, char **argv);
 int cmd_matrix(int argc, char **argv);
+int cmd_prefetch(int argc, char **argv);
 int cmd_probe(int argc, char **argv);
 int cmd_record(int argc, char **argv);
 int cmd_report(int argc, char **argv);

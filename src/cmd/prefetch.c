@@ -1,0 +1,632 @@
+// SPDX-License-Identifier: MIT
+/*
+ * prefetch.c: `stallscope prefetch learn|fetch|run|list|show|forget`: learn
+ * what a program reads (its mapped and open files while it runs, then the
+ * files of its data directories, each file's resident pages and their place
+ * on the disk), and read it back before the program asks, in disk order,
+ * within a memory budget, behind the program's own I/O (core/prefetch.h for
+ * the arithmetic, linux/prefetch.h for the system, docs/PREFETCH.md).
+ *
+ * Lists live in $XDG_CACHE_HOME/stallscope/prefetch (else
+ * ~/.cache/stallscope/prefetch), one per program, keyed by its executable's
+ * real path (a script's: the script), named by its FNV-1a hash; the
+ * executable's size and mtime stand for its version.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <libgen.h>
+#include <limits.h>
+#include <math.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "cmd/cmd.h"
+#include "core/prefetch.h"
+#include "db/db.h"
+#include "linux/child.h"
+#include "linux/prefetch.h"
+#include "linux/recsys.h"
+#include "linux/sched.h"
+
+#define LEARN_FOR_S 180.0	/* the program is looked at for this long */
+#define MAX_DATA_FILES 50000	/* files taken from its data directories */
+#define FETCH_LIMIT_S 60.0
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+		"usage: stallscope prefetch learn -- CMD [ARGS...]\n"
+		"       stallscope prefetch fetch [options] KEY\n"
+		"       stallscope prefetch run [options] -- CMD [ARGS...]\n"
+		"       stallscope prefetch list | show KEY | forget KEY\n"
+		"\n"
+		"learn: runs CMD and looks at the files it has mapped and open (at 1 s, 3 s,\n"
+		"then every 10 s for its first 180 s); when it ends, adds the files of its data\n"
+		"directories (/usr/share/games/NAME, /usr/share/NAME, ~/.NAME,\n"
+		"~/.local/share/NAME, ~/.cache/NAME, ~/.cache/mesa_shader_cache, its working\n"
+		"directory), and keeps each file's resident pages as ranges in disk order: the\n"
+		"union with the earlier learns (a file resident in none of 3 learns goes).\n"
+		"fetch: reads the list back before the program asks: within the budget (pages\n"
+		"not resident), in the order the program first used its files, then sorted by\n"
+		"disk address, 256 KiB at a time, readahead off, at a low I/O priority and nice\n"
+		"10; it stops when memory gets short, on direct reclaim or swapping, after 60 s.\n"
+		"run: fetch in the background, then exec CMD (same pid, its exit status).\n"
+		"learn exits 0, or 3 when CMD failed (the list is kept), 1 on an error.\n"
+		"KEY is the program (its path, or a name looked up in PATH).\n"
+		"\n"
+		"options:\n"
+		"  --mb N          fetch at most N MB not resident (default 64)\n"
+		"  --reserve-mb N  leave MemAvailable at least N MB (default 48)\n"
+		"  --io CLASS      the fetch's I/O priority: be0..be7 (default be7) or idle\n"
+		"  -h, --help      this text\n"
+		"\n"
+		"EXAMPLES\n"
+		"  stallscope prefetch learn -- neverball\n"
+		"  stallscope prefetch run --mb 256 -- neverball\n"
+		"  stallscope prefetch show neverball\n");
+}
+
+struct pf_opts {
+	double mb, reserve_mb;
+	const char *io;
+};
+
+/* ------------------------------------------------------------- lists */
+
+static int list_dir(struct strbuf *ret)
+{
+	const char *xdg = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
+
+	if (xdg && *xdg)
+		return sb_addf(ret, "%s/stallscope/prefetch", xdg);
+	if (home && *home)
+		return sb_addf(ret, "%s/.cache/stallscope/prefetch", home);
+	return -ENOENT;
+}
+
+static int list_path(const char *key, struct strbuf *ret)
+{
+	uint64_t h = 0xcbf29ce484222325ull;
+
+	if (list_dir(ret) < 0)
+		return -ENOENT;
+	for (const char *p = key; *p; p++)
+		h = (h ^ (uint8_t)*p) * 0x100000001b3ull;
+	return sb_addf(ret, "/%016llx.list", (unsigned long long)h);
+}
+
+/* The program's key: argv0's real path, looked up in PATH when it has no
+ * '/'. 0, or -ENOENT said. */
+static int resolve_key(const char *argv0, char *key, size_t size)
+{
+	char buf[PATH_MAX];
+	const char *path = getenv("PATH");
+
+	if (strchr(argv0, '/')) {
+		if (realpath(argv0, key))
+			return 0;
+	} else {
+		for (const char *p = path ? path : "/usr/bin:/bin"; *p;) {
+			size_t n = strcspn(p, ":");
+
+			snprintf(buf, sizeof(buf), "%.*s/%s", (int)n, n ? p : ".", argv0);
+			if (access(buf, X_OK) == 0 && realpath(buf, key))
+				return 0;
+			p += n + (p[n] == ':');
+		}
+	}
+	(void)size;
+	return cli_error("'%s': no such program", argv0);
+}
+
+/* Reads KEY's list into L; -ENOENT when there is none; -EINVAL (said) for a
+ * damaged one. */
+static int list_load(const char *key, struct pf_list *l, struct strbuf *path)
+{
+	struct strbuf err = STRBUF_INIT;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f;
+	int r;
+
+	if (list_path(key, path) < 0)
+		return cli_error("no cache directory: neither XDG_CACHE_HOME nor HOME is set");
+	f = fopen(path->buf, "re");
+	if (!f)
+		return -ENOENT;
+	{
+		FILE *m = open_memstream(&buf, &len);
+		char chunk[65536];
+		size_t n;
+
+		while (m && (n = fread(chunk, 1, sizeof(chunk), f)) > 0)
+			fwrite(chunk, 1, n, m);
+		if (m)
+			fclose(m);
+	}
+	fclose(f);
+	r = pf_list_parse(buf ? buf : "", len, path->buf, l, &err);
+	if (r == -EINVAL)
+		cli_error("%s", err.buf);
+	free(buf);
+	sb_release(&err);
+	return r;
+}
+
+static int list_save(const struct pf_list *l, const char *path)
+{
+	struct strbuf sb = STRBUF_INIT;
+	int r = db_make_parent(path, NULL);
+
+	if (!r)
+		r = pf_list_format(l, &sb);
+	if (!r)
+		r = recsys_write_atomic(path, sb.buf, sb.len, (uid_t)-1, (gid_t)-1, true);
+	sb_release(&sb);
+	return r < 0 ? cli_error_errno(r, "cannot write '%s'", path) : 0;
+}
+
+static uint64_t listed_bytes(const struct pf_list *l)
+{
+	uint64_t b = 0;
+
+	for (size_t i = 0; i < l->n; i++)
+		for (size_t k = 0; k < l->f[i].n; k++)
+			b += l->f[i].r[k].len;
+	return b;
+}
+
+/* ------------------------------------------------------------- learn */
+
+static void free_paths(char **p)
+{
+	for (size_t i = 0; p && p[i]; i++)
+		free(p[i]);
+	free(p);
+}
+
+/* The program and what it started: their files, added to PATHS. */
+static void look(pid_t pid, char ***paths, size_t *n, struct strbuf *cwd)
+{
+	int kids[64];
+	int nk = recsys_children(pid, kids, 64);
+
+	pfl_proc_files(pid, paths, n, cwd);
+	for (int i = 0; i < nk; i++)
+		pfl_proc_files(kids[i], paths, n, NULL);
+}
+
+static void data_dirs(const char *key, const char *cwd, char ***paths, size_t *n)
+{
+	char name[NAME_MAX + 1], dir[PATH_MAX], tmp[PATH_MAX];
+	const char *home = getenv("HOME");
+	/* under /usr/share, then under the home: ~/.NAME, ~/.local/share/NAME,
+	 * ~/.cache/NAME */
+	const char *const sys[] = { "/usr/share/games/", "/usr/share/" };
+	const char *const mine[] = { "/.", "/.local/share/", "/.cache/" };
+
+	snprintf(tmp, sizeof(tmp), "%s", key);
+	snprintf(name, sizeof(name), "%s", basename(tmp));
+	for (size_t i = 0; i < 2; i++) {
+		snprintf(dir, sizeof(dir), "%s%s", sys[i], name);
+		pfl_dir_files(dir, MAX_DATA_FILES, paths, n);
+	}
+	for (size_t i = 0; home && *home && i < 3; i++) {
+		snprintf(dir, sizeof(dir), "%s%s%s", home, mine[i], name);
+		pfl_dir_files(dir, MAX_DATA_FILES, paths, n);
+	}
+	if (home && *home) {
+		snprintf(dir, sizeof(dir), "%s/.cache/mesa_shader_cache", home);
+		pfl_dir_files(dir, MAX_DATA_FILES, paths, n);
+	}
+	/* its working directory, unless that is everything: / or the home */
+	if (cwd && *cwd && strcmp(cwd, "/") && !(home && !strcmp(cwd, home)))
+		pfl_dir_files(cwd, MAX_DATA_FILES, paths, n);
+}
+
+static double mono_s(void)
+{
+	return (double)sched_now_ns() / 1e9;
+}
+
+static int cmd_learn(char **argv)
+{
+	struct child_spawn sp = CHILD_SPAWN_INIT;
+	struct strbuf path = STRBUF_INIT, cwd = STRBUF_INIT;
+	struct pf_list l = { 0 };
+	struct pf_file *seen = NULL;
+	char key[PATH_MAX], **paths = NULL;
+	size_t npaths = 0;
+	double t0, next = 1.0;
+	int status = 0, r, ret = 1;
+	uint64_t resident = 0;
+	struct stat st;
+	pid_t pid;
+
+	if (resolve_key(argv[0], key, sizeof(key)) < 0 || stat(key, &st) < 0)
+		return 1;
+	r = list_load(key, &l, &path);
+	if (r == -EINVAL) {
+		fprintf(stderr, "%s: the list is damaged: learning it anew\n", cli_prog);
+		pf_list_free(&l);
+	} else if (r == 0 && (l.exe_size != (uint64_t)st.st_size || l.exe_mtime != st.st_mtime)) {
+		fprintf(stderr, "%s: '%s' changed since its list was learnt: learning it anew\n",
+			cli_prog, key);
+		pf_list_free(&l);
+	} else if (r < 0 && r != -ENOENT) {
+		goto out;
+	}
+	if (!l.key && !(l.key = strdup(key)))
+		goto out;
+	l.exe_size = (uint64_t)st.st_size;
+	l.exe_mtime = st.st_mtime;
+	/* the program first (its list starts with it), and our working
+	 * directory is its, until a look says otherwise (a program that ends
+	 * before the first look at 1 s) */
+	{
+		char here[PATH_MAX];
+
+		if (pfl_add_path(&paths, &npaths, key) < 0 || !getcwd(here, sizeof(here)) ||
+		    sb_adds(&cwd, here) < 0)
+			goto out;
+	}
+	sp.argv = argv;
+	sp.path_search = true;
+	pid = child_spawn(&sp);
+	if (pid < 0) {
+		cli_error_errno(pid, "cannot run '%s'", argv[0]);
+		goto out;
+	}
+	t0 = mono_s();
+	for (;;) {
+		pid_t w = waitpid(pid, &status, WNOHANG);
+		double t = mono_s() - t0;
+
+		if (w == pid || (w < 0 && errno != EINTR))
+			break;
+		if (t >= next && t < LEARN_FOR_S) {
+			look(pid, &paths, &npaths, &cwd);
+			next = next < 3.0 ? 3.0 : next + 10.0;
+		}
+		sched_sleep_until(sched_now_ns() + 50000000ull);
+	}
+	data_dirs(key, cwd.buf, &paths, &npaths);
+	seen = calloc(npaths + 1, sizeof(*seen));
+	if (!seen)
+		goto out;
+	for (size_t i = 0; i < npaths; i++) {
+		size_t cap = 0;
+		uint64_t size;
+
+		seen[i].path = paths[i];
+		if (pfl_file_ranges(paths[i], &seen[i].r, &seen[i].n, &cap, &size) < 0)
+			continue;
+		for (size_t k = 0; k < seen[i].n; k++)
+			resident += seen[i].r[k].len;
+	}
+	if (pf_list_learn(&l, seen, npaths) < 0 || list_save(&l, path.buf) < 0)
+		goto out;
+	fprintf(stderr, "%s: learnt '%s': %zu files looked at, %.1f MB resident; the list: %zu "
+		"files, %.1f MB, %" PRIu32 " learn%s ('%s')\n", cli_prog, key, npaths,
+		resident / 1048576.0, l.n, listed_bytes(&l) / 1048576.0, l.learns,
+		l.learns == 1 ? "" : "s", path.buf);
+	/* as record: 3 when the program failed (the list is kept all the same) */
+	ret = WIFEXITED(status) && !WEXITSTATUS(status) ? 0 : 3;
+	if (ret)
+		fprintf(stderr, "%s: '%s' %s %d\n", cli_prog, argv[0],
+			WIFEXITED(status) ? "exited with status" : "was killed by signal",
+			WIFEXITED(status) ? WEXITSTATUS(status) : WTERMSIG(status));
+out:
+	for (size_t i = 0; seen && i < npaths; i++)
+		free(seen[i].r);
+	free(seen);
+	free_paths(paths);
+	pf_list_free(&l);
+	sb_release(&path);
+	sb_release(&cwd);
+	return ret;
+}
+
+/* ------------------------------------------------------------- fetch */
+
+static int cmp_order(const void *pa, const void *pb, void *ctx)
+{
+	const struct pf_list *l = ctx;
+	uint32_t a = l->f[*(const size_t *)pa].order, b = l->f[*(const size_t *)pb].order;
+
+	return a < b ? -1 : a > b;
+}
+
+/* Reads KEY's list back; WATCH: the program's pid (run), 0 none. */
+static int fetch(const char *key, const struct pf_opts *o, pid_t watch)
+{
+	struct strbuf path = STRBUF_INIT;
+	struct pf_list l = { 0 };
+	struct pf_read *rd = NULL;
+	struct pf_sys start, now;
+	size_t nrd = 0, k = 0, *byorder = NULL, nfiles = 0, page = pfl_page();
+	uint64_t *missing = NULL, total = 0, budget, got = 0, already = 0;
+	long reads = 0;
+	double t0 = mono_s();
+	enum pf_stop why = PF_STOP_DONE;
+	char *buf = NULL;
+	int ret = 1, r, fd = -1, fd_file = -1;
+	struct stat st;
+
+	r = list_load(key, &l, &path);
+	if (r == -ENOENT) {
+		cli_error("no prefetch list for '%s': 'stallscope prefetch learn -- %s' makes one",
+			  key, key);
+		goto out;
+	}
+	if (r < 0)
+		goto out;
+	if (stat(key, &st) == 0 && (l.exe_size != (uint64_t)st.st_size || l.exe_mtime != st.st_mtime)) {
+		cli_error("'%s' changed since its list was learnt: the list is stale; 'prefetch "
+			  "learn' learns it anew", key);
+		goto out;
+	}
+	for (size_t i = 0; i < l.n; i++)
+		total += l.f[i].n;
+	missing = calloc(total + 1, sizeof(*missing));
+	byorder = calloc(l.n + 1, sizeof(*byorder));
+	buf = malloc(PFL_CHUNK);
+	if (!missing || !byorder || !buf)
+		goto out;
+	/* what is not resident now, in pf_choose's order (files by first use) */
+	for (size_t i = 0; i < l.n; i++)
+		byorder[i] = i;
+	qsort_r(byorder, l.n, sizeof(*byorder), cmp_order, &l);
+	for (size_t j = 0; j < l.n; j++) {
+		const struct pf_file *f = &l.f[byorder[j]];
+		int ffd = open(f->path, O_RDONLY | O_CLOEXEC);
+
+		for (size_t m = 0; m < f->n; m++, k++) {
+			missing[k] = f->r[m].len;
+			if (ffd >= 0 && pfl_missing(ffd, f->r[m].off, f->r[m].len, &missing[k]) == 0)
+				already += f->r[m].len - missing[k];
+		}
+		if (ffd >= 0)
+			close(ffd);
+	}
+	pfl_sys(&start);
+	budget = (uint64_t)(o->mb * 1048576);
+	if (start.mem_avail_kb * 1024 < (uint64_t)(o->reserve_mb * 1048576))
+		budget = 0;
+	else if (start.mem_avail_kb * 1024 - (uint64_t)(o->reserve_mb * 1048576) < budget)
+		budget = start.mem_avail_kb * 1024 - (uint64_t)(o->reserve_mb * 1048576);
+	if (pf_choose(&l, missing, budget, page, &rd, &nrd) < 0)
+		goto out;
+	r = pfl_lower_priority(o->io);
+	if (r < 0)
+		cli_warn("cannot lower the fetch's priority (%s): %s", o->io, strerror(-r));
+	for (size_t i = 0; i < nrd; i++) {
+		long n;
+
+		pfl_sys(&now);
+		why = pf_should_stop(&start, &now, (uint64_t)(o->reserve_mb * 1024), mono_s() - t0,
+				     FETCH_LIMIT_S, watch && kill(watch, 0) < 0 && errno == ESRCH);
+		if (why != PF_GO)
+			break;
+		why = PF_STOP_DONE;
+		if (fd_file != (int)rd[i].file) {
+			if (fd >= 0)
+				close(fd);
+			fd = open(l.f[rd[i].file].path, O_RDONLY | O_CLOEXEC);
+			fd_file = (int)rd[i].file;
+			nfiles += fd >= 0;
+		}
+		if (fd < 0)
+			continue;
+		n = pfl_read(fd, rd[i].off, rd[i].len, buf);
+		if (n > 0) {
+			reads += n;
+			got += rd[i].len;
+		}
+	}
+	if (fd >= 0)
+		close(fd);
+	fprintf(stderr, "%s: read %.1f MB from %zu files in %.2f s (%.1f MB already resident; "
+		"budget %.1f MB of %.1f MB listed; %ld reads, %s), stopped: %s\n", cli_prog,
+		got / 1048576.0, nfiles, mono_s() - t0, already / 1048576.0, budget / 1048576.0,
+		listed_bytes(&l) / 1048576.0, reads, o->io, pf_stop_name(why));
+	ret = 0;
+out:
+	free(rd);
+	free(missing);
+	free(byorder);
+	free(buf);
+	pf_list_free(&l);
+	sb_release(&path);
+	return ret;
+}
+
+/* run: the fetch in a child of its own session, the program exec'd here
+ * (same pid, its exit status). */
+static int cmd_run(char **argv, const struct pf_opts *o)
+{
+	char key[PATH_MAX];
+	pid_t self = getpid(), pid;
+
+	if (resolve_key(argv[0], key, sizeof(key)) < 0)
+		return 1;
+	pid = fork();
+	if (pid < 0)
+		return cli_error_errno(-errno, "fork");
+	if (pid == 0) {
+		setsid();
+		_exit(fetch(key, o, self) ? 1 : 0);
+	}
+	execvp(argv[0], argv);
+	cli_error_errno(-errno, "cannot run '%s'", argv[0]);
+	kill(pid, SIGTERM);
+	return 127;
+}
+
+/* ------------------------------------------------------- list, show */
+
+static int cmd_list(void)
+{
+	struct strbuf dir = STRBUF_INIT;
+	char cmd[PATH_MAX + 64];
+	int n = 0;
+
+	if (list_dir(&dir) < 0)
+		return cli_error("no cache directory: neither XDG_CACHE_HOME nor HOME is set");
+	printf("%-8s %-7s %10s  %s\n", "learns", "files", "listed_MB", "program");
+	snprintf(cmd, sizeof(cmd), "%s", dir.buf);
+	{
+		char **paths = NULL;
+		size_t np = 0;
+
+		pfl_dir_files(dir.buf, 100000, &paths, &np);
+		for (size_t i = 0; i < np; i++) {
+			struct pf_list l = { 0 };
+			struct strbuf err = STRBUF_INIT;
+			FILE *f = fopen(paths[i], "re");
+			char *buf = NULL;
+			size_t cap = 0;
+			ssize_t len;
+
+			if (!f)
+				continue;
+			len = getdelim(&buf, &cap, 0, f);
+			fclose(f);
+			if (len >= 0 && pf_list_parse(buf, (size_t)len, paths[i], &l, &err) == 0) {
+				printf("%-8" PRIu32 " %-7zu %10.1f  %s\n", l.learns, l.n,
+				       listed_bytes(&l) / 1048576.0, l.key);
+				n++;
+			} else if (len >= 0) {
+				printf("%-8s %-7s %10s  (damaged: %s)\n", "-", "-", "-", err.buf);
+			}
+			pf_list_free(&l);
+			sb_release(&err);
+			free(buf);
+		}
+		free_paths(paths);
+	}
+	if (!n)
+		printf("(no lists in '%s')\n", dir.buf);
+	sb_release(&dir);
+	return 0;
+}
+
+static int cmd_show(const char *name, bool forget)
+{
+	struct strbuf path = STRBUF_INIT;
+	struct pf_list l = { 0 };
+	char key[PATH_MAX];
+	int r;
+
+	if (resolve_key(name, key, sizeof(key)) < 0)
+		return 1;
+	r = list_load(key, &l, &path);
+	if (r == -ENOENT) {
+		cli_error("no prefetch list for '%s'", key);
+		goto out;
+	}
+	if (forget) {
+		if (unlink(path.buf) < 0) {
+			r = cli_error_errno(-errno, "cannot remove '%s'", path.buf);
+			goto out;
+		}
+		printf("forgot '%s' ('%s')\n", key, path.buf);
+		r = 0;
+		goto out;
+	}
+	if (r < 0)
+		goto out;
+	printf("program:  %s (%" PRIu64 " bytes, mtime %" PRId64 ")\nlist:     %s\nlearns:   %" PRIu32
+	       "\nfiles:    %zu, %.1f MB\n", l.key, l.exe_size, l.exe_mtime, path.buf, l.learns, l.n,
+	       listed_bytes(&l) / 1048576.0);
+	for (size_t i = 0; i < l.n; i++) {
+		uint64_t b = 0;
+
+		for (size_t k = 0; k < l.f[i].n; k++)
+			b += l.f[i].r[k].len;
+		printf("  %4" PRIu32 " %10.1f KB %zu range%s  %s%s\n", l.f[i].order, b / 1024.0,
+		       l.f[i].n, l.f[i].n == 1 ? " " : "s", l.f[i].path,
+		       l.f[i].misses ? " (missed)" : "");
+	}
+out:
+	pf_list_free(&l);
+	sb_release(&path);
+	return r < 0 ? 1 : 0;
+}
+
+int cmd_prefetch(int argc, char **argv)
+{
+	enum { O_MB = 256, O_RESERVE, O_IO };
+	static const struct option lo[] = {
+		{ "mb", required_argument, NULL, O_MB },
+		{ "reserve-mb", required_argument, NULL, O_RESERVE },
+		{ "io", required_argument, NULL, O_IO },
+		{ "help", no_argument, NULL, 'h' },
+		{ 0 },
+	};
+	struct pf_opts o = { .mb = 64, .reserve_mb = 48, .io = "be7" };
+	const char *sub;
+	int c;
+
+	if (argc < 2)
+		return cli_usage_error("expected learn, fetch, run, list, show or forget");
+	sub = argv[1];
+	if (!strcmp(sub, "-h") || !strcmp(sub, "--help")) {
+		usage(stdout);
+		return 0;
+	}
+	optind = 2;
+	while ((c = getopt_long(argc, argv, "+:h", lo, NULL)) != -1) {
+		switch (c) {
+		case O_MB:
+			if (cli_parse_double("--mb", optarg, 0, 1 << 20, &o.mb) < 0)
+				return EXIT_USAGE;
+			break;
+		case O_RESERVE:
+			if (cli_parse_double("--reserve-mb", optarg, 0, 1 << 20, &o.reserve_mb) < 0)
+				return EXIT_USAGE;
+			break;
+		case O_IO:
+			if (strcmp(optarg, "idle") &&
+			    !(optarg[0] == 'b' && optarg[1] == 'e' && optarg[2] >= '0' &&
+			      optarg[2] <= '7' && !optarg[3]))
+				return cli_usage_error("option '--io': expected be0..be7 or idle, got "
+						       "'%s'", optarg);
+			o.io = optarg;
+			break;
+		case 'h':
+			usage(stdout);
+			return 0;
+		default:
+			return cli_bad_option(c, argv);
+		}
+	}
+	if (!strcmp(sub, "learn") || !strcmp(sub, "run")) {
+		if (optind >= argc)
+			return cli_usage_error("%s: expected -- CMD", sub);
+		return !strcmp(sub, "learn") ? cmd_learn(argv + optind) : cmd_run(argv + optind, &o);
+	}
+	if (!strcmp(sub, "list"))
+		return optind < argc ? cli_usage_error("list: unexpected '%s'", argv[optind])
+				     : cmd_list();
+	if (!strcmp(sub, "fetch") || !strcmp(sub, "show") || !strcmp(sub, "forget")) {
+		char key[PATH_MAX];
+
+		if (argc - optind != 1)
+			return cli_usage_error("%s: expected one KEY (the program)", sub);
+		if (!strcmp(sub, "fetch"))
+			return resolve_key(argv[optind], key, sizeof(key)) < 0 ? 1 : fetch(key, &o, 0);
+		return cmd_show(argv[optind], !strcmp(sub, "forget"));
+	}
+	return cli_usage_error("unknown subcommand '%s' (expected learn, fetch, run, list, show or "
+			       "forget)", sub);
+}

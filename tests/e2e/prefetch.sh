@@ -1,0 +1,93 @@
+#!/bin/bash
+# SPDX-License-Identifier: MIT
+# labels: e2e live
+# `stallscope prefetch` on a fake game (a script that reads a 64 MB data
+# file in its working directory): learn it; drop the file's pages
+# (POSIX_FADV_DONTNEED); `prefetch run`: the pages are resident again
+# (util-linux's fincore) before the game reads them, 3 s after it starts;
+# its pid is the one prefetch run was started as, its exit status (7) is
+# the program's. Then list, show, forget; a damaged list is a clear error
+# naming the file and line, and the next learn relearns it; a changed
+# program makes its list stale. Skips where the scratch directory is on
+# tmpfs (its pages cannot be dropped).
+set -u
+T=$(mktemp -d /var/tmp/ss-e2e-prefetch.XXXXXX)
+trap 'rm -rf "$T"' EXIT
+fail() { echo "FAIL: $*"; exit 1; }
+command -v fincore >/dev/null || { echo "skip: no fincore (util-linux)"; exit 77; }
+case $(stat -f -c %T "$T") in
+tmpfs | ramfs | overlayfs) echo "skip: '$T' is not on a disk"; exit 77 ;;
+esac
+cd "$T" || exit 1
+export XDG_CACHE_HOME=$T/cache
+head -c $((64 << 20)) /dev/urandom >data.pak
+cat >game.sh <<'EOF'
+#!/bin/sh
+# the fake game: says its pid, waits (a start-up), looks at its data's
+# residency, then reads it
+echo $$ >pid
+[ -n "${WAIT:-}" ] && sleep "$WAIT"
+fincore -b -n -o RES data.pak >res_before
+cat data.pak >/dev/null
+exit 7
+EOF
+chmod +x game.sh
+drop() {
+	python3 -c 'import os, sys; fd = os.open(sys.argv[1], os.O_RDONLY); os.fsync(fd); os.posix_fadvise(fd, 0, 0, os.POSIX_FADV_DONTNEED)' "$1"
+}
+
+"$SS_BIN" prefetch learn -- ./game.sh >learn.out 2>&1
+[ $? = 3 ] || fail "learn: a program that exits 7 is a failed one (3): $(cat learn.out)"
+grep -q "learnt '$T/game.sh'" learn.out || fail "learn: $(cat learn.out)"
+"$SS_BIN" prefetch show ./game.sh >show.out || fail "show"
+grep -q "files: " show.out && grep -q "$T/data.pak" show.out || fail "the data is not listed: $(cat show.out)"
+grep -A1 "^files:" show.out | tail -1 | grep -q "$T/game.sh" || fail "the program is not first: $(cat show.out)"
+
+drop data.pak
+res=$(fincore -b -n -o RES data.pak)
+[ "$res" -lt $((8 << 20)) ] || fail "the data did not drop ($res bytes resident): a disk that keeps it"
+WAIT=3 "$SS_BIN" prefetch run --mb 80 -- ./game.sh >run.out 2>&1 &
+p=$!
+wait $p
+rc=$?
+[ $rc = 7 ] || fail "run: the exit status is $rc, not the program's 7: $(cat run.out)"
+[ "$(cat pid)" = "$p" ] || fail "run: the game's pid $(cat pid) is not $p"
+before=$(cat res_before)
+[ "$before" -ge $((60 << 20)) ] || fail "only $before bytes resident when the game started reading: $(cat run.out)"
+for i in $(seq 50); do grep -q "stopped:" run.out && break; sleep 0.1; done
+grep -Eq "read 6[0-9]\.[0-9] MB from [0-9]+ files in .* s \(.* MB already resident; budget 80\.0 MB of .* MB listed; [0-9]+ reads, be7\), stopped: done" run.out ||
+	fail "the fetch's line: $(cat run.out)"
+
+# a fetch with nothing missing reads nothing; a budget cuts it
+"$SS_BIN" prefetch fetch ./game.sh >fetch.out 2>&1 || fail "fetch: $(cat fetch.out)"
+grep -q "read 0.0 MB" fetch.out || fail "a warm fetch read something: $(cat fetch.out)"
+drop data.pak
+"$SS_BIN" prefetch fetch --mb 8 --io idle ./game.sh >fetch8.out 2>&1 || fail "fetch --mb 8"
+grep -Eq "read [78]\.[0-9] MB .*budget 8\.0 MB.*idle\), stopped: done" fetch8.out || fail "fetch --mb 8: $(cat fetch8.out)"
+
+"$SS_BIN" prefetch list >list.out || fail "list"
+grep -q "$T/game.sh" list.out || fail "list: $(cat list.out)"
+
+# a damaged list: a clear error, the next learn relearns
+l=$(ls "$T"/cache/stallscope/prefetch/*.list)
+printf 'stallscope-prefetch 1\nexe 1 2 3 /x\nr 0 4096 -\n' >"$l"
+"$SS_BIN" prefetch show ./game.sh >bad.out 2>&1
+[ $? = 1 ] && grep -q "'$l' line 3: a range before any file" bad.out || fail "damaged list: $(cat bad.out)"
+"$SS_BIN" prefetch learn -- ./game.sh >relearn.out 2>&1
+grep -q "damaged: learning it anew" relearn.out || fail "relearn: $(cat relearn.out)"
+"$SS_BIN" prefetch show ./game.sh | grep -q "learns:   1" || fail "the relearnt list"
+
+# a changed program: its list is stale
+sleep 1.1
+echo "# changed" >>game.sh
+"$SS_BIN" prefetch fetch ./game.sh >stale.out 2>&1
+[ $? = 1 ] && grep -q "the list is stale" stale.out || fail "stale: $(cat stale.out)"
+"$SS_BIN" prefetch learn -- ./game.sh >l2.out 2>&1
+grep -q "changed since its list was learnt: learning it anew" l2.out || fail "relearn a changed program: $(cat l2.out)"
+
+"$SS_BIN" prefetch forget ./game.sh >/dev/null || fail "forget"
+"$SS_BIN" prefetch show ./game.sh >gone.out 2>&1
+[ $? = 1 ] && grep -q "no prefetch list" gone.out || fail "after forget: $(cat gone.out)"
+"$SS_BIN" prefetch fetch --io be9 ./game.sh >/dev/null 2>&1
+[ $? = 2 ] || fail "--io be9 is a usage error"
+echo "ok"
