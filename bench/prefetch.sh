@@ -8,10 +8,15 @@
 # fetch (256 KiB reads, readahead off, best-effort 7). Then a fake game's
 # load (reading its 3 data files, 96 MB, at once after it starts) cold with
 # and without `prefetch run` (the fetch racing the game: what a player
-# gets), rounds interleaved. The files are in /var/tmp (a disk, not tmpfs).
+# gets), rounds interleaved. As root, the A/B a decision rests on: `bench
+# --drop-caches` of the fake game loading a 96 MB level before its first
+# frame, variants PREFETCH=learn (a learn run), - and PREFETCH=fetch, 4
+# rounds, then `compare` of load_s and load_disk_s. The files are in
+# /var/tmp (a disk, not tmpfs).
 set -u
 build=${1:-build}
-bin=$(cd "$build" && pwd)/stallscope
+build=$(cd "$build" && pwd)
+bin=$build/stallscope
 T=$(mktemp -d /var/tmp/ss-bench-prefetch.XXXXXX)
 trap 'rm -rf "$T"' EXIT
 case $(stat -f -c %T "$T") in
@@ -66,3 +71,17 @@ for i in 1 2 3 4 5; do
 done
 printf "prefetch: the fake game's load, cold: base %s ms, with prefetch run %s ms (medians of 5; base:%s, prefetch:%s ms)\n" \
 	"$(echo $base | tr ' ' '\n' | median)" "$(echo $pre | tr ' ' '\n' | median)" "$base" "$pre"
+
+game=$build/fakegame
+if [ "$(id -u)" = 0 ] && [ -x "$game" ]; then
+	cat data1.pak data2.pak data3.pak >level.pak
+	sync
+	rm -rf "$XDG_CACHE_HOME"
+	"$bin" bench pfab --db ab.db --results ab --rounds 4 --drop-caches --no-watch --warmup 0 \
+		--frames marker --variants "PREFETCH=learn - PREFETCH=fetch" -- "$game" --quiet \
+		--seconds 1 --load "$T/level.pak" >ab.out 2>&1 || { echo "bench/prefetch: the A/B failed: $(tail -3 ab.out)"; exit 1; }
+	echo "prefetch: A/B, 4 rounds, cold (bench --drop-caches), the fake game loading 96 MB:"
+	"$bin" compare --db ab.db --metrics load_s,load_disk_s pfab:- pfab:PREFETCH=fetch | sed 's/^/  /'
+else
+	echo "prefetch: the A/B with bench --drop-caches needs root: left out"
+fi

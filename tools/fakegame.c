@@ -79,6 +79,7 @@ struct stall {
 static struct {
 	double fps, seconds;
 	const char *dir;
+	const char *load;	/* --load: a file read whole before the first frame */
 	size_t nstalls;
 	struct stall stalls[MAX_STALLS];
 	bool quiet;
@@ -815,12 +816,32 @@ static void usage(FILE *f)
 		"  --fps N       frames per second (default 60)\n"
 		"  --seconds S   how long to run (default 5)\n"
 		"  --dir DIR     where the disk/io file goes, on a disk (default /var/tmp)\n"
+		"  --load PATH   read PATH whole before the first frame: a level's data\n"
+		"                (prefetch's A/B)\n"
 		"  --quiet       print nothing but errors\n"
 		"\n"
 		"environment: FAKEGAME_STALL=KIND:MS@SEC[,...] adds stalls (a bench switch)\n"
 		"\n"
 		"EXAMPLES\n"
 		"  stallscope record -- fakegame --seconds 4 --stall disk:300@1 --stall wait:300@2.5\n");
+}
+
+/* Reads PATH whole, 128 KiB at a time, as a game loads a level. */
+static void load_file(const char *path)
+{
+	static char buf[128 * 1024];
+	double a = now_s();
+	long long total = 0;
+	ssize_t n;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0)
+		die("cannot open '%s'", path, errno);
+	while ((n = read(fd, buf, sizeof(buf))) > 0)
+		total += n;
+	close(fd);
+	if (!opt.quiet)
+		printf("fakegame: load read %.1f MB in %.3f s\n", total / 1048576.0, now_s() - a);
 }
 
 static int parse_stall(const char *arg)
@@ -892,6 +913,7 @@ int main(int argc, char **argv)
 		{ "seconds", required_argument, NULL, 's' },
 		{ "stall", required_argument, NULL, 'S' },
 		{ "dir", required_argument, NULL, 'd' },
+		{ "load", required_argument, NULL, 'l' },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -933,6 +955,9 @@ int main(int argc, char **argv)
 		case 'd':
 			opt.dir = optarg;
 			break;
+		case 'l':
+			opt.load = optarg;
+			break;
 		case 'q':
 			opt.quiet = true;
 			break;
@@ -970,7 +995,10 @@ int main(int argc, char **argv)
 	signal(SIGTERM, on_fatal_signal);
 	signal(SIGHUP, on_fatal_signal);
 	signal(SIGPIPE, on_fatal_signal);
-	/* the load: everything the stalls need, before the first frame */
+	/* the load: --load's file, then everything the stalls need, before the
+	 * first frame */
+	if (opt.load)
+		load_file(opt.load);
 	for (i = 0; i < opt.nstalls; i++)
 		need[opt.stalls[i].kind] = true;
 	if (need[K_DISK] || need[K_IO])

@@ -141,6 +141,7 @@ struct bench {
 	/* the tally */
 	size_t done, stored, interfered, reruns, failed, nbad;
 	size_t spooled;			/* runs the database did not take: in the spool */
+	size_t learns;			/* PREFETCH=learn runs: not recorded */
 	char *dbname;			/* the database as messages show it (no password) */
 	size_t good[MAX_VARIANTS + 1];	/* good runs of each variant */
 	struct strbuf bad;		/* the failed runs, a line each */
@@ -564,6 +565,50 @@ static int record_run(struct bench *b, size_t i, struct strbuf *dir)
 	return 0;
 }
 
+/* A PREFETCH=learn run: `prefetch learn -- CMD` in the variant's
+ * environment, after the quiet step (--drop-caches: a cold learn); not
+ * recorded, not stored. 0, or -1 (said) when it could not run. */
+static int learn_run(struct bench *b, size_t i)
+{
+	const struct plan_run *pr = &b->plan[i];
+	const struct variant *v = &b->vars[pr->variant];
+	struct strbuf qnote = STRBUF_INIT;
+	char **argv = NULL, **env;
+	size_t n = 0, cap = 0;
+	int st = -1;
+
+	bench_quiet_step(&b->o, &stop_requested, &qnote);
+	if (qnote.len)
+		fprintf(stderr, "%s: quiet step: %s\n", cli_prog, qnote.buf);
+	sb_release(&qnote);
+	for (char **c = b->cmd; *c; c++)
+		n++;
+	cap = n + 6;
+	argv = calloc(cap, sizeof(*argv));
+	env = variant_environ(v, environ);
+	if (!argv || !env) {
+		free(argv);
+		free(env);
+		return cli_error_errno(-ENOMEM, "run %zu", i + 1);
+	}
+	argv[0] = b->self;
+	argv[1] = (char *)"prefetch";
+	argv[2] = (char *)"learn";
+	argv[3] = (char *)"--";
+	for (size_t k = 0; k < n; k++)
+		argv[4 + k] = b->cmd[k];
+	fprintf(stderr, "%s: run %zu/%zu is a learn run (PREFETCH=learn): not recorded, not "
+		"stored\n", cli_prog, i + 1, b->total);
+	st = run_record(argv, env);
+	free(argv);
+	free(env);
+	if (st != 0 && st != 3)
+		return cli_error("run %zu/%zu: prefetch learn failed (exit %d); stopping", i + 1,
+				 b->total, st);
+	b->learns++;
+	return 0;
+}
+
 /* Analyses run DIR into A: as report would, then again when the recipe's
  * regexes moved its window; a run the bench was stopped in is failed.
  * 0, 1 (this run is lost, said) or -1 (the bench must stop, said). */
@@ -710,6 +755,15 @@ static void run_plan(struct bench *b)
 			cli_prog, i + 1, b->total, pr->round, b->vars[pr->variant].name,
 			pr->rerun ? " (re-run)" : "", el, b->done ? ", about " : "",
 			b->done ? left : "", b->done ? " left" : "");
+		if (b->vars[pr->variant].prefetch == VARIANT_PREFETCH_LEARN) {
+			if (learn_run(b, i) < 0) {
+				b->failed++;
+				break;
+			}
+			b->done++;
+			b->run_time += now_s() - t_run;
+			continue;
+		}
 		if (record_run(b, i, &dir) < 0) {
 			b->failed++;
 			break;
@@ -738,6 +792,16 @@ static void run_plan(struct bench *b)
 	sb_release(&err);
 }
 
+/* The variant the others are compared with: the first that is recorded (a
+ * PREFETCH=learn variant is not). */
+static size_t base_variant(const struct bench *b)
+{
+	for (size_t v = 0; v < b->nvars; v++)
+		if (b->vars[v].prefetch != VARIANT_PREFETCH_LEARN)
+			return v;
+	return 0;
+}
+
 /* What was stored, what failed, and the commands to look at it. */
 /* --html: the comparison page of the variants with good runs, each against
  * the base, as NAME.html. */
@@ -751,7 +815,7 @@ static int bench_html(const struct bench *b)
 	for (size_t v = 0; v < b->nvars && n <= MAX_VARIANTS; v++)
 		if (b->good[v] && asprintf(&specs[n], "%s:%s", b->o.name, b->vars[v].name) >= 0)
 			n++;
-	if (n < 2 || !b->good[0]) {
+	if (n < 2 || !b->good[base_variant(b)]) {
 		cli_warn("--html: no page: the base and another variant need good runs");
 		for (int i = 0; i < n; i++)
 			free(specs[i]);
@@ -784,7 +848,7 @@ static void summary(const struct bench *b)
 		       "stallscope db push --db \"%s\" sends them\n", b->spooled,
 		       b->spooled == 1 ? "" : "S", db);
 	for (size_t v = 0; v < b->nvars && b->stored; v++)
-		if (!b->good[v])
+		if (!b->good[v] && b->vars[v].prefetch != VARIANT_PREFETCH_LEARN)
 			printf("!! variant '%s' has no good run: compare cannot use it\n",
 			       b->vars[v].name);
 	if (!b->stored)
@@ -795,10 +859,13 @@ static void summary(const struct bench *b)
 	}
 	printf("  stallscope runs --db %s --name %s\n", db, name);
 	printf("  stallscope matrix --db %s --name %s -o matrix-%s/\n", db, name, name);
-	for (size_t v = 1; v < b->nvars && b->good[0]; v++)
+	if (b->learns)
+		printf("  (%zu learn run%s of PREFETCH=learn, not recorded: stallscope prefetch show "
+		       "%s)\n", b->learns, b->learns == 1 ? "" : "s", b->cmd[0]);
+	for (size_t v = base_variant(b) + 1; v < b->nvars && b->good[base_variant(b)]; v++)
 		if (b->good[v])
 			printf("  stallscope compare --db %s %s:%s %s:%s\n", db, name,
-			       b->vars[0].name, name, b->vars[v].name);
+			       b->vars[base_variant(b)].name, name, b->vars[v].name);
 }
 
 int cmd_bench(int argc, char **argv)

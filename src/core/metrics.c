@@ -65,6 +65,7 @@ const struct metric_desc metric_descs[M_COUNT] = {
 	[M_STALL_OTHER_PLAY_S] = { "stall_other_play_s", 3, "s" },
 	[M_LOAD_DISK_S] = { "load_disk_s", 3, "s" },
 	[M_WARM_DISK_S] = { "warm_disk_s", 3, "s" },
+	[M_LOAD_S] = { "load_s", 3, "s" },
 };
 
 int metric_find(const char *name)

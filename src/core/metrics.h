@@ -43,6 +43,7 @@ enum metric_id {
 	M_STALL_DISK_PLAY_S, M_STALL_SWAP_PLAY_S, M_STALL_RECLAIM_PLAY_S, M_STALL_GPU_PLAY_S,
 	M_STALL_CPU_PLAY_S, M_STALL_IO_PLAY_S, M_STALL_WAIT_PLAY_S, M_STALL_OTHER_PLAY_S,
 	M_LOAD_DISK_S, M_WARM_DISK_S,
+	M_LOAD_S,	/* the run's start to its first frame's start (analyse.c: a run directory's) */
 	M_COUNT
 };
 

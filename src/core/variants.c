@@ -72,6 +72,18 @@ int variants_parse(const char *list, struct variant *v, size_t max, struct strbu
 					 "joined by '+', got '%s' in '%s'", sw, x->name);
 				goto fail;
 			}
+			/* PREFETCH= is bench's own switch (docs/PREFETCH.md) */
+			if (!strncmp(sw, "PREFETCH=", 9)) {
+				if (!strcmp(eq + 1, "fetch")) {
+					x->prefetch = VARIANT_PREFETCH_FETCH;
+				} else if (!strcmp(eq + 1, "learn")) {
+					x->prefetch = VARIANT_PREFETCH_LEARN;
+				} else {
+					sb_error(err, 0, "option '--variants': expected PREFETCH=fetch "
+						 "or PREFETCH=learn, got '%s'", sw);
+					goto fail;
+				}
+			}
 			if (ARRAY_GROW(x->env, x->aenv, x->nenv + 1) < 0)
 				goto nomem;
 			if (!(x->env[x->nenv] = strdup(sw)))

@@ -18,6 +18,11 @@ struct variant {
 	char **env;		/* the switches as VAR=VALUE strings */
 	size_t nenv, aenv;	/* aenv: env's room */
 	bool no_sample;		/* bench --recorder-ab's frames-only variant */
+	enum variant_prefetch {
+		VARIANT_PREFETCH_NONE,
+		VARIANT_PREFETCH_FETCH,	/* PREFETCH=fetch: the program under prefetch run */
+		VARIANT_PREFETCH_LEARN,	/* PREFETCH=learn: a prefetch learn, not recorded */
+	} prefetch;
 };
 
 /* Parses LIST into V (room for MAX); the count, or a negative errno with

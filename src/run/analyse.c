@@ -633,8 +633,17 @@ static int split_causes(struct work *w, struct strbuf *emsg)
 	struct cause_cols cols;
 
 	a->why = a->why_play = -1;
+	/* the load: from the run's start (run.ini t0) to its first frame's
+	 * start, on which the frames' t_s count from t0 */
+	a->m.v[M_LOAD_S] = NAN;
+	if (a->rec && !isnan(w->t0) && w->f && w->f->n && a->m.origin_s >= 0)
+		a->m.v[M_LOAD_S] = a->m.origin_s;
+	else if (a->rec)
+		metrics_note(&a->m, "load_s: %s", !w->f || !w->f->n ? "the run has no frames"
+						    : "run.ini has no t0 (the run's start)");
 	if (!a->rec || !a->rec->nsamples) {
-		metrics_note(&a->m, "stall_*_s, stall_why, load_disk_s, warm_disk_s: %s",
+		metrics_note(&a->m, "stall_*_s, stall_why, load_disk_s, warm_disk_s%s: %s",
+			     a->rec ? "" : ", load_s",
 			     a->rec ? "the record has no samples"
 				    : "a frame log has no samples; causes need a run directory");
 		return 0;

@@ -265,6 +265,14 @@ char **bench_record_argv(const char *self, const struct bench_opts *o, const str
 	if (quiet_note && *quiet_note)
 		r |= add_meta(&a, &n, "quiet", "%s", quiet_note);
 	r |= add_arg(&a, &n, "--");
+	if (v->prefetch == VARIANT_PREFETCH_FETCH) {
+		/* the fetch in the background, the program exec'd in its place
+		 * (stallscope-prefetch(1)): the pid record follows is the game's */
+		r |= add_arg(&a, &n, self);
+		r |= add_arg(&a, &n, "prefetch");
+		r |= add_arg(&a, &n, "run");
+		r |= add_arg(&a, &n, "--");
+	}
 	for (char **c = cmd; *c; c++)
 		r |= add_arg(&a, &n, *c);
 	if (r) {

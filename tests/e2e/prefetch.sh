@@ -8,8 +8,9 @@
 # its pid is the one prefetch run was started as, its exit status (7) is
 # the program's. Then list, show, forget; a damaged list is a clear error
 # naming the file and line, and the next learn relearns it; a changed
-# program makes its list stale. Skips where the scratch directory is on
-# tmpfs (its pages cannot be dropped).
+# program makes its list stale. bench's PREFETCH=learn and PREFETCH=fetch
+# switches on the fake game with a 64 MB load. Skips where the scratch
+# directory is on tmpfs (its pages cannot be dropped).
 set -u
 T=$(mktemp -d /var/tmp/ss-e2e-prefetch.XXXXXX)
 trap 'rm -rf "$T"' EXIT
@@ -84,6 +85,26 @@ echo "# changed" >>game.sh
 [ $? = 1 ] && grep -q "the list is stale" stale.out || fail "stale: $(cat stale.out)"
 "$SS_BIN" prefetch learn -- ./game.sh >l2.out 2>&1
 grep -q "changed since its list was learnt: learning it anew" l2.out || fail "relearn a changed program: $(cat l2.out)"
+
+# bench's switches: PREFETCH=learn is a learn run (not recorded, not
+# stored), PREFETCH=fetch a variant whose program runs under prefetch run
+# (its fetch's line in program.log); load_s is stored for each
+GAME=$SS_BUILD/fakegame
+if [ -x "$GAME" ]; then
+	"$SS_BIN" bench pf --db r.db --results runs --rounds 1 --no-watch --warmup 0 --frames marker \
+		--variants "PREFETCH=learn - PREFETCH=fetch" -- "$GAME" --quiet --seconds 1 \
+		--load "$T/data.pak" >bench.out 2>&1 || fail "bench: $(tail -5 bench.out)"
+	grep -q "run 1/3 is a learn run (PREFETCH=learn): not recorded" bench.out || fail "no learn run: $(cat bench.out)"
+	n=$("$SS_BIN" runs --db r.db --json | python3 -c 'import json,sys; print(sorted(r["variant"] for r in json.load(sys.stdin)))')
+	[ "$n" = "['-', 'PREFETCH=fetch']" ] || fail "stored variants: $n"
+	grep -q "stallscope prefetch: read .* stopped: " runs/*PREFETCH*/program.log ||
+		fail "the fetch variant's program.log: $(cat runs/*PREFETCH*/program.log)"
+	grep -q "stallscope prefetch" runs/*-pf-base/program.log && fail "the base ran a fetch"
+	"$SS_BIN" report --json --warmup 0 runs/*/ | python3 -c '
+import json, sys
+for r in json.load(sys.stdin):
+    assert r["load_s"] is not None and 0 < r["load_s"] < 30, r["load_s"]' || fail "load_s"
+fi
 
 "$SS_BIN" prefetch forget ./game.sh >/dev/null || fail "forget"
 "$SS_BIN" prefetch show ./game.sh >gone.out 2>&1

@@ -40,6 +40,7 @@ static void test_errors(void)
 		{ "A=1+B", "got 'B' in 'A=1+B'" },
 		{ "+", "expected VAR=VALUE in '+'" },
 		{ "A=1 B=1 C=1 D=1 E=1", "4 variants at most" },
+		{ "- PREFETCH=maybe", "expected PREFETCH=fetch or PREFETCH=learn, got 'PREFETCH=maybe'" },
 	};
 	struct strbuf err = STRBUF_INIT;
 	struct variant v[4];
@@ -50,6 +51,21 @@ static void test_errors(void)
 			T_FAIL("'%s': got '%s', expected '%s' in it", bad[i].list, err.buf,
 			       bad[i].says);
 	}
+	sb_release(&err);
+}
+
+/* PREFETCH= is bench's own switch: learn runs, and runs under a fetch */
+static void test_prefetch(void)
+{
+	struct strbuf err = STRBUF_INIT;
+	struct variant v[4];
+
+	CHECK_INT(variants_parse("PREFETCH=learn - PREFETCH=fetch+X=1", v, 4, &err), 3);
+	CHECK_INT(v[0].prefetch, VARIANT_PREFETCH_LEARN);
+	CHECK_INT(v[1].prefetch, VARIANT_PREFETCH_NONE);
+	CHECK_INT(v[2].prefetch, VARIANT_PREFETCH_FETCH);
+	CHECK_INT(v[2].nenv, 2);	/* still in the program's environment */
+	variants_free(v, 3);
 	sb_release(&err);
 }
 
@@ -79,6 +95,7 @@ int main(void)
 {
 	T_RUN(test_parse);
 	T_RUN(test_errors);
+	T_RUN(test_prefetch);
 	T_RUN(test_environ);
 	return t_exit();
 }
