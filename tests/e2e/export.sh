@@ -199,19 +199,7 @@ rm -f "$tmp" /dev/shm/stallscope-$rec-*
 # no later key block, so the reader stops there; "record damaged" for a span
 # skipped between whole blocks)
 cp -r game damaged
-python3 - damaged/record.ssr <<'PY' || fail "cannot damage the record"
-import struct, sys
-b = bytearray(open(sys.argv[1], "rb").read())
-off, blocks = 16, []
-while off + 8 <= len(b):
-    n = struct.unpack_from("<I", b, off)[0]
-    blocks.append((off, n))
-    off += 8 + n
-assert len(blocks) > 2, blocks
-o, n = blocks[1]
-b[o + 8 + n // 2] ^= 0x20
-open(sys.argv[1], "wb").write(b)
-PY
+python3 "$SS_SRC/tests/e2e/lib/damage.py" damaged/record.ssr 3 || fail "cannot damage the record"
 valid_trace damaged "a damaged record" "torn|damaged"
 python3 - "$PROTO" damaged.pftrace <<'PY' || fail "the damaged record's segment"
 import sys, pftrace

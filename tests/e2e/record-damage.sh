@@ -17,19 +17,7 @@ command -v sqlite3 >/dev/null || { echo "skip: sqlite3 missing"; exit 77; }
 cp -r r d
 # the blocks: a u32 length and a u32 CRC, then the payload; flip a bit in
 # the middle of the first after the header block
-python3 - d/record.ssr <<'PY' || fail "cannot damage the record"
-import struct, sys
-b = bytearray(open(sys.argv[1], "rb").read())
-off, blocks = 16, []
-while off + 8 <= len(b):
-    n = struct.unpack_from("<I", b, off)[0]
-    blocks.append((off, n))
-    off += 8 + n
-assert len(blocks) > 12, blocks
-o, n = blocks[1]
-b[o + 8 + n // 2] ^= 0x20
-open(sys.argv[1], "wb").write(b)
-PY
+python3 "$SS_SRC/tests/e2e/lib/damage.py" d/record.ssr 13 || fail "cannot damage the record"
 "$SS_BIN" report --warmup 0 --json d >dam.json
 expect_eq "report's exit status" $? 0
 python3 - whole.json dam.json <<'PY' || fail "report --json of the damaged run"
