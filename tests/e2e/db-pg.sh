@@ -4,8 +4,9 @@
 # The results database on PostgreSQL (src/db/db_pg.c), on a throwaway
 # PostgreSQL 15 server (tests/e2e/lib/pg.sh): the database unit tests' round
 # trip against it (test-db with SS_PG); `db import` of the same run
-# directories into SQLite and into PostgreSQL gives the same `runs --json`
-# and `compare --json`; a second import replaces, not duplicates; a server
+# directories into SQLite and into PostgreSQL gives the same `runs --json`,
+# `compare --json` and `matrix --db` CSVs; a second import replaces, not
+# duplicates; an older schema (3) with runs upgrades keeping them; a server
 # whose schema is newer is refused and nothing is written; tables named as
 # ours but not ours are never touched; a bad connection string and a wrong
 # password give a clear error that shows no password.
@@ -52,6 +53,32 @@ PY
 cmp -s "$T/cmp1.json" "$T/cmp2.json" || fail "compare differs: $(diff "$T/cmp1.json" "$T/cmp2.json" | head -5)"
 STALLSCOPE_DB="$PGT" "$SS_BIN" runs --json >"$T/runs3.json" || fail "runs with STALLSCOPE_DB"
 cmp -s "$T/runs2.json" "$T/runs3.json" || fail "STALLSCOPE_DB is not --db"
+# matrix --db: the same CSVs from both
+"$SS_BIN" matrix --db "$T/r.db" --name demo -o "$T/m1" >/dev/null 2>&1 || fail "matrix SQLite"
+"$SS_BIN" matrix --db "$PGT" --name demo -o "$T/m2" >/dev/null 2>&1 || fail "matrix PostgreSQL"
+diff -r "$T/m1" "$T/m2" >/dev/null || fail "matrix differs: $(diff -r "$T/m1" "$T/m2" | head -5)"
+"$SS_BIN" db info --db "$PGT" >"$T/info" || fail "db info"
+grep -q "(postgresql)" "$T/info" && grep -q "runs: *6 " "$T/info" || fail "db info: $(cat "$T/info")"
+
+# an older schema on the server (3: no rigs), with its runs: reading refuses
+# it and says how to upgrade; db upgrade takes it to today's, every run and
+# metric kept
+pg_as "$PGBIN/createdb" -h "$PGDIR" -U postgres old || fail "createdb old"
+OLD="host=$PGDIR dbname=old user=postgres"
+"$SS_BIN" db import --db "$OLD" --warmup 0 "$T"/runs/* >/dev/null 2>&1 || fail "import into old"
+nm=$(pg_as "$PGBIN/psql" -X -At -h "$PGDIR" -U postgres -d old -c "SELECT count(*) FROM metrics")
+pg_as "$PGBIN/psql" -X -q -h "$PGDIR" -U postgres -d old -c "DROP TABLE rigs; DROP INDEX runs_by_rig;
+	ALTER TABLE runs DROP CONSTRAINT runs_rig_rundir; ALTER TABLE runs DROP COLUMN rig;
+	ALTER TABLE runs ADD CONSTRAINT runs_rundir_key UNIQUE (rundir); UPDATE stallscope_schema SET version = 3" ||
+	fail "psql: back to schema 3"
+"$SS_BIN" runs --db "$OLD" >"$T/old.out" 2>&1
+[ $? = 1 ] && grep -q "schema version 3 is older" "$T/old.out" || fail "an older schema read: $(cat "$T/old.out")"
+"$SS_BIN" db upgrade --db "$OLD" >"$T/up.out" 2>&1 || fail "db upgrade: $(cat "$T/up.out")"
+grep -q "upgraded to schema version 4" "$T/up.out" || fail "db upgrade: $(cat "$T/up.out")"
+[ "$(pg_as "$PGBIN/psql" -X -At -h "$PGDIR" -U postgres -d old -c "SELECT count(*) FROM runs WHERE rig = '-'")" = 6 ] ||
+	fail "the upgraded runs"
+[ "$(pg_as "$PGBIN/psql" -X -At -h "$PGDIR" -U postgres -d old -c "SELECT count(*) FROM metrics")" = "$nm" ] ||
+	fail "the upgrade lost metrics"
 
 # a newer schema: refused, nothing written
 ours=$(pg_as "$PGBIN/psql" -X -At -h "$PGDIR" -U postgres -d bench -c "SELECT version FROM stallscope_schema")
