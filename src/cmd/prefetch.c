@@ -128,36 +128,39 @@ static int resolve_key(const char *argv0, char *key, size_t size)
 	return cli_error("'%s': no such program", argv0);
 }
 
+/* The list file PATH into L: 0, -ENOENT (no file), -EINVAL (damaged: the
+ * message, with its line, in ERR), -ENOMEM. */
+static int list_read(const char *path, struct pf_list *l, struct strbuf *err)
+{
+	struct strbuf buf = STRBUF_INIT;
+	char chunk[65536];
+	size_t n;
+	int r = 0;
+	FILE *f = fopen(path, "re");
+
+	if (!f)
+		return -ENOENT;
+	while (!r && (n = fread(chunk, 1, sizeof(chunk), f)) > 0)
+		r = sb_add(&buf, chunk, n);
+	fclose(f);
+	if (!r)
+		r = pf_list_parse(buf.buf, buf.len, path, l, err);
+	sb_release(&buf);
+	return r;
+}
+
 /* Reads KEY's list into L; -ENOENT when there is none; -EINVAL (said) for a
  * damaged one. */
 static int list_load(const char *key, struct pf_list *l, struct strbuf *path)
 {
 	struct strbuf err = STRBUF_INIT;
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *f;
 	int r;
 
 	if (list_path(key, path) < 0)
 		return cli_error("no cache directory: neither XDG_CACHE_HOME nor HOME is set");
-	f = fopen(path->buf, "re");
-	if (!f)
-		return -ENOENT;
-	{
-		FILE *m = open_memstream(&buf, &len);
-		char chunk[65536];
-		size_t n;
-
-		while (m && (n = fread(chunk, 1, sizeof(chunk), f)) > 0)
-			fwrite(chunk, 1, n, m);
-		if (m)
-			fclose(m);
-	}
-	fclose(f);
-	r = pf_list_parse(buf ? buf : "", len, path->buf, l, &err);
+	r = list_read(path->buf, l, &err);
 	if (r == -EINVAL)
 		cli_error("%s", err.buf);
-	free(buf);
 	sb_release(&err);
 	return r;
 }
@@ -477,43 +480,30 @@ static int cmd_run(char **argv, const struct pf_opts *o)
 static int cmd_list(void)
 {
 	struct strbuf dir = STRBUF_INIT;
-	char cmd[PATH_MAX + 64];
+	char **paths = NULL;
+	size_t np = 0;
 	int n = 0;
 
 	if (list_dir(&dir) < 0)
 		return cli_error("no cache directory: neither XDG_CACHE_HOME nor HOME is set");
 	printf("%-8s %-7s %10s  %s\n", "learns", "files", "listed_MB", "program");
-	snprintf(cmd, sizeof(cmd), "%s", dir.buf);
-	{
-		char **paths = NULL;
-		size_t np = 0;
+	pfl_dir_files(dir.buf, 100000, &paths, &np);
+	for (size_t i = 0; i < np; i++) {
+		struct pf_list l = { 0 };
+		struct strbuf err = STRBUF_INIT;
+		int r = list_read(paths[i], &l, &err);
 
-		pfl_dir_files(dir.buf, 100000, &paths, &np);
-		for (size_t i = 0; i < np; i++) {
-			struct pf_list l = { 0 };
-			struct strbuf err = STRBUF_INIT;
-			FILE *f = fopen(paths[i], "re");
-			char *buf = NULL;
-			size_t cap = 0;
-			ssize_t len;
-
-			if (!f)
-				continue;
-			len = getdelim(&buf, &cap, 0, f);
-			fclose(f);
-			if (len >= 0 && pf_list_parse(buf, (size_t)len, paths[i], &l, &err) == 0) {
-				printf("%-8" PRIu32 " %-7zu %10.1f  %s\n", l.learns, l.n,
-				       listed_bytes(&l) / 1048576.0, l.key);
-				n++;
-			} else if (len >= 0) {
-				printf("%-8s %-7s %10s  (damaged: %s)\n", "-", "-", "-", err.buf);
-			}
-			pf_list_free(&l);
-			sb_release(&err);
-			free(buf);
+		if (r == 0) {
+			printf("%-8" PRIu32 " %-7zu %10.1f  %s\n", l.learns, l.n,
+			       listed_bytes(&l) / 1048576.0, l.key);
+			n++;
+		} else if (r == -EINVAL) {
+			printf("%-8s %-7s %10s  (damaged: %s)\n", "-", "-", "-", err.buf);
 		}
-		free_paths(paths);
+		pf_list_free(&l);
+		sb_release(&err);
 	}
+	free_paths(paths);
 	if (!n)
 		printf("(no lists in '%s')\n", dir.buf);
 	sb_release(&dir);
@@ -596,9 +586,7 @@ int cmd_prefetch(int argc, char **argv)
 				return EXIT_USAGE;
 			break;
 		case O_IO:
-			if (strcmp(optarg, "idle") &&
-			    !(optarg[0] == 'b' && optarg[1] == 'e' && optarg[2] >= '0' &&
-			      optarg[2] <= '7' && !optarg[3]))
+			if (pfl_ioprio(optarg) < 0)
 				return cli_usage_error("option '--io': expected be0..be7 or idle, got "
 						       "'%s'", optarg);
 			o.io = optarg;

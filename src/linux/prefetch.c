@@ -300,17 +300,22 @@ int pfl_sys(struct pf_sys *ret)
 	return 0;
 }
 
-int pfl_lower_priority(const char *spec)
+int pfl_ioprio(const char *spec)
 {
 	/* linux/ioprio.h: class << 13 | data; 1 RT, 2 BE, 3 IDLE */
-	int prio;
-
 	if (!strcmp(spec, "idle"))
-		prio = 3 << 13;
-	else if (!strncmp(spec, "be", 2) && spec[2] >= '0' && spec[2] <= '7' && !spec[3])
-		prio = 2 << 13 | (spec[2] - '0');
-	else
-		return -EINVAL;
+		return 3 << 13;
+	if (!strncmp(spec, "be", 2) && spec[2] >= '0' && spec[2] <= '7' && !spec[3])
+		return 2 << 13 | (spec[2] - '0');
+	return -EINVAL;
+}
+
+int pfl_lower_priority(const char *spec)
+{
+	int prio = pfl_ioprio(spec);
+
+	if (prio < 0)
+		return prio;
 	if (setpriority(PRIO_PROCESS, 0, 10) < 0)
 		return -errno;
 	return syscall(SYS_ioprio_set, 1 /* IOPRIO_WHO_PROCESS */, 0, prio) < 0 ? -errno : 0;

@@ -48,6 +48,9 @@ int pfl_dir_files(const char *dir, size_t max, char ***paths, size_t *n);
 /* MemAvailable and the reclaim and swap counters. 0 or a negative errno. */
 int pfl_sys(struct pf_sys *ret);
 
+/* The ioprio_set value of SPEC ("idle", "be0".."be7"), or -EINVAL. */
+int pfl_ioprio(const char *spec);
+
 /* I/O priority SPEC ("idle", "be0".."be7") and nice 10 for this process.
  * 0, -EINVAL (a bad SPEC), or the errno of ioprio_set. */
 int pfl_lower_priority(const char *spec);
