@@ -60,7 +60,8 @@ static void usage(FILE *f)
 		"disk address, 256 KiB at a time, readahead off, at a low I/O priority and nice\n"
 		"10; it stops when memory gets short, on direct reclaim or swapping, after 60 s.\n"
 		"run: fetch in the background, then exec CMD (same pid, its exit status).\n"
-		"learn exits 0, or 3 when CMD failed (the list is kept), 1 on an error.\n"
+		"learn exits 0, or 3 when CMD failed (the list is kept), 1 on an error; a\n"
+		"SIGINT or SIGTERM goes on to CMD, and the learn ends with it.\n"
 		"KEY is the program (its path, or a name looked up in PATH).\n"
 		"\n"
 		"options:\n"
@@ -236,6 +237,15 @@ static void data_dirs(const char *key, const char *cwd, char ***paths, size_t *n
 		pfl_dir_files(cwd, MAX_DATA_FILES, paths, n);
 }
 
+/* A SIGINT or SIGTERM while learning: passed on to the program, whose end
+ * then ends the learn as usual (the list is still written). */
+static volatile sig_atomic_t learn_signal;
+
+static void on_learn_signal(int sig)
+{
+	learn_signal = sig;
+}
+
 static double mono_s(void)
 {
 	return (double)sched_now_ns() / 1e9;
@@ -289,10 +299,22 @@ static int cmd_learn(char **argv)
 		cli_error_errno(pid, "cannot run '%s'", argv[0]);
 		goto out;
 	}
+	{
+		struct sigaction sa = { .sa_handler = on_learn_signal };
+
+		sigemptyset(&sa.sa_mask);
+		sigaction(SIGINT, &sa, NULL);
+		sigaction(SIGTERM, &sa, NULL);
+	}
 	t0 = mono_s();
 	for (;;) {
 		pid_t w = waitpid(pid, &status, WNOHANG);
 		double t = mono_s() - t0;
+
+		if (learn_signal) {
+			kill(pid, learn_signal);
+			learn_signal = 0;
+		}
 
 		if (w == pid || (w < 0 && errno != EINTR))
 			break;

@@ -9,7 +9,8 @@
 # the program's. Then list, show, forget; a damaged list is a clear error
 # naming the file and line, and the next learn relearns it; a changed
 # program makes its list stale. bench's PREFETCH=learn and PREFETCH=fetch
-# switches on the fake game with a 64 MB load. Skips where the scratch
+# switches on the fake game with a 64 MB load. A real game, neverball
+# under Xvfb, learnt and fetched back. Skips where the scratch
 # directory is on tmpfs (its pages cannot be dropped).
 set -u
 T=$(mktemp -d /var/tmp/ss-e2e-prefetch.XXXXXX)
@@ -104,6 +105,30 @@ if [ -x "$GAME" ]; then
 import json, sys
 for r in json.load(sys.stdin):
     assert r["load_s"] is not None and 0 < r["load_s"] < 30, r["load_s"]' || fail "load_s"
+fi
+
+# a real game from Debian: neverball under Xvfb (Mesa's software GL),
+# learnt for 5 s and stopped by SIGINT (passed on to it; the learn ends with
+# it and writes the list): its data from /usr/share/games/neverball is
+# listed after the program; with those files' pages dropped, a fetch reads
+# them back
+NB=/usr/games/neverball
+if [ -x "$NB" ] && command -v xvfb-run >/dev/null; then
+	LIBGL_ALWAYS_SOFTWARE=1 timeout 60 xvfb-run -a -s "-screen 0 640x480x24" \
+		timeout -s INT 5 "$SS_BIN" prefetch learn -- "$NB" >nb.out 2>&1
+	grep -q "learnt '$NB'" nb.out || fail "learn neverball: $(grep -v '^GL' nb.out | tail -5)"
+	"$SS_BIN" prefetch show "$NB" >nbshow.out || fail "show neverball"
+	grep -A1 "^files:" nbshow.out | tail -1 | grep -q " $NB$" || fail "neverball is not first: $(head -8 nbshow.out)"
+	data=$(grep -c "/usr/share/games/neverball/" nbshow.out)
+	[ "$data" -ge 5 ] || fail "only $data of neverball's data files listed: $(head -20 nbshow.out)"
+	grep "/usr/share/games/neverball/" nbshow.out | awk '{ print $NF }' >nbfiles
+	while read -r f; do drop "$f"; done <nbfiles
+	"$SS_BIN" prefetch fetch --mb 400 "$NB" >nbfetch.out 2>&1 || fail "fetch neverball: $(cat nbfetch.out)"
+	grep -Eq "read [0-9.]+ MB from [1-9][0-9]* files" nbfetch.out && ! grep -q "read 0.0 MB" nbfetch.out ||
+		fail "the fetch read nothing back: $(cat nbfetch.out)"
+	cat nbfetch.out
+else
+	echo "note: no neverball or xvfb-run: the real game is left out"
 fi
 
 "$SS_BIN" prefetch forget ./game.sh >/dev/null || fail "forget"
