@@ -45,6 +45,7 @@
 #include "core/strbuf.h"
 #include "db/db.h"
 #include "linux/child.h"
+#include "linux/safefile.h"
 #include "linux/sched.h"
 #include "linux/sysstate.h"
 #include "run/analyse.h"
@@ -187,6 +188,8 @@ static void usage(FILE *f)
 		"  --recorder-ab       add a variant 'frames-only' (record --no-sample) to check\n"
 		"                      that the recorder changes nothing\n"
 		"  --no-watch          leave the interference detector off\n"
+		"  --as-root           under sudo, run the program as root (default: as the user\n"
+		"                      who ran sudo; stallscope-record(1))\n"
 		"  --html              write NAME.html at the end: the variants against the base\n"
 		"                      (stallscope-html(1) --db)\n"
 		"  the watcher's options, passed to each record (stallscope-watch(1)):\n");
@@ -212,7 +215,7 @@ static int parse_options(int argc, char **argv, struct bench_opts *o)
 {
 	enum { O_VARIANTS = 256, O_ROUNDS, O_WARMUP, O_WINDOW, O_DURATION, O_STOP, O_RULES, O_DB, O_RIG,
 	       O_RESULTS, O_RECIPE, O_FRAMES, O_QUIET, O_QCPU, O_QIO, O_QTIMEOUT, O_DROP,
-	       O_RERUN, O_AB, O_NOWATCH, O_DRY, O_HTML };
+	       O_RERUN, O_AB, O_NOWATCH, O_DRY, O_HTML, O_AS_ROOT };
 	static const struct option own[] = {
 		{ "variants", required_argument, NULL, O_VARIANTS },
 		{ "rounds", required_argument, NULL, O_ROUNDS },
@@ -236,6 +239,7 @@ static int parse_options(int argc, char **argv, struct bench_opts *o)
 		{ "no-watch", no_argument, NULL, O_NOWATCH },
 		{ "dry-run", no_argument, NULL, O_DRY },
 		{ "html", no_argument, NULL, O_HTML },
+		{ "as-root", no_argument, NULL, O_AS_ROOT },
 		{ "help", no_argument, NULL, 'h' },
 	};
 	struct option lo[sizeof(own) / sizeof(own[0]) + WATCH_OPT_N + 1] = { { 0 } };
@@ -292,6 +296,9 @@ static int parse_options(int argc, char **argv, struct bench_opts *o)
 			break;
 		case O_QUIET:
 			o->quiet = true;
+			break;
+		case O_AS_ROOT:
+			o->as_root = true;
 			break;
 		case O_QCPU:
 			bad = cli_parse_double("--quiet-cpu", optarg, 0.1, 100, &o->quiet_cpu_pct);
@@ -518,9 +525,13 @@ static int open_results(struct bench *b)
 	if (cli_failed(analyse_load_rules(b->o.rules, &b->rules, &b->ao.rules_name, &err), &err))
 		goto out;
 	b->ao.rules = b->rules;
-	if (mkdir(b->o.results, 0777) < 0 && errno != EEXIST) {
-		cli_error_errno(-errno, "cannot create '%s'", b->o.results);
-		goto out;
+	{	/* made as the user who ran sudo, as its run directories are */
+		int e = sf_mkdirs(b->o.results, sf_invoking_user(), NULL, NULL);
+
+		if (e < 0) {
+			cli_error_errno(e, "cannot create '%s'", b->o.results);
+			goto out;
+		}
 	}
 	ret = 0;
 out:

@@ -35,11 +35,14 @@
 #include "linux/child.h"
 #include "linux/prefetch.h"
 #include "linux/recsys.h"
+#include "linux/safefile.h"
 #include "linux/sched.h"
 
 #define LEARN_FOR_S 180.0	/* the program is looked at for this long */
 #define MAX_DATA_FILES 50000	/* files taken from its data directories */
 #define FETCH_LIMIT_S 60.0
+
+static bool as_root;	/* --as-root: under sudo, CMD as root (default: the sudo user) */
 
 static void usage(FILE *f)
 {
@@ -68,6 +71,8 @@ static void usage(FILE *f)
 		"  --mb N          fetch at most N MB not resident (default 64)\n"
 		"  --reserve-mb N  leave MemAvailable at least N MB (default 48)\n"
 		"  --io CLASS      the fetch's I/O priority: be0..be7 (default be7) or idle\n"
+		"  --as-root       under sudo, run CMD as root (default: as the user who ran\n"
+		"                  sudo; the fetch keeps root)\n"
 		"  -h, --help      this text\n"
 		"\n"
 		"EXAMPLES\n"
@@ -168,14 +173,22 @@ static int list_load(const char *key, struct pf_list *l, struct strbuf *path)
 
 static int list_save(const struct pf_list *l, const char *path)
 {
-	struct strbuf sb = STRBUF_INIT;
-	int r = db_make_parent(path, NULL);
+	struct strbuf sb = STRBUF_INIT, dir = STRBUF_INIT;
+	const char *slash = strrchr(path, '/');
+	struct sf_user u = sf_invoking_user();
+	int r = 0;
 
+	/* its directory (the user's cache) and the list made as the user */
+	if (slash && slash > path) {
+		r = sb_add(&dir, path, (size_t)(slash - path));
+		r = r < 0 ? r : sf_mkdirs(dir.buf, u, NULL, NULL);
+	}
 	if (!r)
 		r = pf_list_format(l, &sb);
 	if (!r)
-		r = recsys_write_atomic(path, sb.buf, sb.len, (uid_t)-1, (gid_t)-1, true);
+		r = sf_write_file(path, sb.buf, sb.len, 0644, u, true);
 	sb_release(&sb);
+	sb_release(&dir);
 	return r < 0 ? cli_error_errno(r, "cannot write '%s'", path) : 0;
 }
 
@@ -260,7 +273,8 @@ static int cmd_learn(char **argv)
 	char key[PATH_MAX], **paths = NULL;
 	size_t npaths = 0;
 	double t0, next = 1.0;
-	int status = 0, r, ret = 1;
+	int status = 0, r, ret = 1, as_user = 0;
+	struct child_cred cred;
 	uint64_t resident = 0;
 	struct stat st;
 	pid_t pid;
@@ -294,7 +308,12 @@ static int cmd_learn(char **argv)
 	}
 	sp.argv = argv;
 	sp.path_search = true;
-	pid = child_spawn(&sp);
+	/* under sudo the game is the user's (their uid, groups, home) */
+	if (!as_root && (as_user = child_cred_sudo(&cred)) > 0)
+		sp.cred = &cred;
+	pid = as_user < 0 ? as_user : child_spawn(&sp);
+	if (as_user > 0)
+		child_cred_release(&cred);
 	if (pid < 0) {
 		cli_error_errno(pid, "cannot run '%s'", argv[0]);
 		goto out;
@@ -491,6 +510,21 @@ static int cmd_run(char **argv, const struct pf_opts *o)
 		setsid();
 		_exit(fetch(key, o, self) ? 1 : 0);
 	}
+	/* the fetch keeps root (to read what the user may not); the program is
+	 * the user's under sudo */
+	if (!as_root) {
+		struct child_cred cred;
+		int r = child_cred_sudo(&cred);
+
+		if (r > 0 && (r = child_drop(&cred)) < 0) {
+			cli_error_errno(r, "cannot become uid %u (the user who ran sudo)",
+					(unsigned)cred.uid);
+			kill(pid, SIGTERM);
+			return 127;
+		}
+		if (r > 0)
+			child_cred_release(&cred);
+	}
 	execvp(argv[0], argv);
 	cli_error_errno(-errno, "cannot run '%s'", argv[0]);
 	kill(pid, SIGTERM);
@@ -577,8 +611,9 @@ out:
 
 int cmd_prefetch(int argc, char **argv)
 {
-	enum { O_MB = 256, O_RESERVE, O_IO };
+	enum { O_MB = 256, O_RESERVE, O_IO, O_AS_ROOT };
 	static const struct option lo[] = {
+		{ "as-root", no_argument, NULL, O_AS_ROOT },
 		{ "mb", required_argument, NULL, O_MB },
 		{ "reserve-mb", required_argument, NULL, O_RESERVE },
 		{ "io", required_argument, NULL, O_IO },
@@ -612,6 +647,9 @@ int cmd_prefetch(int argc, char **argv)
 				return cli_usage_error("option '--io': expected be0..be7 or idle, got "
 						       "'%s'", optarg);
 			o.io = optarg;
+			break;
+		case O_AS_ROOT:
+			as_root = true;
 			break;
 		case 'h':
 			usage(stdout);

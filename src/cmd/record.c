@@ -25,7 +25,7 @@
 enum {
 	OPT_NO_SAMPLE = 256, OPT_META, OPT_WATCH, OPT_PERIOD, OPT_DURATION, OPT_STOP_FILE,
 	OPT_FRAMES, OPT_RT, OPT_NAIVE, OPT_PROBE, OPT_KICK, OPT_NO_HOOK, OPT_THREAD,
-	OPT_EXACT, OPT_NO_EXACT, OPT_EXACT_MIN, OPT_HTML, OPT_RIG,
+	OPT_EXACT, OPT_NO_EXACT, OPT_EXACT_MIN, OPT_HTML, OPT_RIG, OPT_AS_ROOT,
 };
 
 #define MAX_META 32
@@ -149,6 +149,9 @@ static void usage(FILE *f)
 		"      --no-exact        sample /proc only\n"
 		"      --exact-min MS    keep off-CPU intervals this long (default 0.5)\n"
 		"      --html            write RUNDIR/report.html at the end (stallscope-html(1))\n"
+		"      --as-root         under sudo, run CMD as root (default: as the user who ran\n"
+		"                        sudo, with their groups and HOME; the recorder keeps\n"
+		"                        root for exact mode, stacks and /proc)\n"
 		"      --rt              sample at SCHED_FIFO with memory locked, when permitted\n"
 		"      --probe           run the timer wake-up probe beside it (stallscope-probe(1));\n"
 		"                        late wake-ups go into the record\n"
@@ -238,6 +241,7 @@ static int parse_options(int argc, char **argv, struct recorder_opts *o,
 		{ "no-exact", no_argument, NULL, OPT_NO_EXACT },
 		{ "exact-min", required_argument, NULL, OPT_EXACT_MIN },
 		{ "html", no_argument, NULL, OPT_HTML },
+		{ "as-root", no_argument, NULL, OPT_AS_ROOT },
 	};
 	struct option lo[sizeof(own) / sizeof(own[0]) + WATCH_OPT_N + 1] = { { 0 } };
 	size_t nlo = sizeof(own) / sizeof(own[0]);
@@ -311,6 +315,9 @@ static int parse_options(int argc, char **argv, struct recorder_opts *o,
 			break;
 		case OPT_HTML:
 			want_html = true;
+			break;
+		case OPT_AS_ROOT:
+			o->as_root = true;
 			break;
 		case OPT_EXACT_MIN:
 			bad = cli_parse_double("--exact-min", optarg, 0.01, 10000, &o->exact_min_ms);

@@ -34,6 +34,7 @@
 #define SS_DATADIR "/usr/local/share/stallscope"
 #endif
 #include "linux/child.h"
+#include "linux/safefile.h"
 #include "linux/watch.h"
 #include "out/json.h"
 
@@ -45,6 +46,7 @@ struct watch_cmd_opts {
 	bool json;
 	bool scan;
 	bool write;
+	bool as_root;		/* under sudo, CMD as root (default: the sudo user) */
 	const char *list;	/* the interfered-runs list file */
 	const char *rules;	/* program-log patterns for --scan */
 	const char *dmesg;	/* a saved kernel log for --scan */
@@ -67,7 +69,9 @@ static void usage(FILE *f)
 		"options:\n"
 		"  --log FILE                 append the findings to FILE (default: standard output)\n"
 		"  --duration S               watch S seconds (default: until SIGINT, or CMD ends)\n"
-		"  --rundir DIR               processes with STALLSCOPE_RUN=DIR are the run's\n");
+		"  --rundir DIR               processes with STALLSCOPE_RUN=DIR are the run's\n"
+		"  --as-root                  under sudo, run CMD as root (default: as the user\n"
+		"                             who ran sudo)\n");
 	watch_opts_help(f, 29);
 	fprintf(f,
 		"  --json                     the verdict as JSON on standard output\n"
@@ -150,13 +154,18 @@ static int watch_live(struct watch_cmd_opts *o, char **cmd)
 	}
 	if (cmd) {
 		struct child_spawn cs = CHILD_SPAWN_INIT;
+		struct child_cred cred;
+		int as_user = o->as_root ? 0 : child_cred_sudo(&cred);
 
 		cs.argv = cmd;
 		cs.path_search = true;
 		cs.own_group = true;
 		cs.mask = &old;
 		cs.run_env = o->g.wo.rundir;
-		child = child_spawn(&cs);
+		cs.cred = as_user > 0 ? &cred : NULL;	/* under sudo: the user's */
+		child = as_user < 0 ? as_user : child_spawn(&cs);
+		if (as_user > 0)
+			child_cred_release(&cred);
 		if (child < 0) {
 			/* nothing was watched beside it: no verdict to give */
 			cli_error_errno((int)child, "cannot run '%s'", cmd[0]);
@@ -466,9 +475,19 @@ static int watch_scan(struct watch_cmd_opts *o, int n, char **runs)
 			printf("# no Xorg log found: VT switches and input devices not checked there\n");
 	}
 	if (o->write) {
-		list = fopen(list_path, "ae");
+		/* appended to, never through a link, as the user who ran sudo */
+		int fd = sf_open_append(list_path, 0644, sf_invoking_user());
+
+		list = fd >= 0 ? fdopen(fd, "a") : NULL;
 		if (!list) {
-			cli_error("unable to open '%s': %s", list_path, strerror(errno));
+			int e = fd < 0 ? fd : -errno;
+
+			if (fd >= 0)
+				close(fd);
+			cli_error("unable to open '%s': %s", list_path,
+				  e == -ELOOP	 ? "a symbolic link; give the file itself"
+				  : e == -EEXIST ? "not a regular file"
+						 : strerror(-e));
 			return 1;
 		}
 	}
@@ -491,13 +510,14 @@ static int watch_scan(struct watch_cmd_opts *o, int n, char **runs)
 int cmd_watch(int argc, char **argv)
 {
 	enum { O_LOG = 256, O_DURATION, O_RUNDIR, O_JSON, O_SCAN, O_RULES, O_DMESG, O_XORG,
-	       O_WRITE, O_LIST };
+	       O_WRITE, O_LIST, O_AS_ROOT };
 	static const struct option own[] = {
 		{ "log", required_argument, NULL, O_LOG },
 		{ "duration", required_argument, NULL, O_DURATION },
 		{ "rundir", required_argument, NULL, O_RUNDIR },
 		{ "json", no_argument, NULL, O_JSON },
 		{ "scan", no_argument, NULL, O_SCAN },
+		{ "as-root", no_argument, NULL, O_AS_ROOT },
 		{ "rules", required_argument, NULL, O_RULES },
 		{ "dmesg", required_argument, NULL, O_DMESG },
 		{ "xorg-log", required_argument, NULL, O_XORG },
@@ -527,6 +547,7 @@ int cmd_watch(int argc, char **argv)
 		case O_DMESG: o.dmesg = optarg; break;
 		case O_XORG: o.xorg_log = optarg; break;
 		case O_WRITE: o.write = true; break;
+		case O_AS_ROOT: o.as_root = true; break;
 		case O_LIST: o.list = optarg; break;
 		case 'h': usage(stdout); return 0;
 		default:

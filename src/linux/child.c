@@ -3,12 +3,16 @@
  * child.c: child.h's fork/exec with an exec-error pipe, and the stop with a
  * grace period. The child between fork and exec calls only what is safe
  * there (setpgid, sigprocmask, signal, dup2, setenv on its own copy of the
- * environment, exec, write, _exit): the parent is single-threaded when it
- * spawns (record, watch, bench are).
+ * environment, setgroups and setres[ug]id, exec, write, _exit): what needs
+ * a lookup (the user's passwd entry and groups) is done by the parent
+ * before the fork (child_cred_sudo).
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <grp.h>
+#include <pwd.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/prctl.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -24,6 +28,19 @@ static uint64_t mono_ns(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+int child_drop(const struct child_cred *c)
+{
+	if (setgroups((size_t)c->ngroups, c->groups) < 0 ||
+	    setresgid(c->gid, c->gid, c->gid) < 0 || setresuid(c->uid, c->uid, c->uid) < 0)
+		return -errno;
+	if (c->name) {
+		setenv("HOME", c->home, 1);
+		setenv("USER", c->name, 1);
+		setenv("LOGNAME", c->name, 1);
+	}
+	return 0;
 }
 
 static void __attribute__((noreturn)) exec_child(const struct child_spawn *s, int efd)
@@ -48,10 +65,13 @@ static void __attribute__((noreturn)) exec_child(const struct child_spawn *s, in
 		environ = s->envp;
 	if (s->run_env)
 		setenv("STALLSCOPE_RUN", s->run_env, 1);
+	if (s->cred && child_drop(s->cred) < 0)
+		goto fail;
 	if (s->path_search)
 		execvp(s->argv[0], s->argv);
 	else
 		execv(s->argv[0], s->argv);
+fail:
 	e = errno;
 	if (write(efd, &e, sizeof(e)) < 0)
 		_exit(127);
@@ -88,6 +108,61 @@ pid_t child_spawn(const struct child_spawn *s)
 		return -e;
 	}
 	return pid;
+}
+
+int child_cred_sudo(struct child_cred *ret)
+{
+	const char *su = getenv("SUDO_UID"), *sg = getenv("SUDO_GID");
+	struct passwd pw, *pwp = NULL;
+	char *e1, *e2, *buf;
+	unsigned long uid, gid;
+	long size = sysconf(_SC_GETPW_R_SIZE_MAX);
+
+	*ret = (struct child_cred){ 0 };
+	if (geteuid() != 0 || !su || !sg || !*su || !*sg)
+		return 0;
+	errno = 0;
+	uid = strtoul(su, &e1, 10);
+	gid = strtoul(sg, &e2, 10);
+	if (errno || *e1 || *e2 || *su == '-' || *sg == '-' || uid == 0 ||
+	    uid >= (unsigned long)(uid_t)-1 || gid >= (unsigned long)(gid_t)-1)
+		return 0;
+	ret->uid = (uid_t)uid;
+	ret->gid = (gid_t)gid;
+	buf = malloc(size > 0 ? (size_t)size : 16384);
+	if (!buf)
+		return -ENOMEM;
+	if (getpwuid_r(ret->uid, &pw, buf, size > 0 ? (size_t)size : 16384, &pwp) == 0 && pwp) {
+		int n = 0;
+
+		ret->name = strdup(pw.pw_name);
+		ret->home = strdup(pw.pw_dir);
+		/* their groups as login gives them (the primary one first) */
+		getgrouplist(pw.pw_name, ret->gid, NULL, &n);
+		ret->groups = calloc((size_t)(n > 0 ? n : 1), sizeof(gid_t));
+		if (ret->groups && n > 0 && getgrouplist(pw.pw_name, ret->gid, ret->groups, &n) >= 0)
+			ret->ngroups = n;
+	}
+	free(buf);
+	if (!ret->groups)
+		ret->groups = calloc(1, sizeof(gid_t));
+	if (!ret->groups || (pwp && (!ret->name || !ret->home))) {
+		child_cred_release(ret);
+		return -ENOMEM;
+	}
+	if (!ret->ngroups) {	/* no passwd entry: their primary group alone */
+		ret->groups[0] = ret->gid;
+		ret->ngroups = 1;
+	}
+	return 1;
+}
+
+void child_cred_release(struct child_cred *c)
+{
+	free(c->groups);
+	free(c->name);
+	free(c->home);
+	*c = (struct child_cred){ 0 };
 }
 
 int child_subreaper(void)

@@ -1,14 +1,12 @@
 // SPDX-License-Identifier: MIT
 /*
- * recsys.c: run-directory file operations and target look-ups for the
- * recorder (see recsys.h). Assumes POSIX file semantics: rename within a
- * file system is atomic; across file systems it fails with EXDEV.
+ * recsys.c: the run directory's name and target look-ups for the recorder
+ * (see recsys.h); the files themselves are safefile.c's.
  */
 #include <dirent.h>
 #include <stdbool.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <libgen.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,180 +15,6 @@
 
 #include "linux/procparse.h"
 #include "linux/recsys.h"
-
-int recsys_mkdirs(const char *path, uid_t uid, gid_t gid, struct strbuf *made)
-{
-	char *p = strdup(path);
-	bool first = true;
-	int err = 0;
-
-	if (!p)
-		return -ENOMEM;
-	for (char *s = p + 1;; s++) {
-		char c = *s;
-
-		if (c != '/' && c != '\0')
-			continue;
-		*s = '\0';
-		if (mkdir(p, 0755) == 0) {
-			if (first && made && sb_adds(made, p) < 0) {
-				err = -ENOMEM;
-				break;
-			}
-			first = false;
-			if (uid != (uid_t)-1 && chown(p, uid, gid) < 0) {
-				err = -errno;
-				break;
-			}
-		} else if (errno != EEXIST) {
-			err = -errno;
-			break;
-		}
-		*s = c;
-		if (!c)
-			break;
-	}
-	if (!err) {
-		struct stat st;
-
-		if (stat(path, &st) < 0)
-			err = -errno;
-		else if (!S_ISDIR(st.st_mode))
-			err = -ENOTDIR;
-	}
-	free(p);
-	return err;
-}
-
-static int fsync_dir_of(const char *path)
-{
-	char *copy = strdup(path);
-	int fd, err = 0;
-
-	if (!copy)
-		return -ENOMEM;
-	fd = open(dirname(copy), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (fd < 0 || fsync(fd) < 0)
-		err = -errno;
-	if (fd >= 0)
-		close(fd);
-	free(copy);
-	return err;
-}
-
-static int write_all(int fd, const void *data, size_t len)
-{
-	const char *p = data;
-
-	while (len) {
-		ssize_t n = write(fd, p, len);
-
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			return -errno;
-		}
-		p += n;
-		len -= (size_t)n;
-	}
-	return 0;
-}
-
-int recsys_write_atomic(const char *path, const void *data, size_t len, uid_t uid, gid_t gid,
-			bool sync)
-{
-	char tmp[4096];
-	int fd, err;
-
-	if (snprintf(tmp, sizeof(tmp), "%s.tmp", path) >= (int)sizeof(tmp))
-		return -ENAMETOOLONG;
-	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-	if (fd < 0)
-		return -errno;
-	err = write_all(fd, data, len);
-	if (!err && sync && fsync(fd) < 0)
-		err = -errno;
-	if (!err && uid != (uid_t)-1 && fchown(fd, uid, gid) < 0)
-		err = -errno;
-	if (close(fd) < 0 && !err)
-		err = -errno;
-	if (!err && rename(tmp, path) < 0)
-		err = -errno;
-	if (err) {
-		unlink(tmp);
-		return err;
-	}
-	if (sync)
-		fsync_dir_of(path);
-	return 0;
-}
-
-static int copy_file(const char *src, const char *dst)
-{
-	char buf[1 << 16];
-	struct stat st;
-	int in, out, err = 0;
-
-	in = open(src, O_RDONLY | O_CLOEXEC);
-	if (in < 0)
-		return -errno;
-	if (fstat(in, &st) < 0) {
-		err = -errno;
-		close(in);
-		return err;
-	}
-	out = open(dst, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, st.st_mode & 0777);
-	if (out < 0) {
-		err = -errno;
-		close(in);
-		return err;
-	}
-	for (;;) {
-		ssize_t n = read(in, buf, sizeof(buf));
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0) {
-			err = -errno;
-			break;
-		}
-		if (n == 0)
-			break;
-		if ((err = write_all(out, buf, (size_t)n)) < 0)
-			break;
-	}
-	if (!err && fsync(out) < 0)
-		err = -errno;
-	if (!err && fchown(out, st.st_uid, st.st_gid) < 0 && errno != EPERM)
-		err = -errno;
-	if (close(out) < 0 && !err)
-		err = -errno;
-	close(in);
-	return err;
-}
-
-int recsys_move(const char *src, const char *dst)
-{
-	char tmp[4096];
-	int err;
-
-	if (rename(src, dst) == 0)
-		return fsync_dir_of(dst), 0;
-	if (errno != EXDEV)
-		return -errno;
-	if (snprintf(tmp, sizeof(tmp), "%s.tmp", dst) >= (int)sizeof(tmp))
-		return -ENAMETOOLONG;
-	err = copy_file(src, tmp);
-	if (!err && rename(tmp, dst) < 0)
-		err = -errno;
-	if (err) {
-		unlink(tmp);
-		return err;
-	}
-	fsync_dir_of(dst);
-	unlink(src);
-	return 0;
-}
 
 static int read_proc(int pid, const char *what, struct strbuf *out)
 {
@@ -324,15 +148,26 @@ static void add_safe(struct strbuf *sb, const char *src, size_t max)
 }
 
 int recsys_new_rundir(const char *parent, const char *stamp, const char *name,
-		      const char *variant, uid_t uid, gid_t gid, struct strbuf *ret)
+		      const char *variant, struct sf_user u, struct strbuf *ret, int *ret_fd)
 {
 	const char *base = strrchr(name, '/');
+	bool dry = !strcmp(stamp, "<stamp>");
+	int pfd = -1, err = -EEXIST;
 
 	base = base && base[1] ? base + 1 : name;
+	if (!dry && (err = sf_mkdirs(parent, u, NULL, &pfd)) < 0)
+		return err;
 	for (int n = 1; n < 1000; n++) {
+		size_t at;
+
 		sb_reset(ret);
-		if (sb_add_path(ret, parent, stamp) < 0 || sb_addc(ret, '-') < 0)
-			return -ENOMEM;
+		if (sb_add_path(ret, parent, "") < 0) {
+			err = -ENOMEM;
+			break;
+		}
+		at = ret->len;
+		sb_adds(ret, stamp);
+		sb_addc(ret, '-');
 		if (*base)
 			add_safe(ret, base, 60);
 		else
@@ -343,15 +178,12 @@ int recsys_new_rundir(const char *parent, const char *stamp, const char *name,
 		}
 		if (n > 1)
 			sb_addf(ret, "-%d", n);
-		if (!strcmp(stamp, "<stamp>"))
+		if (dry)
 			return 0;
-		if (mkdir(ret->buf, 0755) == 0) {
-			if (uid != (uid_t)-1 && chown(ret->buf, uid, gid) < 0)
-				return -errno;
-			return 0;
-		}
-		if (errno != EEXIST)
-			return -errno;
+		err = sf_mkdir(pfd, ret->buf + at, u, ret_fd);
+		if (err != -EEXIST)
+			break;
 	}
-	return -EEXIST;
+	close(pfd);
+	return err;
 }

@@ -23,6 +23,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "linux/safefile.h"
 #include "linux/watch_int.h"
 
 /* ------------------------------------------------------------- helpers */
@@ -294,13 +295,32 @@ int watch_start(const struct watch_opts *o, struct watch **ret, struct strbuf *e
 		}
 		w->has_re = true;
 	}
-	if (o->log_path && !strcmp(o->log_path, "-")) {
-		w->log = stdout;
-	} else if (o->log_path) {
-		w->log = fopen(o->log_path, "ae");
+	if (o->log_fd > 2) {
+		int fd = fcntl(o->log_fd, F_DUPFD_CLOEXEC, 3);
+
+		w->log = fd >= 0 ? fdopen(fd, "a") : NULL;
 		if (!w->log) {
 			r = -errno;
-			sb_addf(err, "unable to open '%s': %s", o->log_path, strerror(errno));
+			if (fd >= 0)
+				close(fd);
+			sb_addf(err, "unable to write the log: %s", strerror(-r));
+			watch_free(w);
+			return r;
+		}
+	} else if (o->log_path && !strcmp(o->log_path, "-")) {
+		w->log = stdout;
+	} else if (o->log_path) {
+		int fd = sf_open_append(o->log_path, 0644, sf_invoking_user());
+
+		w->log = fd >= 0 ? fdopen(fd, "a") : NULL;
+		if (!w->log) {
+			r = fd < 0 ? fd : -errno;
+			if (fd >= 0)
+				close(fd);
+			sb_addf(err, "unable to open '%s': %s", o->log_path,
+				r == -ELOOP    ? "a symbolic link; give the file itself"
+				: r == -EEXIST ? "not a regular file"
+					       : strerror(-r));
 			watch_free(w);
 			return r;
 		}

@@ -36,7 +36,11 @@ struct watch_opts {
 	const char *vt_file;		/* default /sys/class/tty/tty0/active */
 	const char *sessions_dir;	/* default /run/systemd/sessions */
 	const char *kmsg;		/* default /dev/kmsg */
-	const char *log_path;		/* interference.log; "-" stdout; NULL writes none */
+	const char *log_path;		/* interference.log; "-" stdout; NULL writes none
+					 * (appended to, never through a link: sf_open_append,
+					 * as the sudo user) */
+	int log_fd;			/* or a log its caller opened (> 2: a dup is kept);
+					 * 0: log_path decides */
 	const char *rundir;		/* processes with STALLSCOPE_RUN=<rundir> are the run's */
 	const char *exempt_cmd;		/* extended regex on a process's comm, or NULL */
 	const char *const *exempt_holders;	/* programs whose input devices are exempt */

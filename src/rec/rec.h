@@ -94,6 +94,9 @@ struct rec_writer;
 
 /* Creates PATH (truncating it) for writing; returns 0 or a negative errno. */
 int rec_writer_new(const char *path, struct rec_writer **ret);
+/* As rec_writer_new, on FD, a new empty file open for writing, which the
+ * writer owns from here on (closed by rec_writer_close, also on error). */
+int rec_writer_new_fd(int fd, struct rec_writer **ret);
 /* Adds a meta key/value (NULL value: ""); returns 0 or a negative errno.
  * Meant for before rec_writer_begin (the header block); a later call is
  * written with the next block (the reader lets the last value of a key win),

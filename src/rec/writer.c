@@ -285,25 +285,36 @@ static int open_block(struct rec_writer *w);
 
 /* ---------------------------------------------------------------- setup */
 
-int rec_writer_new(const char *path, struct rec_writer **ret)
+int rec_writer_new_fd(int fd, struct rec_writer **ret)
 {
 	struct rec_writer *w;
 
-	if (!path || !ret)
+	if (fd < 0 || !ret) {
+		if (fd >= 0)
+			close(fd);
 		return -EINVAL;
-	w = calloc(1, sizeof(*w));
-	if (!w)
-		return -ENOMEM;
-	w->key_every = REC_KEY_EVERY;
-	w->fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-	if (w->fd < 0) {
-		int r = -errno;
-
-		free(w);
-		return r;
 	}
+	w = calloc(1, sizeof(*w));
+	if (!w) {
+		close(fd);
+		return -ENOMEM;
+	}
+	w->key_every = REC_KEY_EVERY;
+	w->fd = fd;
 	*ret = w;
 	return 0;
+}
+
+int rec_writer_new(const char *path, struct rec_writer **ret)
+{
+	int fd;
+
+	if (!path || !ret)
+		return -EINVAL;
+	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (fd < 0)
+		return -errno;
+	return rec_writer_new_fd(fd, ret);
 }
 
 int rec_writer_meta(struct rec_writer *w, const char *key, const char *value)

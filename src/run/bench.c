@@ -5,6 +5,7 @@
  * directory and record command line, and the window found on its log.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <math.h>
 #include <regex.h>
@@ -147,8 +148,8 @@ void bench_quiet_step(const struct bench_opts *o, volatile sig_atomic_t *stop,
 }
 
 /* A run of V: RESULTS/STAMP-NAME-VARIANT[-rerun][-N] (recsys_new_rundir,
- * as record names its own), made with mkdir and chowned to the sudo user
- * when bench runs as root under sudo. With STAMP "<stamp>" only the name,
+ * as record names its own), made as the sudo user when bench runs as root
+ * under sudo (the recorder then takes it: new, empty and theirs). With STAMP "<stamp>" only the name,
  * which --dry-run shows: the run gets the same. 0 or a negative errno. */
 int bench_run_dir(const struct bench_opts *o, const struct variant *v, bool rerun,
 		   const char *stamp, struct strbuf *ret)
@@ -156,8 +157,6 @@ int bench_run_dir(const struct bench_opts *o, const struct variant *v, bool reru
 	struct strbuf var = STRBUF_INIT;
 	struct timespec now;
 	char buf[32];
-	uid_t uid;
-	gid_t gid;
 	int r;
 
 	if (!stamp) {
@@ -166,9 +165,8 @@ int bench_run_dir(const struct bench_opts *o, const struct variant *v, bool reru
 			     (uint64_t)now.tv_sec * 1000000000ull + (uint64_t)now.tv_nsec, false);
 		stamp = buf;
 	}
-	rundir_owner(&uid, &gid);
 	sb_addf(&var, "%s%s", strcmp(v->name, "-") ? v->name : "base", rerun ? "-rerun" : "");
-	r = recsys_new_rundir(o->results, stamp, o->name, var.buf, uid, gid, ret);
+	r = recsys_new_rundir(o->results, stamp, o->name, var.buf, rundir_user(), ret, NULL);
 	sb_release(&var);
 	return r;
 }
@@ -242,6 +240,8 @@ char **bench_record_argv(const char *self, const struct bench_opts *o, const str
 		r |= add_arg(&a, &n, o->pass[i]);
 	if (v->no_sample)
 		r |= add_arg(&a, &n, "--no-sample");
+	if (o->as_root)
+		r |= add_arg(&a, &n, "--as-root");
 	r |= add_meta(&a, &n, "name", "%s", o->name);
 	r |= add_meta(&a, &n, "variant", "%s", v->name);
 	r |= add_meta(&a, &n, "switches", "%s", v->switches ? v->switches : "-");
@@ -326,36 +326,42 @@ static int log_find(const char *dir, const regex_t *re, double *ret_s, struct st
 }
 
 /* Appends KEY=VALUE lines to DIR/run.ini (a later key wins over an earlier
- * one): rewritten through recsys_write_atomic (a temporary file, fsync,
- * rename), as record writes it, keeping its owner (the sudo user's run). */
+ * one): rewritten whole (sf_write_atomic: a temporary made O_EXCL, fsync,
+ * rename over a regular file only), as record writes it, as the run's user
+ * (the sudo user's run). Read through the directory's fd, never through a
+ * link. */
 static int ini_append(const char *dir, const struct strbuf *lines)
 {
-	struct strbuf path = STRBUF_INIT, buf = STRBUF_INIT;
+	struct strbuf buf = STRBUF_INIT;
 	char chunk[4096];
 	struct stat st;
-	size_t n;
-	FILE *f;
-	int r = 0;
+	int dfd, fd, r = 0;
+	ssize_t n;
 
-	sb_add_path(&path, dir, "run.ini");
-	f = fopen(path.buf, "re");
-	if (!f) {
+	dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (dfd < 0)
+		return -errno;
+	fd = openat(dfd, "run.ini", O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+	if (fd < 0 || fstat(fd, &st) < 0) {
 		r = -errno;
 		goto out;
 	}
-	if (fstat(fileno(f), &st) < 0) {
-		st.st_uid = (uid_t)-1;
-		st.st_gid = (gid_t)-1;
+	if (!S_ISREG(st.st_mode) || st.st_size > (1 << 22)) {
+		r = -EINVAL;
+		goto out;
 	}
-	while ((n = fread(chunk, 1, sizeof(chunk), f)) > 0)
-		sb_add(&buf, chunk, n);
-	fclose(f);
+	while ((n = read(fd, chunk, sizeof(chunk))) > 0 && buf.len <= (1u << 22))
+		sb_add(&buf, chunk, (size_t)n);
+	if (n < 0) {
+		r = -errno;
+		goto out;
+	}
 	sb_add(&buf, lines->buf, lines->len);
-	r = recsys_write_atomic(path.buf, buf.buf, buf.len,
-				geteuid() == 0 ? st.st_uid : (uid_t)-1,
-				geteuid() == 0 ? st.st_gid : (gid_t)-1, true);
+	r = sf_write_atomic(dfd, "run.ini", buf.buf, buf.len, 0644, rundir_user(), true);
 out:
-	sb_release(&path);
+	if (fd >= 0)
+		close(fd);
+	close(dfd);
 	sb_release(&buf);
 	return r;
 }

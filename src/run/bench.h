@@ -30,6 +30,7 @@ struct bench_opts {
 	const char *rules, *db, *results, *recipe, *frames;
 	const char *intf_list;
 	bool quiet, drop_caches, rerun_interfered, recorder_ab, no_watch, dry_run;
+	bool as_root;		/* record --as-root: under sudo, the program as root */
 	double quiet_cpu_pct, quiet_io_mibs, quiet_timeout_s;
 	const char *pass[BENCH_MAX_PASS];	/* the watcher's options for record */
 	size_t npass;

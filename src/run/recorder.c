@@ -73,6 +73,18 @@ void recorder_note(struct recorder *r, const char *fmt, ...)
 	va_end(ap);
 }
 
+/* Removes the run directory of a run that recorded nothing (empty: what
+ * was in it is gone first), as its user. */
+static void remove_rundir(struct recorder *r)
+{
+	if (r->dir_fd >= 0) {
+		close(r->dir_fd);
+		r->dir_fd = -1;
+	}
+	if (r->rundir[0])
+		sf_rmdir(r->rundir, r->user);
+}
+
 /* snprintf into a path buffer; -ENAMETOOLONG when it did not fit. */
 static int pathf(char *dst, size_t size, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 static int pathf(char *dst, size_t size, const char *fmt, ...)
@@ -84,12 +96,6 @@ static int pathf(char *dst, size_t size, const char *fmt, ...)
 	n = vsnprintf(dst, size, fmt, ap);
 	va_end(ap);
 	return n < 0 || (size_t)n >= size ? -ENAMETOOLONG : 0;
-}
-
-void recorder_chown(struct recorder *r, const char *path)
-{
-	if (r->uid != (uid_t)-1 && chown(path, r->uid, r->gid) < 0)
-		recorder_say(r, RECORDER_WARN, "cannot chown '%s': %s", path, strerror(errno));
 }
 
 /*
@@ -124,32 +130,35 @@ int recorder_switch_process(struct recorder *r, uint64_t now, int pid, int tid)
  * those with STALLSCOPE_RUN=<absolute rundir>, as start_child sets it. */
 static int start_watch(struct recorder *r)
 {
-	char log[PATH_MAX + 32], abs_run[PATH_MAX];
+	char abs_run[PATH_MAX];
 	struct watch_opts wo = r->o.wo;
 	struct strbuf err = STRBUF_INIT;
-	int e;
+	int e, fd;
 
 	if (!realpath(r->rundir, abs_run))
 		snprintf(abs_run, sizeof(abs_run), "%s", r->rundir);
-	pathf(log, sizeof(log), "%s/interference.log", r->rundir);
-	wo.log_path = log;
+	fd = sf_create(r->dir_fd, "interference.log", O_WRONLY | O_APPEND, 0644, r->user);
+	if (fd < 0)
+		return sb_error(r->err, fd, "--watch: cannot create '%s/interference.log'",
+				r->rundir);
+	wo.log_path = NULL;
+	wo.log_fd = fd;
 	wo.rundir = abs_run;
-	e = watch_start(&wo, &r->watch, &err);	/* copies what it keeps */
+	e = watch_start(&wo, &r->watch, &err);	/* copies what it keeps (a dup of fd) */
+	close(fd);
 	if (e < 0) {
 		sb_error(r->err, 0, "--watch: %s", err.len ? err.buf : strerror(-e));
-		unlink(log);
+		sf_unlink(r->dir_fd, "interference.log", r->user);
 		sb_release(&err);
 		return e;
 	}
 	sb_release(&err);
-	recorder_chown(r, log);
 	return 0;
 }
 
 /* Stops a watcher of a run that recorded nothing and removes its log. */
 static void drop_watch(struct recorder *r)
 {
-	char log[PATH_MAX + 32];
 	struct watch_result res = { 0 };
 
 	if (!r->watch)
@@ -157,8 +166,7 @@ static void drop_watch(struct recorder *r)
 	watch_stop(r->watch, &res);
 	r->watch = NULL;
 	free(res.summary);
-	pathf(log, sizeof(log), "%s/interference.log", r->rundir);
-	unlink(log);
+	sf_unlink(r->dir_fd, "interference.log", r->user);
 }
 
 /* ------------------------------------------------------------ helpers */
@@ -261,7 +269,7 @@ static void set_rt(struct recorder *r)
 /* With opts.live: what is recorded, where, and how to stop it. */
 static void say_start(struct recorder *r)
 {
-	char what[256];
+	char what[256], who[96] = "";
 
 	if (!r->o.live)
 		return;
@@ -269,8 +277,13 @@ static void say_start(struct recorder *r)
 		snprintf(what, sizeof(what), "no frame source");
 	else
 		recorder_listened_text(r, what, sizeof(what));
-	recorder_say(r, RECORDER_INFO, "recording '%s' (pid %d) into '%s'; frames from %s%s; %s",
-		     r->program.buf, r->pid, r->rundir, what,
+	if (r->as_user)
+		snprintf(who, sizeof(who), ", as %s (uid %u)", r->cred.name ? r->cred.name : "?",
+			 (unsigned)r->cred.uid);
+	else if (r->own_child && geteuid() == 0)
+		snprintf(who, sizeof(who), ", as root");
+	recorder_say(r, RECORDER_INFO, "recording '%s' (pid %d%s) into '%s'; frames from %s%s; %s",
+		     r->program.buf, r->pid, who, r->rundir, what,
 		     r->exact ? "; exact mode" : "",
 		     r->o.duration_s > 0 ? "it stops after --duration, or Ctrl-C" : "Ctrl-C stops it");
 	r->live_next_ns = (r->t_start ? r->t_start : sched_now_ns()) + NSEC;
@@ -451,17 +464,17 @@ static int name_program(struct recorder *r)
 	return 0;
 }
 
-/* The run directory, run.ini's path, and where the record and the log grow
- * while the program runs (tmpfs, else the run directory itself). */
+/* The run directory (held open), run.ini's path, and where the record and
+ * the log grow while the program runs (tmpfs, else the run directory). */
 static int make_rundir(struct recorder *r)
 {
 	struct strbuf path = STRBUF_INIT, made = STRBUF_INIT;
-	struct rundir_tmp *t;
+	struct rundir_tmp t;
 	char stamp[32];
 	int err;
 
-	err = rundir_create(r->o.outdir, r->program.buf, r->clock0.real_ns, r->uid, r->gid, &path,
-			    &made, r->err);
+	err = rundir_create(r->o.outdir, r->program.buf, r->clock0.real_ns, r->user, &path, &made,
+			    &r->dir_fd, r->err);
 	if (err == 0 && pathf(r->rundir, sizeof(r->rundir), "%s", path.buf) < 0)
 		err = sb_error(r->err, -ENAMETOOLONG, "'%s'", path.buf);
 	if (made.len)
@@ -471,27 +484,42 @@ static int make_rundir(struct recorder *r)
 	sb_release(&made);
 	if (err < 0)
 		return err;
-	t = calloc(1, sizeof(*t));
 	rundir_stamp(stamp, sizeof(stamp), r->clock0.real_ns, false);
-	if (!t || rundir_tmp_paths(r->rundir, stamp, t) < 0 ||
-	    pathf(r->ini_path, sizeof(r->ini_path), "%s/run.ini", r->rundir) < 0 ||
+	err = rundir_tmp_open(r->dir_fd, r->rundir, stamp, &t);
+	if (err < 0) {
+		remove_rundir(r);
+		return sb_error(r->err, err, "'%s'", r->rundir);
+	}
+	r->tmp_fd = t.dirfd;
+	rundir_tmp_name(&t, "ssr", r->rec_name, sizeof(r->rec_name));
+	rundir_tmp_name(&t, "log", r->log_name, sizeof(r->log_name));
+	rundir_tmp_name(&t, "out", r->out_name, sizeof(r->out_name));
+	rundir_tmp_name(&t, "ini", r->ini_name, sizeof(r->ini_name));
+	if (pathf(r->ini_path, sizeof(r->ini_path), "%s/run.ini", r->rundir) < 0 ||
 	    pathf(r->rec_final, sizeof(r->rec_final), "%s/record.ssr", r->rundir) < 0 ||
-	    pathf(r->log_final, sizeof(r->log_final), "%s/program.log", r->rundir) < 0) {
-		free(t);
-		rmdir(r->rundir);
+	    pathf(r->log_final, sizeof(r->log_final), "%s/program.log", r->rundir) < 0 ||
+	    pathf(r->rec_path, sizeof(r->rec_path), "%s/%s", t.dir, r->rec_name) < 0 ||
+	    pathf(r->log_path, sizeof(r->log_path), "%s/%s", t.dir, r->log_name) < 0 ||
+	    pathf(r->out_path, sizeof(r->out_path), "%s/%s", t.dir, r->out_name) < 0 ||
+	    (r->ini_name[0] &&
+	     pathf(r->ini_tmp, sizeof(r->ini_tmp), "%s/%s", t.dir, r->ini_name) < 0)) {
+		remove_rundir(r);
 		return sb_error(r->err, -ENAMETOOLONG, "'%s'", r->rundir);
 	}
-	if (t->in_place)
+	if (t.in_place)
 		recorder_note(r, "record and log written in place: /dev/shm is not a writable "
 			      "directory");
-	snprintf(r->rec_path, sizeof(r->rec_path), "%s", t->rec);
-	snprintf(r->log_path, sizeof(r->log_path), "%s", t->log);
-	snprintf(r->out_path, sizeof(r->out_path), "%s", t->out);
-	snprintf(r->ini_tmp, sizeof(r->ini_tmp), "%s", t->ini);
-	free(t);
 	if (r->o.pid)
 		r->log_path[0] = '\0';	/* attached: no output of its to capture */
 	return 0;
+}
+
+/* Removes what the run made in tmpfs (or in place) by the names it made,
+ * each only while the name is still the file we hold when we hold one. */
+static void remove_tmp(struct recorder *r, const char *name, int fd)
+{
+	if (r->tmp_fd >= 0 && name[0] && (fd < 0 || sf_same(r->tmp_fd, name, fd)))
+		sf_unlink(r->tmp_fd, name, r->user);
 }
 
 /* A start that failed (the record or the first run.ini could not be
@@ -502,14 +530,14 @@ static void abandon_start(struct recorder *r)
 	recorder_stop_child(r, SIGTERM);
 	rec_writer_close(r->w);
 	r->w = NULL;
-	unlink(r->rec_path);
+	remove_tmp(r, r->rec_name, r->rec_fd);
 	if (r->log_path[0]) {
-		unlink(r->log_path);
-		unlink(r->out_path);
+		remove_tmp(r, r->log_name, r->log_fd);
+		remove_tmp(r, r->out_name, r->log_rd);
 	}
-	unlink(r->ini_path);
+	sf_unlink(r->dir_fd, "run.ini", r->user);
 	drop_watch(r);
-	rmdir(r->rundir);
+	remove_rundir(r);
 }
 
 int recorder_frames_valid(const struct recorder_opts *o, struct strbuf *err)
@@ -558,10 +586,11 @@ static struct recorder *recorder_new(const struct recorder_opts *o)
 	sb_init(&r->notes);
 	sb_init(&r->logbuf);
 	r->log_rd = r->log_fd = -1;
+	r->dir_fd = r->tmp_fd = r->rec_fd = -1;
 	r->period_ns = (uint64_t)(o->period_ms * 1e6);
 	lathist_init(&r->late);
 	lathist_init(&r->work);
-	rundir_owner(&r->uid, &r->gid);
+	r->user = rundir_user();
 	return r;
 }
 
@@ -605,16 +634,16 @@ int recorder_start(const struct recorder_opts *o, struct recorder **ret, struct 
 		return e;
 	recorder_catch_signals();
 	if ((e = open_frames(r)) < 0 || (o->watch && (e = start_watch(r)) < 0)) {
-		rmdir(r->rundir);	/* nothing was recorded: no run directory */
+		remove_rundir(r);	/* nothing was recorded: no run directory */
 		return e;
 	}
 	if (!o->pid && (e = recorder_start_child(r)) < 0) {
 		if (r->log_path[0]) {
-			unlink(r->log_path);
-			unlink(r->out_path);
+			remove_tmp(r, r->log_name, r->log_fd);
+			remove_tmp(r, r->out_name, r->log_rd);
 		}
 		drop_watch(r);
-		rmdir(r->rundir);
+		remove_rundir(r);
 		return e;
 	}
 	if (r->watch)
@@ -658,19 +687,24 @@ static void end_error(struct recorder *r, int e, const char *fmt, ...)
 	r->failed_end = true;
 }
 
-/* Moves FROM (a path in tmpfs) to TO, FROM then naming where it is. */
-static void keep_file(struct recorder *r, char *from, size_t size, const char *to,
-		      const char *what)
+/* Moves the file that grew in tmpfs as NAME, open as FD, into the run
+ * directory as FINAL (TO its path): copied from FD, never renamed by name
+ * (tmpfs is everybody's: the name may point elsewhere by now), then NAME
+ * removed while it is still ours. FROM (its path) then names where it is. */
+static void keep_file(struct recorder *r, int fd, const char *name, char *from, size_t size,
+		      const char *final, const char *to, const char *what)
 {
 	int e;
 
 	if (!from[0] || !strcmp(from, to))
 		return;
-	e = recsys_move(from, to);
-	if (e < 0)
+	e = fd < 0 ? -EBADF : sf_copy(fd, r->dir_fd, final, 0644, r->user);
+	if (e < 0) {
 		end_error(r, e, "cannot move %s to '%s'; it stays at '%s'", what, to, from);
-	else
-		snprintf(from, size, "%s", to);
+		return;
+	}
+	remove_tmp(r, name, fd);
+	snprintf(from, size, "%s", to);
 }
 
 /* Closes the record with a last clock pair, moves it and the log into the
@@ -688,13 +722,14 @@ static void keep_record(struct recorder *r)
 	r->w = NULL;
 	if (e < 0)
 		end_error(r, e, "cannot write the record '%s'", r->rec_path);
-	keep_file(r, r->rec_path, sizeof(r->rec_path), r->rec_final, "the record");
-	recorder_chown(r, r->rec_path);
+	keep_file(r, r->rec_fd, r->rec_name, r->rec_path, sizeof(r->rec_path), "record.ssr",
+		  r->rec_final, "the record");
+	keep_file(r, r->log_fd, r->log_name, r->log_path, sizeof(r->log_path), "program.log",
+		  r->log_final, "the program's log");
 	if (r->log_fd >= 0) {
 		close(r->log_fd);
 		r->log_fd = -1;
 	}
-	keep_file(r, r->log_path, sizeof(r->log_path), r->log_final, "the program's log");
 	if (!r->t_end)
 		r->t_end = sched_now_ns();
 	recorder_frames_verdict(r);
@@ -795,6 +830,12 @@ void recorder_free(struct recorder *r)
 	if (r->log_fd >= 0)
 		close(r->log_fd);
 	rec_writer_close(r->w);
+	if (r->rec_fd >= 0)
+		close(r->rec_fd);
+	if (r->tmp_fd >= 0)
+		close(r->tmp_fd);
+	if (r->dir_fd >= 0)
+		close(r->dir_fd);
 	sb_release(&r->logbuf);
 	probe_free(r->probe);
 	kick_free(r->kick);
@@ -807,5 +848,6 @@ void recorder_free(struct recorder *r)
 	sb_release(&r->program);
 	sb_release(&r->cmdline);
 	sb_release(&r->notes);
+	child_cred_release(&r->cred);
 	free(r);
 }

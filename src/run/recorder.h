@@ -59,6 +59,8 @@ struct recorder_opts {
 	bool live;		/* a status line once a second (a terminal) */
 	bool naive;		/* benchmarks: the sampler opens/reads/closes every file */
 	bool no_sample;		/* frames only, no samples (bench --recorder-ab) */
+	bool as_root;		/* under sudo, run the program as root (default: as
+				 * the user who ran sudo) */
 	const char *rig;	/* --rig: the rig's name; NULL: $STALLSCOPE_RIG or the machine's */
 	enum recorder_exact exact;
 	double exact_min_ms;	/* intervals this long are kept; 0: 0.5 */

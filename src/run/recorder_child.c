@@ -94,28 +94,27 @@ int recorder_start_child(struct recorder *r)
 	char **envp = NULL;
 	pid_t pid;
 
-	r->log_fd = open(r->log_path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-	if (r->log_fd < 0)
-		return sb_error(r->err, -errno, "cannot create '%s'", r->log_path);
-	recorder_chown(r, r->log_path);
+	/* both made O_EXCL where they grow (the names are new and nobody's),
+	 * 0600 while the run lasts; the log is read back at the end to be
+	 * copied into the run directory */
+	r->log_fd = sf_create(r->tmp_fd, r->log_name, O_RDWR, r->ini_name[0] ? 0600 : 0644,
+			      r->user);
+	if (r->log_fd < 0) {
+		err = r->log_fd;
+		r->log_fd = -1;
+		return sb_error(r->err, err, "cannot create '%s'", r->log_path);
+	}
 	/* the program writes its output to a file in tmpfs (never blocking on
 	 * the recorder, never SIGPIPE if the recorder dies); the recorder reads
-	 * what is new each sample and stamps it line by line into the log */
-	outfd = open(r->out_path, O_WRONLY | O_CREAT | O_TRUNC | O_APPEND | O_CLOEXEC, 0644);
+	 * what is new each sample (pread, through the same descriptor) and
+	 * stamps it line by line into the log */
+	outfd = sf_create(r->tmp_fd, r->out_name, O_RDWR | O_APPEND, 0600, r->user);
 	if (outfd < 0)
-		return sb_error(r->err, -errno, "cannot create '%s'", r->out_path);
-	recorder_chown(r, r->out_path);
-	r->log_rd = open(r->out_path, O_RDONLY | O_CLOEXEC);
-	if (r->log_rd < 0) {
-		err = -errno;
-		close(outfd);
-		return sb_error(r->err, err, "cannot read '%s'", r->out_path);
-	}
+		return sb_error(r->err, outfd, "cannot create '%s'", r->out_path);
+	r->log_rd = outfd;
 	err = hook_env(r, &envp);
-	if (err < 0) {
-		close(outfd);
+	if (err < 0)
 		return sb_error(r->err, err, "cannot prepare the program's environment");
-	}
 	/* A launcher that forks the game and exits (a double fork) leaves it
 	 * to us, not to init: we see it end and can follow it. */
 	err = child_subreaper();
@@ -124,6 +123,18 @@ int recorder_start_child(struct recorder *r)
 			      "init", strerror(-err));
 	if (!realpath(r->rundir, abs_run))
 		snprintf(abs_run, sizeof(abs_run), "%s", r->rundir);
+	/* under sudo the program is the user's, as when they start it: their
+	 * uid, groups and home (the recorder keeps root for what needs it);
+	 * the ring becomes theirs so that its hooks can map it */
+	if (!r->o.as_root) {
+		err = child_cred_sudo(&r->cred);
+		if (err < 0)
+			return sb_error(r->err, err, "cannot look up the user who ran sudo");
+		r->as_user = err > 0;
+		if (r->as_user && r->ring && (err = ring_chown(r->ring, r->cred.uid, r->cred.gid)) < 0)
+			return sb_error(r->err, err, "cannot give the frame ring to uid %u",
+					(unsigned)r->cred.uid);
+	}
 	nullfd = open("/dev/null", O_RDONLY | O_CLOEXEC);
 	cs.argv = r->o.argv;
 	cs.path_search = true;
@@ -132,11 +143,14 @@ int recorder_start_child(struct recorder *r)
 	cs.in_fd = nullfd;
 	cs.out_fd = cs.err_fd = outfd;
 	cs.run_env = abs_run;
+	cs.cred = r->as_user ? &r->cred : NULL;
 	pid = child_spawn(&cs);
-	close(outfd);
 	if (nullfd >= 0)
 		close(nullfd);
 	hook_env_free(envp);
+	if (pid < 0 && r->as_user)
+		return sb_error(r->err, pid, "cannot run '%s' as uid %u (the user who ran sudo; "
+				"--as-root runs it as root)", r->o.argv[0], (unsigned)r->cred.uid);
 	if (pid < 0)
 		return sb_error(r->err, pid, "cannot run '%s'", r->o.argv[0]);
 	r->pid = r->fpid = pid;
@@ -175,10 +189,12 @@ void recorder_pump_log(struct recorder *r, uint64_t now, bool final)
 		}
 	}
 	if (final) {
+		/* the raw output goes once it is in the log (else it is all
+		 * there is), by its name while that is still the file */
+		if (r->log_fd >= 0 && sf_same(r->tmp_fd, r->out_name, r->log_rd))
+			sf_unlink(r->tmp_fd, r->out_name, r->user);
 		close(r->log_rd);
 		r->log_rd = -1;
-		if (r->log_fd >= 0)
-			unlink(r->out_path);	/* else it is all there is */
 	}
 }
 

@@ -8,6 +8,7 @@
  * verdict on a run that got none.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -134,6 +135,14 @@ static void ini_start(struct recorder *r, struct strbuf *sb)
 	inifmt_add(sb, "argv", r->cmdline.buf);
 	inifmt_addf(sb, "pid", "%d", r->pid);
 	inifmt_add(sb, "attached", r->own_child ? "no" : "yes");
+	if (r->own_child) {	/* whom the program ran as (under sudo: the user) */
+		inifmt_addf(sb, "program_uid", "%u", r->as_user ? (unsigned)r->cred.uid
+								 : (unsigned)geteuid());
+		if (r->as_user && r->cred.name)
+			inifmt_add(sb, "program_user", r->cred.name);
+		else if (!r->as_user && geteuid() == 0)
+			inifmt_add(sb, "program_user", "root");
+	}
 	inifmt_addf(sb, "t0", "%llu.%06llu", (unsigned long long)(r->clock0.real_ns / NSEC),
 		    (unsigned long long)(r->clock0.real_ns % NSEC / 1000));
 	inifmt_addf(sb, "t0_mono", "%llu.%09llu", (unsigned long long)(r->clock0.mono_ns / NSEC),
@@ -387,13 +396,13 @@ int recorder_write_ini(struct recorder *r, bool final)
 		recorder_exact_ini(r, &sb, true);
 		ini_unreadable(r, &sb);
 	}
-	err = recsys_write_atomic(r->ini_path, sb.buf, sb.len, r->uid, r->gid, final);
-	if (err < 0 && final && r->ini_tmp[0]) {
+	err = sf_write_atomic(r->dir_fd, "run.ini", sb.buf, sb.len, 0644, r->user, final);
+	if (err < 0 && final && r->ini_name[0]) {
 		/* the run directory cannot take it (full?): keep it beside the
 		 * record in tmpfs, where report and dump find it (record_tmp with
 		 * .ini for .ssr), rather than lose the end, the exit status and
 		 * the recorder's figures */
-		int e2 = recsys_write_atomic(r->ini_tmp, sb.buf, sb.len, r->uid, r->gid, true);
+		int e2 = sf_write_atomic(r->tmp_fd, r->ini_name, sb.buf, sb.len, 0600, r->user, true);
 
 		if (e2 == 0) {
 			sb_release(&sb);
@@ -415,13 +424,23 @@ int recorder_open_record(struct recorder *r)
 	struct sampler_opts so = { 0 };
 	char tmp[64];
 	size_t nm;
-	int err;
+	int err, fd;
 
-	err = rec_writer_new(r->rec_path, &r->w);
+	/* O_EXCL in tmpfs under a name nobody could guess, 0600 while it
+	 * grows (0644 in place: its final home); a second descriptor kept to
+	 * copy it into the run directory at the end */
+	fd = sf_create(r->tmp_fd, r->rec_name, O_RDWR, r->ini_name[0] ? 0600 : 0644, r->user);
+	if (fd < 0)
+		return sb_error(r->err, fd, "cannot create '%s'", r->rec_path);
+	r->rec_fd = fcntl(fd, F_DUPFD_CLOEXEC, 3);
+	if (r->rec_fd < 0) {
+		err = -errno;
+		close(fd);	/* abandon_start removes it by its name */
+		return sb_error(r->err, err, "cannot create '%s'", r->rec_path);
+	}
+	err = rec_writer_new_fd(fd, &r->w);
 	if (err < 0)
 		return sb_error(r->err, err, "cannot create '%s'", r->rec_path);
-	if (r->uid != (uid_t)-1 && chown(r->rec_path, r->uid, r->gid) < 0)
-		recorder_say(r, RECORDER_WARN, "cannot chown '%s': %s", r->rec_path, strerror(errno));
 
 	so.pid = r->pid;
 	so.period_ns = r->period_ns;

@@ -19,6 +19,8 @@
 #include "core/logstamp.h"
 #include "core/record.h"
 #include "core/strbuf.h"
+#include "linux/child.h"
+#include "linux/safefile.h"
 #include "linux/watch.h"
 #include "run/recorder.h"
 
@@ -42,25 +44,39 @@ struct exact;
 struct recorder {
 	struct recorder_opts o;
 	struct strbuf *err;	/* the caller's, while recorder_start/run runs */
-	uid_t uid;		/* owner of what we write ((uid_t)-1: leave) */
-	gid_t gid;
+	struct sf_user user;	/* whose the run's files are: every one is made
+				 * as this user (linux/safefile.h) */
 	char rundir[PATH_MAX - 64];
+	int dir_fd;		/* the run directory, held open: its files are
+				 * made under it, never through a path; -1 */
+	int tmp_fd;		/* where the record and the log grow (tmpfs, or
+				 * a dup of dir_fd in place); -1 */
+	char rec_name[160];	/* their names in tmp_fd */
+	char log_name[160];
+	char out_name[160];
+	char ini_name[160];	/* "" in place */
+	int rec_fd;		/* the record, kept to be copied out of tmpfs by
+				 * descriptor, whatever its name then is; -1 */
 	char ini_path[PATH_MAX];
 	char ini_tmp[PATH_MAX];		/* beside the record in tmpfs: the final run.ini
 					 * when the run directory cannot take it; "" */
-	char rec_path[PATH_MAX];	/* where the record grows */
+	char rec_path[PATH_MAX];	/* where the record is (tmpfs, then RUNDIR) */
 	char rec_final[PATH_MAX];	/* RUNDIR/record.ssr */
-	char log_path[PATH_MAX];	/* where program.log grows; "" attached */
+	char log_path[PATH_MAX];	/* where program.log is; "" attached */
 	char log_final[PATH_MAX];	/* RUNDIR/program.log */
 	char out_path[PATH_MAX];	/* the program's raw stdout/stderr (tmpfs) */
-	int log_rd;		/* that file, read by the recorder, or -1 */
+	int log_rd;		/* that file (the program writes it through the same
+				 * descriptor, O_APPEND), read by pread; -1 */
 	uint64_t log_off;	/* bytes of it stamped so far */
-	int log_fd;		/* the log being written, or -1 */
+	int log_fd;		/* the log being written (and read back to be
+				 * copied), or -1 */
 	struct logstamp ls;
 	struct strbuf logbuf;
 	struct strbuf program, cmdline, notes;
 	int pid;
 	bool own_child;
+	struct child_cred cred;	/* whom the program runs as, when as_user */
+	bool as_user;		/* started as the user who ran sudo (cred) */
 	int status;		/* waitpid status, valid when reaped */
 	bool reaped;
 	enum frame_mode fmode;
@@ -125,7 +141,6 @@ struct recorder {
 };
 
 /* recorder.c */
-void recorder_chown(struct recorder *r, const char *path);	/* to the run's owner */
 void recorder_say(struct recorder *r, enum recorder_say kind, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 /* A line for run.ini's unreadable.N (what could not be done and why). */

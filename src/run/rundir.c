@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: MIT
 /*
  * rundir.c: rundir.h. The directories are made through src/linux's recsys
- * (mkdir -p with an owner, the numbered new directory); this file holds the
- * policy: the names, the owner, the refusal to record over a run.
+ * and safefile (made under their parent's fd, as the invoking user); this
+ * file holds the policy: the names, the owner, which existing directory is
+ * taken, the refusal to record over a run, where the files grow.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,16 +19,9 @@
 
 #define NSEC 1000000000ull
 
-void rundir_owner(uid_t *uid, gid_t *gid)
+struct sf_user rundir_user(void)
 {
-	const char *su = getenv("SUDO_UID"), *sg = getenv("SUDO_GID");
-
-	*uid = (uid_t)-1;
-	*gid = (gid_t)-1;
-	if (geteuid() == 0 && su && sg) {
-		*uid = (uid_t)strtoul(su, NULL, 10);
-		*gid = (gid_t)strtoul(sg, NULL, 10);
-	}
+	return sf_invoking_user();
 }
 
 void rundir_stamp(char *buf, size_t size, uint64_t real_ns, bool usec)
@@ -59,62 +54,144 @@ bool rundir_holds_run(const char *dir)
 	return yes;
 }
 
-int rundir_create(const char *outdir, const char *program, uint64_t real_ns, uid_t uid,
-		  gid_t gid, struct strbuf *path, struct strbuf *made, struct strbuf *err)
+/* Splits PATH (trailing slashes dropped) into its directory and its last
+ * component: "a/b/" into "a" and "b", "b" into "." and "b". */
+static int split_path(const char *path, struct strbuf *dir, struct strbuf *base)
 {
-	struct strbuf top = STRBUF_INIT;
-	char stamp[32];
-	int r;
+	size_t n = strlen(path);
+	const char *slash;
 
-	sb_reset(path);
-	if (outdir) {
-		r = recsys_mkdirs(outdir, uid, gid, &top);
-		if (r < 0) {
-			sb_release(&top);
-			return sb_error(err, r, "cannot create run directory '%s'", outdir);
-		}
-		/* never a tree of new directories in silence (a typo in -o) */
-		if (made && top.len && strcmp(top.buf, outdir))
-			sb_adds(made, top.buf);
-		sb_release(&top);
-		if (rundir_holds_run(outdir)) {
-			sb_error(err, 0, "'%s' already holds a run; choose another directory with -o",
-				 outdir);
-			return -EEXIST;
-		}
-		return sb_adds(path, outdir) < 0 ? sb_error(err, -ENOMEM, "'%s'", outdir) : 0;
-	}
-	rundir_stamp(stamp, sizeof(stamp), real_ns, false);
-	r = recsys_mkdirs("runs", uid, gid, NULL);
-	if (r < 0)
-		return sb_error(err, r, "cannot create 'runs'");
-	r = recsys_new_rundir("runs", stamp, program, NULL, uid, gid, path);
-	if (r < 0)
-		return sb_error(err, r, "cannot create a run directory under 'runs'");
+	while (n > 1 && path[n - 1] == '/')
+		n--;
+	slash = memrchr(path, '/', n);
+	if (!slash)
+		return sb_adds(dir, ".") < 0 || sb_add(base, path, n) < 0 ? -ENOMEM : 0;
+	if (sb_add(dir, path, slash == path ? 1 : (size_t)(slash - path)) < 0 ||
+	    sb_add(base, slash + 1, n - (size_t)(slash + 1 - path)) < 0)
+		return -ENOMEM;
 	return 0;
 }
 
-int rundir_tmp_paths(const char *dir, const char *stamp, struct rundir_tmp *t)
+/* OUTDIR, which exists: taken when sf_dir_adopt says so and it holds no run. */
+static int adopt(const char *outdir, struct sf_user u, int *ret_fd, struct strbuf *err)
+{
+	int r = sf_dir_adopt(outdir, u, ret_fd);
+
+	if (r == -ELOOP)
+		return sb_error(err, r, "'%s' is a symbolic link; as root, record writes only into "
+				"the directory itself (give its real path)", outdir);
+	if (r == -EPERM)
+		return sb_error(err, r, "'%s' belongs to another user; as root, record writes only "
+				"into a directory of root's or of the user who ran sudo", outdir);
+	if (r == -ENOTEMPTY && !rundir_holds_run(outdir))
+		return sb_error(err, r, "'%s' is not empty; as root, record writes only into a "
+				"new or empty directory", outdir);
+	if (r < 0 && r != -ENOTEMPTY)
+		return r;	/* the caller says it */
+	if (r == -ENOTEMPTY || rundir_holds_run(outdir)) {
+		if (r == 0)
+			close(*ret_fd);
+		sb_error(err, 0, "'%s' already holds a run; choose another directory with -o",
+			 outdir);
+		return -EEXIST;
+	}
+	return 0;
+}
+
+int rundir_create(const char *outdir, const char *program, uint64_t real_ns, struct sf_user u,
+		  struct strbuf *path, struct strbuf *made, int *ret_fd, struct strbuf *err)
+{
+	struct strbuf top = STRBUF_INIT, dir = STRBUF_INIT, base = STRBUF_INIT;
+	char stamp[32];
+	int r, pfd = -1;
+
+	sb_reset(path);
+	if (!outdir) {
+		rundir_stamp(stamp, sizeof(stamp), real_ns, false);
+		r = recsys_new_rundir("runs", stamp, program, NULL, u, path, ret_fd);
+		if (r < 0)
+			return sb_error(err, r, "cannot create a run directory under 'runs'");
+		return 0;
+	}
+	r = adopt(outdir, u, ret_fd, err);
+	if (r != -ENOENT)
+		goto out;
+	/* a new one: its parents (as the user), then it, made by us under
+	 * the parent's fd; one that appeared meanwhile is adopted or refused */
+	r = split_path(outdir, &dir, &base);
+	if (r == 0)
+		r = sf_mkdirs(dir.buf, u, &top, &pfd);
+	if (r == 0) {
+		r = sf_mkdir(pfd, base.buf, u, ret_fd);
+		if (r == -EEXIST)
+			r = adopt(outdir, u, ret_fd, err);
+		close(pfd);
+	}
+	/* never a tree of new directories in silence (a typo in -o) */
+	if (r == 0 && made && top.len)
+		sb_adds(made, top.buf);
+out:
+	if (r < 0 && !err->len)
+		sb_error(err, r, "cannot create run directory '%s'", outdir);
+	if (r == 0 && sb_adds(path, outdir) < 0) {
+		close(*ret_fd);
+		r = sb_error(err, -ENOMEM, "'%s'", outdir);
+	}
+	sb_release(&top);
+	sb_release(&dir);
+	sb_release(&base);
+	return r;
+}
+
+int rundir_tmp_open(int run_fd, const char *dir, const char *stamp, struct rundir_tmp *t)
 {
 	struct stat st;
-	int pid = (int)getpid(), n = 0;
+	char rnd[9];
 
-	t->in_place = !(stat("/dev/shm", &st) == 0 && S_ISDIR(st.st_mode) &&
-			access("/dev/shm", W_OK) == 0);
-	if (!t->in_place) {
-		n |= snprintf(t->rec, sizeof(t->rec), "/dev/shm/stallscope-%d-%s.ssr", pid, stamp) >=
-		     (int)sizeof(t->rec);
-		n |= snprintf(t->log, sizeof(t->log), "/dev/shm/stallscope-%d-%s.log", pid, stamp) >=
-		     (int)sizeof(t->log);
-		n |= snprintf(t->out, sizeof(t->out), "/dev/shm/stallscope-%d-%s.out", pid, stamp) >=
-		     (int)sizeof(t->out);
-		n |= snprintf(t->ini, sizeof(t->ini), "/dev/shm/stallscope-%d-%s.ini", pid, stamp) >=
-		     (int)sizeof(t->ini);
-	} else {
-		n |= snprintf(t->rec, sizeof(t->rec), "%s/record.ssr", dir) >= (int)sizeof(t->rec);
-		n |= snprintf(t->log, sizeof(t->log), "%s/program.log", dir) >= (int)sizeof(t->log);
-		n |= snprintf(t->out, sizeof(t->out), "%s/program.out", dir) >= (int)sizeof(t->out);
-		t->ini[0] = '\0';
+	memset(t, 0, sizeof(*t));
+	t->dirfd = -1;
+	if (stat("/dev/shm", &st) == 0 && S_ISDIR(st.st_mode) && access("/dev/shm", W_OK) == 0)
+		t->dirfd = open("/dev/shm", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (t->dirfd >= 0) {
+		sf_random(rnd);
+		snprintf(t->dir, sizeof(t->dir), "/dev/shm");
+		snprintf(t->base, sizeof(t->base), "stallscope-%d-%s-%s", (int)getpid(), stamp, rnd);
+		return 0;
 	}
-	return n ? -ENAMETOOLONG : 0;
+	t->in_place = true;
+	t->dirfd = dup(run_fd);
+	if (t->dirfd < 0)
+		return -errno;
+	if (snprintf(t->dir, sizeof(t->dir), "%s", dir) >= (int)sizeof(t->dir)) {
+		rundir_tmp_close(t);
+		return -ENAMETOOLONG;
+	}
+	return 0;
+}
+
+void rundir_tmp_close(struct rundir_tmp *t)
+{
+	if (t->dirfd >= 0)
+		close(t->dirfd);
+	t->dirfd = -1;
+}
+
+void rundir_tmp_name(const struct rundir_tmp *t, const char *ext, char *buf, size_t size)
+{
+	static const struct {
+		const char *ext, *name;
+	} in_place[] = {
+		{ "ssr", "record.ssr" },
+		{ "log", "program.log" },
+		{ "out", "program.out" },
+	};
+
+	if (!t->in_place) {
+		snprintf(buf, size, "%s.%s", t->base, ext);
+		return;
+	}
+	buf[0] = '\0';
+	for (size_t i = 0; i < sizeof(in_place) / sizeof(in_place[0]); i++)
+		if (!strcmp(ext, in_place[i].ext))
+			snprintf(buf, size, "%s", in_place[i].name);
 }

@@ -13,41 +13,52 @@
 #include <sys/types.h>
 
 #include "core/strbuf.h"
+#include "linux/safefile.h"
 
-/* The owner of what a run writes: the sudo user when we run as root under
- * sudo (SUDO_UID, SUDO_GID), else (uid_t)-1 and (gid_t)-1: leave it. */
-void rundir_owner(uid_t *uid, gid_t *gid);
+/* Whose a run's files are: the sudo user when we run as root under sudo
+ * (SUDO_UID, SUDO_GID), else SF_SELF (linux/safefile.h). */
+struct sf_user rundir_user(void);
 
 /* REAL_NS (CLOCK_REALTIME) in UTC: "20261201T102033Z", a run directory's
  * stamp; with USEC, ISO 8601 with microseconds (run.ini's t0_utc). */
 void rundir_stamp(char *buf, size_t size, uint64_t real_ns, bool usec);
 
 /*
- * Creates the run directory into PATH: OUTDIR as given (with its parents;
- * the top one made is appended to MADE when MADE is not NULL and it is not
- * OUTDIR itself; one that holds a run is refused), or, with OUTDIR NULL,
- * runs/STAMP-PROGRAM[-N] (recsys_new_rundir). Owned by UID:GID. 0, or a
- * negative errno with the message in ERR.
+ * Creates the run directory into PATH and its fd into *RET_FD: OUTDIR as
+ * given (with its parents; the top one made is appended to MADE when MADE
+ * is not NULL and it is not OUTDIR itself), or, with OUTDIR NULL,
+ * runs/STAMP-PROGRAM[-N] (recsys_new_rundir). Made as U (sf_mkdir). An
+ * OUTDIR that exists is taken only when it holds no run and, as root, when
+ * it is a directory (not a link to one), empty, and root's or U's
+ * (sf_dir_adopt). 0, or a negative errno with the message in ERR.
  */
-int rundir_create(const char *outdir, const char *program, uint64_t real_ns, uid_t uid,
-		  gid_t gid, struct strbuf *path, struct strbuf *made, struct strbuf *err);
+int rundir_create(const char *outdir, const char *program, uint64_t real_ns, struct sf_user u,
+		  struct strbuf *path, struct strbuf *made, int *ret_fd, struct strbuf *err);
 
 /* Whether DIR holds a run already (record.ssr or run.ini). */
 bool rundir_holds_run(const char *dir);
 
-/* Where a recording's files grow while the program runs: tmpfs (/dev/shm)
- * when it is a writable directory, named after our pid and STAMP, else the
- * run directory itself (in_place). */
+/*
+ * Where a recording's files grow while the program runs: tmpfs (/dev/shm)
+ * when it is a writable directory, named stallscope-PID-STAMP-RANDOM.EXT
+ * (ssr, log, out, ini: each made O_EXCL there by the recorder, so a name
+ * nobody could guess and nobody could plant), else the run directory
+ * itself (in_place), with the record and the log at their final names.
+ */
 struct rundir_tmp {
-	char rec[4096];		/* the record */
-	char log[4096];		/* program.log */
-	char out[4096];		/* the program's raw stdout and stderr */
-	char ini[4096];		/* the final run.ini when the run directory cannot
-				 * take it; "" in place */
+	int dirfd;		/* where they are: tmpfs, or a dup of the run directory's fd */
 	bool in_place;
+	char dir[4096];		/* its path, for messages and run.ini */
+	char base[128];		/* "stallscope-PID-STAMP-RANDOM" in tmpfs; "" in place */
 };
 
-/* Fills T for the run directory DIR; 0 or -ENAMETOOLONG. */
-int rundir_tmp_paths(const char *dir, const char *stamp, struct rundir_tmp *t);
+/* Fills T for the run directory DIR (open as RUN_FD) with a new random
+ * base; 0 or a negative errno. rundir_tmp_close closes T->dirfd. */
+int rundir_tmp_open(int run_fd, const char *dir, const char *stamp, struct rundir_tmp *t);
+void rundir_tmp_close(struct rundir_tmp *t);
+
+/* The name in T->dirfd of EXT ("ssr", "log", "out", "ini") into BUF: BASE.EXT
+ * in tmpfs; in place record.ssr, program.log, program.out and "" for ini. */
+void rundir_tmp_name(const struct rundir_tmp *t, const char *ext, char *buf, size_t size);
 
 #endif

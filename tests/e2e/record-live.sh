@@ -15,7 +15,7 @@ GAME=$SS_BUILD/fakegame
 script -qfec "'$SS_BIN' record -o run --duration 3 -- '$GAME' --seconds 20 --stall sleep:300@1" \
 	/dev/null >tty.out 2>&1 || fail "record under script: $(tail -5 tty.out)"
 tr '\r' '\n' <tty.out >tty.txt
-grep -Eq "^stallscope record: recording 'fakegame' \\(pid [0-9]*\\) into 'run'; frames from .*marker API(; exact mode)?; it stops after --duration, or Ctrl-C$" tty.txt ||
+grep -Eq "^stallscope record: recording 'fakegame' \\(pid [0-9]*(, as [a-z0-9_-]+( \\(uid [0-9]+\\))?)?\\) into 'run'; frames from .*marker API(; exact mode)?; it stops after --duration, or Ctrl-C$" tty.txt ||
 	fail "no start line: $(head -3 tty.txt)"
 grep -Eq '^stallscope record: [0-9]+ s  frames [0-9]+  fps [0-9.]+  stalls 0' tty.txt ||
 	fail "no status line: $(cat tty.txt)"

@@ -25,6 +25,7 @@ static void test_rundir(void)
 {
 	struct strbuf path = STRBUF_INIT, made = STRBUF_INIT, err = STRBUF_INIT;
 	char dir[4096], stamp[40], file[4200];
+	int fd = -1;
 	FILE *f;
 
 	rundir_stamp(stamp, sizeof(stamp), 1764584433123456789ull, false);
@@ -33,7 +34,10 @@ static void test_rundir(void)
 	CHECK_STR(stamp, "2025-12-01T10:20:33.123456Z");
 
 	snprintf(dir, sizeof(dir), "%s/a/b", tmp);
-	CHECK_INT(rundir_create(dir, "x", 0, (uid_t)-1, (gid_t)-1, &path, &made, &err), 0);
+	CHECK_INT(rundir_create(dir, "x", 0, SF_SELF, &path, &made, &fd, &err), 0);
+	CHECK(fd >= 0);
+	if (fd >= 0)
+		close(fd);
 	CHECK_STR(path.buf, dir);
 	snprintf(file, sizeof(file), "%s/a", tmp);
 	CHECK_STR(made.buf, file);	/* the top of what was made, said */
@@ -44,7 +48,7 @@ static void test_rundir(void)
 	if (f)
 		fclose(f);
 	CHECK(rundir_holds_run(dir));
-	CHECK_INT(rundir_create(dir, "x", 0, (uid_t)-1, (gid_t)-1, &path, NULL, &err), -EEXIST);
+	CHECK_INT(rundir_create(dir, "x", 0, SF_SELF, &path, NULL, &fd, &err), -EEXIST);
 	CHECK(strstr(err.buf, "already holds a run") != NULL);
 	sb_release(&path);
 	sb_release(&made);

@@ -1,9 +1,7 @@
 // SPDX-License-Identifier: MIT
-/* test-recsys.c: the recorder's file operations: mkdir -p, the atomic
- * write (whole or absent), the move out of tmpfs (rename within a file
- * system, copy + fsync + unlink across: /dev/shm to /tmp when they differ),
- * a failed move leaving the source where it was, and /proc look-ups of this
- * process. */
+/* test-recsys.c: the run directory's name (made under its parent's fd, a
+ * planted name passed over) and /proc look-ups of this process. The file
+ * operations are test-safefile.c's. */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,72 +17,6 @@
 #include "t.h"
 
 static char dir[] = "/tmp/test-recsys-XXXXXX";
-
-static char *slurp(const char *path)
-{
-	static char buf[256];
-	FILE *f = fopen(path, "r");
-	size_t n;
-
-	if (!f)
-		return NULL;
-	n = fread(buf, 1, sizeof(buf) - 1, f);
-	buf[n] = '\0';
-	fclose(f);
-	return buf;
-}
-
-static void test_mkdirs_write(void)
-{
-	struct strbuf made = STRBUF_INIT;
-	char p[256], f[300];
-	struct stat st;
-
-	snprintf(p, sizeof(p), "%s/a/b/c", dir);
-	CHECK_INT(recsys_mkdirs(p, (uid_t)-1, (gid_t)-1, &made), 0);
-	/* what it made: from the first new directory down */
-	snprintf(f, sizeof(f), "%s/a", dir);
-	CHECK_STR(made.buf, f);
-	sb_reset(&made);
-	CHECK_INT(recsys_mkdirs(p, (uid_t)-1, (gid_t)-1, &made), 0);
-	CHECK_STR(made.buf, "");
-	sb_release(&made);
-	CHECK(stat(p, &st) == 0 && S_ISDIR(st.st_mode));
-	snprintf(f, sizeof(f), "%s/run.ini", p);
-	CHECK_INT(recsys_write_atomic(f, "a=1\n", 4, (uid_t)-1, (gid_t)-1, true), 0);
-	CHECK_STR(slurp(f), "a=1\n");
-	CHECK_INT(recsys_write_atomic(f, "a=2\n", 4, (uid_t)-1, (gid_t)-1, false), 0);
-	CHECK_STR(slurp(f), "a=2\n");
-	CHECK_INT(recsys_mkdirs(f, (uid_t)-1, (gid_t)-1, NULL), -ENOTDIR);
-	snprintf(f, sizeof(f), "%s/nodir/run.ini", p);
-	CHECK_INT(recsys_write_atomic(f, "x", 1, (uid_t)-1, (gid_t)-1, true), -ENOENT);
-}
-
-static void test_move(void)
-{
-	char src[128], dst[300];
-	FILE *f;
-
-	/* across file systems when /dev/shm is tmpfs and /tmp is not */
-	snprintf(src, sizeof(src), "/dev/shm/test-recsys-%d", (int)getpid());
-	f = fopen(src, "w");
-	if (!f)
-		snprintf(src, sizeof(src), "%s/src", dir), f = fopen(src, "w");
-	CHECK(f != NULL);
-	if (!f)
-		return;
-	fputs("record", f);
-	fclose(f);
-	snprintf(dst, sizeof(dst), "%s/nodir/record.ssr", dir);
-	CHECK(recsys_move(src, dst) < 0);
-	CHECK_STR(slurp(src), "record");	/* a failed move leaves it */
-	snprintf(dst, sizeof(dst), "%s/record.ssr", dir);
-	CHECK_INT(recsys_move(src, dst), 0);
-	CHECK_STR(slurp(dst), "record");
-	CHECK(access(src, F_OK) < 0);
-	snprintf(dst, sizeof(dst), "%s/record.ssr.tmp", dir);
-	CHECK(access(dst, F_OK) < 0);
-}
 
 static void test_proc(void)
 {
@@ -156,28 +88,40 @@ static void test_new_rundir(void)
 {
 	struct strbuf want = STRBUF_INIT, got = STRBUF_INIT, parent = STRBUF_INIT;
 	struct stat st;
+	int fd = -1;
 
 	sb_addf(&parent, "%s/runs/", dir);	/* a trailing slash: not doubled */
 	CHECK_INT(mkdir(parent.buf, 0755), 0);
 	CHECK_INT(recsys_new_rundir(parent.buf, "20261201T102033Z", "/usr/games/my game",
-				    NULL, (uid_t)-1, (gid_t)-1, &got), 0);
+				    NULL, SF_SELF, &got, NULL), 0);
 	sb_addf(&want, "%s/runs/20261201T102033Z-my_game", dir);
 	CHECK_STR(got.buf, want.buf);
 	CHECK(stat(got.buf, &st) == 0 && S_ISDIR(st.st_mode));
 	/* the same second again: the next free suffix */
 	CHECK_INT(recsys_new_rundir(parent.buf, "20261201T102033Z", "/usr/games/my game",
-				    NULL, (uid_t)-1, (gid_t)-1, &got), 0);
+				    NULL, SF_SELF, &got, NULL), 0);
 	sb_addf(&want, "-2");
 	CHECK_STR(got.buf, want.buf);
+	/* a name someone planted (a link to elsewhere) is passed over, never
+	 * entered: the next free suffix, made as a directory of ours */
+	sb_reset(&want);
+	sb_addf(&want, "%s/runs/20261201T102033Z-my_game-3", dir);
+	CHECK_INT(symlink("/", want.buf), 0);
+	CHECK_INT(recsys_new_rundir(parent.buf, "20261201T102033Z", "/usr/games/my game",
+				    NULL, SF_SELF, &got, &fd), 0);
+	want.buf[want.len - 1] = '4';
+	CHECK_STR(got.buf, want.buf);
+	CHECK(fd >= 0 && fstat(fd, &st) == 0 && S_ISDIR(st.st_mode));
+	if (fd >= 0)
+		close(fd);
 	/* a variant, and --dry-run's name (nothing made) */
 	CHECK_INT(recsys_new_rundir(parent.buf, "<stamp>", "fg", "FOO=sleep:300@1-rerun",
-				    (uid_t)-1, (gid_t)-1, &got), 0);
+				    SF_SELF, &got, NULL), 0);
 	sb_reset(&want);
 	sb_addf(&want, "%s/runs/<stamp>-fg-FOO_sleep_300_1-rerun", dir);
 	CHECK_STR(got.buf, want.buf);
 	CHECK(stat(got.buf, &st) != 0);
-	CHECK_INT(recsys_new_rundir(parent.buf, "<stamp>", "", NULL, (uid_t)-1, (gid_t)-1, &got),
-		  0);
+	CHECK_INT(recsys_new_rundir(parent.buf, "<stamp>", "", NULL, SF_SELF, &got, NULL), 0);
 	CHECK(strstr(got.buf, "/runs/<stamp>-program") != NULL);
 	sb_release(&want);
 	sb_release(&got);
@@ -190,9 +134,7 @@ int main(void)
 
 	if (!mkdtemp(dir))
 		t_skip("cannot make a temporary directory");
-	T_RUN(test_mkdirs_write);
 	T_RUN(test_new_rundir);
-	T_RUN(test_move);
 	T_RUN(test_proc);
 	T_RUN(test_tgid_children);
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
