@@ -9,6 +9,7 @@
  * every packet unpacks, and the times, types and names add up to the frames
  * written (a second decoder beside protoc's, for the encoder's bytes).
  */
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -43,7 +44,9 @@ static int ours(const char *path)
 	struct pf_track t = { .uuid = 2, .name = "Frames" };
 	int r;
 
-	if (pf_out_open(path, false, &o, &err) < 0 || pf_seq_open(o, 2, 2, frame_t(0), &s) < 0)
+	if (pf_out_open_fd(open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644), false, &o,
+			   &err) < 0 ||
+	    pf_seq_open(o, 2, 2, frame_t(0), &s) < 0)
 		return -1;
 	r = pf_track(s, &t);
 	for (size_t k = 0; !r && k < NFRAMES; k++) {

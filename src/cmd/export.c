@@ -15,6 +15,7 @@
 #include "cli.h"
 #include "cmd/cmd.h"
 #include "cmd/export_perfetto.h"
+#include "cmd/outfile.h"
 #include "cmd/report.h"
 #include "out/perfetto.h"
 
@@ -85,7 +86,8 @@ static int export_one(const struct analyse_opts *ao, const char *input, const ch
 	struct export_stats st;
 	struct analysis a;
 	struct pf_out *o = NULL;
-	int status = 1, r;
+	struct sf_out of;
+	int status = 1, r, fd;
 
 	if (cli_failed(analyse_input(input, ao, &a, &emsg), &emsg)) {
 		sb_release(&emsg);
@@ -100,8 +102,11 @@ static int export_one(const struct analyse_opts *ao, const char *input, const ch
 			goto out;
 		output = path.buf;
 	}
-	if (cli_failed(pf_out_open(output, gz, &o, &emsg), &emsg))
+	fd = outfile_open_fd(output, &of);
+	if (fd < 0 || cli_failed(pf_out_open_fd(fd, gz, &o, &emsg), &emsg)) {
+		sf_out_abort(&of);
 		goto out;
+	}
 	r = export_perfetto(&a, input, o, &st, &notes, &emsg);
 	{
 		uint64_t packets = pf_out_packets(o), bytes = pf_out_bytes(o);
@@ -110,12 +115,15 @@ static int export_one(const struct analyse_opts *ao, const char *input, const ch
 		if (r < 0)
 			pf_out_fail(o, r);
 		rc = pf_out_close(o);
-		if (cli_failed(r, &emsg))
-			goto out;
-		if (rc < 0) {
-			cli_error_errno(rc, "cannot write '%s'", output);
+		if (r < 0 || rc < 0) {
+			/* the file appears whole or not at all */
+			outfile_close(output, NULL, &of, false);
+			if (!cli_failed(r, &emsg))
+				cli_error_errno(rc, "cannot write '%s'", output);
 			goto out;
 		}
+		if (outfile_close(output, NULL, &of, true) < 0)
+			goto out;
 		print_notes(&a, &notes);
 		fprintf(stderr, "%s: wrote '%s': %zu frames, %zu stalls, %zu thread states, "
 			"%zu intervals, %zu counter values, %zu instants on %zu tracks "

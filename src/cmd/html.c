@@ -22,6 +22,7 @@
 #include "cli.h"
 #include "cmd/cmd.h"
 #include "cmd/html.h"
+#include "cmd/outfile.h"
 #include "cmd/report_threads.h"
 #include "cmd/report.h"
 #include "cmd/stall_list.h"
@@ -287,10 +288,12 @@ static void default_output(int n, char *const *inputs, struct strbuf *out)
 
 int html_page(const struct analyse_opts *ao, char *const *inputs, int n, const char *output)
 {
-	struct strbuf emsg = STRBUF_INIT, out = STRBUF_INIT, tmp = STRBUF_INIT;
+	struct strbuf emsg = STRBUF_INIT, out = STRBUF_INIT;
+	struct sf_out of;
 	char *data = NULL;
 	size_t len = 0;
 	FILE *mf, *f;
+	bool ok;
 	struct json j;
 	int status = 0, nruns = 0;
 
@@ -338,12 +341,9 @@ int html_page(const struct analyse_opts *ao, char *const *inputs, int n, const c
 	else
 		default_output(n, inputs, &out);
 	/* through a temporary file and a rename: never half a page */
-	(void)sb_addf(&tmp, "%s.tmp", out.buf);
-	f = fopen(tmp.buf, "we");
-	if (!f || html_write(f, n == 1 ? inputs[0] : "stallscope", data, len) < 0 ||
-	    fclose(f) != 0 || rename(tmp.buf, out.buf) != 0) {
-		cli_error_errno(-errno, "cannot write '%s'", out.buf);
-		unlink(tmp.buf);
+	f = outfile_open(out.buf, &of);
+	ok = f && html_write(f, n == 1 ? inputs[0] : "stallscope", data, len) == 0;
+	if (!f || outfile_close(out.buf, f, &of, ok) < 0) {
 		status = 1;
 	} else {
 		fprintf(stderr, "%s: wrote '%s' (%d run%s)\n", cli_prog, out.buf, nruns,
@@ -351,7 +351,6 @@ int html_page(const struct analyse_opts *ao, char *const *inputs, int n, const c
 	}
 	free(data);
 	sb_release(&out);
-	sb_release(&tmp);
 	sb_release(&emsg);
 	return status;
 }
@@ -560,8 +559,10 @@ int html_compare(const char *dbpath, const struct analyse_opts *ao, char **specs
 	char *data = NULL;
 	size_t len = 0;
 	int status = 1, ns = 0, r;
+	struct sf_out of;
 	struct json j;
 	FILE *mf = NULL, *f;
+	bool ok;
 
 	if (n < 2 || n > 16)
 		return cli_usage_error("--db: expected 2 to 16 sides NAME:VARIANT, got %d", n);
@@ -603,11 +604,12 @@ int html_compare(const char *dbpath, const struct analyse_opts *ao, char **specs
 	}
 	if (!output)
 		output = "stallscope-report.html";
-	f = fopen(output, "we");
-	if (!f || html_write(f, "stallscope compare", data, len) < 0 || fclose(f) != 0) {
-		cli_error_errno(-errno, "cannot write '%s'", output);
+	f = outfile_open(output, &of);
+	if (!f)
 		goto out;
-	}
+	ok = html_write(f, "stallscope compare", data, len) == 0;
+	if (outfile_close(output, f, &of, ok) < 0)
+		goto out;
 	fprintf(stderr, "%s: wrote '%s' (%d sides)\n", cli_prog, output, ns);
 	status = 0;
 out:

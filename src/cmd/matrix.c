@@ -31,6 +31,7 @@
 #include <sys/stat.h>
 
 #include "cli.h"
+#include "cmd/outfile.h"
 #include "cmd/cmd.h"
 #include "cmd/report.h"
 #include "core/grow.h"
@@ -105,27 +106,18 @@ static void row_median(FILE *f, const double *v, size_t nv, int decimals)
 	free(s);
 }
 
-/* Closes F, written to TMP, and renames it to PATH; on failure reports it,
- * removes TMP and returns -1. */
-static int csv_commit(FILE *f, const char *tmp, const char *path)
+/* Ends F, opened by outfile_open as O for PATH: put in place when all of
+ * it was written, else reported and removed. 0 or -1. */
+static int csv_commit(FILE *f, struct sf_out *o, const char *path)
 {
-	if (ferror(f) | fclose(f)) {
-		cli_error("cannot write '%s'", tmp);
-		remove(tmp);
-		return -1;
-	}
-	if (rename(tmp, path) < 0) {
-		cli_error_errno(-errno, "cannot rename '%s' to '%s'", tmp, path);
-		remove(tmp);
-		return -1;
-	}
-	return 0;
+	return outfile_close(path, f, o, !ferror(f));
 }
 
 static int write_metric(const char *dir, int m, const struct analysis *as, const struct row *rows,
 			size_t nrows, size_t maxruns)
 {
-	struct strbuf path = STRBUF_INIT, tmp = STRBUF_INIT;
+	struct strbuf path = STRBUF_INIT;
+	struct sf_out of;
 	double *v = malloc((maxruns ? maxruns : 1) * sizeof(*v));
 	size_t r, k;
 	FILE *f;
@@ -133,17 +125,13 @@ static int write_metric(const char *dir, int m, const struct analysis *as, const
 
 	sb_add_path(&path, dir, metric_descs[m].name);
 	sb_adds(&path, ".csv");
-	sb_add_path(&tmp, dir, ".");
-	sb_addf(&tmp, "%s.csv.tmp", metric_descs[m].name);
 	if (!v) {
 		cli_error_errno(-ENOMEM, "'%s'", path.buf);
 		goto out;
 	}
-	f = fopen(tmp.buf, "w");
-	if (!f) {
-		cli_error_errno(-errno, "cannot create '%s'", tmp.buf);
+	f = outfile_open(path.buf, &of);
+	if (!f)
 		goto out;
-	}
 	fputs("program,variant", f);
 	for (k = 0; k < maxruns; k++)
 		fprintf(f, ",run%zu", k + 1);
@@ -165,13 +153,12 @@ static int write_metric(const char *dir, int m, const struct analysis *as, const
 		}
 		row_median(f, v, nv, metric_descs[m].decimals);
 	}
-	if (csv_commit(f, tmp.buf, path.buf) < 0)
+	if (csv_commit(f, &of, path.buf) < 0)
 		goto out;
 	ret = 0;
 out:
 	free(v);
 	sb_release(&path);
-	sb_release(&tmp);
 	return ret;
 }
 
@@ -181,16 +168,17 @@ out:
 static int write_list(const char *dir, const char *name, const struct strbuf *lines)
 {
 	struct strbuf path = STRBUF_INIT;
+	struct sf_out of;
 	FILE *f;
 	int ret = 0;
 
 	sb_add_path(&path, dir, name);
-	f = fopen(path.buf, "w");
-	if (!f || fwrite(lines->buf, 1, lines->len, f) != lines->len || ferror(f)) {
-		ret = cli_error_errno(-errno, "cannot write '%s'", path.buf);
-	}
-	if (f && fclose(f) != 0 && !ret)
-		ret = cli_error_errno(-errno, "cannot write '%s'", path.buf);
+	f = outfile_open(path.buf, &of);
+	if (!f)
+		ret = -1;
+	else if (outfile_close(path.buf, f, &of,
+			       fwrite(lines->buf, 1, lines->len, f) == lines->len) < 0)
+		ret = -1;
 	sb_release(&path);
 	return ret;
 }
@@ -270,7 +258,8 @@ static int collect_db_run(const struct db_run *run, void *ctx)
 static int write_db_metric(struct db *db, const char *dir, const char *metric,
 			   const struct db_collect *c)
 {
-	struct strbuf path = STRBUF_INIT, tmp = STRBUF_INIT;
+	struct strbuf path = STRBUF_INIT;
+	struct sf_out of;
 	double *v = malloc((c->maxruns ? c->maxruns : 1) * sizeof(*v));
 	int m = metric_find(metric), dec = m >= 0 ? metric_descs[m].decimals : 2;
 	int ret = -1, r;
@@ -278,17 +267,13 @@ static int write_db_metric(struct db *db, const char *dir, const char *metric,
 
 	sb_add_path(&path, dir, metric);
 	sb_adds(&path, ".csv");
-	sb_add_path(&tmp, dir, ".");
-	sb_addf(&tmp, "%s.csv.tmp", metric);
 	if (!v) {
 		cli_error_errno(-ENOMEM, "'%s'", path.buf);
 		goto out;
 	}
-	f = fopen(tmp.buf, "w");
-	if (!f) {
-		cli_error_errno(-errno, "cannot create '%s'", tmp.buf);
+	f = outfile_open(path.buf, &of);
+	if (!f)
 		goto out;
-	}
 	fputs("name,variant", f);
 	for (size_t k = 0; k < c->maxruns; k++)
 		fprintf(f, ",run%zu", k + 1);
@@ -310,8 +295,7 @@ static int write_db_metric(struct db *db, const char *dir, const char *metric,
 			if (r < 0) {
 				cli_error_errno(r, "'%s': metric '%s' of run %lld", path.buf, metric,
 						row->ids[k]);
-				fclose(f);
-				remove(tmp.buf);
+				outfile_close(path.buf, f, &of, false);
 				goto out;
 			}
 			if (r > 0) {
@@ -321,13 +305,12 @@ static int write_db_metric(struct db *db, const char *dir, const char *metric,
 		}
 		row_median(f, v, nv, dec);
 	}
-	if (csv_commit(f, tmp.buf, path.buf) < 0)
+	if (csv_commit(f, &of, path.buf) < 0)
 		goto out;
 	ret = 0;
 out:
 	free(v);
 	sb_release(&path);
-	sb_release(&tmp);
 	return ret;
 }
 
@@ -439,9 +422,13 @@ int cmd_matrix(int argc, char **argv)
 		snprintf(od, sizeof(od), "%.*s", (int)ol, outdir);
 		outdir = od;
 	}
-	if (mkdir(outdir, 0777) < 0 && errno != EEXIST) {
-		cli_error_errno(-errno, "cannot create '%s'", outdir);
-		goto out;
+	{
+		int e = sf_mkdirs(outdir, sf_invoking_user(), NULL, NULL);
+
+		if (e < 0) {
+			cli_error_errno(e, "cannot create '%s'", outdir);
+			goto out;
+		}
 	}
 	if (o.db) {
 		free(pass);

@@ -104,40 +104,20 @@ enum {
 struct pf_out {
 	FILE *f;		/* raw, or NULL */
 	gzFile gz;		/* compressed, or NULL */
-	bool is_stdout;
 	int err;		/* the first error */
 	uint64_t packets, bytes;
 	struct pbuf pkt;	/* a packet being put together */
-	char *path, *tmp;	/* the file, and where it is written until closed */
 	size_t nbuf;		/* bytes in buf, not yet written */
 	uint8_t buf[OUT_BUF];
 };
 
-int pf_out_open(const char *path, bool gz, struct pf_out **ret, struct strbuf *err)
+int pf_out_open_fd(int fd, bool gz, struct pf_out **ret, struct strbuf *err)
 {
 	struct pf_out *o = calloc(1, sizeof(*o));
-	int fd;
 
-	if (!o)
-		return sb_error(err, -ENOMEM, "cannot write '%s'", path);
-	o->is_stdout = !strcmp(path, "-");
-	if (!o->is_stdout) {
-		o->path = strdup(path);
-		if (!o->path || asprintf(&o->tmp, "%s.tmp", path) < 0) {
-			free(o->path);
-			free(o);
-			return sb_error(err, -ENOMEM, "cannot write '%s'", path);
-		}
-	}
-	fd = o->is_stdout ? dup(STDOUT_FILENO)
-			  : open(o->tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
-	if (fd < 0) {
-		int e = -errno;
-
-		free(o->path);
-		free(o->tmp);
-		free(o);
-		return sb_error(err, e, "cannot write '%s'", path);
+	if (!o) {
+		close(fd);
+		return sb_error(err, -ENOMEM, "the trace");
 	}
 	if (gz) {
 		o->gz = gzdopen(fd, "wb3");
@@ -150,12 +130,8 @@ int pf_out_open(const char *path, bool gz, struct pf_out **ret, struct strbuf *e
 	}
 	if (!o->gz && !o->f) {
 		close(fd);
-		if (o->tmp)
-			unlink(o->tmp);
-		free(o->path);
-		free(o->tmp);
 		free(o);
-		return sb_error(err, -ENOMEM, "cannot write '%s'", path);
+		return sb_error(err, -ENOMEM, "the trace");
 	}
 	*ret = o;
 	return 0;
@@ -226,14 +202,7 @@ int pf_out_close(struct pf_out *o)
 	} else if (o->f && fclose(o->f) != 0 && !r) {
 		r = errno ? -errno : -EIO;
 	}
-	/* the file appears whole or not at all */
-	if (o->tmp && !r && rename(o->tmp, o->path) < 0)
-		r = -errno;
-	if (o->tmp && r)
-		unlink(o->tmp);
 	pb_release(&o->pkt);
-	free(o->path);
-	free(o->tmp);
 	free(o);
 	return r;
 }

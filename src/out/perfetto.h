@@ -32,15 +32,16 @@
 struct pf_out;
 struct pf_seq;
 
-/* Creates PATH ("-": stdout) for the trace, gzip-compressed when GZ; it is
- * written to PATH.tmp and renamed when closed without an error.
- * 0, or a negative errno with the message in ERR. */
-int pf_out_open(const char *path, bool gz, struct pf_out **ret, struct strbuf *err);
-/* Flushes and closes the file and frees O (NULL-safe): PATH.tmp becomes
- * PATH, or, after any error, goes. 0 or the first error. */
+/* Writes the trace to FD (owned from here on, closed by pf_out_close, also
+ * when this fails), gzip-compressed when GZ. Where FD leads and whether the
+ * file is kept is the caller's (src/cmd/outfile.h: a temporary renamed
+ * when whole). 0, or a negative errno with the message in ERR. */
+int pf_out_open_fd(int fd, bool gz, struct pf_out **ret, struct strbuf *err);
+/* Flushes and closes the file and frees O (NULL-safe). 0 or the first
+ * error (of a write, or pf_out_fail's): then the file is not whole. */
 int pf_out_close(struct pf_out *o);
-/* Marks O failed with ERR (a negative errno), so that closing it leaves no
- * file: for a writer that gave up. */
+/* Marks O failed with ERR (a negative errno), which pf_out_close returns:
+ * for a writer that gave up. */
 void pf_out_fail(struct pf_out *o, int err);
 uint64_t pf_out_packets(const struct pf_out *o);
 uint64_t pf_out_bytes(const struct pf_out *o);	/* before compression */

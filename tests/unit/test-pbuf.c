@@ -8,6 +8,7 @@
  * framing, incremental timestamps, the absolute fallback for an event that
  * goes back in time, interning sent once per sequence.
  */
+#include <fcntl.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -213,7 +214,8 @@ static void test_perfetto_writer(void)
 
 	t_tmpdir(dir);
 	snprintf(path, sizeof(path), "%s/t.pftrace", dir);
-	CHECK_INT(pf_out_open(path, false, &o, &err), 0);
+	CHECK_INT(pf_out_open_fd(open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644), false,
+				 &o, &err), 0);
 	CHECK_INT(pf_out_clocks(o, 1000, 2000, 3000, false), 0);
 	CHECK_INT(pf_seq_open(o, 2, 77, 1000, &s), 0);
 	CHECK_INT(pf_track(s, &t), 0);
