@@ -333,13 +333,13 @@ static int matrix_db(const struct report_options *o, const char *outdir)
 	r = db_each_run(db, o->name, collect_db_run, &c, &err);
 	if (r < 0 || c.err < 0) {
 		if (c.err < 0)
-			cli_error_errno(c.err, "'%s'", o->db);
+			cli_error_errno(c.err, "'%s'", db_name(db));
 		else
 			cli_error("%s", err.buf);
 		goto out;
 	}
 	if (!c.nrows && !c.nleft && !c.nfailed) {
-		cli_error("'%s': no runs%s%s%s", o->db, o->name ? " named '" : "",
+		cli_error("'%s': no runs%s%s%s", db_name(db), o->name ? " named '" : "",
 			  o->name ? o->name : "", o->name ? "'" : "");
 		goto out;
 	}
@@ -356,11 +356,12 @@ static int matrix_db(const struct report_options *o, const char *outdir)
 	if (write_list(outdir, "interfered.txt", &c.left_out) < 0 ||
 	    write_list(outdir, "failed.txt", &c.failed) < 0)
 		goto out;
-	printf("%d files in '%s' (%zu rows, from '%s')\n", written, outdir, c.nrows, o->db);
+	printf("%d files in '%s' (%zu rows, from '%s')\n", written, outdir, c.nrows,
+	       db_name(db));
 	print_left_out(outdir, c.nleft, &c.left_out, c.nfailed, &c.failed, o->include_failed);
 	status = c.nrows ? 0 : 1;
 	if (!c.nrows)
-		cli_error("'%s': no runs left for the rows: every one was left out", o->db);
+		cli_error("'%s': no runs left for the rows: every one was left out", db_name(db));
 out:
 	for (size_t i = 0; i < c.nrows; i++) {
 		free(c.rows[i].name);

@@ -6,6 +6,7 @@
  * migrated like any old one, so every migration runs on every new database
  * and stays tested.
  */
+#include <ctype.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,113 +15,37 @@
 
 #include "db/db_int.h"
 
-bool db_target_is_server(const char *target)
+static bool blank(const char *s)
 {
-	/* libpq's two forms: a URI, or keyword=value pairs (a path never
-	 * starts with a keyword and '='; "./a=b.db" names a file) */
-	if (!strncmp(target, "postgresql://", 13) || !strncmp(target, "postgres://", 11))
-		return true;
-	for (const char *p = target; *p && *p != '/' && *p != ' '; p++)
-		if (*p == '=')
-			return p > target;
-	return false;
-}
-
-/* Appends the keyword form's value at *P (quoted 'a b', with \\ and \' escapes,
- * or up to a space) to OUT, or skips it when OUT is NULL. */
-static void kw_value(const char **p, struct strbuf *out)
-{
-	const char *s = *p;
-
-	if (*s == '\'') {
-		for (s++; *s && *s != '\''; s++)
-			if (*s == '\\' && s[1])
-				s++;
-		s += *s == '\'';
-	} else {
-		while (*s && *s != ' ')
-			s++;
-	}
-	if (out)
-		sb_add(out, *p, (size_t)(s - *p));
-	*p = s;
-}
-
-int db_target_safe(const char *target, char **ret)
-{
-	struct strbuf sb = STRBUF_INIT;
-	const char *p = target;
-
-	if (!db_target_is_server(target)) {
-		*ret = strdup(target);
-		return *ret ? 0 : -ENOMEM;
-	}
-	if (strncmp(target, "postgres", 8) == 0) {
-		/* postgresql://user:password@host/db?password=x&...: the
-		 * password between ':' and '@' of the authority, and the
-		 * query's password parameter, go */
-		const char *auth = strstr(target, "://") + 3, *end = auth + strcspn(auth, "/?#");
-		const char *at = memchr(auth, '@', (size_t)(end - auth));
-		const char *colon = at ? memchr(auth, ':', (size_t)(at - auth)) : NULL;
-
-		sb_add(&sb, target, (size_t)((colon ? colon : auth) - target));
-		p = colon ? at : auth;
-		while (*p) {
-			const char *q = p + strcspn(p, "?&");
-
-			sb_add(&sb, p, (size_t)(q - p));
-			if (!*q)
-				break;
-			if (!strncmp(q + 1, "password=", 9)) {
-				p = q + 1 + strcspn(q + 1, "&");
-				if (*q == '?' && *p == '&')
-					p++, sb_addc(&sb, '?');
-				continue;
-			}
-			sb_addc(&sb, *q);
-			p = q + 1;
-		}
-	} else {
-		/* keyword=value pairs: every pair but password's */
-		while (*p) {
-			const char *k = p, *eq;
-
-			while (*p == ' ')
-				p++;
-			if (!*p)
-				break;
-			eq = strchr(p, '=');
-			if (!eq) {
-				sb_adds(&sb, k);
-				break;
-			}
-			if (eq - p == 8 && !strncmp(p, "password", 8)) {
-				p = eq + 1;
-				kw_value(&p, NULL);
-				continue;
-			}
-			sb_add(&sb, k, (size_t)(eq + 1 - k));
-			p = eq + 1;
-			kw_value(&p, &sb);
-		}
-		while (sb.len && sb.buf[sb.len - 1] == ' ')
-			sb.buf[--sb.len] = 0;
-		if (sb.len && sb.buf[0] == ' ')
-			memmove(sb.buf, sb.buf + 1, sb.len--);
-	}
-	*ret = sb_detach(&sb);
-	return *ret ? 0 : -ENOMEM;
+	while (isspace((unsigned char)*s))
+		s++;
+	return !*s;
 }
 
 int db_open(const char *target, bool write, struct db **ret, struct strbuf *err)
 {
 	struct db *db = calloc(1, sizeof(*db));
+	enum db_target_kind kind;
 	int r;
 
 	if (!db)
 		return -ENOMEM;
-	db->ops = db_target_is_server(target) ? &db_pg_ops : &db_sqlite_ops;
+	kind = db_target_kind(target);
+	db->ops = kind == DB_TARGET_FILE ? &db_sqlite_ops : &db_pg_ops;
 	r = db_target_safe(target, &db->name);
+	if (r == 0)
+		r = db_target_secrets(target, &db->secrets);
+	if (r == 0 && (blank(target) || kind == DB_TARGET_BROKEN)) {
+		if (err && kind == DB_TARGET_BROKEN)
+			sb_adds(err, "the database is a connection string libpq cannot parse (not "
+				"shown: it may hold a password): check its keywords, the quotes "
+				"around a value with spaces and a URI's percent-encoding (a file "
+				"whose name has an '=' before any '/' is written ./NAME)");
+		else if (err)
+			sb_adds(err, "expected a results database (a file or a PostgreSQL "
+				"connection string), got an empty name");
+		r = -EINVAL;
+	}
 	if (r == 0)
 		r = db->ops->open(db, target, write, err);
 	if (r < 0) {
@@ -138,6 +63,7 @@ void db_close(struct db *db)
 	if (db->h)
 		db->ops->close(db);
 	free(db->name);
+	db_free_list(db->secrets);
 	free(db);
 }
 
@@ -291,7 +217,7 @@ int db_make_parent(const char *path, struct strbuf *made)
 	char *p, *s;
 	bool first = true;
 
-	if (db_target_is_server(path))
+	if (db_target_is_server(path))	/* a server's, or a broken one db_open refuses */
 		return 0;
 	p = strdup(path);
 	if (!p)

@@ -80,12 +80,30 @@ const char *db_name(const struct db *db);
  * of it, and reopening may help); false for a file. */
 bool db_lost(struct db *db);
 
-/* Whether TARGET names a PostgreSQL server (a postgresql:// URI or libpq's
- * keyword=value form), not an SQLite file. */
+/*
+ * What TARGET (--db, $STALLSCOPE_DB) names. libpq's own parser
+ * (PQconninfoParse) decides: what it accepts is a connection string (a
+ * postgresql:// or postgres:// URI, or keyword = value pairs in any of its
+ * spellings); what it refuses is an SQLite file, unless it has the shape of
+ * a connection string (a "://", or an '=' before its first '/': write
+ * ./a=b.db for such a file), which is a broken connection string that
+ * db_open refuses without showing it. Built without libpq, that shape is a
+ * server (and db_open says libpq is missing).
+ */
+enum db_target_kind {
+	DB_TARGET_FILE,
+	DB_TARGET_SERVER,
+	DB_TARGET_BROKEN,
+};
+enum db_target_kind db_target_kind(const char *target);
+/* Whether TARGET is not a file: a server, or meant as one (above). */
 bool db_target_is_server(const char *target);
-/* TARGET as messages may show it: a connection string without its
- * password (the URI's user:password@, a password= parameter or keyword);
- * a path as it is. *ret is the caller's. 0 or -ENOMEM. */
+/* TARGET as messages may show it: a path as it is; a connection string as
+ * keyword=value pairs rebuilt from libpq's parse without the fields libpq
+ * marks secret (password, sslpassword), and without their text anywhere
+ * else (itself a connection string: `--db "SHOWN"` reaches the same server,
+ * the password coming from PGPASSWORD or ~/.pgpass); a placeholder for a
+ * broken one. *ret is the caller's. 0 or -ENOMEM. */
 int db_target_safe(const char *target, char **ret);
 
 /*

@@ -2,7 +2,8 @@
 /*
  * db_int.h: the results database's back ends behind db.h: SQLite
  * (db_sqlite.c, a file) and PostgreSQL (db_pg.c, libpq: a server many rigs
- * write to). db.c picks one from the target's form and forwards each call.
+ * write to). db.c picks one by db_target_kind (db_target.c: libpq's own
+ * parse of the target) and forwards each call.
  * Each back end has the same schema (its dialect of it) and the same
  * versioned migrations, one transaction each.
  */
@@ -32,11 +33,21 @@ struct db_ops {
 struct db {
 	const struct db_ops *ops;
 	char *name;		/* the file, or the connection string without its password */
+	char **secrets;		/* the target's passwords: never in a message (db_scrub) */
 	void *h;		/* the back end's handle */
 };
 
 extern const struct db_ops db_sqlite_ops;
 extern const struct db_ops db_pg_ops;
+
+/* The values of TARGET's secret fields (libpq's: password, sslpassword)
+ * into *RET, a NULL-terminated list (db_free_list); empty for a file. 0 or
+ * -ENOMEM. */
+int db_target_secrets(const char *target, char ***ret);
+/* Masks each of SECRETS (NULL-terminated; NULL: none) in SB from offset
+ * FROM on with "***": what libpq or a server says is never trusted to leave
+ * a password out. */
+void db_scrub(char *const *secrets, struct strbuf *sb, size_t from);
 
 /* A list of N strings from a back end's rows: appends S (copied) to *LIST;
  * 0 or -ENOMEM (the list stays NULL-terminated and the caller's). */

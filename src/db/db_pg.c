@@ -9,8 +9,11 @@
  * migration and each run is one transaction; migrations take an advisory
  * lock first, so two rigs opening a new database at once migrate it once.
  * Every query is parameterised. Messages name the database by its
- * connection string without the password (db_target_safe); libpq's own
- * messages name the host, port and user, never a password.
+ * connection string without the password (db_target_safe). libpq's own
+ * messages name the host, port, user and database, and its parse errors
+ * quote pieces of the string; the target is parsed (db_target.c) before
+ * libpq connects, so no parse error reaches one, and every libpq message is
+ * scrubbed of the target's passwords all the same (db_scrub).
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -78,8 +81,12 @@ static int fail(struct db *db, struct strbuf *err, int r, const char *what, cons
 
 	while (n && (m[n - 1] == '\n' || m[n - 1] == ' '))
 		n--;
-	if (err)
+	if (err) {
+		size_t from = err->len;
+
 		sb_addf(err, "'%s': %s: %.*s", db->name, what, (int)n, m);
+		db_scrub(db->secrets, err, from);
+	}
 	return r;
 }
 

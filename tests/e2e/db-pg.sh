@@ -9,7 +9,8 @@
 # duplicates; an older schema (3) with runs upgrades keeping them; a server
 # whose schema is newer is refused and nothing is written; tables named as
 # ours but not ours are never touched; a bad connection string and a wrong
-# password give a clear error that shows no password.
+# password give a clear error that shows no password, in each of libpq's
+# spellings of a password (issue 26).
 set -u
 T=$(mktemp -d)
 . "$SS_SRC/tests/e2e/lib/pg.sh"
@@ -111,7 +112,27 @@ grep -q "wrong-pw-123" "$T/pw.out" && fail "the password is in the message: $(ca
 "$SS_BIN" runs --db "postgresql://rig:wrong-pw-456@/bench?host=$PGDIR" >"$T/pw2.out" 2>&1
 [ $? = 1 ] || fail "a wrong password in the URI was accepted"
 grep -q "wrong-pw-456" "$T/pw2.out" && fail "the URI's password is in the message: $(cat "$T/pw2.out")"
-grep -q "postgresql://rig@/bench" "$T/pw2.out" || fail "the message does not name the database: $(cat "$T/pw2.out")"
+grep -q "'user=rig dbname=bench host=$PGDIR'" "$T/pw2.out" ||
+	fail "the message does not name the database: $(cat "$T/pw2.out")"
 PGPASSWORD=right-pw "$SS_BIN" runs --db "host=$PGDIR dbname=bench user=rig" >/dev/null 2>"$T/ok.out" ||
 	fail "the right password: $(cat "$T/ok.out")"
+# every spelling libpq has for a password (issue 26): a wrong one is never
+# shown, whatever libpq or the server says; the right one connects, so the
+# string reached libpq as libpq reads it
+spellings() {	# spellings PASSWORD ESCAPED: the --db strings, one a line
+	printf '%s\n' "host=$PGDIR dbname=bench user=rig password = $1" \
+		"host=$PGDIR dbname=bench user=rig password=$2" \
+		"$(printf 'host=%s\tdbname=bench\tuser=rig\tpassword=%s' "$PGDIR" "$1")" \
+		"postgresql://rig@/bench?host=$PGDIR&%70assword=$1"
+}
+while IFS= read -r f; do
+	"$SS_BIN" runs --db "$f" >"$T/f.out" 2>&1
+	[ $? = 1 ] && grep -q "password authentication failed" "$T/f.out" ||
+		fail "a wrong password in '${f#*user=rig}': $(cat "$T/f.out")"
+	grep -E -q "wrong|pw789" "$T/f.out" && fail "the password is shown: $(cat "$T/f.out")"
+done < <(spellings wrong-pw789 'wrong\ pw789')
+while IFS= read -r f; do
+	"$SS_BIN" runs --db "$f" >"$T/f.out" 2>&1 || fail "the right password in '${f#*user=rig}': $(cat "$T/f.out")"
+done < <(spellings right-pw 'right\-pw')
+
 echo "ok"

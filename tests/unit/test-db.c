@@ -4,7 +4,8 @@
  * replacing its row, NaN left out, an old schema migrated, a newer one
  * refused, a file that is not a database named in the error; the round trip
  * also on PostgreSQL when SS_PG names a server (tests/e2e/db-pg.sh); which
- * targets are servers, and that a message never shows a password.
+ * targets are servers (libpq's parse), and that neither the shown form nor a
+ * message shows a password however it is spelled (issue 26).
  */
 #include <errno.h>
 #include <sys/stat.h>
@@ -16,6 +17,7 @@
 #include <sqlite3.h>
 
 #include "db/db.h"
+#include "db/db_int.h"
 #include "t.h"
 
 static char dir[] = "/tmp/ss-test-db-XXXXXX";
@@ -184,27 +186,102 @@ static void check_safe(const char *in, const char *want)
 	free(out);
 }
 
-/* What a message may show of a target: never its password. */
+/* Neither TARGET's shown form nor db_open's message (the target made to
+ * fail: a server on a socket directory that does not exist) holds any of
+ * the password's pieces. */
+static void check_hidden(const char *target)
+{
+	static const char *const pieces[] = { "hunter2", "hun", "ter2", "s3cret" };
+	struct strbuf err = STRBUF_INIT;
+	struct db *db = NULL;
+	char *out = NULL;
+
+	CHECK_INT(db_target_safe(target, &out), 0);
+	CHECK_INT(db_open(target, false, &db, &err), db_target_kind(target) == DB_TARGET_SERVER
+						      ? -ECONNREFUSED : -EINVAL);
+	CHECK(db == NULL && err.len > 0);
+	for (size_t i = 0; i < sizeof(pieces) / sizeof(pieces[0]); i++) {
+		if (out && strstr(out, pieces[i]))
+			T_FAIL("'%s' shown as '%s'", target, out);
+		if (strstr(err.buf, pieces[i]))
+			T_FAIL("'%s' opened says: %s", target, err.buf);
+	}
+	free(out);
+	sb_release(&err);
+}
+
+/* Which targets are servers (libpq's parse says), and what a message may
+ * show of one: never its password, however it is spelled. */
 static void test_targets(void)
 {
+	CHECK_INT(db_target_kind("results.db"), DB_TARGET_FILE);
+	CHECK_INT(db_target_kind("/var/lib/x=y/results.db"), DB_TARGET_FILE);
+	CHECK_INT(db_target_kind("./a=b.db"), DB_TARGET_FILE);
+	CHECK_INT(db_target_kind("/tmp/my results.db"), DB_TARGET_FILE);
+	CHECK_INT(db_target_kind("postgresql://rig@db.lab/bench"), DB_TARGET_SERVER);
+	CHECK_INT(db_target_kind("postgres://db.lab/bench"), DB_TARGET_SERVER);
+	CHECK_INT(db_target_kind("postgresql://"), DB_TARGET_SERVER);
+	CHECK_INT(db_target_kind("host=/run/postgresql dbname=bench"), DB_TARGET_SERVER);
+	CHECK_INT(db_target_kind("dbname=bench"), DB_TARGET_SERVER);
+	/* issue 26: libpq's spellings a hand parser missed */
+	CHECK_INT(db_target_kind("password = hunter2"), DB_TARGET_SERVER);
+	CHECK_INT(db_target_kind("password=hun\\ ter2"), DB_TARGET_SERVER);
+	CHECK_INT(db_target_kind("host=/x\tpassword=hunter2"), DB_TARGET_SERVER);
+	CHECK_INT(db_target_kind("postgresql:///x?%70assword=hunter2"), DB_TARGET_SERVER);
+	/* what libpq refuses but is shaped like a connection string */
+	CHECK_INT(db_target_kind("dbname=x password=hun ter2"), DB_TARGET_BROKEN);
+	CHECK_INT(db_target_kind("POSTGRESQL://u:hunter2@h/db"), DB_TARGET_BROKEN);
+	CHECK_INT(db_target_kind("pasword=hunter2"), DB_TARGET_BROKEN);
+	CHECK_INT(db_target_kind("postgresql://[::1"), DB_TARGET_BROKEN);
 	CHECK(!db_target_is_server("results.db"));
-	CHECK(!db_target_is_server("/var/lib/x=y/results.db"));
-	CHECK(!db_target_is_server("./a=b.db"));
-	CHECK(db_target_is_server("postgresql://rig@db.lab/bench"));
-	CHECK(db_target_is_server("postgres://db.lab/bench"));
-	CHECK(db_target_is_server("host=/run/postgresql dbname=bench"));
-	CHECK(db_target_is_server("dbname=bench"));
+	CHECK(db_target_is_server("dbname=x password=hun ter2"));
+
 	check_safe("results.db", "results.db");
-	check_safe("postgresql://rig:s3cret@db.lab:5432/bench", "postgresql://rig@db.lab:5432/bench");
+	check_safe("postgresql://rig:s3cret@db.lab:5432/bench",
+		   "user=rig dbname=bench host=db.lab port=5432");
 	check_safe("postgresql://db.lab/bench?password=s3cret&sslmode=require",
-		   "postgresql://db.lab/bench?sslmode=require");
-	check_safe("postgresql://db.lab/bench?sslmode=require&password=s3cret",
-		   "postgresql://db.lab/bench?sslmode=require");
-	check_safe("postgresql://u@h/db", "postgresql://u@h/db");
+		   "dbname=bench host=db.lab sslmode=require");
 	check_safe("host=/run/postgresql password=s3cret dbname=bench",
-		   "host=/run/postgresql dbname=bench");
+		   "dbname=bench host=/run/postgresql");
 	check_safe("password='a b\\' c' dbname=bench", "dbname=bench");
-	check_safe("dbname=bench password=x", "dbname=bench");
+	check_safe("dbname=bench sslpassword=s3cret sslkey=/k", "dbname=bench sslkey=/k");
+	check_safe("password = hunter2", "postgresql://");
+	check_safe("postgresql:///x?%70assword=hunter2", "dbname=x");
+	/* values that need quotes keep them: the shown form connects */
+	check_safe("dbname='my db' application_name='it\\'s' host=x",
+		   "dbname='my db' host=x application_name='it\\'s'");
+	/* a password that is another field's value too is hidden there */
+	check_safe("user=hunter2 password=hunter2 dbname=b", "user=*** dbname=b");
+	check_safe("dbname=x password=hun ter2",
+		   "(a connection string libpq cannot parse, not shown)");
+
+	check_hidden("host=/nonexistent-ss-test password = hunter2");
+	check_hidden("host=/nonexistent-ss-test password=hun\\ ter2");
+	check_hidden("host=/nonexistent-ss-test\tpassword=hunter2\tdbname=x");
+	check_hidden("postgresql:///x?%70assword=hunter2&host=/nonexistent-ss-test");
+	check_hidden("postgresql://u:hunter2@/x?host=/nonexistent-ss-test");
+	check_hidden("host=/nonexistent-ss-test user=hunter2 password=hunter2");
+	check_hidden("dbname=x password=hun ter2");
+	check_hidden("POSTGRESQL://u:hunter2@h/db");
+	check_hidden("postgresql://u:hunter2@[::1/db");
+}
+
+/* What libpq or a server says is scrubbed of the passwords. */
+static void test_scrub(void)
+{
+	char *secrets[] = { "hunter2", "pw", NULL };
+	struct strbuf sb = STRBUF_INIT;
+
+	sb_adds(&sb, "keep hunter2: user \"hunter2\" from pw@host hunter2");
+	db_scrub(secrets, &sb, 5);
+	CHECK_STR(sb.buf, "keep ***: user \"***\" from ***@host ***");
+	CHECK_INT(sb.len, strlen(sb.buf));
+	sb_reset(&sb);
+	sb_adds(&sb, "hunter2 before FROM stays; after: hunter2");
+	db_scrub(secrets, &sb, 8);
+	CHECK_STR(sb.buf, "hunter2 before FROM stays; after: ***");
+	db_scrub(NULL, &sb, 0);
+	sb_release(&sb);
 }
 
 static int exec_file(const char *db_path, const char *sql_path)
@@ -349,6 +426,7 @@ int main(void)
 	T_RUN(test_roundtrip);
 	T_RUN(test_roundtrip_pg);
 	T_RUN(test_targets);
+	T_RUN(test_scrub);
 	T_RUN(test_migrate);
 	T_RUN(test_bad_files);
 	T_RUN(test_foreign);
