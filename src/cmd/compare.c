@@ -299,12 +299,15 @@ int cmd_compare(int argc, char **argv)
 		goto out;
 	}
 	for (i = 0; i < (size_t)nm; i++) {
-		int ka = compare_side_values(db, &a, metrics[i], va);
-		int kb = compare_side_values(db, &b, metrics[i], vb);
+		int ka = compare_side_values(db, &a, metrics[i], va, &err);
+		int kb = ka < 0 ? 0 : compare_side_values(db, &b, metrics[i], vb, &err);
 
 		if (ka < 0 || kb < 0) {
-			cli_error_errno(ka < 0 ? ka : kb, "'%s': unable to read metric '%s'",
-					db_name(db), metrics[i]);
+			if (err.len)
+				cli_error("%s", err.buf);
+			else
+				cli_error_errno(ka < 0 ? ka : kb, "'%s': unable to read metric '%s'",
+						db_name(db), metrics[i]);
 			goto out;
 		}
 		if (!ka && !kb) {

@@ -208,12 +208,13 @@ static int copy_run(const struct db_run *run, void *ctx)
 	struct copy_ctx *c = ctx;
 	struct db_run r = *run;
 
+	sb_reset(&c->err);
 	for (size_t k = 0; k < c->nnames; k++) {
 		double v;
-		int got = db_run_metric(c->from, run->id, c->names[k], &v);
+		int got = db_run_metric(c->from, run->id, c->names[k], &v, &c->err);
 
 		if (got < 0)
-			return got;
+			return got;	/* the source is broken: said in c->err */
 		c->vals[k] = got ? v : NAN;
 	}
 	r.rig_info = NULL;

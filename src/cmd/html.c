@@ -425,37 +425,42 @@ static void json_ci(struct json *j, const char *key, double lo, double hi)
 }
 
 /* Key KEY: METRIC of the side's interfered runs (drawn apart, in no
- * median). */
-static void intf_values(struct json *j, const char *key, struct db *db, const char *metric,
-			const struct compare_side *s)
+ * median). 0, or a negative errno with ERR. */
+static int intf_values(struct json *j, const char *key, struct db *db, const char *metric,
+		       const struct compare_side *s, struct strbuf *err)
 {
+	int r = 0;
+
 	json_key(j, key);
 	json_arr_begin(j);
-	for (size_t i = 0; i < s->interfered; i++) {
+	for (size_t i = 0; i < s->interfered && r >= 0; i++) {
 		double v;
 
-		if (db_run_metric(db, s->intf_ids[i], metric, &v) > 0)
+		r = db_run_metric(db, s->intf_ids[i], metric, &v, err);
+		if (r > 0)
 			json_num(j, v);
 	}
 	json_arr_end(j);
+	return r < 0 ? r : 0;
 }
 
 /* One metric of side B against side A: its row as compare computes it, and
  * every run's value (the dots). */
 static int metric_data(struct json *j, struct db *db, const char *metric,
-		       const struct compare_side *a, const struct compare_side *b)
+		       const struct compare_side *a, const struct compare_side *b,
+		       struct strbuf *err)
 {
 	double *va = calloc(a->n ? a->n : 1, sizeof(*va)), *vb = calloc(b->n ? b->n : 1, sizeof(*vb));
 	struct compare_row r = { .metric = metric };
-	int ka, kb;
+	int ka, kb, rc;
 
 	if (!va || !vb) {
 		free(va);
 		free(vb);
 		return -ENOMEM;
 	}
-	ka = compare_side_values(db, a, metric, va);
-	kb = compare_side_values(db, b, metric, vb);
+	ka = compare_side_values(db, a, metric, va, err);
+	kb = ka < 0 ? 0 : compare_side_values(db, b, metric, vb, err);
 	if (ka < 0 || kb < 0) {
 		free(va);
 		free(vb);
@@ -475,8 +480,14 @@ static int metric_data(struct json *j, struct db *db, const char *metric,
 	for (int i = 0; i < kb; i++)
 		json_num(j, vb[i]);
 	json_arr_end(j);
-	intf_values(j, "a_interfered", db, metric, a);
-	intf_values(j, "b_interfered", db, metric, b);
+	rc = intf_values(j, "a_interfered", db, metric, a, err);
+	if (rc == 0)
+		rc = intf_values(j, "b_interfered", db, metric, b, err);
+	if (rc < 0) {
+		free(va);
+		free(vb);
+		return rc;
+	}
 	json_knum(j, "a_median", r.a_med);
 	json_knum(j, "b_median", r.b_med);
 	json_ci(j, "a_ci", r.a_lo, r.a_hi);
@@ -539,7 +550,7 @@ static int compare_data(struct json *j, struct db *db, struct compare_side *side
 			break;
 		}
 		for (int m = 0; m < nm && r >= 0; m++)
-			r = metric_data(j, db, metrics[m], &sides[0], &sides[i]);
+			r = metric_data(j, db, metrics[m], &sides[0], &sides[i], err);
 		for (int m = 0; m < nm; m++)
 			free(metrics[m]);
 		free(metrics);

@@ -258,7 +258,7 @@ static int collect_db_run(const struct db_run *run, void *ctx)
 static int write_db_metric(struct db *db, const char *dir, const char *metric,
 			   const struct db_collect *c)
 {
-	struct strbuf path = STRBUF_INIT;
+	struct strbuf path = STRBUF_INIT, err = STRBUF_INIT;
 	struct sf_out of;
 	double *v = malloc((c->maxruns ? c->maxruns : 1) * sizeof(*v));
 	int m = metric_find(metric), dec = m >= 0 ? metric_descs[m].decimals : 2;
@@ -291,10 +291,14 @@ static int write_db_metric(struct db *db, const char *dir, const char *metric,
 			fputc(',', f);
 			if (k >= row->n)
 				continue;
-			r = db_run_metric(db, row->ids[k], metric, &x);
+			sb_reset(&err);
+			r = db_run_metric(db, row->ids[k], metric, &x, &err);
 			if (r < 0) {
-				cli_error_errno(r, "'%s': metric '%s' of run %lld", path.buf, metric,
-						row->ids[k]);
+				if (err.len)
+					cli_error("%s", err.buf);
+				else
+					cli_error_errno(r, "'%s': metric '%s' of run %lld",
+							db_name(db), metric, row->ids[k]);
 				outfile_close(path.buf, f, &of, false);
 				goto out;
 			}
@@ -311,6 +315,7 @@ static int write_db_metric(struct db *db, const char *dir, const char *metric,
 out:
 	free(v);
 	sb_release(&path);
+	sb_release(&err);
 	return ret;
 }
 

@@ -99,15 +99,16 @@ int db_each_run(struct db *db, const char *name,
 	return db->ops->each_run(db, name, fn, ctx, err);
 }
 
-int db_run_metric(struct db *db, long long id, const char *metric, double *ret)
+int db_run_metric(struct db *db, long long id, const char *metric, double *ret,
+		  struct strbuf *err)
 {
-	return db->ops->run_metric(db, id, metric, ret);
+	return db->ops->run_metric(db, id, metric, ret, err);
 }
 
 int db_metric_values(struct db *db, const char *metric, const long long *ids, size_t n,
-		     double *ret, bool *have)
+		     double *ret, bool *have, struct strbuf *err)
 {
-	return db->ops->metric_values(db, metric, ids, n, ret, have);
+	return db->ops->metric_values(db, metric, ids, n, ret, have, err);
 }
 
 int db_metric_names(struct db *db, const char *name, char ***ret, struct strbuf *err)

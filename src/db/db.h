@@ -119,22 +119,31 @@ long long db_add_run(struct db *db, const struct db_run *run, const char *const 
 /* Calls FN for each run (ordered by name, variant, round, started, id), only
  * those named NAME when it is not NULL; FN returning non-zero stops the walk
  * and is returned. Strings are valid during the call only (rig_info is
- * NULL). */
+ * NULL); name, variant and rig are never NULL: a row where a column the
+ * schema says NOT NULL is NULL, or a number column holds something else,
+ * stops the walk with -EINVAL and a message naming the table, the run and
+ * the column (db_int.h, "db_cell"). A NULL interfered or exit_status is
+ * -1 (not watched, unknown). */
 int db_each_run(struct db *db, const char *name,
 		int (*fn)(const struct db_run *run, void *ctx), void *ctx, struct strbuf *err);
 
 /* The value of METRIC for run ID into *ret; returns 1 when it has one, 0
- * when not, or a negative errno. */
-int db_run_metric(struct db *db, long long id, const char *metric, double *ret);
+ * when not, or a negative errno with ERR (-EINVAL: a value that is NULL or
+ * no finite number, said with the run and the metric). */
+int db_run_metric(struct db *db, long long id, const char *metric, double *ret,
+		  struct strbuf *err);
 
 /* METRIC of each of the N runs IDS: RET[i] its value when HAVE[i]. One
  * query (or one prepared statement) for them all, not one per run. 0 or a
- * negative errno. */
+ * negative errno with ERR (a row whose run id or value is NULL or of the
+ * wrong kind is refused, -EINVAL). */
 int db_metric_values(struct db *db, const char *metric, const long long *ids, size_t n,
-		     double *ret, bool *have);
+		     double *ret, bool *have, struct strbuf *err);
 
 /* The metric names stored for runs named NAME (all runs when NULL), sorted;
- * *ret is a NULL-terminated array the caller frees with db_free_list. */
+ * *ret is a NULL-terminated array the caller frees with db_free_list. A
+ * name that is NULL, or not letters, digits and '_' (matrix names files
+ * after them), is refused (-EINVAL with ERR). */
 int db_metric_names(struct db *db, const char *name, char ***ret, struct strbuf *err);
 void db_free_list(char **list);
 

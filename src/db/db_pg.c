@@ -343,9 +343,14 @@ out:
 	return id;
 }
 
-static const char *col(const PGresult *res, int row, int c)
+/* Column C of ROW as a cell for db_cell.c's checks (libpq's text format:
+ * what kind of value it is, the checks read from the text). */
+static void cell(const PGresult *res, int row, int c, struct db_cell *ret)
 {
-	return PQgetisnull(res, row, c) ? NULL : PQgetvalue(res, row, c);
+	if (PQgetisnull(res, row, c))
+		*ret = (struct db_cell){ .type = DB_CELL_NULL };
+	else
+		*ret = (struct db_cell){ .type = DB_CELL_TEXT, .s = PQgetvalue(res, row, c) };
 }
 
 static int pg_each_run(struct db *db, const char *name,
@@ -366,31 +371,21 @@ static int pg_each_run(struct db *db, const char *name,
 	if (!res)
 		return -EIO;
 	for (int i = 0; !r && i < PQntuples(res); i++) {
-		struct db_run run = {
-			.id = strtoll(PQgetvalue(res, i, 0), NULL, 10),
-			.name = col(res, i, 1),
-			.variant = col(res, i, 2),
-			.switches = col(res, i, 3),
-			.round = atoi(PQgetvalue(res, i, 4)),
-			.started = col(res, i, 5),
-			.host = col(res, i, 6),
-			.kernel = col(res, i, 7),
-			.rundir = col(res, i, 8),
-			.interfered = PQgetisnull(res, i, 9) ? -1 : atoi(PQgetvalue(res, i, 9)),
-			.interference = col(res, i, 10),
-			.exit_status = PQgetisnull(res, i, 11) ? -1 : atoi(PQgetvalue(res, i, 11)),
-			.failed = atoi(PQgetvalue(res, i, 12)),
-			.failure = col(res, i, 13),
-			.rig = col(res, i, 14),
-		};
+		struct db_cell c[DB_RUN_NCOLS];
+		struct db_run run;
 
-		r = fn(&run, ctx);
+		for (int k = 0; k < DB_RUN_NCOLS; k++)
+			cell(res, i, k, &c[k]);
+		r = db_run_from_cells(db, c, &run, err);
+		if (r == 0)
+			r = fn(&run, ctx);
 	}
 	PQclear(res);
 	return r;
 }
 
-static int pg_run_metric(struct db *db, long long id, const char *metric, double *ret)
+static int pg_run_metric(struct db *db, long long id, const char *metric, double *ret,
+			 struct strbuf *err)
 {
 	char id_s[24];
 	const char *p[2] = { id_s, metric };
@@ -399,12 +394,15 @@ static int pg_run_metric(struct db *db, long long id, const char *metric, double
 
 	snprintf(id_s, sizeof(id_s), "%lld", id);
 	res = query(db, "SELECT value FROM metrics WHERE run_id = $1::bigint AND metric = $2", 2, p,
-		    NULL, NULL);
+		    err, "unable to read a metric");
 	if (!res)
 		return -EIO;
 	if (PQntuples(res) > 0) {
-		*ret = strtod(PQgetvalue(res, 0, 0), NULL);
-		r = 1;
+		struct db_cell c;
+
+		cell(res, 0, 0, &c);
+		r = db_cell_value(db, &c, id, metric, ret, err);
+		r = r < 0 ? r : 1;
 	}
 	PQclear(res);
 	return r;
@@ -412,7 +410,7 @@ static int pg_run_metric(struct db *db, long long id, const char *metric, double
 
 /* One query: the runs' ids as an array parameter ('{1,2,3}'). */
 static int pg_metric_values(struct db *db, const char *metric, const long long *ids, size_t n,
-			    double *ret, bool *have)
+			    double *ret, bool *have, struct strbuf *err)
 {
 	struct strbuf arr = STRBUF_INIT;
 	struct db_idmap *map = db_idmap_new(ids, n, ret, have);
@@ -429,12 +427,21 @@ static int pg_metric_values(struct db *db, const char *metric, const long long *
 	p[0] = metric;
 	p[1] = arr.buf;
 	res = query(db, "SELECT run_id, value FROM metrics WHERE metric = $1"
-		    " AND run_id = ANY($2::bigint[])", 2, p, NULL, NULL);
+		    " AND run_id = ANY($2::bigint[])", 2, p, err, "unable to read a metric");
 	if (!res)
 		r = -EIO;
-	for (int k = 0; res && k < PQntuples(res); k++)
-		db_idmap_put(map, strtoll(PQgetvalue(res, k, 0), NULL, 10),
-			     strtod(PQgetvalue(res, k, 1), NULL));
+	for (int k = 0; res && r == 0 && k < PQntuples(res); k++) {
+		struct db_cell c[2];
+		long long id;
+		double v;
+
+		cell(res, k, 0, &c[0]);
+		cell(res, k, 1, &c[1]);
+		r = db_cell_id(db, &c[0], "metrics", "run_id", &id, err);
+		r = r ? r : db_cell_value(db, &c[1], id, metric, &v, err);
+		if (r == 0)
+			db_idmap_put(map, id, v);
+	}
 	PQclear(res);
 	sb_release(&arr);
 	db_idmap_free(map);
@@ -443,24 +450,32 @@ static int pg_metric_values(struct db *db, const char *metric, const long long *
 
 static int pg_metric_names(struct db *db, const char *name, char ***ret, struct strbuf *err)
 {
+	/* a run that has each name, for a message about a bad one */
 	static const char sql[] =
-		"SELECT DISTINCT m.metric COLLATE \"C\" FROM metrics m JOIN runs r ON r.id = m.run_id"
-		" WHERE $1::text IS NULL OR r.name = $1 ORDER BY 1";
+		"SELECT m.metric COLLATE \"C\", min(m.run_id) FROM metrics m"
+		" JOIN runs r ON r.id = m.run_id WHERE $1::text IS NULL OR r.name = $1"
+		" GROUP BY 1 ORDER BY 1";
 	PGresult *res = query(db, sql, 1, &name, err, "unable to list metrics");
 	char **list = NULL;
 	size_t n = 0;
+	int r = 0;
 
 	if (!res)
 		return -EIO;
-	for (int i = 0; i < PQntuples(res); i++)
-		if (db_list_add(&list, &n, PQgetvalue(res, i, 0)) < 0) {
-			db_free_list(list);
-			PQclear(res);
-			return -ENOMEM;
-		}
+	for (int i = 0; r == 0 && i < PQntuples(res); i++) {
+		struct db_cell c;
+
+		cell(res, i, 0, &c);
+		r = db_cell_metric(db, &c, strtoll(PQgetvalue(res, i, 1), NULL, 10), err);
+		r = r ? r : db_list_add(&list, &n, c.s);
+	}
 	PQclear(res);
-	if (!list && !(list = calloc(1, sizeof(*list))))
-		return -ENOMEM;
+	if (r == 0 && !list && !(list = calloc(1, sizeof(*list))))
+		r = -ENOMEM;
+	if (r < 0) {
+		db_free_list(list);
+		return r;
+	}
 	*ret = list;
 	return (int)n;
 }

@@ -362,6 +362,27 @@ static const char *col_text(sqlite3_stmt *st, int i)
 	return (const char *)sqlite3_column_text(st, i);
 }
 
+/* Column I of the current row as a cell for db_cell.c's checks. */
+static void cell(sqlite3_stmt *st, int i, struct db_cell *c)
+{
+	static const enum db_cell_type types[] = {
+		[SQLITE_INTEGER] = DB_CELL_INT, [SQLITE_FLOAT] = DB_CELL_REAL,
+		[SQLITE_TEXT] = DB_CELL_TEXT, [SQLITE_BLOB] = DB_CELL_BLOB,
+		[SQLITE_NULL] = DB_CELL_NULL,
+	};
+	int t = sqlite3_column_type(st, i);
+
+	*c = (struct db_cell){ .type = types[t] };
+	if (t == SQLITE_INTEGER)
+		c->i = sqlite3_column_int64(st, i);
+	else if (t == SQLITE_FLOAT)
+		c->d = sqlite3_column_double(st, i);
+	if (t != SQLITE_NULL)
+		c->s = col_text(st, i);
+	if (t != SQLITE_NULL && !c->s)	/* out of memory converting it */
+		*c = (struct db_cell){ .type = DB_CELL_BLOB, .s = "" };
+}
+
 static int sq_each_run(struct db *db, const char *name,
 		       int (*fn)(const struct db_run *run, void *ctx), void *ctx, struct strbuf *err)
 {
@@ -376,26 +397,14 @@ static int sq_each_run(struct db *db, const char *name,
 		return fail(db, err, -EIO, "unable to list runs");
 	bind_text(st, 1, name);
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		struct db_run run = {
-			.id = sqlite3_column_int64(st, 0),
-			.name = col_text(st, 1),
-			.variant = col_text(st, 2),
-			.switches = col_text(st, 3),
-			.round = sqlite3_column_int(st, 4),
-			.started = col_text(st, 5),
-			.host = col_text(st, 6),
-			.kernel = col_text(st, 7),
-			.rundir = col_text(st, 8),
-			.interfered = sqlite3_column_type(st, 9) == SQLITE_NULL
-					      ? -1 : sqlite3_column_int(st, 9),
-			.interference = col_text(st, 10),
-			.exit_status = sqlite3_column_int(st, 11),
-			.failed = sqlite3_column_int(st, 12),
-			.failure = col_text(st, 13),
-			.rig = col_text(st, 14),
-		};
+		struct db_cell c[DB_RUN_NCOLS];
+		struct db_run run;
 
-		r = fn(&run, ctx);
+		for (int i = 0; i < DB_RUN_NCOLS; i++)
+			cell(st, i, &c[i]);
+		r = db_run_from_cells(db, c, &run, err);
+		if (r == 0)
+			r = fn(&run, ctx);
 		if (r)
 			break;
 	}
@@ -405,22 +414,26 @@ static int sq_each_run(struct db *db, const char *name,
 	return r;
 }
 
-static int sq_run_metric(struct db *db, long long id, const char *metric, double *ret)
+static int sq_run_metric(struct db *db, long long id, const char *metric, double *ret,
+			 struct strbuf *err)
 {
 	sqlite3_stmt *st;
 	int rc, r;
 
 	if (sqlite3_prepare_v2(H(db), "SELECT value FROM metrics WHERE run_id = ?1 AND metric = ?2",
 			       -1, &st, NULL) != SQLITE_OK)
-		return -EIO;
+		return fail(db, err, -EIO, "unable to read a metric");
 	sqlite3_bind_int64(st, 1, id);
 	bind_text(st, 2, metric);
 	rc = sqlite3_step(st);
 	if (rc == SQLITE_ROW) {
-		*ret = sqlite3_column_double(st, 0);
-		r = 1;
+		struct db_cell c;
+
+		cell(st, 0, &c);
+		r = db_cell_value(db, &c, id, metric, ret, err);
+		r = r < 0 ? r : 1;
 	} else {
-		r = rc == SQLITE_DONE ? 0 : sqlite_errno(rc);
+		r = rc == SQLITE_DONE ? 0 : fail(db, err, sqlite_errno(rc), "unable to read a metric");
 	}
 	sqlite3_finalize(st);
 	return r;
@@ -429,54 +442,69 @@ static int sq_run_metric(struct db *db, long long id, const char *metric, double
 /* One indexed scan of the metric's rows (metrics_by_metric), kept for the
  * runs asked: ~10x fewer steps than a lookup a run. */
 static int sq_metric_values(struct db *db, const char *metric, const long long *ids, size_t n,
-			    double *ret, bool *have)
+			    double *ret, bool *have, struct strbuf *err)
 {
 	struct db_idmap *map = db_idmap_new(ids, n, ret, have);
 	sqlite3_stmt *st;
-	int rc;
+	int rc, r = 0;
 
 	if (!map)
 		return -ENOMEM;
 	if (sqlite3_prepare_v2(H(db), "SELECT run_id, value FROM metrics WHERE metric = ?1", -1,
 			       &st, NULL) != SQLITE_OK) {
 		db_idmap_free(map);
-		return -EIO;
+		return fail(db, err, -EIO, "unable to read a metric");
 	}
 	bind_text(st, 1, metric);
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW)
-		db_idmap_put(map, sqlite3_column_int64(st, 0), sqlite3_column_double(st, 1));
+	while (r == 0 && (rc = sqlite3_step(st)) == SQLITE_ROW) {
+		struct db_cell c[2];
+		long long id;
+		double v;
+
+		cell(st, 0, &c[0]);
+		cell(st, 1, &c[1]);
+		r = db_cell_id(db, &c[0], "metrics", "run_id", &id, err);
+		r = r ? r : db_cell_value(db, &c[1], id, metric, &v, err);
+		if (r == 0)
+			db_idmap_put(map, id, v);
+	}
+	if (r == 0 && rc != SQLITE_DONE)
+		r = fail(db, err, sqlite_errno(rc), "unable to read a metric");
 	sqlite3_finalize(st);
 	db_idmap_free(map);
-	return rc == SQLITE_DONE ? 0 : sqlite_errno(rc);
+	return r;
 }
 
 static int sq_metric_names(struct db *db, const char *name, char ***ret, struct strbuf *err)
 {
+	/* a run that has each name, for a message about a bad one */
 	static const char sql[] =
-		"SELECT DISTINCT m.metric FROM metrics m JOIN runs r ON r.id = m.run_id"
-		" WHERE ?1 IS NULL OR r.name = ?1 ORDER BY m.metric";
+		"SELECT m.metric, min(m.run_id) FROM metrics m JOIN runs r ON r.id = m.run_id"
+		" WHERE ?1 IS NULL OR r.name = ?1 GROUP BY m.metric ORDER BY m.metric";
 	sqlite3_stmt *st;
 	char **list = NULL;
 	size_t n = 0;
-	int rc;
+	int rc, r = 0;
 
 	if (sqlite3_prepare_v2(H(db), sql, -1, &st, NULL) != SQLITE_OK)
 		return fail(db, err, -EIO, "unable to list metrics");
 	bind_text(st, 1, name);
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		if (db_list_add(&list, &n, col_text(st, 0)) < 0) {
-			db_free_list(list);
-			sqlite3_finalize(st);
-			return -ENOMEM;
-		}
+	while (r == 0 && (rc = sqlite3_step(st)) == SQLITE_ROW) {
+		struct db_cell c;
+
+		cell(st, 0, &c);
+		r = db_cell_metric(db, &c, sqlite3_column_int64(st, 1), err);
+		r = r ? r : db_list_add(&list, &n, c.s);
 	}
 	sqlite3_finalize(st);
-	if (rc != SQLITE_DONE) {
+	if (r == 0 && rc != SQLITE_DONE)
+		r = fail(db, err, sqlite_errno(rc), "unable to list metrics");
+	if (r == 0 && !list && !(list = calloc(1, sizeof(*list))))
+		r = -ENOMEM;
+	if (r < 0) {
 		db_free_list(list);
-		return fail(db, err, sqlite_errno(rc), "unable to list metrics");
+		return r;
 	}
-	if (!list && !(list = calloc(1, sizeof(*list))))
-		return -ENOMEM;
 	*ret = list;
 	return (int)n;
 }

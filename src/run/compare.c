@@ -117,8 +117,9 @@ int compare_side_collect(struct db *db, struct compare_side *s, struct strbuf *e
 }
 
 /* The values of METRIC over the side's runs into V (room for s->n); returns
- * how many runs have it, or a negative errno. */
-int compare_side_values(struct db *db, const struct compare_side *s, const char *metric, double *v)
+ * how many runs have it, or a negative errno with ERR. */
+int compare_side_values(struct db *db, const struct compare_side *s, const char *metric, double *v,
+			struct strbuf *err)
 {
 	bool *have = calloc(s->n ? s->n : 1, sizeof(*have));
 	double *all = calloc(s->n ? s->n : 1, sizeof(*all));
@@ -130,7 +131,7 @@ int compare_side_values(struct db *db, const struct compare_side *s, const char 
 		free(all);
 		return -ENOMEM;
 	}
-	r = db_metric_values(db, metric, s->ids, s->n, all, have);
+	r = db_metric_values(db, metric, s->ids, s->n, all, have, err);
 	for (size_t i = 0; !r && i < s->n; i++)
 		if (have[i])
 			v[k++] = all[i];

@@ -43,8 +43,10 @@ void compare_side_release(struct compare_side *s);
  * they come from). */
 int compare_side_collect(struct db *db, struct compare_side *s, struct strbuf *err);
 /* The values of METRIC over the side's runs into V (room for s->n); how
- * many runs have it, or a negative errno. */
-int compare_side_values(struct db *db, const struct compare_side *s, const char *metric, double *v);
+ * many runs have it, or a negative errno with ERR (a value the database
+ * holds as NULL or no number is refused). */
+int compare_side_values(struct db *db, const struct compare_side *s, const char *metric, double *v,
+			struct strbuf *err);
 /* Whether sides A..A+N pool runs of more than one rig (compare refuses that
  * without --across-rigs); the rigs, comma-separated, into LIST. */
 bool compare_sides_mix_rigs(const struct compare_side *a, int n, struct strbuf *list);

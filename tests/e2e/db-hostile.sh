@@ -1,12 +1,18 @@
 #!/bin/bash
 # SPDX-License-Identifier: MIT
 # labels: e2e
-# A --db string is input like any file (issue 26, item 8): strings that hold
-# a password however libpq spells it (spaces around '=', a backslash-escaped
-# space, tabs, a percent-encoded keyword in a URI, and one libpq cannot
-# parse) never show it, in any command's output, and none is taken for a
-# file name. No server is needed: PGHOST points libpq at a socket directory
-# that does not exist.
+# A results database and a --db string are input like any file (issue 26,
+# items 7 and 8). An SQLite file with our table names and user_version but
+# NULLs where our schema says NOT NULL (made here with the sqlite3 CLI):
+# compare, matrix --db, html --db, runs, db info and db push --from refuse
+# it with a message naming the file, the table, the run and the column and
+# what was expected, and never crash; a metric named like a path writes no
+# file outside matrix's directory.
+# --db strings that hold a password however libpq spells it (spaces around
+# '=', a backslash-escaped space, tabs, a percent-encoded keyword in a URI,
+# and one libpq cannot parse) never show it, in any command's output, and
+# none is taken for a file name. No server is needed: PGHOST points libpq
+# at a socket directory that does not exist.
 set -u
 command -v sqlite3 >/dev/null || { echo "skip: sqlite3 missing"; exit 77; }
 B=$SS_BIN
@@ -15,12 +21,97 @@ trap 'rm -rf "$T"' EXIT
 . "$SS_SRC/tests/e2e/lib/expect.sh"
 export PGHOST=$T/no-server PGCONNECT_TIMEOUT=2
 
-# a run directory, and a database of ours to push from
+# a run directory, and a database of ours holding it
 mkdir -p "$T/run1"
 cp "$SS_FIXTURES/rec/busy-300.ssr" "$T/run1/record.ssr"
 printf 'program=g\nname=demo\nvariant=-\nround=1\nwarmup_s=0\nexit_status=0\n' >"$T/run1/run.ini"
+O=$T/ours.db
+expect 0 "$B" db import --db "$O" "$T/run1"
+
+# --- item 7: NULL columns ---------------------------------------------------
+# two runs of "game" (variants - and X=1), four rounds each, as stallscope
+# stores them, in tables whose columns allow anything
+hostile() {	# hostile FILE [SQL]: a fresh hostile database, SQL applied
+	rm -f "$1"
+	{
+		echo "CREATE TABLE runs (id INTEGER PRIMARY KEY, name TEXT, variant TEXT,"
+		echo " switches TEXT, round INTEGER, started TEXT, host TEXT, kernel TEXT, rundir TEXT,"
+		echo " interfered INTEGER, exit_status INTEGER, interference TEXT, failed INTEGER,"
+		echo " failure TEXT, rig TEXT);"
+		echo "CREATE TABLE metrics (run_id INTEGER, metric TEXT, value REAL);"
+		echo "CREATE TABLE rigs (rig TEXT);"
+		echo "PRAGMA user_version = 4;"
+		id=0
+		for round in 1 2 3 4; do
+			for v in - X=1; do
+				id=$((id + 1))
+				echo "INSERT INTO runs VALUES ($id, 'game', '$v', NULL, $round, NULL, NULL,"
+				echo " NULL, '$T/nowhere/$id', 0, 0, NULL, 0, NULL, '-');"
+				echo "INSERT INTO metrics VALUES ($id, 'fps', $((58 + id))), ($id, 'stalls', $((id % 3)));"
+			done
+		done
+		echo "${2:-}"
+	} | sqlite3 "$1" || no "sqlite3 $1"
+}
 H=$T/h.db
-expect 0 "$B" db import --db "$H" "$T/run1"
+hostile "$H"
+expect 0 "$B" compare --db "$H" game:- game:X=1
+grep -q "^fps" "$T/out" || no "the hostile file without its NULLs should compare: $(cat "$T/out")"
+
+# refused: exit 1, the message names the database, table, run, column and
+# what was expected; no sanitizer report, no crash
+refused() {	# refused WHAT PATTERN CMD...
+	local what=$1 pat=$2
+	shift 2
+	expect 1 "$@"
+	grep -q "runtime error\|AddressSanitizer" "$T/err" && no "$what: $(head -3 "$T/err")"
+	grep -q -- "$pat" "$T/err" || no "$what: expected '$pat' in: $(head -c 400 "$T/err")"
+}
+hostile "$H" "UPDATE runs SET variant = NULL WHERE id = 3;"
+msg="h.db': table runs, run 3: column variant is NULL, expected the variant's name, '-' for the base"
+refused "compare, NULL variant" "$msg" "$B" compare --db "$H" game:- game:X=1
+refused "matrix --db, NULL variant" "$msg" "$B" matrix --db "$H" -o "$T/m1"
+[ -e "$T/m1/fps.csv" ] && no "matrix wrote a CSV from a refused database"
+refused "html --db, NULL variant" "$msg" "$B" html --db "$H" -o "$T/p.html" game:- game:X=1
+[ -e "$T/p.html" ] && no "html wrote a page from a refused database"
+refused "runs, NULL variant" "$msg" "$B" runs --db "$H"
+refused "runs --json, NULL variant" "$msg" "$B" runs --json --db "$H"
+refused "db info, NULL variant" "$msg" "$B" db info --db "$H"
+refused "db push --from, NULL variant" "$msg" "$B" db push --from "$H" --to "$T/to.db"
+[ "$(sqlite3 "$T/to.db" "select count(*) from runs" 2>/dev/null)" = 0 ] ||
+	no "db push --from copied runs of a refused database"
+
+hostile "$H" "UPDATE runs SET name = NULL, round = NULL WHERE id = 2;"
+refused "runs, NULL name" "table runs, run 2: column name is NULL, expected the benchmark's name" \
+	"$B" runs --db "$H"
+hostile "$H" "UPDATE runs SET round = 'two' WHERE id = 2;"
+refused "matrix --db, text round" "table runs, run 2: column round is 'two', expected the round" \
+	"$B" matrix --db "$H" -o "$T/m2"
+hostile "$H" "UPDATE runs SET rig = NULL WHERE id = 4;"
+refused "compare, NULL rig" "table runs, run 4: column rig is NULL, expected the rig's name" \
+	"$B" compare --db "$H" game:- game:X=1
+
+hostile "$H" "UPDATE metrics SET value = NULL WHERE run_id = 4 AND metric = 'fps';"
+msg="h.db': table metrics, run 4, metric 'fps': column value is NULL, expected a finite number"
+refused "compare, NULL value" "$msg" "$B" compare --db "$H" game:- game:X=1
+refused "matrix --db, NULL value" "$msg" "$B" matrix --db "$H" -o "$T/m3"
+refused "html --db, NULL value" "$msg" "$B" html --db "$H" -o "$T/p.html" game:- game:X=1
+refused "db push --from, NULL value" "$msg" "$B" db push --from "$H" --to "$T/to2.db"
+# the interfered runs' values (the page draws them apart) are read too
+hostile "$H" "UPDATE runs SET interfered = 1 WHERE id = 8; UPDATE metrics SET value = 'x' WHERE run_id = 8;"
+refused "html --db, an interfered run's text value" "table metrics, run 8, metric '[a-z]*': column value is 'x'" \
+	"$B" html --db "$H" -o "$T/p.html" game:- game:X=1
+
+hostile "$H" "UPDATE metrics SET metric = NULL WHERE run_id = 5 AND metric = 'stalls';"
+msg="h.db': table metrics, run 5: column metric is NULL, expected a metric's name"
+refused "db info, NULL metric" "$msg" "$B" db info --db "$H"
+refused "compare, NULL metric" "$msg" "$B" compare --db "$H" game:- game:X=1
+# a metric named like a path: no file outside -o
+mkdir -p "$T/sub"
+hostile "$H" "UPDATE metrics SET metric = '/../../escaped' WHERE metric = 'stalls';"
+refused "matrix --db, metric named like a path" "column metric is '/../../escaped'" \
+	"$B" matrix --db "$H" -o "$T/sub/m4"
+[ -e "$T/escaped.csv" ] || [ -e "$T/escaped.csv.tmp" ] && no "matrix wrote outside its directory"
 
 # --- item 8: --db strings with a password -------------------------------------
 mkdir -p "$T/cwd" && cd "$T/cwd" || exit 1
@@ -45,7 +136,7 @@ for f in "${forms[@]}"; do
 	done
 	expect 1 "$B" db import --db "$f" "$T/run1"
 	leaks && no "db import --db '$f' shows the password: $(head -5 "$T/err")"
-	expect 1 "$B" db push --from "$H" --to "$f"
+	expect 1 "$B" db push --from "$O" --to "$f"
 	leaks && no "db push --to '$f' shows the password: $(head -5 "$T/err")"
 	expect 1 "$B" bench t --db "$f" --rounds 1 --frames none --no-watch --warmup 0 -- /bin/true
 	leaks && no "bench --db '$f' shows the password: $(head -5 "$T/err")"

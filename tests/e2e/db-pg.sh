@@ -10,7 +10,8 @@
 # whose schema is newer is refused and nothing is written; tables named as
 # ours but not ours are never touched; a bad connection string and a wrong
 # password give a clear error that shows no password, in each of libpq's
-# spellings of a password (issue 26).
+# spellings of a password (issue 26); tables another writer altered to hold
+# NULLs are refused with the table, run and column, never a crash.
 set -u
 T=$(mktemp -d)
 . "$SS_SRC/tests/e2e/lib/pg.sh"
@@ -135,4 +136,44 @@ while IFS= read -r f; do
 	"$SS_BIN" runs --db "$f" >"$T/f.out" 2>&1 || fail "the right password in '${f#*user=rig}': $(cat "$T/f.out")"
 done < <(spellings right-pw 'right\-pw')
 
+# a server whose tables another writer altered, NULLs where our schema says
+# NOT NULL: refused as the SQLite file is (db-hostile.sh), naming the
+# database, the table, the run and the column; never a crash or a NULL read
+# as 0
+pg_as "$PGBIN/createdb" -h "$PGDIR" -U postgres hostile || fail "createdb hostile"
+HT="host=$PGDIR dbname=hostile user=postgres"
+"$SS_BIN" db import --db "$HT" --warmup 0 "$T"/runs/* >/dev/null 2>&1 || fail "import into hostile"
+hsql() { pg_as "$PGBIN/psql" -X -q -v ON_ERROR_STOP=1 -h "$PGDIR" -U postgres -d hostile -c "$1" || fail "psql: $1"; }
+first() { pg_as "$PGBIN/psql" -X -At -h "$PGDIR" -U postgres -d hostile -c "$1"; }
+hsql "ALTER TABLE runs ALTER COLUMN variant DROP NOT NULL; ALTER TABLE runs ALTER COLUMN round DROP NOT NULL;
+	ALTER TABLE metrics ALTER COLUMN value DROP NOT NULL; ALTER TABLE metrics DROP CONSTRAINT metrics_pkey;
+	ALTER TABLE metrics ALTER COLUMN metric DROP NOT NULL"
+id=$(first "SELECT min(id) FROM runs WHERE variant = 'NEW=1'")
+refused_pg() {	# refused_pg WHAT PATTERN CMD...
+	local what=$1 pat=$2
+	shift 2
+	"$@" >"$T/h.out" 2>&1
+	local rc=$?
+	[ $rc = 1 ] || fail "$what: exit $rc: $(head -5 "$T/h.out")"
+	grep -q "runtime error\|AddressSanitizer" "$T/h.out" && fail "$what: $(head -5 "$T/h.out")"
+	grep -q -- "$pat" "$T/h.out" || fail "$what: expected '$pat' in: $(head -5 "$T/h.out")"
+}
+hsql "UPDATE runs SET variant = NULL WHERE id = $id"
+msg="table runs, run $id: column variant is NULL, expected the variant's name"
+refused_pg "compare, NULL variant" "$msg" "$SS_BIN" compare --db "$HT" demo:- demo:NEW=1
+refused_pg "matrix --db, NULL variant" "$msg" "$SS_BIN" matrix --db "$HT" -o "$T/hm"
+refused_pg "html --db, NULL variant" "$msg" "$SS_BIN" html --db "$HT" -o "$T/h.html" demo:- demo:NEW=1
+refused_pg "runs, NULL variant" "$msg" "$SS_BIN" runs --db "$HT"
+refused_pg "db info, NULL variant" "$msg" "$SS_BIN" db info --db "$HT"
+hsql "UPDATE runs SET variant = 'NEW=1', round = NULL WHERE id = $id"
+refused_pg "runs, NULL round" "table runs, run $id: column round is NULL, expected the round" \
+	"$SS_BIN" runs --db "$HT"
+hsql "UPDATE runs SET round = 1 WHERE id = $id; UPDATE metrics SET value = NULL WHERE run_id = $id AND metric = 'fps'"
+msg="table metrics, run $id, metric 'fps': column value is NULL, expected a finite number"
+refused_pg "compare, NULL value" "$msg" "$SS_BIN" compare --db "$HT" demo:- demo:NEW=1
+refused_pg "matrix --db, NULL value" "$msg" "$SS_BIN" matrix --db "$HT" -o "$T/hm2"
+refused_pg "html --db, NULL value" "$msg" "$SS_BIN" html --db "$HT" -o "$T/h.html" demo:- demo:NEW=1
+hsql "UPDATE metrics SET value = 1 WHERE value IS NULL; UPDATE metrics SET metric = NULL WHERE run_id = $id AND metric = 'stalls'"
+refused_pg "db info, NULL metric" "table metrics, run $id: column metric is NULL, expected a metric's name" \
+	"$SS_BIN" db info --db "$HT"
 echo "ok"

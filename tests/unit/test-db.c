@@ -89,9 +89,9 @@ static void roundtrip(const char *target, const char *name_part)
 	vals[0] = 50;
 	id2 = db_add_run(db, &run, names, vals, 3, &err);
 	CHECK(id2 > id1);
-	CHECK_INT(db_run_metric(db, id1, "fps", &v), 1);
+	CHECK_INT(db_run_metric(db, id1, "fps", &v, NULL), 1);
 	CHECK_NEAR(v, 59.9, 1e-12);
-	CHECK_INT(db_run_metric(db, id1, "p99_ms", &v), 0);	/* NaN: no row */
+	CHECK_INT(db_run_metric(db, id1, "p99_ms", &v, NULL), 0);	/* NaN: no row */
 	CHECK_INT(db_metric_names(db, "game", &metrics, &err), 2);
 	CHECK_STR(metrics[0], "fps");
 	CHECK_STR(metrics[1], "stalls");
@@ -113,7 +113,7 @@ static void roundtrip(const char *target, const char *name_part)
 	CHECK_STR(s.failure[0], "(null)");
 	CHECK_INT(s.failed[1], 1);
 	CHECK_STR(s.failure[1], "no frames were recorded");
-	CHECK_INT(db_run_metric(db, s.ids[1], "fps", &v), 1);
+	CHECK_INT(db_run_metric(db, s.ids[1], "fps", &v, NULL), 1);
 	CHECK_NEAR(v, 51, 0);
 	s.n = 0;
 	CHECK_INT(db_each_run(db, "other", collect, &s, &err), 0);
@@ -143,7 +143,7 @@ static void roundtrip(const char *target, const char *name_part)
 		CHECK_INT(s.n, 2);
 		CHECK_STR(s.rig[0], "rig-a");
 		CHECK_STR(s.rig[1], "rig-b");
-		CHECK_INT(db_run_metric(db, s.ids[1], "fps", &v), 1);
+		CHECK_INT(db_run_metric(db, s.ids[1], "fps", &v, NULL), 1);
 		CHECK_NEAR(v, 42, 0);
 		run.name = "game";
 	}
@@ -337,7 +337,7 @@ static void test_migrate(void)
 	CHECK_STR(s.failure[0], "(null)");
 	CHECK_INT(s.failed[1], 1);
 	CHECK_STR(s.failure[1], "the program exited with status 3");
-	CHECK_INT(db_run_metric(db, 1, "fps", &v), 1);
+	CHECK_INT(db_run_metric(db, 1, "fps", &v, NULL), 1);
 	CHECK_NEAR(v, 60.5, 0);
 	db_close(db);
 	sb_release(&err);
@@ -419,6 +419,145 @@ static void test_foreign(void)
 	sb_release(&err);
 }
 
+/* A results database someone else made: our tables, names and
+ * user_version, but no NOT NULL and no types (issue 26), so any column may
+ * hold NULL or text. */
+static const char hostile_schema[] =
+	"CREATE TABLE runs (id, name, variant, switches, round, started, host, kernel, rundir,"
+	" interfered, exit_status, interference, failed, failure, rig);"
+	"CREATE TABLE metrics (run_id, metric, value);"
+	"CREATE TABLE rigs (rig);"
+	"PRAGMA user_version = 4;"
+	"INSERT INTO runs VALUES (1, 'game', '-', NULL, 1, NULL, NULL, NULL, '/r/1', NULL, 0,"
+	" NULL, 0, NULL, '-');"
+	"INSERT INTO runs VALUES (2, 'game', 'B=1', NULL, 1, NULL, NULL, NULL, '/r/2', 0, NULL,"
+	" NULL, 0, NULL, '-');"
+	"INSERT INTO metrics VALUES (1, 'fps', 60), (2, 'fps', 61.5), (2, 'stalls', 2);";
+
+static int count_runs(const struct db_run *run, void *ctx)
+{
+	/* what crashed compare and matrix: a NULL where a name belongs */
+	(*(int *)ctx) += (int)strlen(run->name) + (int)strlen(run->variant) +
+			 (int)strlen(run->rig) > 0;
+	return 0;
+}
+
+enum probe { P_RUNS, P_NAMES, P_VALUES, P_METRIC };
+
+/* The hostile database with SQL applied, read by PROBE: refused (-EINVAL)
+ * with a message holding each of WANT (NULL-terminated); or, when WANT is
+ * NULL, read without complaint. */
+static void hostile(int k, const char *sql, enum probe probe, const char *const *want)
+{
+	static const long long ids[] = { 1, 2 };
+	struct strbuf err = STRBUF_INIT;
+	struct db *db = NULL;
+	char name[32], **list = NULL;
+	double v[2];
+	bool have[2];
+	sqlite3 *h;
+	int n = 0, r = -1;
+
+	snprintf(name, sizeof(name), "hostile%d.db", k);
+	CHECK_INT(sqlite3_open(tmp(name), &h), SQLITE_OK);
+	CHECK_INT(sqlite3_exec(h, hostile_schema, NULL, NULL, NULL), SQLITE_OK);
+	CHECK_INT(sqlite3_exec(h, sql, NULL, NULL, NULL), SQLITE_OK);
+	sqlite3_close(h);
+	CHECK_INT(db_open(tmp(name), false, &db, &err), 0);
+	if (!db)
+		return;
+	switch (probe) {
+	case P_RUNS:
+		r = db_each_run(db, NULL, count_runs, &n, &err);
+		break;
+	case P_NAMES:
+		r = db_metric_names(db, NULL, &list, &err);
+		db_free_list(r >= 0 ? list : NULL);
+		break;
+	case P_VALUES:
+		r = db_metric_values(db, "fps", ids, 2, v, have, &err);
+		break;
+	case P_METRIC:
+		r = db_run_metric(db, 2, "fps", v, &err);
+		break;
+	}
+	if (!want) {
+		CHECK(r >= 0);
+		if (r < 0)
+			T_FAIL("case %d: %s", k, err.buf);
+	} else {
+		CHECK_INT(r, -EINVAL);
+		CHECK(strstr(err.buf, name) != NULL);
+		for (; *want; want++)
+			if (!strstr(err.buf, *want))
+				T_FAIL("case %d: '%s' is not in: %s", k, *want, err.buf);
+	}
+	db_close(db);
+	sb_release(&err);
+}
+
+/* Every column read refuses NULL, and a value of the wrong kind, where the
+ * schema says NOT NULL; what the schema lets be NULL is read as what NULL
+ * means there. */
+static void test_hostile(void)
+{
+#define W(...) ((const char *const[]){ __VA_ARGS__, NULL })
+	int k = 0;
+
+	hostile(k++, "", P_RUNS, NULL);
+	hostile(k++, "", P_VALUES, NULL);
+	hostile(k++, "", P_NAMES, NULL);
+	hostile(k++, "UPDATE runs SET variant = NULL WHERE id = 2", P_RUNS,
+		W("table runs, run 2: column variant is NULL, expected the variant's name"));
+	hostile(k++, "UPDATE runs SET name = NULL WHERE id = 1", P_RUNS,
+		W("table runs, run 1: column name is NULL, expected"));
+	hostile(k++, "UPDATE runs SET rig = NULL WHERE id = 1", P_RUNS,
+		W("run 1: column rig is NULL, expected the rig's name"));
+	hostile(k++, "UPDATE runs SET round = NULL WHERE id = 1", P_RUNS,
+		W("run 1: column round is NULL, expected the round"));
+	hostile(k++, "UPDATE runs SET round = 'first' WHERE id = 1", P_RUNS,
+		W("run 1: column round is 'first', expected the round"));
+	hostile(k++, "UPDATE runs SET round = 1.5 WHERE id = 1", P_RUNS,
+		W("run 1: column round is '1.5'"));
+	hostile(k++, "UPDATE runs SET failed = NULL WHERE id = 2", P_RUNS,
+		W("run 2: column failed is NULL, expected 1 (a failed run) or 0"));
+	hostile(k++, "UPDATE runs SET interfered = 7 WHERE id = 2", P_RUNS,
+		W("run 2: column interfered is '7', expected 1, 0 or NULL"));
+	hostile(k++, "UPDATE runs SET id = NULL WHERE id = 2", P_RUNS,
+		W("table runs, a row: column id is NULL, expected the run's id"));
+	hostile(k++, "UPDATE runs SET id = 'x' || char(27) || '[2J' WHERE id = 2", P_RUNS,
+		W("column id is 'x\\x1b[2J'"));	/* shown escaped */
+	hostile(k++, "UPDATE metrics SET value = NULL WHERE run_id = 2 AND metric = 'fps'",
+		P_VALUES, W("table metrics, run 2, metric 'fps': column value is NULL, "
+			    "expected a finite number"));
+	hostile(k++, "UPDATE metrics SET value = NULL WHERE run_id = 2 AND metric = 'fps'",
+		P_METRIC, W("table metrics, run 2, metric 'fps': column value is NULL"));
+	hostile(k++, "UPDATE metrics SET value = 'sixty' WHERE run_id = 2 AND metric = 'fps'",
+		P_METRIC, W("column value is 'sixty', expected a finite number"));
+	hostile(k++, "UPDATE metrics SET value = 9e999 WHERE run_id = 2 AND metric = 'fps'",
+		P_VALUES, W("column value is 'Inf', expected a finite number"));
+	hostile(k++, "UPDATE metrics SET run_id = NULL WHERE run_id = 2 AND metric = 'fps'",
+		P_VALUES, W("table metrics, a row: column run_id is NULL, expected a run's id"));
+	hostile(k++, "UPDATE metrics SET metric = NULL WHERE run_id = 2 AND metric = 'stalls'",
+		P_NAMES, W("table metrics, run 2: column metric is NULL, expected a metric's name"));
+	hostile(k++, "UPDATE metrics SET metric = '../../x' WHERE metric = 'stalls'", P_NAMES,
+		W("column metric is '../../x', expected a metric's name"));
+#undef W
+	{	/* NULL where the schema allows it: none, not watched, unknown */
+		struct strbuf err = STRBUF_INIT;
+		struct db *db = NULL;
+		struct seen s = { 0 };
+
+		CHECK_INT(db_open(tmp("hostile0.db"), false, &db, &err), 0);
+		CHECK_INT(db_each_run(db, NULL, collect, &s, &err), 0);
+		CHECK_INT(s.n, 2);
+		CHECK_INT(s.interfered[0], -1);
+		CHECK_STR(s.failure[0], "(null)");
+		db_close(db);
+		sb_release(&err);
+	}
+}
+
 int main(void)
 {
 	if (!mkdtemp(dir))
@@ -430,6 +569,7 @@ int main(void)
 	T_RUN(test_migrate);
 	T_RUN(test_bad_files);
 	T_RUN(test_foreign);
+	T_RUN(test_hostile);
 	{
 		char cmd[300];
 
