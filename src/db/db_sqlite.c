@@ -209,6 +209,15 @@ static int sq_open(struct db *db, const char *path, bool write, struct strbuf *e
 	rc = sqlite3_open_v2(path, (sqlite3 **)&db->h, flags, NULL);
 	if (rc != SQLITE_OK)
 		return fail(db, err, sqlite_errno(rc), "unable to open");
+	/* The file may come from anyone (docs/FORMAT.md): what its schema
+	 * says runs nothing. Ours has no trigger and no view, so a trigger
+	 * someone added never fires on our writes; functions with side effects
+	 * are not trusted in its schema; defensive mode keeps SQL from
+	 * corrupting it on purpose (sqlite.org/security.html). */
+	sqlite3_db_config(H(db), SQLITE_DBCONFIG_DEFENSIVE, 1, NULL);
+	sqlite3_db_config(H(db), SQLITE_DBCONFIG_ENABLE_TRIGGER, 0, NULL);
+	sqlite3_db_config(H(db), SQLITE_DBCONFIG_ENABLE_VIEW, 0, NULL);
+	sqlite3_db_config(H(db), SQLITE_DBCONFIG_TRUSTED_SCHEMA, 0, NULL);
 	sqlite3_busy_timeout(H(db), 5000);
 	/* A file that is not a database fails on its first read: do one now. */
 	r = exec(db, "PRAGMA foreign_keys = ON; SELECT count(*) FROM sqlite_master", err,

@@ -8,6 +8,7 @@
 # it with a message naming the file, the table, the run and the column and
 # what was expected, and never crash; a metric named like a path writes no
 # file outside matrix's directory.
+# A trigger someone added to the file never fires on db import.
 # --db strings that hold a password however libpq spells it (spaces around
 # '=', a backslash-escaped space, tabs, a percent-encoded keyword in a URI,
 # and one libpq cannot parse) never show it, in any command's output, and
@@ -112,6 +113,12 @@ hostile "$H" "UPDATE metrics SET metric = '/../../escaped' WHERE metric = 'stall
 refused "matrix --db, metric named like a path" "column metric is '/../../escaped'" \
 	"$B" matrix --db "$H" -o "$T/sub/m4"
 [ -e "$T/escaped.csv" ] || [ -e "$T/escaped.csv.tmp" ] && no "matrix wrote outside its directory"
+
+# a trigger someone added to the file: never fires on our writes
+expect 0 "$B" db import --db "$T/trig.db" "$T/run1"
+sqlite3 "$T/trig.db" "CREATE TRIGGER t AFTER INSERT ON runs BEGIN SELECT RAISE(ABORT, 'the trigger ran'); END;"
+expect 0 "$B" db import --db "$T/trig.db" "$T/run1"
+grep -q "trigger ran" "$T/err" && no "a trigger in the database fired"
 
 # --- item 8: --db strings with a password -------------------------------------
 mkdir -p "$T/cwd" && cd "$T/cwd" || exit 1

@@ -558,6 +558,31 @@ static void test_hostile(void)
 	}
 }
 
+/* A trigger someone added to the file never fires on our writes. */
+static void test_hostile_trigger(void)
+{
+	static const double vals[] = { 60 };
+	static const char *const names[] = { "fps" };
+	struct db_run run = { .name = "game", .variant = "-", .rundir = "/r/t", .exit_status = 0 };
+	struct strbuf err = STRBUF_INIT;
+	struct db *db = NULL;
+	sqlite3 *h;
+
+	CHECK_INT(db_open(tmp("trigger.db"), true, &db, &err), 0);
+	db_close(db);
+	CHECK_INT(sqlite3_open(tmp("trigger.db"), &h), SQLITE_OK);
+	CHECK_INT(sqlite3_exec(h, "CREATE TRIGGER t AFTER INSERT ON runs BEGIN"
+				  " SELECT RAISE(ABORT, 'the trigger ran'); END", NULL, NULL, NULL),
+		  SQLITE_OK);
+	sqlite3_close(h);
+	db = NULL;
+	CHECK_INT(db_open(tmp("trigger.db"), true, &db, &err), 0);
+	CHECK(db && db_add_run(db, &run, names, vals, 1, &err) > 0);
+	CHECK(!strstr(err.buf, "trigger"));
+	db_close(db);
+	sb_release(&err);
+}
+
 int main(void)
 {
 	if (!mkdtemp(dir))
@@ -570,6 +595,7 @@ int main(void)
 	T_RUN(test_bad_files);
 	T_RUN(test_foreign);
 	T_RUN(test_hostile);
+	T_RUN(test_hostile_trigger);
 	{
 		char cmd[300];
 
