@@ -17,6 +17,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "cli.h"
@@ -374,7 +375,9 @@ static int cmp_double(const void *a, const void *b)
 
 /* The side's frame-time percentile curve: every window frame of its runs
  * (each analysed again from its run directory with AO), pooled. Runs that
- * cannot be read are counted in *UNREAD. */
+ * cannot be read are counted in *UNREAD. A database says where a run
+ * directory is, and it may be someone else's: only a directory is read
+ * (never a file as a frame log: its numbers would land in the page). */
 static void side_curve(struct json *j, const struct compare_side *s,
 		       const struct analyse_opts *ao, size_t *unread)
 {
@@ -384,8 +387,10 @@ static void side_curve(struct json *j, const struct compare_side *s,
 
 	for (size_t i = 0; i < s->n; i++) {
 		struct analysis a;
+		struct stat st;
 
-		if (!s->dirs[i][0] || analyse_input(s->dirs[i], ao, &a, &emsg) < 0 || !a.f) {
+		if (!s->dirs[i][0] || stat(s->dirs[i], &st) < 0 || !S_ISDIR(st.st_mode) ||
+		    analyse_input(s->dirs[i], ao, &a, &emsg) < 0 || !a.f) {
 			(*unread)++;
 			continue;
 		}

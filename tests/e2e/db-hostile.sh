@@ -8,6 +8,8 @@
 # it with a message naming the file, the table, the run and the column and
 # what was expected, and never crash; a metric named like a path writes no
 # file outside matrix's directory.
+# A run directory the database points at that is a file is not read into
+# the page.
 # A trigger someone added to the file never fires on db import.
 # --db strings that hold a password however libpq spells it (spaces around
 # '=', a backslash-escaped space, tabs, a percent-encoded keyword in a URI,
@@ -113,6 +115,14 @@ hostile "$H" "UPDATE metrics SET metric = '/../../escaped' WHERE metric = 'stall
 refused "matrix --db, metric named like a path" "column metric is '/../../escaped'" \
 	"$B" matrix --db "$H" -o "$T/sub/m4"
 [ -e "$T/escaped.csv" ] || [ -e "$T/escaped.csv.tmp" ] && no "matrix wrote outside its directory"
+
+# a run directory that is a file, maybe someone else's: not read as a frame
+# log into the page
+seq 1000 1300 >"$T/secret-numbers"
+hostile "$H" "UPDATE runs SET rundir = '$T/secret-numbers' WHERE id = 1;"
+expect 0 "$B" html --db "$H" -o "$T/p2.html" game:- game:X=1
+grep -q '"curve_runs_unread":8' "$T/p2.html" ||
+	no "html --db read a run directory that is a file: $(grep -o '"curve_runs_unread":[0-9]*' "$T/p2.html")"
 
 # a trigger someone added to the file: never fires on our writes
 expect 0 "$B" db import --db "$T/trig.db" "$T/run1"
