@@ -27,13 +27,38 @@ static void put_escaped(FILE *f, const char *s)
 	}
 }
 
-/* TEXT inside a script element: "</" cannot appear (it would end it). */
+/*
+ * Text inside a script element. The HTML tokenizer ends a script element at
+ * "</script", and after "<!--" a "<script" puts it into the "double escaped"
+ * state where the "</script" that should end it no longer does: the rest of
+ * the page becomes script text and nothing draws. So none of the three may
+ * appear. The data is JSON, where "<" occurs only inside strings: every "<"
+ * is written "\u003c", which JSON.parse reads back as "<", and no markup can
+ * be spelt. The assets (uPlot, page.js, METRICS.md) are ours: "</" is written
+ * "<\/" and "<!--" "<\!--" (the same characters in a JavaScript string or
+ * regular expression); they hold no "<script" (test-out checks the page).
+ */
+static void put_script_json(FILE *f, const char *s, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		if (s[i] == '<')
+			fputs("\\u003c", f);
+		else
+			fputc(s[i], f);
+	}
+}
+
 static void put_script_text(FILE *f, const char *s, size_t n)
 {
 	for (size_t i = 0; i < n; i++) {
 		if (s[i] == '<' && i + 1 < n && s[i + 1] == '/') {
 			fputs("<\\/", f);
 			i++;
+			continue;
+		}
+		if (s[i] == '<' && n - i >= 4 && !memcmp(s + i, "<!--", 4)) {
+			fputs("<\\!--", f);
+			i += 3;
 			continue;
 		}
 		fputc(s[i], f);
@@ -55,7 +80,7 @@ int html_write(FILE *f, const char *title, const char *data, size_t len)
 	      "(this page needs JavaScript and a browser with DecompressionStream: "
 	      "Chromium 80, Firefox 113 or later)</p></div>\n"
 	      "<script type=\"application/json\" id=\"ss-data\">", f);
-	put_script_text(f, data, len);
+	put_script_json(f, data, len);
 	fputs("</script>\n<script type=\"text/plain\" id=\"ss-metrics-md\">", f);
 	put_script_text(f, (const char *)ss_html_metrics_md, ss_html_metrics_md_len);
 	fputs("</script>\n<script>\n/* uPlot (https://github.com/leeoniya/uPlot), vendored "

@@ -15,7 +15,8 @@
 #include "core/strbuf.h"
 
 /* Writes the page to F: TITLE (escaped) and DATA, a JSON document the
- * script renders (its "</" written as "<\/", so that it cannot close its
+ * script renders (its every "<" written as the JSON escape "\u003c", so that
+ * no "</script", "<!--" or "<script" in a name can end or unbalance its
  * script element). 0, or -EIO when F failed. */
 int html_write(FILE *f, const char *title, const char *data_json, size_t len);
 

@@ -3,8 +3,11 @@
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+#include <strings.h>
 
 #include "core/strbuf.h"
+#include "out/html.h"
 #include "out/json.h"
 #include "out/table.h"
 #include "t.h"
@@ -149,11 +152,48 @@ static void test_strbuf(void)
 	sb_release(NULL);
 }
 
+/* Occurrences of NEEDLE in S, case ignored (the HTML tokenizer ignores it). */
+static int count_ci(const char *s, const char *needle)
+{
+	size_t n = strlen(needle);
+	int c = 0;
+
+	for (; *s; s++)
+		c += !strncasecmp(s, needle, n);
+	return c;
+}
+
+/*
+ * Issue 26 item 9: a name holding "<!--<script>" put the data's script
+ * element into the tokenizer's "double escaped" state, so the page's own
+ * "</script>" no longer ended it and nothing drew. Whatever the data holds,
+ * the page has its four script elements, each opened and closed once, and
+ * no "<!--" at all; the JSON escape "\u003c" carries the "<" to the script.
+ */
+static void test_html_script_text(void)
+{
+	static const char data[] = "{\"program\":\"<!--<script>\",\"a\":\"</script><SCRIPT>"
+				   "x()</ScRiPt>\",\"b\":\"<!-- -->\"}";
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	CHECK_INT(html_write(f, "<!--<script>", data, sizeof(data) - 1), 0);
+	fclose(f);
+	CHECK_INT(count_ci(buf, "<script"), 4);
+	CHECK_INT(count_ci(buf, "</script"), 4);
+	CHECK_INT(count_ci(buf, "<!--"), 0);
+	CHECK(strstr(buf, "<title>&lt;!--&lt;script&gt;</title>") != NULL);
+	CHECK(strstr(buf, "{\"program\":\"\\u003c!--\\u003cscript>\"") != NULL);
+	free(buf);
+}
+
 int main(void)
 {
 	T_RUN(test_json);
 	T_RUN(test_table);
 	T_RUN(test_table_hygiene);
 	T_RUN(test_strbuf);
+	T_RUN(test_html_script_text);
 	return t_exit();
 }
