@@ -163,21 +163,65 @@ out:
 	free(right);
 }
 
+/* A number as a spreadsheet reads one: [+-]digits[.digits][e[+-]digits][%]. */
+static int csv_number(const char *s)
+{
+	size_t d = 0;
+
+	if (*s == '+' || *s == '-')
+		s++;
+	for (; *s >= '0' && *s <= '9'; s++)
+		d++;
+	if (*s == '.')
+		for (s++; *s >= '0' && *s <= '9'; s++)
+			d++;
+	if (!d)
+		return 0;
+	if (*s == 'e' || *s == 'E') {
+		s++;
+		if (*s == '+' || *s == '-')
+			s++;
+		if (*s < '0' || *s > '9')
+			return 0;
+		while (*s >= '0' && *s <= '9')
+			s++;
+	}
+	if (*s == '%')
+		s++;
+	return !*s;
+}
+
+/*
+ * A text cell that a spreadsheet would take for a formula: one that starts
+ * with '=', '+', '-', '@', a tab or a carriage return (OWASP's list for CSV
+ * injection), and is neither a number ("-3.5", "+2e-3", "-12%": a
+ * spreadsheet reads those as the numbers they are) nor our "-" (no value).
+ * "=HYPERLINK(...)" in a program name would otherwise run when the CSV is
+ * opened.
+ */
+static int csv_formula(const char *s)
+{
+	if (!*s || !strchr("=+-@\t\r", *s))
+		return 0;
+	return strcmp(s, "-") != 0 && !csv_number(s);
+}
+
 void csv_field(FILE *f, const char *s)
 {
 	const char *p;
+	int quote = strpbrk(s, ",\"\r\n") != NULL;
 
-	if (!strpbrk(s, ",\"\r\n")) {
-		fputs(s, f);
-		return;
-	}
-	fputc('"', f);
+	if (quote)
+		fputc('"', f);
+	if (csv_formula(s))
+		fputc('\'', f);
 	for (p = s; *p; p++) {
 		if (*p == '"')
 			fputc('"', f);
 		fputc(*p, f);
 	}
-	fputc('"', f);
+	if (quote)
+		fputc('"', f);
 }
 
 void table_print_csv(const struct table *t, FILE *f)

@@ -4,8 +4,8 @@
  *
  * A table collects its cells (copied) and prints them with every column as
  * wide as its widest cell: text left-aligned, numbers and "-" right-aligned.
- * The same table prints as CSV (RFC 4180 quoting), so a command builds its
- * rows once for both outputs.
+ * The same table prints as CSV (RFC 4180 quoting, formula-like text after a
+ * "'": csv_field), so a command builds its rows once for both outputs.
  */
 #ifndef SS_OUT_TABLE_H
 #define SS_OUT_TABLE_H
@@ -29,7 +29,10 @@ size_t table_rows(const struct table *t);
 void table_print(const struct table *t, FILE *f);
 void table_print_csv(const struct table *t, FILE *f);
 
-/* Writes S as one CSV field (quoted when it holds a comma, quote or newline). */
+/* Writes S as one CSV field: quoted when it holds a comma, quote or newline
+ * (RFC 4180), and after a "'" when a spreadsheet would run it as a formula
+ * (text that starts with '=', '+', '-', '@', a tab or a carriage return;
+ * numbers such as -3.5 and the "-" of no value stay as they are). */
 void csv_field(FILE *f, const char *s);
 
 #endif

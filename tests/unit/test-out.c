@@ -152,6 +152,45 @@ static void test_strbuf(void)
 	sb_release(NULL);
 }
 
+/*
+ * Issue 26 item 16: text a spreadsheet would run as a formula gets a
+ * leading "'"; numbers, negative ones included, and "-" stay as they are.
+ */
+static void write_csv_formulas(FILE *f)
+{
+	static const char *const cells[] = {
+		"=HYPERLINK(\"http://x\",\"y\")", "+1+cmd|' /C calc'!A0", "-2+3", "@SUM(A1)",
+		"\t=1", "-", "-3.5", "+2e-3", "-12%", "1e5", ".5", "-inf", "x=1", "-0.5 ms", "",
+	};
+
+	for (size_t i = 0; i < sizeof(cells) / sizeof(cells[0]); i++) {
+		csv_field(f, cells[i]);
+		fputc('\n', f);
+	}
+}
+
+static void test_csv_formulas(void)
+{
+	char *s = capture(write_csv_formulas);
+
+	CHECK_STR(s, "\"'=HYPERLINK(\"\"http://x\"\",\"\"y\"\")\"\n"
+		     "'+1+cmd|' /C calc'!A0\n"
+		     "'-2+3\n"
+		     "'@SUM(A1)\n"
+		     "'\t=1\n"
+		     "-\n"
+		     "-3.5\n"
+		     "+2e-3\n"
+		     "-12%\n"
+		     "1e5\n"
+		     ".5\n"
+		     "'-inf\n"
+		     "x=1\n"
+		     "'-0.5 ms\n"
+		     "\n");
+	free(s);
+}
+
 /* Occurrences of NEEDLE in S, case ignored (the HTML tokenizer ignores it). */
 static int count_ci(const char *s, const char *needle)
 {
@@ -195,5 +234,6 @@ int main(void)
 	T_RUN(test_table_hygiene);
 	T_RUN(test_strbuf);
 	T_RUN(test_html_script_text);
+	T_RUN(test_csv_formulas);
 	return t_exit();
 }
