@@ -7,7 +7,14 @@
  * without a recorder it costs one branch.
  *
  * Header-only: each translation unit that calls it maps the ring on its first
- * call. Link with -lrt on C libraries older than glibc 2.34.
+ * call. Link with -lrt on C libraries older than glibc 2.34. C and C++; no
+ * feature macro needed.
+ *
+ * The ring's name comes from the environment, which the person who starts a
+ * program controls. A setuid or setgid program (or one with file
+ * capabilities) must not be steered by it: in such a program ("secure
+ * execution", the kernel's AT_SECURE) the variable is not read and every
+ * call is a no-op, as secure_getenv(3) does.
  */
 #ifndef STALLSCOPE_H
 #define STALLSCOPE_H
@@ -16,16 +23,30 @@
 #include <stdlib.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
+#include <sys/auxv.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
 #include "stallscope-ring.h"
 
-/* Maps the ring named in $STALLSCOPE_RING; NULL when there is none or it is
- * not a ring of this version. */
+/* $NAME, or NULL when it is unset or the program runs in secure execution
+ * (setuid, setgid, capabilities): secure_getenv(3) where the C library
+ * declares it (glibc with _GNU_SOURCE), else the same test by hand. */
+static inline const char *stallscope_getenv(const char *name)
+{
+#if defined(__GLIBC__) && defined(__USE_GNU)
+	return secure_getenv(name);
+#else
+	return getauxval(AT_SECURE) ? NULL : getenv(name);
+#endif
+}
+
+/* Maps the ring named in $STALLSCOPE_RING; NULL when there is none, the
+ * program runs in secure execution (stallscope_getenv) or it is not a ring
+ * of this version. */
 static inline struct ss_ring *stallscope_ring_attach(void)
 {
-	const char *name = getenv(SS_RING_ENV);
+	const char *name = stallscope_getenv(SS_RING_ENV);
 	struct ss_ring_hdr hdr;
 	struct ss_ring *r;
 	int fd;
