@@ -41,7 +41,16 @@ size_t display_utf8(const unsigned char *s, size_t n, uint32_t *cp)
 	return len;
 }
 
-int display_escape(struct strbuf *sb, const char *s, size_t n, size_t max)
+/* The bidirectional embedding, override and isolate controls: shown, not
+ * obeyed, so that a name cannot reorder the rest of its line. */
+static int bidi_control(uint32_t c)
+{
+	return c == 0x200e || c == 0x200f || (c >= 0x202a && c <= 0x202e) ||
+	       (c >= 0x2066 && c <= 0x2069);
+}
+
+/* display_escape and display_escape_text: KEEP_LINES leaves \n and \t. */
+static int escape(struct strbuf *sb, const char *s, size_t n, size_t max, int keep_lines)
 {
 	const unsigned char *p = (const unsigned char *)s;
 	size_t i = 0;
@@ -54,7 +63,9 @@ int display_escape(struct strbuf *sb, const char *s, size_t n, size_t max)
 		if (max && i >= max)
 			return sb_adds(sb, "...");
 		len = display_utf8(p + i, n - i, &cp);
-		if (len == 1 && p[i] == '\n')
+		if (len == 1 && keep_lines && (p[i] == '\n' || p[i] == '\t'))
+			r = sb_add(sb, p + i, 1);
+		else if (len == 1 && p[i] == '\n')
 			r = sb_adds(sb, "\\n");
 		else if (len == 1 && p[i] == '\t')
 			r = sb_adds(sb, "\\t");
@@ -64,11 +75,23 @@ int display_escape(struct strbuf *sb, const char *s, size_t n, size_t max)
 			r = sb_addf(sb, "\\x%02x", p[i]);
 		else if (cp >= 0x80 && cp < 0xa0)	/* a C1 control: both bytes */
 			r = sb_addf(sb, "\\x%02x\\x%02x", p[i], p[i + 1]);
+		else if (bidi_control(cp))
+			r = sb_addf(sb, "\\u%04x", (unsigned)cp);
 		else
 			r = sb_add(sb, p + i, len);
 		i += len ? len : 1;
 	}
 	return r;
+}
+
+int display_escape(struct strbuf *sb, const char *s, size_t n, size_t max)
+{
+	return escape(sb, s, n, max, 0);
+}
+
+int display_escape_text(struct strbuf *sb, const char *s, size_t n)
+{
+	return escape(sb, s, n, 0, 1);
 }
 
 static int wide(uint32_t c)

@@ -30,6 +30,26 @@ static void test_escape(void)
 	check_escape("\xe3\x82", 2, 0, "\\xe3\\x82");
 	check_escape("\xc2\x85", 2, 0, "\\xc2\\x85");
 	check_escape("0123456789abc", 13, 10, "0123456789...");
+	/* a right-to-left override would reverse the rest of the line */
+	check_escape("a\xe2\x80\xae" "b\xe2\x81\xa6", 8, 0, "a\\u202eb\\u2066");
+}
+
+/* Escaping twice is escaping once: a message escaped as a whole keeps the
+ * values a command escaped; display_escape_text keeps lines and tabs. */
+static void test_escape_text(void)
+{
+	static const char raw[] = "x\x1b]0;t\x07\n\ty\xc2\x9b" "2J\xe2\x80\xae\\n\xff";
+	struct strbuf once = STRBUF_INIT, twice = STRBUF_INIT, text = STRBUF_INIT;
+
+	CHECK_INT(display_escape(&once, raw, sizeof(raw) - 1, 0), 0);
+	CHECK_STR(once.buf, "x\\x1b]0;t\\x07\\n\\ty\\xc2\\x9b2J\\u202e\\n\\xff");
+	CHECK_INT(display_escape(&twice, once.buf, once.len, 0), 0);
+	CHECK_STR(twice.buf, once.buf);
+	CHECK_INT(display_escape_text(&text, raw, sizeof(raw) - 1), 0);
+	CHECK_STR(text.buf, "x\\x1b]0;t\\x07\n\ty\\xc2\\x9b2J\\u202e\\n\\xff");
+	sb_release(&once);
+	sb_release(&twice);
+	sb_release(&text);
 }
 
 static void test_width(void)
@@ -46,6 +66,7 @@ static void test_width(void)
 int main(void)
 {
 	T_RUN(test_escape);
+	T_RUN(test_escape_text);
 	T_RUN(test_width);
 	return t_exit();
 }
