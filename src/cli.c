@@ -7,22 +7,68 @@
 #include <getopt.h>
 #include <math.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
+#include "core/display.h"
 #include "core/strbuf.h"
 
 const char *cli_prog = "stallscope";
 
+/*
+ * Every message goes through display_escape_text as it is printed: a value
+ * a command forgot to pass through cli_shown still cannot reach the terminal
+ * as an escape sequence (its newlines can still break the line; cli_shown
+ * is for them). What was escaped already passes unchanged.
+ */
 static void vreport(const char *kind, const char *fmt, va_list ap, int err)
 {
+	struct strbuf msg = STRBUF_INIT, shown = STRBUF_INIT;
+
 	fflush(stdout);
-	fprintf(stderr, "%s: %s", cli_prog, kind);
-	vfprintf(stderr, fmt, ap);
+	if (sb_vaddf(&msg, fmt, ap) < 0 || display_escape_text(&shown, msg.buf, msg.len) < 0)
+		fprintf(stderr, "%s: %s(out of memory for the message)", cli_prog, kind);
+	else
+		fprintf(stderr, "%s: %s%s", cli_prog, kind, shown.buf);
 	if (err)
 		fprintf(stderr, ": %s", strerror(-err));
 	fputc('\n', stderr);
+	sb_release(&msg);
+	sb_release(&shown);
+}
+
+#define SHOWN_RING 16
+
+static const char *shown(const char *s, bool lines)
+{
+	static char *ring[SHOWN_RING];
+	static unsigned next;
+	struct strbuf sb = STRBUF_INIT;
+	char **slot = &ring[next++ % SHOWN_RING];
+	int r;
+
+	if (!s)
+		return "-";
+	r = lines ? display_escape_text(&sb, s, strlen(s)) : display_escape(&sb, s, strlen(s), 0);
+	if (r < 0) {
+		sb_release(&sb);
+		return "?";
+	}
+	free(*slot);
+	*slot = sb_detach(&sb);
+	return *slot ? *slot : "?";
+}
+
+const char *cli_shown(const char *s)
+{
+	return shown(s, false);
+}
+
+const char *cli_shown_lines(const char *s)
+{
+	return shown(s, true);
 }
 
 int cli_error(const char *fmt, ...)

@@ -20,13 +20,33 @@
 extern const char *cli_prog;
 
 /* Prints "<prog>: error: <msg>" to stderr; returns -1 so that
- * `return cli_error(...)` is one line. */
+ * `return cli_error(...)` is one line. Every message of these functions is
+ * escaped as a whole as it is printed (display_escape_text: newlines and
+ * tabs kept, escape sequences shown, never sent); its values still go
+ * through cli_shown, so that a newline in a name does not break the line. */
 int cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 /* As cli_error, with ": <strerror(-err)>" appended; err is a negative errno. */
 int cli_error_errno(int err, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 struct strbuf;
+
+/*
+ * S as the terminal shows it (core/display.h, display_escape): escape
+ * sequences and other control bytes, newlines included, and bytes that are
+ * not UTF-8 written as \xHH, \n, ... Every value that came from a file, a
+ * program, a database or a directory listing (names, paths, run.ini values,
+ * notes, rows) passes through it on its way into a line of output or a
+ * message: printf("  %s: %s\n", cli_shown(a->source), cli_shown(note)).
+ * NULL shows as "-". The string is cli.c's and lives until 16 more calls:
+ * use it as an argument of the call that prints, never keep it. "?" when
+ * memory ran out.
+ * Machine output (--json, --csv) does not use it: its own quoting carries
+ * the bytes.
+ */
+const char *cli_shown(const char *s);
+/* As cli_shown, newlines and tabs kept: a list of lines made of such values. */
+const char *cli_shown_lines(const char *s);
 
 /* A library's result R with its message MSG (the src/run and src/linux
  * convention: a negative errno and a strbuf): when R < 0, prints MSG as an
