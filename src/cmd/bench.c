@@ -100,7 +100,7 @@ static int run_record(char **argv, char **env)
 	cs.envp = env;
 	pid = child_spawn(&cs);
 	if (pid < 0)
-		return cli_error_errno(pid, "cannot run '%s'", argv[0]);
+		return cli_error_errno(pid, "cannot run '%s'", cli_shown(argv[0]));
 	for (;;) {
 		/* a stop sent to bench alone: the recorder stops its program and
 		 * keeps what it recorded, as on Ctrl-C; told once, since a second
@@ -373,7 +373,7 @@ static int plan_bench(struct bench *b)
 		if (!rc->command) {
 			if (o->recipe)
 				ret = cli_usage_error("the recipe '%s' has no command and none was "
-						      "given after '--'", o->recipe);
+						      "given after '--'", cli_shown(o->recipe));
 			else
 				ret = cli_usage_error("expected -- CMD ARGS..., or a recipe for '%s' "
 						      "(--recipe FILE, or recipes/%s.ini)", o->name,
@@ -382,7 +382,7 @@ static int plan_bench(struct bench *b)
 		}
 		n = argsplit(rc->command, &b->split, &err);
 		if (n <= 0) {
-			cli_error("'%s': command: %s", o->recipe,
+			cli_error("'%s': command: %s", cli_shown(o->recipe),
 				  n == 0 ? "expected a program and its arguments" : err.buf);
 			goto out;
 		}
@@ -486,7 +486,7 @@ static int dry_run(struct bench *b)
 			sb_addf(&line, "%s ", v->env[k]);
 		inifmt_quote_argv(&line, na, a);
 		printf("run %zu/%zu round %ld variant %s: %s\n", i + 1, b->total, b->plan[i].round,
-		       v->name, line.buf);
+		       cli_shown(v->name), cli_shown(line.buf));
 		sb_release(&line);
 		argsplit_free(a);
 	}
@@ -508,12 +508,12 @@ static int open_results(struct bench *b)
 		goto out;
 	}
 	if (db_make_parent(b->dbpath.buf, &made) < 0) {
-		cli_error("cannot create the directory of '%s'", b->dbpath.buf);
+		cli_error("cannot create the directory of '%s'", cli_shown(b->dbpath.buf));
 		goto out;
 	}
 	if (made.len)
-		fprintf(stderr, "%s: created '%s' for the database '%s'\n", cli_prog, made.buf,
-			b->dbpath.buf);
+		fprintf(stderr, "%s: created '%s' for the database '%s'\n", cli_prog,
+			cli_shown(made.buf), cli_shown(b->dbpath.buf));
 	if (db_target_safe(b->dbpath.buf, &b->dbname) < 0) {
 		cli_error_errno(-ENOMEM, "the database's name");
 		goto out;
@@ -556,7 +556,8 @@ static int record_run(struct bench *b, size_t i, struct strbuf *dir)
 	r = bench_run_dir(&b->o, v, pr->rerun, NULL, dir);
 	if (r < 0) {
 		sb_release(&qnote);
-		return cli_error_errno(r, "cannot make a run directory under '%s'", b->o.results);
+		return cli_error_errno(r, "cannot make a run directory under '%s'",
+				       cli_shown(b->o.results));
 	}
 	a_argv = bench_record_argv(b->self, &b->o, &b->rc, v, pr, dir->buf, b->cmd, qnote.buf,
 				   i + 1, b->total, b->host[0] ? b->host : NULL);
@@ -644,7 +645,7 @@ static int analyse_run(struct bench *b, const char *dir, struct analysis *a)
 	    !(a->failure = strdup(stop_requested == SIGTERM
 					  ? "the bench was stopped by SIGTERM during the run"
 					  : "the bench was stopped by SIGINT during the run"))) {
-		cli_error_errno(-ENOMEM, "'%s'", dir);
+		cli_error_errno(-ENOMEM, "'%s'", cli_shown(dir));
 		analysis_release(a);
 		ret = -1;
 	}
@@ -688,11 +689,12 @@ static int store_or_spool(struct bench *b, const char *dir, const struct analysi
 	}
 	sb_reset(&err);
 	if (spool_add(b->dbname, dir, &err) < 0) {
-		cli_error("the run '%s' was not stored, nor spooled: %s", dir, err.buf);
+		cli_error("the run '%s' was not stored, nor spooled: %s", cli_shown(dir), err.buf);
 		goto out;
 	}
 	fprintf(stderr, "!! %s: '%s' is not reachable: the run is kept in its spool "
-		"(stallscope db push --db \"%s\" sends it)\n", cli_prog, b->dbname, b->dbname);
+		"(stallscope db push --db \"%s\" sends it)\n", cli_prog, cli_shown(b->dbname),
+		cli_shown(b->dbname));
 	r = 1;
 out:
 	sb_release(&err);
@@ -715,15 +717,16 @@ static void tally_run(struct bench *b, size_t i, const char *dir, const struct a
 	if (!isnan(a->m.v[M_FPS]))
 		snprintf(fps, sizeof(fps), "%.1f", a->m.v[M_FPS]);
 	fprintf(stderr, "%s: run %zu/%zu done in %.1f s: %s, stalls %s, fps %s, interference: %s\n",
-		cli_prog, i + 1, b->total, now_s() - t_run, dir, stalls, fps,
+		cli_prog, i + 1, b->total, now_s() - t_run, cli_shown(dir), stalls, fps,
 		a->interfered < 0 ? "not watched"
-		: a->interference ? a->interference
+		: a->interference ? cli_shown(a->interference)
 				  : (a->interfered ? "yes" : "none"));
 	if (a->failure) {
 		fprintf(stderr, "!! RUN %zu/%zu FAILED: %s; stored as failed, left out of medians "
-			"(%s)\n", i + 1, b->total, a->failure, dir);
+			"(%s)\n", i + 1, b->total, cli_shown(a->failure), cli_shown(dir));
 		sb_addf(&b->bad, "  run %zu/%zu, variant '%s', round %ld: %s (%s)\n", i + 1,
-			b->total, b->vars[pr->variant].name, pr->round, a->failure, dir);
+			b->total, cli_shown(b->vars[pr->variant].name), pr->round,
+			cli_shown(a->failure), cli_shown(dir));
 		b->nbad++;
 	} else {
 		b->good[pr->variant]++;
@@ -747,9 +750,10 @@ static void run_plan(struct bench *b)
 	struct strbuf dir = STRBUF_INIT, err = STRBUF_INIT;
 
 	fprintf(stderr, "%s: '%s': %ld round%s x %zu variant%s = %zu run%s; results in '%s', "
-		"database '%s'\n", cli_prog, b->o.name, b->o.rounds, b->o.rounds == 1 ? "" : "s",
-		b->nvars, b->nvars == 1 ? "" : "s", b->total, b->total == 1 ? "" : "s",
-		b->o.results, b->dbname ? b->dbname : b->dbpath.buf);
+		"database '%s'\n", cli_prog, cli_shown(b->o.name), b->o.rounds,
+		b->o.rounds == 1 ? "" : "s", b->nvars, b->nvars == 1 ? "" : "s", b->total,
+		b->total == 1 ? "" : "s", cli_shown(b->o.results),
+		cli_shown(b->dbname ? b->dbname : b->dbpath.buf));
 	b->t_start = now_s();
 	for (size_t i = 0; i < b->total && !stop_requested; i++) {
 		const struct plan_run *pr = &b->plan[i];
@@ -763,7 +767,7 @@ static void run_plan(struct bench *b)
 			fmt_hms(left, sizeof(left),
 				b->run_time / (double)b->done * (double)(b->total - i));
 		fprintf(stderr, "%s: run %zu/%zu: round %ld, variant '%s'%s; elapsed %s%s%s%s\n",
-			cli_prog, i + 1, b->total, pr->round, b->vars[pr->variant].name,
+			cli_prog, i + 1, b->total, pr->round, cli_shown(b->vars[pr->variant].name),
 			pr->rerun ? " (re-run)" : "", el, b->done ? ", about " : "",
 			b->done ? left : "", b->done ? " left" : "");
 		if (b->vars[pr->variant].prefetch == VARIANT_PREFETCH_LEARN) {
@@ -850,33 +854,35 @@ static void summary(const struct bench *b)
 			  sigabbrev_np(stop_requested) ?: "?", b->stored, b->total);
 	fmt_hms(el, sizeof(el), now_s() - b->t_start);
 	printf("%zu run%s of '%s' stored in '%s' in %s (%zu interfered%s, %zu failed; both left "
-	       "out of medians)\n", b->stored, b->stored == 1 ? "" : "s", name, db, el,
-	       b->interfered, b->reruns ? ", re-run" : "", b->nbad);
+	       "out of medians)\n", b->stored, b->stored == 1 ? "" : "s", cli_shown(name),
+	       cli_shown(db), el, b->interfered, b->reruns ? ", re-run" : "", b->nbad);
 	if (b->nbad)
 		printf("!! %zu FAILED run%s:\n%s", b->nbad, b->nbad == 1 ? "" : "s", b->bad.buf);
 	if (b->spooled)
 		printf("!! %zu RUN%s NOT IN THE DATABASE: kept in the spool; "
 		       "stallscope db push --db \"%s\" sends them\n", b->spooled,
-		       b->spooled == 1 ? "" : "S", db);
+		       b->spooled == 1 ? "" : "S", cli_shown(db));
 	for (size_t v = 0; v < b->nvars && b->stored; v++)
 		if (!b->good[v] && b->vars[v].prefetch != VARIANT_PREFETCH_LEARN)
 			printf("!! variant '%s' has no good run: compare cannot use it\n",
-			       b->vars[v].name);
+			       cli_shown(b->vars[v].name));
 	if (!b->stored)
 		return;	/* the hints, once there is something to look at */
 	if (strchr(db, ' ')) {	/* a connection string's pairs: one word for the shell */
 		snprintf(quoted, sizeof(quoted), "'%s'", db);
 		db = quoted;
 	}
-	printf("  stallscope runs --db %s --name %s\n", db, name);
-	printf("  stallscope matrix --db %s --name %s -o matrix-%s/\n", db, name, name);
+	printf("  stallscope runs --db %s --name %s\n", cli_shown(db), cli_shown(name));
+	printf("  stallscope matrix --db %s --name %s -o matrix-%s/\n", cli_shown(db),
+	       cli_shown(name), cli_shown(name));
 	if (b->learns)
 		printf("  (%zu learn run%s of PREFETCH=learn, not recorded: stallscope prefetch show "
-		       "%s)\n", b->learns, b->learns == 1 ? "" : "s", b->cmd[0]);
+		       "%s)\n", b->learns, b->learns == 1 ? "" : "s", cli_shown(b->cmd[0]));
 	for (size_t v = base_variant(b) + 1; v < b->nvars && b->good[base_variant(b)]; v++)
 		if (b->good[v])
-			printf("  stallscope compare --db %s %s:%s %s:%s\n", db, name,
-			       b->vars[base_variant(b)].name, name, b->vars[v].name);
+			printf("  stallscope compare --db %s %s:%s %s:%s\n", cli_shown(db),
+			       cli_shown(name), cli_shown(b->vars[base_variant(b)].name),
+			       cli_shown(name), cli_shown(b->vars[v].name));
 }
 
 int cmd_bench(int argc, char **argv)

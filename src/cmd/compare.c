@@ -261,14 +261,16 @@ int cmd_compare(int argc, char **argv)
 	if (!a.n || !b.n) {
 		struct compare_side *s = !a.n ? &a : &b;
 
-		cli_error("no runs of '%s:%s'%s%s in '%s'%s%s%s", s->name, s->variant,
-			  o.rig ? " of rig " : "", o.rig ? o.rig : "", db_name(db),
+		cli_error("no runs of '%s:%s'%s%s in '%s'%s%s%s", cli_shown(s->name),
+			  cli_shown(s->variant), o.rig ? " of rig " : "",
+			  o.rig ? cli_shown(o.rig) : "", cli_shown(db_name(db)),
 			  s->interfered || s->failed ? " that" : "",
 			  s->interfered ? " were not interfered" : "",
 			  s->failed ? (s->interfered ? " or failed" : " did not fail") : "");
 		if (s->failed)
-			fprintf(stderr, "%zu failed run%s (--include-failed keeps them):\n%s", s->failed,
-				s->failed == 1 ? "" : "s", s->failures.buf);
+			fprintf(stderr, "%zu failed run%s (--include-failed keeps them):\n%s",
+				s->failed, s->failed == 1 ? "" : "s",
+				cli_shown_lines(s->failures.buf));
 		goto out;
 	}
 	{	/* runs of different machines are not one population */
@@ -278,12 +280,12 @@ int cmd_compare(int argc, char **argv)
 
 		if (mixed && !o.across_rigs) {
 			cli_error("the runs come from more than one rig (%s): --rig NAME compares "
-				  "one rig's, --across-rigs pools them", rigs.buf);
+				  "one rig's, --across-rigs pools them", cli_shown(rigs.buf));
 			sb_release(&rigs);
 			goto out;
 		}
 		if (mixed && !o.json && !o.csv)
-			printf("across rigs: %s\n", rigs.buf);
+			printf("across rigs: %s\n", cli_shown(rigs.buf));
 		sb_release(&rigs);
 	}
 	nm = compare_metric_list(db, o.metrics, &a, &b, &metrics, &err);
@@ -312,7 +314,8 @@ int cmd_compare(int argc, char **argv)
 		}
 		if (!ka && !kb) {
 			if (o.metrics)
-				cli_warn("no run of either side has metric '%s'", metrics[i]);
+				cli_warn("no run of either side has metric '%s'",
+					 cli_shown(metrics[i]));
 			continue;
 		}
 		rows[nrows].metric = metrics[i];
@@ -326,7 +329,7 @@ int cmd_compare(int argc, char **argv)
 	if (!o.json && !o.csv) {
 		for (i = 0; i < nrows; i++)
 			if (rows[i].significant < 0) {
-				printf("? %s: %s\n", rows[i].metric, rows[i].why);
+				printf("? %s: %s\n", cli_shown(rows[i].metric), rows[i].why);
 				break;
 			}
 		if (a.interfered || b.interfered)
@@ -340,7 +343,8 @@ int cmd_compare(int argc, char **argv)
 		fprintf(f, "%s: %zu run(s) of a, %zu of b:\n%s%s",
 			o.include_failed ? "kept though failed (--include-failed)"
 					 : "left out as failed (--include-failed keeps them)",
-			a.failed, b.failed, a.failures.buf, b.failures.buf);
+			a.failed, b.failed, cli_shown_lines(a.failures.buf),
+			cli_shown_lines(b.failures.buf));
 	}
 	status = 0;
 out:

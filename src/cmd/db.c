@@ -77,7 +77,7 @@ static int db_upgrade(const char *path)
 
 	r = db_open(path, false, &db, &err);
 	if (r == 0) {
-		printf("%s: schema version %d, nothing to upgrade\n", db_name(db),
+		printf("%s: schema version %d, nothing to upgrade\n", cli_shown(db_name(db)),
 		       db_schema_version(db));
 		db_close(db);
 		sb_release(&err);
@@ -95,7 +95,8 @@ static int db_upgrade(const char *path)
 		sb_release(&err);
 		return 1;
 	}
-	printf("%s: upgraded to schema version %d\n", db_name(db), db_schema_version(db));
+	printf("%s: upgraded to schema version %d\n", cli_shown(db_name(db)),
+	       db_schema_version(db));
 	db_close(db);
 	sb_release(&err);
 	return 0;
@@ -130,7 +131,7 @@ static int db_info(struct db *db)
 	}
 	while (names[nm])
 		nm++;
-	printf("database:       %s (%s)\n", db_name(db), db_backend(db));
+	printf("database:       %s (%s)\n", cli_shown(db_name(db)), db_backend(db));
 	printf("schema version: %d\n", db_schema_version(db));
 	printf("runs:           %zu (%zu interfered, %zu failed)\n", c.runs, c.interfered,
 	       c.failed);
@@ -165,7 +166,7 @@ static int push_one(void *ctx, const char *rundir)
 		cli_error("%s", p->err.buf);
 		return -1;
 	}
-	printf("pushed '%s' as run %lld\n", rundir, id);
+	printf("pushed '%s' as run %lld\n", cli_shown(rundir), id);
 	return 0;
 }
 
@@ -184,7 +185,7 @@ static int push_spool(const char *target, const struct analyse_opts *ao)
 		cli_error("%s", p.err.buf);
 		goto out;
 	}
-	printf("%d spooled run%s pushed into '%s'", n, n == 1 ? "" : "s", db_name(p.db));
+	printf("%d spooled run%s pushed into '%s'", n, n == 1 ? "" : "s", cli_shown(db_name(p.db)));
 	if (left)
 		printf("; %zu could not be, and stay in the spool (see above)", left);
 	printf("\n");
@@ -252,7 +253,8 @@ static int push_copy(const char *from, const char *to)
 		goto out;
 	}
 	printf("%zu run%s of '%s' pushed into '%s'%s\n", c.copied, c.copied == 1 ? "" : "s",
-	       db_name(c.from), db_name(c.to), c.failed ? "; some failed (see above)" : "");
+	       cli_shown(db_name(c.from)), cli_shown(db_name(c.to)),
+	       c.failed ? "; some failed (see above)" : "");
 	ret = c.failed ? 1 : 0;
 out:
 	db_free_list(c.names);
@@ -345,12 +347,12 @@ int cmd_db(int argc, char **argv)
 		goto out;
 	}
 	if (db_make_parent(path.buf, &made) < 0) {
-		cli_error("cannot create the directory of '%s'", path.buf);
+		cli_error("cannot create the directory of '%s'", cli_shown(path.buf));
 		goto out;
 	}
 	if (made.len)
-		fprintf(stderr, "%s: created '%s' for the database '%s'\n", cli_prog, made.buf,
-			path.buf);
+		fprintf(stderr, "%s: created '%s' for the database '%s'\n", cli_prog,
+			cli_shown(made.buf), cli_shown(path.buf));
 	r = db_open(path.buf, true, &db, &err);
 	if (r < 0) {
 		cli_error("%s", err.len ? err.buf : strerror(-r));
@@ -372,7 +374,7 @@ int cmd_db(int argc, char **argv)
 		}
 		if (!a.ini) {
 			cli_error("'%s' is a frame log, not a run directory: only runs go into the "
-				  "database", argv[optind]);
+				  "database", cli_shown(argv[optind]));
 			analysis_release(&a);
 			failed++;
 			continue;
@@ -383,16 +385,18 @@ int cmd_db(int argc, char **argv)
 			cli_error("%s", err.buf);
 			failed++;
 		} else {
+			const char *name = a.ini ? runini_get(a.ini, "name") : NULL;
+
 			imported++;
-			printf("imported '%s' as run %lld (%s:%s%s)\n", argv[optind], id,
-			       a.ini && runini_get(a.ini, "name") ? runini_get(a.ini, "name")
-				 : a.program ? a.program : "-",
-			       a.variant ? a.variant : "-", a.interfered == 1 ? ", interfered" : "");
+			printf("imported '%s' as run %lld (%s:%s%s)\n", cli_shown(argv[optind]), id,
+			       cli_shown(name ? name : a.program ? a.program : "-"),
+			       cli_shown(a.variant ? a.variant : "-"),
+			       a.interfered == 1 ? ", interfered" : "");
 		}
 		analysis_release(&a);
 	}
-	printf("%d run%s imported into '%s'%s\n", imported, imported == 1 ? "" : "s", db_name(db),
-	       failed ? "; some failed (see above)" : "");
+	printf("%d run%s imported into '%s'%s\n", imported, imported == 1 ? "" : "s",
+	       cli_shown(db_name(db)), failed ? "; some failed (see above)" : "");
 	ret = failed ? 1 : 0;
 out:
 	analyse_free_list(ao.intf_list);

@@ -24,6 +24,7 @@
 
 #include "cli.h"
 #include "cmd/cmd.h"
+#include "core/display.h"
 #include "core/exact.h"
 #include "rec/rec.h"
 
@@ -57,23 +58,35 @@ static void put_time(uint64_t t)
 	printf("%" PRIu64 ".%09" PRIu64, t / 1000000000u, t % 1000000000u);
 }
 
-/* S quoted and escaped so that it stays on one line. */
+/* S quoted and escaped so that it stays on one line and sends the terminal
+ * nothing: control bytes, C1 controls and bytes that are not UTF-8 as \xHH
+ * (display_utf8 says what is a character). */
 static void put_str(const char *s)
 {
-	putchar('\'');
-	for (; *s; s++) {
-		unsigned char c = (unsigned char)*s;
+	const unsigned char *p = (const unsigned char *)s;
+	size_t left = strlen(s);
 
-		if (c == '\n')
+	putchar('\'');
+	while (left) {
+		uint32_t cp = 0;
+		size_t len = display_utf8(p, left, &cp);
+
+		if (*p == '\n')
 			fputs("\\n", stdout);
-		else if (c == '\t')
+		else if (*p == '\t')
 			fputs("\\t", stdout);
-		else if (c == '\\' || c == '\'')
-			printf("\\%c", c);
-		else if (c < 0x20 || c == 0x7f)
-			printf("\\x%02x", c);
+		else if (*p == '\\' || *p == '\'')
+			printf("\\%c", *p);
+		else if (len && cp >= 0x20 && cp != 0x7f && (cp < 0x80 || cp >= 0xa0))
+			fwrite(p, 1, len, stdout);
 		else
-			putchar(c);
+			len = 0;	/* a control or a byte of no character: this byte alone */
+		if (!len) {
+			printf("\\x%02x", *p);
+			len = 1;
+		}
+		p += len;
+		left -= len;
 	}
 	putchar('\'');
 }
@@ -96,12 +109,12 @@ static void dump_header(const struct rec *r, const char *path)
 	put_str(path);
 	putchar('\n');
 	for (size_t i = 0; i < r->nmeta; i++) {
-		printf("meta %s=", r->meta[i].key);
+		printf("meta %s=", cli_shown(r->meta[i].key));
 		put_str(r->meta[i].value);
 		putchar('\n');
 	}
 	for (size_t i = 0; i < r->nfields; i++)
-		printf("field %zu %s %s\n", i, r->fields[i].name,
+		printf("field %zu %s %s\n", i, cli_shown(r->fields[i].name),
 		       r->fields[i].kind == REC_INT	? "int"
 		       : r->fields[i].kind == REC_STR ? "str"
 						      : "unknown");
@@ -117,7 +130,7 @@ static void dump_sample(const struct rec *r, size_t i)
 	for (size_t f = 0; f < r->nfields; f++) {
 		if (prev && prev[f] == row[f])
 			continue;
-		printf(" %s=", r->fields[f].name);
+		printf(" %s=", cli_shown(r->fields[f].name));
 		put_value(r, f, row[f]);
 	}
 	putchar('\n');
@@ -352,7 +365,7 @@ int cmd_dump(int argc, char **argv)
 	if (r->ndamage)
 		fprintf(stderr, "!! '%s' is DAMAGED: %" PRIu64 " bytes in %zu place%s did not check "
 				"out and were skipped (the 'damage' lines)\n",
-			path, r->damaged_bytes, r->ndamage, r->ndamage == 1 ? "" : "s");
+			cli_shown(path), r->damaged_bytes, r->ndamage, r->ndamage == 1 ? "" : "s");
 	rec_free(r);
 	sb_release(&err);
 	free(path);

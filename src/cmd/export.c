@@ -66,11 +66,11 @@ static int take_opt(void *ctx, int c, const char *arg)
 
 static void print_notes(const struct analysis *a, const struct strbuf *notes)
 {
-	const char *p = notes->buf;
+	const char *p;
 
 	for (size_t k = 0; k < a->m.nnotes; k++)
-		fprintf(stderr, "%s: note: %s\n", cli_prog, a->m.notes[k]);
-	while (*p) {
+		fprintf(stderr, "%s: note: %s\n", cli_prog, cli_shown(a->m.notes[k]));
+	for (p = cli_shown_lines(notes->buf); *p;) {	/* lines naming threads, wchans */
 		size_t n = strcspn(p, "\n");
 
 		fprintf(stderr, "%s: note: %.*s\n", cli_prog, (int)n, p);
@@ -94,7 +94,8 @@ static int export_one(const struct analyse_opts *ao, const char *input, const ch
 		return 1;
 	}
 	if (!a.rec) {
-		cli_error("'%s': expected a run directory (with record.ssr), not a frame log", input);
+		cli_error("'%s': expected a run directory (with record.ssr), not a frame log",
+			  cli_shown(input));
 		goto out;
 	}
 	if (!output) {
@@ -128,7 +129,7 @@ static int export_one(const struct analyse_opts *ao, const char *input, const ch
 		fprintf(stderr, "%s: wrote '%s': %zu frames, %zu stalls, %zu thread states, "
 			"%zu intervals, %zu counter values, %zu instants on %zu tracks "
 			"(%llu packets, %llu bytes%s)\n",
-			cli_prog, output, st.frames, st.stalls, st.states, st.intervals,
+			cli_prog, cli_shown(output), st.frames, st.stalls, st.states, st.intervals,
 			st.counter_values, st.instants, st.tracks, (unsigned long long)packets,
 			(unsigned long long)bytes, gz ? " before gzip" : "");
 	}

@@ -321,7 +321,7 @@ int html_page(const struct analyse_opts *ao, char *const *inputs, int n, const c
 		r = run_data(&j, &a);
 		analysis_release(&a);
 		if (r < 0) {
-			cli_error_errno(r, "'%s'", inputs[i]);
+			cli_error_errno(r, "'%s'", cli_shown(inputs[i]));
 			status = 1;
 			break;
 		}
@@ -347,7 +347,7 @@ int html_page(const struct analyse_opts *ao, char *const *inputs, int n, const c
 	if (!f || outfile_close(out.buf, f, &of, ok) < 0) {
 		status = 1;
 	} else {
-		fprintf(stderr, "%s: wrote '%s' (%d run%s)\n", cli_prog, out.buf, nruns,
+		fprintf(stderr, "%s: wrote '%s' (%d run%s)\n", cli_prog, cli_shown(out.buf), nruns,
 			nruns == 1 ? "" : "s");
 	}
 	free(data);
@@ -601,8 +601,8 @@ int html_compare(const char *dbpath, const struct analyse_opts *ao, char **specs
 			goto out;
 		}
 		if (!sides[i].n) {
-			cli_error("no runs of '%s' in '%s' (not interfered%s)", specs[i], db_name(db),
-				  sides[i].failed ? ", not failed" : "");
+			cli_error("no runs of '%s' in '%s' (not interfered%s)", cli_shown(specs[i]),
+				  cli_shown(db_name(db)), sides[i].failed ? ", not failed" : "");
 			goto out;
 		}
 	}
@@ -626,7 +626,7 @@ int html_compare(const char *dbpath, const struct analyse_opts *ao, char **specs
 	ok = html_write(f, "stallscope compare", data, len) == 0;
 	if (outfile_close(output, f, &of, ok) < 0)
 		goto out;
-	fprintf(stderr, "%s: wrote '%s' (%d sides)\n", cli_prog, output, ns);
+	fprintf(stderr, "%s: wrote '%s' (%d sides)\n", cli_prog, cli_shown(output), ns);
 	status = 0;
 out:
 	for (int i = 0; i < ns; i++)

@@ -189,13 +189,14 @@ static void print_left_out(const char *outdir, size_t nleft, const struct strbuf
 {
 	if (nleft)
 		printf("left out as interfered (--include-interfered keeps them), %zu run%s, "
-		       "listed in '%s/interfered.txt':\n%s", nleft, nleft == 1 ? "" : "s", outdir,
-		       left->buf);
+		       "listed in '%s/interfered.txt':\n%s", nleft, nleft == 1 ? "" : "s",
+		       cli_shown(outdir), cli_shown_lines(left->buf));
 	if (nfailed)
 		printf("%s %zu FAILED run%s%s, listed in '%s/failed.txt':\n%s",
 		       include_failed ? "KEPT (--include-failed) though failed:" : "left out:",
 		       nfailed, nfailed == 1 ? "" : "s",
-		       include_failed ? "" : " (--include-failed keeps them)", outdir, failed->buf);
+		       include_failed ? "" : " (--include-failed keeps them)", cli_shown(outdir),
+		       cli_shown_lines(failed->buf));
 }
 
 /* ----------------------------------------------------------- --db */
@@ -361,8 +362,8 @@ static int matrix_db(const struct report_options *o, const char *outdir)
 	if (write_list(outdir, "interfered.txt", &c.left_out) < 0 ||
 	    write_list(outdir, "failed.txt", &c.failed) < 0)
 		goto out;
-	printf("%d files in '%s' (%zu rows, from '%s')\n", written, outdir, c.nrows,
-	       db_name(db));
+	printf("%d files in '%s' (%zu rows, from '%s')\n", written, cli_shown(outdir), c.nrows,
+	       cli_shown(db_name(db)));
 	print_left_out(outdir, c.nleft, &c.left_out, c.nfailed, &c.failed, o->include_failed);
 	status = c.nrows ? 0 : 1;
 	if (!c.nrows)
@@ -514,7 +515,7 @@ int cmd_matrix(int argc, char **argv)
 			write_list(outdir, "failed.txt", &failed_list) < 0))
 		failed++;
 	if (n)
-		printf("%d files in '%s' (%zu rows, %zu runs)\n", written, outdir, nrows,
+		printf("%d files in '%s' (%zu rows, %zu runs)\n", written, cli_shown(outdir), nrows,
 		       n - nleft - (o.include_failed ? 0 : nfailed));
 	print_left_out(outdir, nleft, &left_out, nfailed, &failed_list, o.include_failed);
 	status = failed ? 1 : 0;

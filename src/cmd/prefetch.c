@@ -131,7 +131,7 @@ static int resolve_key(const char *argv0, char *key, size_t size)
 		}
 	}
 	(void)size;
-	return cli_error("'%s': no such program", argv0);
+	return cli_error("'%s': no such program", cli_shown(argv0));
 }
 
 /* The list file PATH into L: 0, -ENOENT (no file), -EINVAL (damaged: the
@@ -287,7 +287,7 @@ static int cmd_learn(char **argv)
 		pf_list_free(&l);
 	} else if (r == 0 && (l.exe_size != (uint64_t)st.st_size || l.exe_mtime != st.st_mtime)) {
 		fprintf(stderr, "%s: '%s' changed since its list was learnt: learning it anew\n",
-			cli_prog, key);
+			cli_prog, cli_shown(key));
 		pf_list_free(&l);
 	} else if (r < 0 && r != -ENOENT) {
 		goto out;
@@ -315,7 +315,7 @@ static int cmd_learn(char **argv)
 	if (as_user > 0)
 		child_cred_release(&cred);
 	if (pid < 0) {
-		cli_error_errno(pid, "cannot run '%s'", argv[0]);
+		cli_error_errno(pid, "cannot run '%s'", cli_shown(argv[0]));
 		goto out;
 	}
 	{
@@ -360,13 +360,13 @@ static int cmd_learn(char **argv)
 	if (pf_list_learn(&l, seen, npaths) < 0 || list_save(&l, path.buf) < 0)
 		goto out;
 	fprintf(stderr, "%s: learnt '%s': %zu files looked at, %.1f MB resident; the list: %zu "
-		"files, %.1f MB, %" PRIu32 " learn%s ('%s')\n", cli_prog, key, npaths,
+		"files, %.1f MB, %" PRIu32 " learn%s ('%s')\n", cli_prog, cli_shown(key), npaths,
 		resident / 1048576.0, l.n, listed_bytes(&l) / 1048576.0, l.learns,
-		l.learns == 1 ? "" : "s", path.buf);
+		l.learns == 1 ? "" : "s", cli_shown(path.buf));
 	/* as record: 3 when the program failed (the list is kept all the same) */
 	ret = WIFEXITED(status) && !WEXITSTATUS(status) ? 0 : 3;
 	if (ret)
-		fprintf(stderr, "%s: '%s' %s %d\n", cli_prog, argv[0],
+		fprintf(stderr, "%s: '%s' %s %d\n", cli_prog, cli_shown(argv[0]),
 			WIFEXITED(status) ? "exited with status" : "was killed by signal",
 			WIFEXITED(status) ? WEXITSTATUS(status) : WTERMSIG(status));
 out:
@@ -409,14 +409,14 @@ static int fetch(const char *key, const struct pf_opts *o, pid_t watch)
 	r = list_load(key, &l, &path);
 	if (r == -ENOENT) {
 		cli_error("no prefetch list for '%s': 'stallscope prefetch learn -- %s' makes one",
-			  key, key);
+			  cli_shown(key), cli_shown(key));
 		goto out;
 	}
 	if (r < 0)
 		goto out;
 	if (stat(key, &st) == 0 && (l.exe_size != (uint64_t)st.st_size || l.exe_mtime != st.st_mtime)) {
 		cli_error("'%s' changed since its list was learnt: the list is stale; 'prefetch "
-			  "learn' learns it anew", key);
+			  "learn' learns it anew", cli_shown(key));
 		goto out;
 	}
 	for (size_t i = 0; i < l.n; i++)
@@ -526,7 +526,7 @@ static int cmd_run(char **argv, const struct pf_opts *o)
 			child_cred_release(&cred);
 	}
 	execvp(argv[0], argv);
-	cli_error_errno(-errno, "cannot run '%s'", argv[0]);
+	cli_error_errno(-errno, "cannot run '%s'", cli_shown(argv[0]));
 	kill(pid, SIGTERM);
 	return 127;
 }
@@ -551,17 +551,18 @@ static int cmd_list(void)
 
 		if (r == 0) {
 			printf("%-8" PRIu32 " %-7zu %10.1f  %s\n", l.learns, l.n,
-			       listed_bytes(&l) / 1048576.0, l.key);
+			       listed_bytes(&l) / 1048576.0, cli_shown(l.key));
 			n++;
 		} else if (r == -EINVAL) {
-			printf("%-8s %-7s %10s  (damaged: %s)\n", "-", "-", "-", err.buf);
+			printf("%-8s %-7s %10s  (damaged: %s)\n", "-", "-", "-",
+			       cli_shown(err.buf));
 		}
 		pf_list_free(&l);
 		sb_release(&err);
 	}
 	free_paths(paths);
 	if (!n)
-		printf("(no lists in '%s')\n", dir.buf);
+		printf("(no lists in '%s')\n", cli_shown(dir.buf));
 	sb_release(&dir);
 	return 0;
 }
@@ -577,30 +578,30 @@ static int cmd_show(const char *name, bool forget)
 		return 1;
 	r = list_load(key, &l, &path);
 	if (r == -ENOENT) {
-		cli_error("no prefetch list for '%s'", key);
+		cli_error("no prefetch list for '%s'", cli_shown(key));
 		goto out;
 	}
 	if (forget) {
 		if (unlink(path.buf) < 0) {
-			r = cli_error_errno(-errno, "cannot remove '%s'", path.buf);
+			r = cli_error_errno(-errno, "cannot remove '%s'", cli_shown(path.buf));
 			goto out;
 		}
-		printf("forgot '%s' ('%s')\n", key, path.buf);
+		printf("forgot '%s' ('%s')\n", cli_shown(key), cli_shown(path.buf));
 		r = 0;
 		goto out;
 	}
 	if (r < 0)
 		goto out;
 	printf("program:  %s (%" PRIu64 " bytes, mtime %" PRId64 ")\nlist:     %s\nlearns:   %" PRIu32
-	       "\nfiles:    %zu, %.1f MB\n", l.key, l.exe_size, l.exe_mtime, path.buf, l.learns, l.n,
-	       listed_bytes(&l) / 1048576.0);
+	       "\nfiles:    %zu, %.1f MB\n", cli_shown(l.key), l.exe_size, l.exe_mtime,
+	       cli_shown(path.buf), l.learns, l.n, listed_bytes(&l) / 1048576.0);
 	for (size_t i = 0; i < l.n; i++) {
 		uint64_t b = 0;
 
 		for (size_t k = 0; k < l.f[i].n; k++)
 			b += l.f[i].r[k].len;
 		printf("  %4" PRIu32 " %10.1f KB %zu range%s  %s%s\n", l.f[i].order, b / 1024.0,
-		       l.f[i].n, l.f[i].n == 1 ? " " : "s", l.f[i].path,
+		       l.f[i].n, l.f[i].n == 1 ? " " : "s", cli_shown(l.f[i].path),
 		       l.f[i].misses ? " (missed)" : "");
 	}
 out:

@@ -41,19 +41,19 @@ static void say(void *ctx, enum recorder_say kind, const char *line)
 	struct term *t = ctx;
 
 	if (kind == RECORDER_LIVE) {
-		fprintf(stderr, "\r%s: %s\033[K", cli_prog, line);
+		fprintf(stderr, "\r%s: %s\033[K", cli_prog, cli_shown(line));
 		t->live_shown = true;
 		return;
 	}
 	if (t->live_shown)
 		fputc('\n', stderr);	/* the status line stays, the message follows */
 	t->live_shown = false;
-	if (kind == RECORDER_ERROR)
-		cli_error("%s", line);
+	if (kind == RECORDER_ERROR)	/* the program's name, its threads': one line each */
+		cli_error("%s", cli_shown(line));
 	else if (kind == RECORDER_WARN)
-		cli_warn("%s", line);
+		cli_warn("%s", cli_shown(line));
 	else
-		fprintf(stderr, "%s: %s\n", cli_prog, line);
+		fprintf(stderr, "%s: %s\n", cli_prog, cli_shown(line));
 }
 
 /*
@@ -77,20 +77,22 @@ static bool say_what_went_wrong(const struct recorder_opts *o, const struct reco
 	if (mine && WIFEXITED(res->status) && st &&
 	    !(stopped && (st == 128 + SIGINT || st == 128 + SIGTERM || st == 128 + SIGHUP))) {
 		fprintf(stderr, "!! PROGRAM FAILED: '%s' exited with status %d (program.log has its "
-			"output)\n", res->program, st);
+			"output)\n", cli_shown(res->program), st);
 		failed = true;
 	} else if (mine && WIFSIGNALED(res->status) &&
 		   !(stopped && (sig == SIGTERM || sig == SIGKILL || sig == SIGINT ||
 				 sig == SIGHUP))) {
-		fprintf(stderr, "!! PROGRAM FAILED: '%s' was killed by SIG%s%s\n", res->program,
-			sigabbrev_np(sig) ?: "?", WCOREDUMP(res->status) ? " (core dumped)" : "");
+		fprintf(stderr, "!! PROGRAM FAILED: '%s' was killed by SIG%s%s\n",
+			cli_shown(res->program), sigabbrev_np(sig) ?: "?",
+			WCOREDUMP(res->status) ? " (core dumped)" : "");
 		failed = true;
 	}
 	if (o->thread && !res->thread_seen)
 		fprintf(stderr, "!! --thread '%s': no thread of that name or id was seen; the frame "
-			"thread was the one that presented (run.ini frame_thread)\n", o->thread);
+			"thread was the one that presented (run.ini frame_thread)\n",
+			cli_shown(o->thread));
 	if (!strncmp(o->frames, "hud:", 4) && access(o->frames + 4, F_OK) != 0)
-		fprintf(stderr, "!! --frames %s: the file never appeared\n", o->frames);
+		fprintf(stderr, "!! --frames %s: the file never appeared\n", cli_shown(o->frames));
 	if (!o->quiet && geteuid() != 0 && res->sampled && !res->exact)
 		fprintf(stderr, "%s: note: not root: no kernel stacks in the record (a blocked "
 			"stall's evidence has no stack)\n", cli_prog);
@@ -106,17 +108,19 @@ static int say_end(const struct recorder_opts *o, const struct recorder_result *
 	if (ok && !o->quiet) {
 		fprintf(stderr, "%s: %llu samples, %llu frames, end: %s; run in '%s'\n", cli_prog,
 			(unsigned long long)res->samples, (unsigned long long)res->frames,
-			res->end_name, res->rundir);
+			res->end_name, cli_shown(res->rundir));
 		if (res->watched)
-			fprintf(stderr, "%s: interference: %s\n", cli_prog, res->interference);
+			fprintf(stderr, "%s: interference: %s\n", cli_prog,
+				cli_shown(res->interference));
 	}
 	if (res->frames_note[0])
 		fprintf(stderr, "!! %s: %s\n", res->frames ? "FRAMES STOPPED" : "NO FRAMES",
-			res->frames_note);
+			cli_shown(res->frames_note));
 	if (ok && say_what_went_wrong(o, res))
 		ret = 3;	/* recorded, and the program failed: docs in the man page */
 	if (res->interfered)
-		fprintf(stderr, "!! INTERFERENCE: %s. THIS RUN IS INVALID\n", res->interference);
+		fprintf(stderr, "!! INTERFERENCE: %s. THIS RUN IS INVALID\n",
+			cli_shown(res->interference));
 	return ret;
 }
 

@@ -327,8 +327,8 @@ static void print_interfered(const struct analysis *as, size_t n, bool included)
 			       included ? "kept by --include-interfered"
 					: "left out of medians and matrices, --include-interfered "
 					  "keeps them");
-		printf("  %s: %s\n", as[i].source,
-		       as[i].interference ? as[i].interference : "interfered");
+		printf("  %s: %s\n", cli_shown(as[i].source),
+		       cli_shown(as[i].interference ? as[i].interference : "interfered"));
 	}
 }
 
@@ -345,7 +345,7 @@ static void print_failed(const struct analysis *as, size_t n, bool included)
 			       included ? "kept in medians and matrices by --include-failed"
 					: "left out of medians and matrices, --include-failed keeps "
 					  "them");
-		printf("  %s: %s\n", as[i].source, as[i].failure);
+		printf("  %s: %s\n", cli_shown(as[i].source), cli_shown(as[i].failure));
 	}
 }
 
@@ -437,7 +437,8 @@ static int print_notes(const struct analysis *as, size_t n)
 		if (refs[i].inputs < 2 || tabled < 2)
 			continue;
 		printf("%s%s%zu inputs: %s\n", j++ ? "" : "\n",
-		       refs[i].inputs == tabled ? "all " : "", refs[i].inputs, refs[i].text);
+		       refs[i].inputs == tabled ? "all " : "", refs[i].inputs,
+		       cli_shown(refs[i].text));
 	}
 	for (i = 0; i < nrefs; i = j) {
 		bool head = false;
@@ -448,9 +449,9 @@ static int print_notes(const struct analysis *as, size_t n)
 			if (tabled > 1 && refs[j].inputs != 1)
 				continue;
 			if (!head)
-				printf("\n%s:\n", a->source);
+				printf("\n%s:\n", cli_shown(a->source));
 			head = true;
-			printf("  %s\n", a->m.notes[refs[j].k]);
+			printf("  %s\n", cli_shown(a->m.notes[refs[j].k]));
 		}
 	}
 	free(refs);
@@ -543,7 +544,7 @@ static int print_table(const struct analysis *as, size_t n, const struct col *co
 			continue;
 		if (!k++)
 			printf("\n!! runs with no frames (not in the table):\n");
-		printf("  %s: %s\n", as[i].source, as[i].frames_note);
+		printf("  %s: %s\n", cli_shown(as[i].source), cli_shown(as[i].frames_note));
 	}
 	return 0;
 }

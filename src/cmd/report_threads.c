@@ -62,7 +62,7 @@ static int compute(const struct analysis *a, struct tresult *res)
 		if (err.len)
 			cli_error("%s", err.buf);
 		else
-			cli_error_errno(r, "cannot read '%s'", path.buf);
+			cli_error_errno(r, "cannot read '%s'", cli_shown(path.buf));
 		sb_release(&path);
 		sb_release(&err);
 		return -1;
@@ -123,11 +123,11 @@ int report_threads_print(const struct analysis *as, size_t n)
 			continue;
 		}
 		if (res.n < 0) {
-			printf("\nthreads of %s: - (%s)\n", as[i].source, res.why);
+			printf("\nthreads of %s: - (%s)\n", cli_shown(as[i].source), res.why);
 			continue;
 		}
-		printf("\nthreads of %s over the window (%zu frames, %.1f s):\n", as[i].source,
-		       res.frames, res.seconds);
+		printf("\nthreads of %s over the window (%zu frames, %.1f s):\n",
+		       cli_shown(as[i].source), res.frames, res.seconds);
 		tb = table_new(6, hdr);
 		for (int k = 0; tb && k < res.n; k++) {
 			const struct threadcpu *x = &res.t[k];

@@ -182,8 +182,8 @@ int cmd_runs(int argc, char **argv)
 		printf("%zu run%s, %zu interfered, %zu failed (left out of medians)\n", ctx.n,
 		       ctx.n == 1 ? "" : "s", ctx.interfered, ctx.failed);
 	} else {
-		printf("no runs%s%s%s in '%s'\n", o.name ? " named '" : "", o.name ? o.name : "",
-		       o.name ? "'" : "", db_name(db));
+		printf("no runs%s%s%s in '%s'\n", o.name ? " named '" : "",
+		       o.name ? cli_shown(o.name) : "", o.name ? "'" : "", cli_shown(db_name(db)));
 	}
 	ret = 0;
 out:

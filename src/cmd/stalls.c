@@ -344,14 +344,14 @@ int cmd_stalls(int argc, char **argv)
 		if (!a.rec) {
 			cli_error("'%s' is a frame log: stalls needs a run directory, whose record "
 				  "has the samples a cause comes from",
-				  argv[i]);
+				  cli_shown(argv[i]));
 			analysis_release(&a);
 			status = 1;
 			continue;
 		}
 		r = stall_list_build(&a, &o.a.m, &win, &nwin, &warm, &nwarm);
 		if (r < 0) {
-			cli_error_errno(r, "'%s'", argv[i]);
+			cli_error_errno(r, "'%s'", cli_shown(argv[i]));
 			analysis_release(&a);
 			status = 1;
 			continue;
@@ -374,9 +374,9 @@ int cmd_stalls(int argc, char **argv)
 		} else {
 			if (any)
 				putchar('\n');
-			printf("%s\n", argv[i]);
+			printf("%s\n", cli_shown(argv[i]));
 			if (a.frames_note)
-				printf("!! %s\n", a.frames_note);
+				printf("!! %s\n", cli_shown(a.frames_note));
 			if (a.rec->nframes == 0 && a.frames_note) {
 				/* no frame, so no stall to list: the note says why */
 				r = 0;
@@ -393,9 +393,9 @@ int cmd_stalls(int argc, char **argv)
 			 * notes are report's. */
 			for (k = 0; !r && k < a.m.nnotes; k++)
 				if (a.m.notes[k][0] == '\'')
-					printf("note: %s\n", a.m.notes[k]);
+					printf("note: %s\n", cli_shown(a.m.notes[k]));
 			if (r < 0) {
-				cli_error_errno(r, "'%s'", argv[i]);
+				cli_error_errno(r, "'%s'", cli_shown(argv[i]));
 				status = 1;
 			}
 		}

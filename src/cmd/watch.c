@@ -144,7 +144,7 @@ static int watch_live(struct watch_cmd_opts *o, char **cmd)
 	 * the watcher starts and logs a verdict */
 	if (cmd && (r = can_exec(cmd[0])) < 0) {
 		sigprocmask(SIG_SETMASK, &old, NULL);
-		return cli_error_errno(r, "cannot run '%s'", cmd[0]);
+		return cli_error_errno(r, "cannot run '%s'", cli_shown(cmd[0]));
 	}
 	r = watch_start(&o->g.wo, &w, &err);
 	if (r < 0) {
@@ -168,7 +168,7 @@ static int watch_live(struct watch_cmd_opts *o, char **cmd)
 			child_cred_release(&cred);
 		if (child < 0) {
 			/* nothing was watched beside it: no verdict to give */
-			cli_error_errno((int)child, "cannot run '%s'", cmd[0]);
+			cli_error_errno((int)child, "cannot run '%s'", cli_shown(cmd[0]));
 			watch_stop(w, &res);
 			free(res.summary);
 			sigprocmask(SIG_SETMASK, &old, NULL);
@@ -225,9 +225,10 @@ static int watch_live(struct watch_cmd_opts *o, char **cmd)
 		json_obj_end(&j);
 		json_end(&j);
 	}
-	fprintf(stderr, "interference: %s\n", res.summary);
+	fprintf(stderr, "interference: %s\n", cli_shown(res.summary));
 	if (res.interfered)
-		fprintf(stderr, "!! INTERFERENCE: %s. THIS RUN IS INVALID\n", res.summary);
+		fprintf(stderr, "!! INTERFERENCE: %s. THIS RUN IS INVALID\n",
+			cli_shown(res.summary));
 	r = res.interfered ? EXIT_INTERFERED : 0;
 	free(res.summary);
 	sb_release(&err);
@@ -341,7 +342,8 @@ static int scan_log(const char *log, line_fn fn, double t0, double t1, const cha
 
 		snprintf(line, sizeof(line), "%.*s", (int)(l < sizeof(line) - 1 ? l : sizeof(line) - 1), p);
 		if (fn(line, &t, what, sizeof(what)) == 1 && t >= t0 && t <= t1) {
-			fprintf(out, "! %s: %s at %.0f s\n", run, what, t - t0);
+			fprintf(out, "! %s: %s at %.0f s\n", cli_shown(run), cli_shown(what),
+				t - t0);
 			found++;
 		}
 		p += l + (p[l] == '\n');
@@ -360,7 +362,7 @@ static int scan_run(struct watch_cmd_opts *o, const char *run, const struct strb
 	sb_addf(&path, "%s/run.ini", run);
 	r = slurp(path.buf, &ini);
 	if (r < 0) {
-		cli_error("'%s': %s", path.buf, strerror(-r));
+		cli_error("'%s': %s", cli_shown(path.buf), strerror(-r));
 		sb_release(&path);
 		return -1;
 	}
@@ -400,7 +402,8 @@ static int scan_run(struct watch_cmd_opts *o, const char *run, const struct strb
 				for (int i = 0; i < rc.n; i++) {
 					if (regexec(&rc.re[i], unstamped(line), 0, NULL, 0) == 0) {
 						printf("! %s: program.log line %d matches an interfere_re of [%s]\n",
-						       run, lineno, rc.program);
+						       cli_shown(run), lineno,
+						       cli_shown(rc.program));
 						found++;
 						break;
 					}
@@ -418,11 +421,12 @@ static int scan_run(struct watch_cmd_opts *o, const char *run, const struct strb
 			found += scan_log(xlog->buf, watch_scan_xorg_line, t0, t1, run, stdout);
 	} else {
 		printf("# %s: no clock_mono_ns/duration_recorded_s in run.ini: kernel and Xorg logs not checked\n",
-		       run);
+		       cli_shown(run));
 	}
 	if (found > 0 && list)
 		fprintf(list, "%s\n", run);
-	printf("%s %s: %d finding%s\n", found > 0 ? "!" : "#", run, found, found == 1 ? "" : "s");
+	printf("%s %s: %d finding%s\n", found > 0 ? "!" : "#", cli_shown(run), found,
+	       found == 1 ? "" : "s");
 out:
 	for (int i = 0; i < rc.n; i++)
 		regfree(&rc.re[i]);
@@ -458,8 +462,8 @@ static int watch_scan(struct watch_cmd_opts *o, int n, char **runs)
 
 	r = kernel_log(o->dmesg, &klog);
 	if (r < 0)
-		printf("# kernel log not checked: %s: %s\n", o->dmesg ? o->dmesg : "/dev/kmsg",
-		       strerror(-r));
+		printf("# kernel log not checked: %s: %s\n",
+		       cli_shown(o->dmesg ? o->dmesg : "/dev/kmsg"), strerror(-r));
 	if (o->xorg_log) {
 		r = slurp(o->xorg_log, &xlog);
 		if (r < 0) {

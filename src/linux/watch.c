@@ -23,6 +23,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "core/display.h"
+#include "core/strbuf.h"
 #include "linux/safefile.h"
 #include "linux/watch_int.h"
 
@@ -41,18 +43,23 @@ double w_since(const struct watch *w)
 	return mono_s() - w->t0;
 }
 
+/* One line of the log, escaped (display_escape): it names other users'
+ * processes and devices, whose names may hold newlines or escape sequences,
+ * and `stallscope watch` writes it to the terminal. */
 void w_logline(struct watch *w, char mark, const char *fmt, ...)
 {
+	struct strbuf line = STRBUF_INIT, shown = STRBUF_INIT;
 	va_list ap;
 
 	if (!w->log)
 		return;
-	fprintf(w->log, "%c %.3f ", mark, w_since(w));
 	va_start(ap, fmt);
-	vfprintf(w->log, fmt, ap);
+	if (sb_vaddf(&line, fmt, ap) == 0 && display_escape(&shown, line.buf, line.len, 0) == 0)
+		fprintf(w->log, "%c %.3f %s\n", mark, w_since(w), shown.buf);
 	va_end(ap);
-	fputc('\n', w->log);
 	fflush(w->log);
+	sb_release(&line);
+	sb_release(&shown);
 }
 
 /* A counted finding: a '!' line and the tally; DETAIL goes into the summary. */
