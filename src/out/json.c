@@ -85,6 +85,7 @@ static void write_string(FILE *f, const char *str, size_t n)
 {
 	const unsigned char *s = (const unsigned char *)str;
 	size_t i = 0, l;
+	uint32_t cp;
 
 	fputc('"', f);
 	while (i < n) {
@@ -102,13 +103,16 @@ static void write_string(FILE *f, const char *str, size_t n)
 			i++;
 			continue;
 		}
-		l = display_utf8((const unsigned char *)s + i, n - i, NULL);
+		l = display_utf8((const unsigned char *)s + i, n - i, &cp);
 		if (!l) {
 			fputs("\xef\xbf\xbd", f);
 			i++;
 			continue;
 		}
-		fwrite(s + i, 1, l, f);
+		if (cp >= 0x80 && cp < 0xa0)	/* a C1 control: escaped as C0 ones are */
+			fprintf(f, "\\u%04x", (unsigned)cp);
+		else
+			fwrite(s + i, 1, l, f);
 		i += l;
 	}
 	fputc('"', f);

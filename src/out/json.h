@@ -6,8 +6,9 @@
  * caller opens and closes objects and arrays in order and gives a key before
  * each value inside an object. Numbers that are NaN or infinite are written
  * as null: a value that cannot be computed is never a fake number. Strings
- * are escaped per RFC 8259 (control characters as \u00XX); bytes that are not
- * valid UTF-8 are written as U+FFFD.
+ * are escaped per RFC 8259 (control characters as \u00XX, the C1 controls
+ * U+0080..U+009F and DEL too, so that JSON shown on a terminal sends it no
+ * escape sequence); bytes that are not valid UTF-8 are written as U+FFFD.
  */
 #ifndef SS_OUT_JSON_H
 #define SS_OUT_JSON_H

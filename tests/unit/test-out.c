@@ -31,6 +31,7 @@ static void write_json(FILE *f)
 	json_init(&j, f, false);
 	json_obj_begin(&j);
 	json_kstr(&j, "s", "a\"b\\c\n\x01\xff");
+	json_kstr(&j, "esc", "\x1b]0;t\x07\xc2\x9b" "2J\x7f");
 	json_knum(&j, "n", 1.5);
 	json_knum(&j, "i", 3);
 	json_knum(&j, "nan", NAN);
@@ -51,7 +52,8 @@ static void test_json(void)
 {
 	char *s = capture(write_json);
 
-	CHECK_STR(s, "{\"s\":\"a\\\"b\\\\c\\n\\u0001\xef\xbf\xbd\",\"n\":1.5,\"i\":3,"
+	CHECK_STR(s, "{\"s\":\"a\\\"b\\\\c\\n\\u0001\xef\xbf\xbd\","
+		     "\"esc\":\"\\u001b]0;t\\u0007\\u009b2J\\u007f\",\"n\":1.5,\"i\":3,"
 		     "\"nan\":null,\"inf\":null,\"big\":1e+300,\"a\":[-2,true,null,{}]}");
 	free(s);
 }
