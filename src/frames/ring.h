@@ -19,6 +19,20 @@
  * loses its stamp the same way; the timeout is far above any scheduling
  * delay the recorder would otherwise report as a stall of its own.
  *
+ * The ring is untrusted input: the producers are the recorded program,
+ * which may be buggy or hostile and may write anything anywhere in the
+ * shared memory, or truncate it, while the consumer may run as root. So the
+ * consumer keeps its own tail and only tells the shared one to producers;
+ * reads at most `capacity` slots per sample (a drain), so that no head makes
+ * it loop; and stops reading for good, with the reason (ring_broken), once
+ * the ring holds what no producer of ours could have made: a tail other
+ * than the one it wrote, a head more than `capacity` ahead of its tail or
+ * gone back, a changed magic, version or capacity, or memory that went
+ * away (a SIGBUS while reading, caught: ring_new installs a SIGBUS handler
+ * once per process that hands any other SIGBUS to the action before it).
+ * The entries' contents (stamps, thread ids, sources) are the caller's to
+ * judge.
+ *
  * Errors are negative errno values; nothing here prints.
  */
 #ifndef SS_FRAMES_RING_H
@@ -37,9 +51,13 @@ struct ring_frame {
 
 struct ring_stats {
 	uint64_t drained;	/* entries handed to the caller so far */
-	uint64_t overruns;	/* stamps producers dropped because the ring was full */
+	uint64_t overruns;	/* stamps producers dropped because the ring was full
+				 * (the producers' own count: whatever they wrote) */
 	uint64_t stuck;		/* slots skipped because their producer never committed */
-	uint64_t pending;	/* slots reserved but not drained yet (head - tail) */
+	uint64_t pending;	/* slots reserved but not drained yet (head - tail; 0
+				 * when head is not within capacity of tail) */
+	uint64_t examined;	/* slot reads of every drain together (the work) */
+	int broken;		/* the ring is no longer read (ring_broken says why) */
 };
 
 struct ring;
@@ -75,13 +93,28 @@ void ring_set_stuck_ns(struct ring *r, uint64_t ns);
 /*
  * Copies up to MAX committed entries, in slot order, into OUT and hands
  * their slots back to the producers. NOW_NS is the caller's CLOCK_MONOTONIC
- * (ss_now_ns()), used only to time stuck slots. Returns the number of
- * entries copied (0 .. MAX); never fails. Call it until it returns less than
- * MAX to empty the ring.
+ * (ss_now_ns()): it times stuck slots, and it names the sample: the calls
+ * with one NOW_NS together read at most `capacity` slots (entries copied,
+ * slots skipped or looked at past a stuck one); what is left waits for the
+ * next NOW_NS, and producers that find the ring full meanwhile count
+ * overruns. Returns the number of entries copied (0 .. MAX); never fails.
+ * Call it until it returns less than MAX to empty the ring, as far as this
+ * sample's budget goes. A broken ring (ring_broken) returns 0 for ever;
+ * entries copied by the call that found it broken by a fault are dropped.
  */
 size_t ring_drain(struct ring *r, uint64_t now_ns, struct ring_frame *out, size_t max);
 
-/* The counters so far, written to *ret. */
+/* NULL while the ring is read; else why it is not any more (owned by R),
+ * with the NOW_NS of the drain that found it in *RET_NS (RET_NS may be
+ * NULL). */
+const char *ring_broken(const struct ring *r, uint64_t *ret_ns);
+
+/* CLOCK_MONOTONIC when R was made (ns): no producer can have stamped a
+ * present before it. */
+uint64_t ring_created_ns(const struct ring *r);
+
+/* The counters so far, written to *ret; head and overruns as the producers
+ * left them (as last read once the ring is broken). */
 void ring_stats(const struct ring *r, struct ring_stats *ret);
 
 /*

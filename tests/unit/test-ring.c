@@ -3,9 +3,13 @@
  * test-ring.c: the frame ring's consumer (src/frames/ring.c) against the
  * producer of include/stallscope-ring.h: one producer, several producer
  * threads racing a draining consumer, a child process attaching by name,
- * wrap-around, overruns, and a slot whose producer never commits.
+ * wrap-around, overruns, and a slot whose producer never commits; and
+ * against a hostile producer: head far ahead, tail moved, head gone back,
+ * the header overwritten, the memory truncated, a producer as fast as the
+ * reader; a SIGBUS that is not the ring's still kills.
  */
 #include <errno.h>
+#include <signal.h>
 #include <stddef.h>
 #include <pthread.h>
 #include <stdatomic.h>
@@ -102,7 +106,7 @@ static void test_wrap(void)
 
 		for (int i = 0; i < 5; i++)
 			ss_ring_push(ring_shared(r), round * 5 + i, 1, SS_SRC_VK);
-		n = ring_drain(r, 0, f, 8);
+		n = ring_drain(r, (uint64_t)round + 1, f, 8);	/* a sample each */
 		bad += n != 5;
 		for (size_t i = 0; i < n; i++)
 			bad += f[i].t_ns != want++;
@@ -131,7 +135,7 @@ static void test_overrun(void)
 	CHECK_INT(f[3].t_ns, 3);
 	/* Room again after the drain; the dropped stamps stay dropped. */
 	CHECK_INT(ss_ring_push(ring_shared(r), 6, 1, SS_SRC_EGL), 0);
-	CHECK_INT(ring_drain(r, 0, f, 8), 1);
+	CHECK_INT(ring_drain(r, 1, f, 8), 1);
 	CHECK_INT(f[0].t_ns, 6);
 	ring_stats(r, &st);
 	CHECK_INT(st.drained, 5);
@@ -173,7 +177,7 @@ static void test_stuck(void)
 	/* The ring goes on through the skipped slot's index. */
 	for (int i = 0; i < 20; i++) {
 		CHECK_INT(ss_ring_push(s, 100 + i, 1, SS_SRC_GLX), 0);
-		CHECK_INT(ring_drain(r, 10002000, f, 8), 1);
+		CHECK_INT(ring_drain(r, 10002000 + (uint64_t)i, f, 8), 1);
 		CHECK_INT(f[0].t_ns, 100 + i);
 	}
 	ring_free(r);
@@ -328,6 +332,273 @@ static void test_reap_stale(void)
 	CHECK_INT(ring_reap_stale("/nonexistent-dir"), -ENOENT);
 }
 
+/* ------------------------------------------------------------ hostile producers */
+
+/*
+ * Runs FN(R) in a child with 10 s to live (a reader that loops for ever, or
+ * dies of SIGBUS, must fail the test, not hang or kill it): the child exits
+ * 0, or 64 + its failed checks. Returns 0, or -1 (said) when checks failed
+ * in it, or it was killed, timed out or died otherwise.
+ */
+static int in_child(struct ring *r, int (*fn)(struct ring *), const char *what)
+{
+	int st = 0;
+	pid_t pid = fork();
+
+	if (pid == 0) {
+		alarm(10);
+		t_failed = 0;
+		fn(r);
+		_exit(t_failed ? 64 + (t_failed > 60 ? 60 : t_failed) : 0);
+	}
+	if (pid < 0 || waitpid(pid, &st, 0) != pid) {
+		T_FAIL("%s: fork or wait failed", what);
+		return -1;
+	}
+	if (WIFSIGNALED(st)) {
+		T_FAIL("%s: the reader was killed by SIG%s%s", what, sigabbrev_np(WTERMSIG(st)),
+		       WTERMSIG(st) == SIGALRM ? " (it did not return in 10 s)" : "");
+		return -1;
+	}
+	if (WEXITSTATUS(st) > 64 && WEXITSTATUS(st) <= 124)
+		T_FAIL("%s: %d checks failed in the child", what, WEXITSTATUS(st) - 64);
+	else if (WEXITSTATUS(st))
+		T_FAIL("%s: the reader died (exit status %d: a sanitizer's report?)", what,
+		       WEXITSTATUS(st));
+	return WEXITSTATUS(st) ? -1 : 0;
+}
+
+/* Head set to tail + 2^62 with one later slot committed (issue 26's
+ * repro): each drain returns at once, reads at most a ring's worth, and the
+ * ring is broken for good. */
+static int far_ahead(struct ring *r)
+{
+	struct ss_ring *s = ring_shared(r);
+	struct ring_frame f[64];
+	struct ring_stats st;
+	uint64_t t, ns = 0;
+	const char *why;
+
+	ring_set_stuck_ns(r, 1);
+	for (int i = 0; i < 3; i++)
+		CHECK_INT(ss_ring_push(s, 500 + i, 7, SS_SRC_MARKER), 0);
+	CHECK_INT(ring_drain(r, 1, f, 64), 3);
+	t = atomic_load(&s->hdr.tail);
+	atomic_store(&s->hdr.head, t + (1ull << 62));
+	atomic_store(&s->e[(t + 1) & 1023].seq, t + 2);
+	for (uint64_t now = 2; now < 6; now++)
+		CHECK_INT(ring_drain(r, now, f, 64), 0);
+	ring_stats(r, &st);
+	CHECK(st.broken);
+	CHECK(st.examined <= 3 + 1024);
+	CHECK_INT(st.pending, 0);
+	why = ring_broken(r, &ns);
+	CHECK(why && strstr(why, "head 4611686018427387907"));
+	CHECK_INT(ns, 2);
+	/* never read again, even if it looks sane */
+	atomic_store(&s->hdr.head, t);
+	CHECK_INT(ss_ring_push(s, 600, 7, SS_SRC_MARKER), 0);
+	CHECK_INT(ring_drain(r, 7, f, 64), 0);
+	return t_failed;
+}
+
+static void test_far_ahead(void)
+{
+	struct ring *r;
+
+	CHECK_INT(ring_new(1024, &r), 0);
+	in_child(r, far_ahead, "head far ahead");
+	ring_free(r);
+}
+
+/* A tail moved back (the rewinding flood of issue 26): nothing is read
+ * twice, the ring is broken. And a head that went back. */
+static void test_tail_moved(void)
+{
+	struct ring_frame f[64];
+	struct ss_ring *s;
+	struct ring *r;
+	const char *why;
+
+	CHECK_INT(ring_new(64, &r), 0);
+	s = ring_shared(r);
+	for (int i = 0; i < 40; i++)
+		ss_ring_push(s, 100 + i, 1, SS_SRC_MARKER);
+	CHECK_INT(ring_drain(r, 1, f, 64), 40);
+	atomic_store(&s->hdr.tail, 8);
+	CHECK_INT(ring_drain(r, 2, f, 64), 0);
+	why = ring_broken(r, NULL);
+	CHECK(why && strstr(why, "tail was moved to 8, the reader's being 40"));
+	atomic_store(&s->hdr.tail, 40);
+	CHECK_INT(ring_drain(r, 3, f, 64), 0);
+	ring_free(r);
+
+	CHECK_INT(ring_new(64, &r), 0);
+	s = ring_shared(r);
+	for (int i = 0; i < 10; i++)
+		ss_ring_push(s, 100 + i, 1, SS_SRC_MARKER);
+	CHECK_INT(ring_drain(r, 1, f, 4), 4);
+	atomic_store(&s->hdr.head, 7);
+	CHECK_INT(ring_drain(r, 2, f, 64), 0);
+	why = ring_broken(r, NULL);
+	CHECK(why && strstr(why, "head went back from 10 to 7"));
+	ring_free(r);
+
+	/* the constant fields of the header */
+	CHECK_INT(ring_new(64, &r), 0);
+	ring_shared(r)->hdr.capacity = 1u << 30;
+	CHECK_INT(ss_ring_push(ring_shared(r), 1, 1, SS_SRC_MARKER), 0);
+	CHECK_INT(ring_drain(r, 1, f, 64), 0);
+	why = ring_broken(r, NULL);
+	CHECK(why && strstr(why, "header"));
+	ring_free(r);
+}
+
+/* A producer that refills the ring as fast as it is read: the drains of
+ * one sample (one NOW_NS) end after a ring's worth, and the next sample
+ * gets the next. */
+static void test_budget(void)
+{
+	struct ring_frame f[8];
+	struct ring_stats st;
+	uint64_t got = 0, next = 0;
+	struct ss_ring *s;
+	struct ring *r;
+	int calls = 0;
+	size_t n;
+
+	CHECK_INT(ring_new(64, &r), 0);
+	s = ring_shared(r);
+	while (ss_ring_push(s, next, 1, SS_SRC_MARKER) == 0)
+		next++;
+	do {
+		n = ring_drain(r, 1000, f, 8);
+		got += n;
+		for (size_t i = 0; i < n; i++)
+			ss_ring_push(s, next++, 1, SS_SRC_MARKER);
+	} while (n == 8 && ++calls < 1000);
+	CHECK(calls < 1000);
+	CHECK_INT(got, 64);
+	ring_stats(r, &st);
+	CHECK_INT(st.examined, 64);
+	CHECK_INT(st.pending, 64);
+	CHECK(!st.broken);
+	CHECK_INT(ring_drain(r, 2000, f, 8), 8);
+	CHECK_INT(f[0].t_ns, 64);
+	ring_free(r);
+
+	/* The look past an uncommitted slot is work too: with every slot but
+	 * the last uncommitted, one sample reads at most the capacity. */
+	CHECK_INT(ring_new(1024, &r), 0);
+	s = ring_shared(r);
+	atomic_store(&s->hdr.head, 1024);
+	atomic_store(&s->e[1023].seq, 1024);
+	for (uint64_t now = 1; now <= 3; now++) {
+		CHECK_INT(ring_drain(r, now, f, 8), 0);
+		CHECK_INT(ring_drain(r, now, f, 8), 0);
+		ring_stats(r, &st);
+		CHECK(st.examined <= now * 1024);
+	}
+	CHECK(!ring_broken(r, NULL));
+	ring_free(r);
+}
+
+/* Slots committed last to first, as racing producers may: all read, in
+ * slot order, none skipped, nothing broken. */
+static void test_out_of_order(void)
+{
+	struct ring_frame f[32];
+	struct ring_stats st;
+	struct ss_ring *s;
+	struct ring *r;
+	size_t n;
+
+	CHECK_INT(ring_new(32, &r), 0);
+	s = ring_shared(r);
+	atomic_store(&s->hdr.head, 16);
+	for (int i = 15; i >= 0; i--) {
+		s->e[i].t_ns = 1000 + (uint64_t)i;
+		s->e[i].tid = 3;
+		s->e[i].source = SS_SRC_VK;
+		atomic_store(&s->e[i].seq, (uint64_t)i + 1);
+		n = ring_drain(r, 100 + 15 - (uint64_t)i, f, 32);
+		CHECK_INT(n, i ? 0 : 16);
+	}
+	CHECK_INT(f[0].t_ns, 1000);
+	CHECK_INT(f[15].t_ns, 1015);
+	ring_stats(r, &st);
+	CHECK_INT(st.stuck, 0);
+	CHECK(!st.broken);
+	ring_free(r);
+}
+
+/* The shared-memory object truncated under the reader: no SIGBUS, the
+ * ring broken, its figures as last read. */
+static int truncated(struct ring *r)
+{
+	struct ring_frame f[8];
+	struct ring_stats st;
+	const char *why;
+	int fd;
+
+	CHECK_INT(ss_ring_push(ring_shared(r), 5, 1, SS_SRC_GLX), 0);
+	CHECK_INT(ring_drain(r, 1, f, 8), 1);
+	fd = shm_open(ring_name(r), O_RDWR, 0);
+	CHECK(fd >= 0 && ftruncate(fd, 0) == 0);
+	CHECK_INT(ring_drain(r, 2, f, 8), 0);
+	why = ring_broken(r, NULL);
+	CHECK(why && strstr(why, "truncated"));
+	ring_stats(r, &st);
+	CHECK(st.broken);
+	CHECK_INT(st.drained, 1);
+	close(fd);
+	return t_failed;
+}
+
+static void test_truncated(void)
+{
+	struct ring *r;
+
+	CHECK_INT(ring_new(1024, &r), 0);
+	in_child(r, truncated, "ring truncated");
+	ring_free(r);
+}
+
+/* The guard keeps to the ring: a SIGBUS sent, or a fault on other memory,
+ * still ends the process (under ASan, with its report). */
+static void test_other_sigbus(void)
+{
+	char path[] = "/tmp/ss-test-ring-bus-XXXXXX";
+	struct ring *r;
+	int st, fd;
+	pid_t pid;
+
+	CHECK_INT(ring_new(16, &r), 0);	/* the handler is in */
+	fprintf(stderr, "(two children die of SIGBUS next: a report from each is expected)\n");
+	pid = fork();
+	if (pid == 0) {
+		raise(SIGBUS);
+		_exit(0);
+	}
+	CHECK(waitpid(pid, &st, 0) == pid && !(WIFEXITED(st) && WEXITSTATUS(st) == 0));
+	fd = mkstemp(path);
+	CHECK(fd >= 0 && ftruncate(fd, 4096) == 0);
+	pid = fork();
+	if (pid == 0) {
+		volatile char *p = mmap(NULL, 4096, PROT_READ, MAP_SHARED, fd, 0);
+
+		if (p == MAP_FAILED || ftruncate(fd, 0) < 0)
+			_exit(3);
+		(void)p[0];
+		_exit(0);
+	}
+	CHECK(waitpid(pid, &st, 0) == pid && !(WIFEXITED(st) && (WEXITSTATUS(st) == 0 ||
+								   WEXITSTATUS(st) == 3)));
+	close(fd);
+	unlink(path);
+	ring_free(r);
+}
+
 int main(void)
 {
 	T_RUN(test_reap_stale);
@@ -340,5 +611,11 @@ int main(void)
 	T_RUN(test_stuck);
 	T_RUN(test_threads);
 	T_RUN(test_child);
+	T_RUN(test_far_ahead);
+	T_RUN(test_tail_moved);
+	T_RUN(test_budget);
+	T_RUN(test_out_of_order);
+	T_RUN(test_truncated);
+	T_RUN(test_other_sigbus);
 	return t_exit();
 }
