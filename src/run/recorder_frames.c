@@ -5,21 +5,40 @@
  * that presents most (followed across the processes of the run, a
  * launcher's game included), or the one --thread names. The status line's
  * figures are counted here too.
+ *
+ * The ring's entries are the recorded program's word, and the recorder may
+ * be root: an entry whose stamp no present can have (before the ring was
+ * made, after the drain that read it), whose source the ring does not
+ * carry or whose thread id the kernel cannot give is dropped and counted;
+ * presents over RING_MAX_FPS are counted, not recorded (a flood would
+ * otherwise grow the record by tens of MB a second); and a thread is
+ * followed into another process only when that process is one of the
+ * run's (a descendant of the recorder, their subreaper), never into a
+ * process a ring entry merely names.
  */
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
+#include "core/inifmt.h"
 #include "frames/hud.h"
 #include "frames/ring.h"
 #include "linux/recsys.h"
 #include "linux/sampler.h"
+#include "linux/sched.h"
 #include "rec/rec.h"
 #include "run/recorder_int.h"
+#include "stallscope-ring.h"
 
 #define FT_SWITCH_NS NSEC	/* presents are counted per thread over two of these */
 #define LIVE_STALL_NS (100 * 1000 * 1000ull)	/* a stall on the status line (report's default) */
+#define RING_MAX_FPS 20000	/* presents a second recorded at most, as a rate */
+#define RING_FRAME_COST_NS (NSEC / RING_MAX_FPS)	/* credit one recorded present costs */
+#define RING_BURST_NS NSEC	/* the most credit held: a second's presents at once */
+#define RUN_PROCS_MAX 512	/* processes looked at for "one of the run's" */
 
 /* The frame thread presented: its process is the run's frame process
  * (run.ini frame_pid, frame_process). */
@@ -33,16 +52,70 @@ static void note_frame_process(struct recorder *r)
 		 r->fpid == r->pid ? r->program.buf : r->fp_comm);
 }
 
+/* Whether PID is one of the run's processes: a descendant of the recorder
+ * (the subreaper of everything the program starts), looked for through
+ * /proc's children lists, RUN_PROCS_MAX processes at most. */
+static bool run_process(int pid)
+{
+	int queue[RUN_PROCS_MAX], kids[64];
+	size_t qn = 0, qi = 0;
+
+	queue[qn++] = (int)getpid();
+	while (qi < qn) {
+		int n = recsys_children(queue[qi++], kids, sizeof(kids) / sizeof(kids[0]));
+
+		for (int i = 0; i < n; i++) {
+			if (kids[i] == pid)
+				return true;
+			if (qn < RUN_PROCS_MAX)
+				queue[qn++] = kids[i];
+		}
+	}
+	return false;
+}
+
+/* Whether TID was refused as a frame thread already; with ADD, remembers it
+ * (the last few). */
+static bool ring_refused(struct recorder *r, int tid, bool add)
+{
+	size_t k = sizeof(r->ring_refused) / sizeof(r->ring_refused[0]);
+
+	for (size_t i = 0; i < k; i++)
+		if (r->ring_refused[i] == tid)
+			return true;
+	if (add) {
+		memmove(r->ring_refused + 1, r->ring_refused, (k - 1) * sizeof(r->ring_refused[0]));
+		r->ring_refused[0] = tid;
+	}
+	return false;
+}
+
 /* Makes TID the frame thread, and its process's main thread the second
  * sampled thread when they differ; a thread of another process of the run
- * brings the sampler over to that process. Writes a frame_thread event. */
+ * brings the sampler over to that process (never a process that is not the
+ * run's: a ring entry can name any thread, and the sampled process is the
+ * one stopped at the end). Writes a frame_thread event. */
 static void switch_frame_thread(struct recorder *r, uint64_t now, int tid)
 {
 	struct strbuf name = STRBUF_INIT, text = STRBUF_INIT;
-	int err = sampler_set_thread(r->s, 0, tid), pid;
+	int err, pid;
 
-	if (err == -ESRCH && r->own_child && (pid = recsys_tgid(tid)) > 0 && pid != r->fpid)
-		err = recorder_switch_process(r, now, pid, tid);
+	if (ring_refused(r, tid, false))
+		return;
+	err = sampler_set_thread(r->s, 0, tid);
+	if (err == -ESRCH && r->own_child && (pid = recsys_tgid(tid)) > 0 && pid != r->fpid) {
+		if (run_process(pid)) {
+			err = recorder_switch_process(r, now, pid, tid);
+		} else {
+			ring_refused(r, tid, true);
+			if (!r->ring_refused_said)
+				recorder_note(r, "frames: thread %d presented but belongs to process "
+					      "%d, which is not one of the run's: not followed", tid,
+					      pid);
+			r->ring_refused_said = true;
+			return;
+		}
+	}
 	if (err < 0)
 		return;	/* gone already: keep the old one */
 	r->ft_tid = tid;
@@ -127,19 +200,79 @@ void recorder_live_status(struct recorder *r, uint64_t now)
 	r->live_next_ns = now + NSEC;
 }
 
+/* Whether F can be a present of the run, read by a drain that ended at
+ * HI: stamped after the ring was made and before HI, from a source the
+ * ring carries, by a thread id the kernel can give (0: not said). */
+static bool entry_possible(const struct recorder *r, const struct ring_frame *f, uint64_t hi)
+{
+	return f->t_ns >= ring_created_ns(r->ring) && f->t_ns <= hi &&
+	       f->source >= SS_SRC_MARKER && f->source <= SS_SRC_VK && f->tid <= INT_MAX;
+}
+
+/* How many of WANT presents may be recorded at NOW: RING_MAX_FPS a second
+ * as a rate, with a second's worth at once. */
+static uint64_t rate_take(struct recorder *r, uint64_t now, uint64_t want)
+{
+	uint64_t can;
+
+	if (now > r->rate_credit_at) {
+		r->rate_credit_ns += now - r->rate_credit_at;
+		if (r->rate_credit_ns > RING_BURST_NS)
+			r->rate_credit_ns = RING_BURST_NS;
+		r->rate_credit_at = now;
+	}
+	can = r->rate_credit_ns / RING_FRAME_COST_NS;
+	if (can > want)
+		can = want;
+	r->rate_credit_ns -= can * RING_FRAME_COST_NS;
+	r->frames_over_rate += want - can;
+	return can;
+}
+
+/* The frames' troubles, once each, as note events at the time they began. */
+static void guard_notes(struct recorder *r, uint64_t now)
+{
+	const char *why;
+	char text[320];
+
+	if (r->frames_over_rate && !r->ring_over_said) {
+		snprintf(text, sizeof(text), "frames: presents over %d a second are not recorded "
+			 "(run.ini frames_over_rate counts them)", RING_MAX_FPS);
+		rec_writer_event(r->w, now, 0, "note", text);
+		r->ring_over_said = true;
+	}
+	if (r->ring && !r->ring_broken_said && (why = ring_broken(r->ring, NULL))) {
+		snprintf(text, sizeof(text), "frames: the frame ring is broken, %s; no frame "
+			 "after this is recorded", why);
+		rec_writer_event(r->w, now, 0, "note", text);
+		r->ring_broken_said = true;
+	}
+}
+
 void recorder_drain_ring(struct recorder *r, uint64_t now)
 {
 	struct ring_frame buf[1024];
 	size_t n;
 	int last_tid = 0;
 
+	/* one sample's drains read at most the ring's capacity (ring.h) */
 	do {
+		uint64_t hi;
+
 		n = ring_drain(r->ring, now, buf, sizeof(buf) / sizeof(buf[0]));
+		hi = sched_now_ns();	/* every stamp read was made before this */
 		for (size_t i = 0; i < n; i++) {
 			struct rec_frame f = { buf[i].t_ns, buf[i].tid, buf[i].source };
 
+			if (!entry_possible(r, &buf[i], hi)) {
+				r->frames_bad++;
+				continue;
+			}
+			if (!rate_take(r, now, 1))
+				continue;
 			rec_writer_frame(r->w, &f);
-			r->frames_src[f.source < SRC_N ? f.source : 0]++;
+			r->frames++;
+			r->frames_src[f.source]++;
 			frame_seen(r, f.t_ns);
 			if (!buf[i].tid)
 				continue;
@@ -149,8 +282,8 @@ void recorder_drain_ring(struct recorder *r, uint64_t now)
 			else
 				last_tid = (int)buf[i].tid;
 		}
-		r->frames += n;
 	} while (n == sizeof(buf) / sizeof(buf[0]));
+	guard_notes(r, now);
 	r->other_tid = last_tid;
 	/* Follow the presenting thread, unless the user named one: the one
 	 * that presented most over the last one to two seconds, and only when
@@ -174,6 +307,48 @@ void recorder_drain_ring(struct recorder *r, uint64_t now)
 		}
 		r->pres_flip_ns = now + FT_SWITCH_NS;
 	}
+}
+
+void recorder_frames_guard_verdict(struct recorder *r)
+{
+	uint64_t at = 0;
+	const char *why = r->ring ? ring_broken(r->ring, &at) : NULL;
+
+	if (why)
+		snprintf(r->frames_note, sizeof(r->frames_note),
+			 "the frame ring was broken at %.1f s: %s. No frame after that is in the "
+			 "record: the program (or something in it) wrote into the ring where only "
+			 "the recorder may, or truncated it",
+			 at > r->clock0.mono_ns ? (double)(at - r->clock0.mono_ns) / 1e9 : 0.0, why);
+	if (r->frames_over_rate)
+		recorder_say(r, RECORDER_WARN, "%llu presents over %d a second were not recorded "
+			     "(run.ini frames_over_rate)", (unsigned long long)r->frames_over_rate,
+			     RING_MAX_FPS);
+	if (r->frames_bad)
+		recorder_say(r, RECORDER_WARN, "%llu frame ring entries no present can have made "
+			     "were dropped: a stamp from before the ring or after it was read, an "
+			     "unknown source or thread id (run.ini frames_bad)",
+			     (unsigned long long)r->frames_bad);
+}
+
+void recorder_frames_guard_ini(const struct recorder *r, struct strbuf *sb)
+{
+	uint64_t at = 0;
+	const char *why;
+
+	if (r->fmode == FRAMES_NONE)
+		return;
+	inifmt_addf(sb, "frames_over_rate", "%llu", (unsigned long long)r->frames_over_rate);
+	if (!r->ring)
+		return;
+	why = ring_broken(r->ring, &at);
+	if (why)
+		inifmt_addf(sb, "frames_ring", "broken at %.3f s: %s",
+			    at > r->clock0.mono_ns ? (double)(at - r->clock0.mono_ns) / 1e9 : 0.0,
+			    why);
+	else
+		inifmt_add(sb, "frames_ring", "ok");
+	inifmt_addf(sb, "frames_bad", "%llu", (unsigned long long)r->frames_bad);
 }
 
 /* --thread: whether TID is a live thread of the program with the name (its
@@ -262,6 +437,7 @@ void recorder_poll_hud(struct recorder *r, uint64_t now)
 		r->hud_said = true;
 		return;
 	}
+	n = rate_take(r, now, n);	/* the program writes the file: it may flood it */
 	for (uint64_t i = 0; i < n; i++) {
 		struct rec_frame f = { now, 0, HUD_SOURCE };
 
@@ -271,4 +447,5 @@ void recorder_poll_hud(struct recorder *r, uint64_t now)
 	r->frames_src[HUD_SOURCE] += n;
 	if (n)
 		frame_seen(r, now);
+	guard_notes(r, now);
 }

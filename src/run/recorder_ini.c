@@ -108,6 +108,7 @@ void recorder_frames_verdict(struct recorder *r)
 			 (double)(r->t_end - r->last_frame_ns) / 1e9, (unsigned long long)r->frames,
 			 (double)(r->last_frame_ns - r->clock0.mono_ns) / 1e9,
 			 (double)(r->t_end - r->clock0.mono_ns) / 1e9);
+	recorder_frames_guard_verdict(r);
 }
 
 /* What run.ini says from the start: the program, the clocks, the
@@ -280,6 +281,7 @@ static void ini_frames(const struct recorder *r, struct strbuf *sb)
 		inifmt_addf(sb, "frames_overruns", "%llu", (unsigned long long)rs.overruns);
 		inifmt_addf(sb, "frames_stuck", "%llu", (unsigned long long)rs.stuck);
 	}
+	recorder_frames_guard_ini(r, sb);
 	if (r->hud)
 		inifmt_addf(sb, "hud_restarts", "%llu",
 			    (unsigned long long)hud_restarts(r->hud));

@@ -120,6 +120,14 @@ struct recorder {
 	uint64_t live_stalls;		/* frame gaps over LIVE_STALL_NS so far */
 	uint64_t live_last_stall_ns;	/* the last one's length */
 	char frames_note[640];		/* no frames, or frames stopped: what and what to try */
+	/* the frames as untrusted input (recorder_frames.c) */
+	uint64_t rate_credit_ns;	/* presents that may still be recorded, as time: each
+					 * costs 1 s / RING_MAX_FPS, the credit grows with time */
+	uint64_t rate_credit_at;	/* when it last grew */
+	uint64_t frames_over_rate;	/* presents (or HUD lines) over RING_MAX_FPS, not recorded */
+	uint64_t frames_bad;		/* ring entries no present can have made, dropped */
+	int ring_refused[8];		/* presenting threads not of the run's processes */
+	bool ring_broken_said, ring_over_said, ring_refused_said;
 	uint64_t cpu0_ns;
 	struct lathist late, work;
 	enum recorder_end end;
@@ -163,6 +171,11 @@ void recorder_drain_ring(struct recorder *r, uint64_t now);
 void recorder_poll_hud(struct recorder *r, uint64_t now);
 void recorder_watch_named_thread(struct recorder *r, uint64_t now);
 void recorder_live_status(struct recorder *r, uint64_t now);
+/* At the end: a broken ring becomes the frames_note, presents over the
+ * rate and impossible entries are said (RECORDER_WARN). */
+void recorder_frames_guard_verdict(struct recorder *r);
+/* run.ini's frames_over_rate, and with a ring frames_ring and frames_bad. */
+void recorder_frames_guard_ini(const struct recorder *r, struct strbuf *sb);
 
 /* recorder_exact.c */
 /* Loads exact mode as the options say; 0, or (--exact and it cannot) a
