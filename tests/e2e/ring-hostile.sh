@@ -5,8 +5,8 @@
 # (tests/progs/ss-hostile-ring.c; issue 26, item 5), one way per run of
 # `record --duration 3`. Each run must end soon after its duration (not
 # hang: the watchdog gives it the duration + 10 s on a loaded machine, and
-# the time is printed), leave a finished run.ini (state=done, end=duration)
-# and a record under 1 MB a second. Then, per attack:
+# the time is printed), leave a finished run.ini (state=done, end=duration),
+# nothing in /dev/shm, and a record under 1 MB a second. Then, per attack:
 #   far-ahead, rewind, truncate  run.ini frames_ring says broken, the terminal
 #                                says so at the end (!! FRAMES STOPPED)
 #   order      slots committed last to first are all read: ring ok, none stuck
@@ -51,6 +51,7 @@ hostile() {
 		printf "%s: record --duration %d took %.2f s (%.2f s after its duration)\n",
 			m, d, (b - a) / 1e9, (b - a) / 1e9 - d }'
 	expect_eq "$m: state" "$(ini "$m/run.ini" state)" done
+	! ls /dev/shm | grep "^stallscope-$rec-" || fail "$m: left in /dev/shm (ring, record or log)"
 	expect_eq "$m: end" "$(ini "$m/run.ini" end)" duration
 	grep -q "mode=$m pushed=" "$m/program.log" || fail "$m: the program did not attack: \
 $(cat "$m/program.log")"
