@@ -75,7 +75,7 @@ static pthread_once_t ring_guard_once = PTHREAD_ONCE_INIT;
 
 static void ring_on_bus(int sig, siginfo_t *si, void *uc)
 {
-	if (ring_jb)
+	if (ring_jb && si->si_code > 0)	/* a fault, not a SIGBUS sent */
 		siglongjmp(*ring_jb, 1);
 	if (ring_old_bus.sa_flags & SA_SIGINFO) {
 		ring_old_bus.sa_sigaction(sig, si, uc);
@@ -361,12 +361,14 @@ void ring_stats(const struct ring *r, struct ring_stats *ret)
 
 	/* the producers' figures as they are now, unless their memory has
 	 * gone (then as last read) */
-	if (!r->broken[0] && !sigsetjmp(jb, 1)) {
-		ring_jb = &jb;
-		head = atomic_load_explicit(&h->head, memory_order_acquire);
-		overruns = atomic_load_explicit(&h->overruns, memory_order_relaxed);
+	if (!r->broken[0]) {
+		if (sigsetjmp(jb, 1) == 0) {
+			ring_jb = &jb;
+			head = atomic_load_explicit(&h->head, memory_order_acquire);
+			overruns = atomic_load_explicit(&h->overruns, memory_order_relaxed);
+		}
+		ring_jb = NULL;
 	}
-	ring_jb = NULL;
 	ret->drained = r->drained;
 	ret->overruns = overruns;
 	ret->stuck = r->stuck;
