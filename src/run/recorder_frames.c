@@ -109,9 +109,9 @@ static void switch_frame_thread(struct recorder *r, uint64_t now, int tid)
 		} else {
 			ring_refused(r, tid, true);
 			if (!r->ring_refused_said)
-				recorder_note(r, "frames: thread %d presented but belongs to process "
-					      "%d, which is not one of the run's: not followed", tid,
-					      pid);
+				recorder_note(r, "frames: thread %d presented but belongs to "
+					      "process %d, which is not one of the run's: not "
+					      "followed", tid, pid);
 			r->ring_refused_said = true;
 			return;
 		}
@@ -319,7 +319,8 @@ void recorder_frames_guard_verdict(struct recorder *r)
 			 "the frame ring was broken at %.1f s: %s. No frame after that is in the "
 			 "record: the program (or something in it) wrote into the ring where only "
 			 "the recorder may, or truncated it",
-			 at > r->clock0.mono_ns ? (double)(at - r->clock0.mono_ns) / 1e9 : 0.0, why);
+			 at > r->clock0.mono_ns ? (double)(at - r->clock0.mono_ns) / 1e9 : 0.0,
+			 why);
 	if (r->frames_over_rate)
 		recorder_say(r, RECORDER_WARN, "%llu presents over %d a second were not recorded "
 			     "(run.ini frames_over_rate)", (unsigned long long)r->frames_over_rate,

@@ -97,8 +97,11 @@ static long warm_up(void)
 		n += ss_ring_push(ring, ss_now_ns(), me, SS_SRC_MARKER) == 0;
 		sleep_ns(1000000);
 	}
-	for (int i = 0; i < 200 && atomic_load(&ring->hdr.tail) != atomic_load(&ring->hdr.head); i++)
+	for (int i = 0; i < 200; i++) {
+		if (atomic_load(&ring->hdr.tail) == atomic_load(&ring->hdr.head))
+			break;
 		sleep_ns(10000000);
+	}
 	return n;
 }
 
