@@ -13,6 +13,7 @@
 
 #include "cli.h"
 #include "core/display.h"
+#include "core/num.h"
 #include "core/strbuf.h"
 
 const char *cli_prog = "stallscope";
@@ -152,13 +153,11 @@ int cli_finish(int status)
 
 int cli_parse_double(const char *opt, const char *arg, double min, double max, double *ret)
 {
-	char *end;
 	double v;
 
-	errno = 0;
-	v = strtod(arg, &end);
-	if (errno || end == arg || *end || !isfinite(v) || v < min || v > max) {
-		cli_usage_error("option '%s': expected a number from %g to %g, got '%s'", opt,
+	/* decimal only (core/num.h): "0x10", "inf", " 5" are slips, not numbers */
+	if (num_parse_double(arg, &v) < 0 || v < min || v > max) {
+		cli_usage_error("option '%s': expected a decimal number from %g to %g, got '%s'", opt,
 				min, max, arg);
 		return -1;
 	}
@@ -168,12 +167,9 @@ int cli_parse_double(const char *opt, const char *arg, double min, double max, d
 
 int cli_parse_int(const char *opt, const char *arg, long min, long max, long *ret)
 {
-	char *end;
 	long v;
 
-	errno = 0;
-	v = strtol(arg, &end, 10);
-	if (errno || end == arg || *end || v < min || v > max) {
+	if (num_parse_long(arg, &v) < 0 || v < min || v > max) {
 		cli_usage_error("option '%s': expected a whole number from %ld to %ld, got '%s'",
 				opt, min, max, arg);
 		return -1;

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "core/num.h"
 #include "core/runini.h"
 #include "cmd/cmd.h"
 #include "cmd/report.h"
@@ -474,12 +475,17 @@ static int parse_passes(const char *arg, double **ret, size_t *ret_n)
 		return cli_error_errno(-ENOMEM, "--pass");
 	p = arg;
 	while (k < n) {
-		char *end;
-		double x;
+		size_t len = num_decimal_len(p);	/* decimal only, as cli_parse_double */
+		char num[64], *end = (char *)p + len;
+		double x = NAN;
 
-		errno = 0;
-		x = strtod(p, &end);
-		if (errno || end == p || (*end && *end != ',') || !isfinite(x) || x < 0) {
+		if (len && len < sizeof(num)) {
+			memcpy(num, p, len);
+			num[len] = '\0';
+			if (num_parse_double(num, &x) < 0)
+				x = NAN;
+		}
+		if (!len || (*end && *end != ',') || !isfinite(x) || x < 0) {
 			free(v);
 			cli_usage_error("option '--pass': expected seconds >= 0 separated by "
 					"commas, got '%s'", arg);

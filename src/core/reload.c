@@ -17,6 +17,7 @@
 
 #include "core/grow.h"
 #include "core/logstamp.h"
+#include "core/num.h"
 #include "core/reload.h"
 
 /* ------------------------------------------------------------ rules file */
@@ -27,17 +28,21 @@ struct parse_ctx {
 	int oom;
 };
 
-/* Parses a number of seconds >= 0; 0 or -EINVAL. */
+/* Parses a number of seconds >= 0, decimal (core/num.h), blanks after it
+ * allowed; 0 or -EINVAL. */
 static int parse_secs(const char *s, double *ret)
 {
-	char *end;
+	size_t n = num_decimal_len(s), k = n;
+	char buf[64];
 	double v;
 
-	errno = 0;
-	v = strtod(s, &end);
-	while (*end == ' ' || *end == '\t')
-		end++;
-	if (errno || end == s || *end || !isfinite(v) || v < 0)
+	while (s[k] == ' ' || s[k] == '\t')
+		k++;
+	if (!n || s[k] || n >= sizeof(buf))
+		return -EINVAL;
+	memcpy(buf, s, n);
+	buf[n] = '\0';
+	if (num_parse_double(buf, &v) < 0 || v < 0)
 		return -EINVAL;
 	*ret = v;
 	return 0;
