@@ -1,16 +1,23 @@
 // SPDX-License-Identifier: MIT
 /*
  * recipe.c: a bench recipe (recipe.h), parsed with inih. docs/BENCH.md,
- * "Recipes", is the format.
+ * "Recipes", is the format. The file is read whole through core/file.h (a
+ * regular file, FILE_TEXT_MAX at most), and everything in it that a run
+ * would use is checked here, before the first run: numbers (decimal only,
+ * core/num.h), the window's regexes, the reload rule.
  */
 #include <errno.h>
 #include <ini.h>
 #include <math.h>
+#include <regex.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/file.h"
+#include "core/num.h"
 #include "core/recipe.h"
+#include "core/reload.h"
 
 void recipe_init(struct recipe *r)
 {
@@ -29,15 +36,31 @@ static int recipe_set_str(char **dst, const char *v)
 static int recipe_set_num(struct recipe *r, const char *key, const char *v, double min,
 			  double *dst)
 {
-	char *end;
-	double x = strtod(v, &end);
+	double x;
 
-	if (end == v || *end || !isfinite(x) || x < min) {
+	if (num_parse_double(v, &x) < 0 || x < min) {
 		sb_addf(&r->err, "%s: expected seconds >= %g, got '%s'", key, min, v);
 		return -1;
 	}
 	*dst = x;
 	return 0;
+}
+
+/* A regex key: V must compile as bench will compile it (POSIX extended),
+ * else the message in r->err. */
+static int recipe_set_re(struct recipe *r, const char *key, const char *v, char **dst)
+{
+	regex_t re;
+	char why[160];
+	int e = regcomp(&re, v, REG_EXTENDED | REG_NOSUB);
+
+	if (e) {
+		regerror(e, &re, why, sizeof(why));
+		sb_addf(&r->err, "%s: expected a POSIX extended regex, got '%s' (%s)", key, v, why);
+		return -1;
+	}
+	regfree(&re);
+	return recipe_set_str(dst, v);
 }
 
 /* inih's handler: 1 to go on, 0 on an error (message in r->err). */
@@ -59,11 +82,11 @@ static int recipe_handler(void *user, const char *section, const char *key, cons
 	if (!strcmp(key, "frames"))
 		return recipe_set_str(&r->frames, v) == 0;
 	if (!strcmp(key, "window_start_re"))
-		return recipe_set_str(&r->start_re, v) == 0;
+		return recipe_set_re(r, key, v, &r->start_re) == 0;
 	if (!strcmp(key, "window_end_re"))
-		return recipe_set_str(&r->end_re, v) == 0;
+		return recipe_set_re(r, key, v, &r->end_re) == 0;
 	if (!strcmp(key, "reload_re"))
-		return recipe_set_str(&r->reload_re, v) == 0;
+		return recipe_set_re(r, key, v, &r->reload_re) == 0;
 	if (!strcmp(key, "reload_after"))
 		return recipe_set_str(&r->reload_after, v) == 0;
 	if (!strcmp(key, "reload_fixed"))
@@ -105,15 +128,18 @@ void recipe_release(struct recipe *r)
 
 int recipe_load(const char *path, struct recipe *r, struct strbuf *err)
 {
-	FILE *f;
-	int line;
+	struct strbuf text = STRBUF_INIT, why = STRBUF_INIT;
+	struct reload_rule rule;
+	int line, e;
 
 	r->path = path;
-	f = fopen(path, "r");
-	if (!f)
-		return sb_error(err, -errno, "cannot read the recipe '%s'", path);
-	line = ini_parse_file(f, recipe_handler, r);
-	fclose(f);
+	e = file_read_text(path, "the recipe", FILE_TEXT_MAX, &text, err);
+	if (e < 0) {
+		sb_release(&text);
+		return e;
+	}
+	line = ini_parse_string(text.buf, recipe_handler, r);
+	sb_release(&text);
 	if (line < 0)
 		return sb_error(err, -ENOMEM, "'%s'", path);
 	if (line > 0) {
@@ -121,5 +147,19 @@ int recipe_load(const char *path, struct recipe *r, struct strbuf *err)
 			 r->err.len ? r->err.buf : "expected 'key = value' or '[recipe]'");
 		return -EINVAL;
 	}
+	/* the reload rule each run's analysis will take from run.ini: its
+	 * faults said now, once, not after every run */
+	e = reload_rule_from_overrides(r->reload_re, r->reload_after, r->reload_fixed, &rule, &why);
+	if (e > 0)
+		reload_rule_release(&rule);
+	if (e < 0) {
+		if (e == -ENOMEM)
+			sb_error(err, e, "'%s'", path);
+		else
+			sb_error(err, 0, "'%s': the reload rule: %s", path, why.buf);
+		sb_release(&why);
+		return e;
+	}
+	sb_release(&why);
 	return 0;
 }

@@ -25,9 +25,12 @@ struct recipe {
 /* An empty recipe: nothing given. */
 void recipe_init(struct recipe *r);
 
-/* Loads the recipe at PATH into R (recipe_init'ed). 0, or a negative errno
- * with the message in ERR, naming the file and the line: an unknown
- * section or key, a number out of range. */
+/* Loads the recipe at PATH into R (recipe_init'ed): a regular file of
+ * FILE_TEXT_MAX at most (core/file.h). 0, or a negative errno with the
+ * message in ERR, naming the file and the line: an unknown section or key,
+ * a number that is not decimal or out of range, a window regex that does
+ * not compile; and, naming the file, a reload rule that would not hold
+ * (reload_rule_from_overrides). All before any run. */
 int recipe_load(const char *path, struct recipe *r, struct strbuf *err);
 
 /* Frees R's strings and makes it empty again. */

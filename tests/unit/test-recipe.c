@@ -7,8 +7,10 @@
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
+#include "core/file.h"
 #include "core/recipe.h"
 #include "t.h"
 
@@ -36,7 +38,7 @@ static void test_keys(void)
 		       "variants = - A=1\nrounds = 4\nwarmup = 0.5\nwindow = 10\n"
 		       "duration = 12\nstop_file = /tmp/s\nframes = marker\n"
 		       "window_start_re = ^go\nwindow_end_re = ^end\nreload_re = ^Load\n"
-		       "reload_after = 0.2\nreload_fixed = 3\n", &r, &err), 0);
+		       "reload_after = 0.2\n", &r, &err), 0);
 	CHECK_STR(r.command, "fakegame --seconds 3");
 	CHECK_STR(r.variants, "- A=1");
 	CHECK_INT(r.rounds, 4);
@@ -49,6 +51,7 @@ static void test_keys(void)
 	CHECK_STR(r.end_re, "^end");
 	CHECK_STR(r.reload_re, "^Load");
 	CHECK_STR(r.reload_after, "0.2");
+	CHECK_INT(load("reload_fixed = 3\n", &r, &err), 0);
 	CHECK_STR(r.reload_fixed, "3");
 
 	/* no section is fine; what is not given stays not given */
@@ -71,6 +74,20 @@ static void test_errors(void)
 		{ "rounds = 2.5\n", "rounds: expected a whole number 1..1000, got '2.5'" },
 		{ "rounds = 0\n", "rounds: expected seconds >= 1" },
 		{ "just words\n", "line 1: expected 'key = value' or '[recipe]'" },
+		/* decimal only: "0x10" is a slip, not 16 s (issue 26, 16) */
+		{ "duration = 0x10\n", "line 1: duration: expected seconds >= 0.001, got '0x10'" },
+		{ "warmup = inf\n", "warmup: expected seconds >= 0, got 'inf'" },
+		{ "rounds = 0x3\n", "rounds: expected seconds >= 1, got '0x3'" },
+		/* a regex that does not compile is an error now, with its line,
+		 * not a warning after every run (issue 26, 16) */
+		{ "command = x\nwindow_start_re = (\n",
+		  "line 2: window_start_re: expected a POSIX extended regex, got '('" },
+		{ "window_end_re = [a-\n", "line 1: window_end_re: expected a POSIX extended regex" },
+		/* the reload rule each run's analysis would refuse, refused now */
+		{ "reload_re = (\n", "line 1: reload_re: expected a POSIX extended regex, got '('" },
+		{ "reload_after = 2\n", "the reload rule: reload_after= needs reload_re=" },
+		{ "reload_re = ^Load\nreload_fixed = 3\n", "the reload rule: expected one of" },
+		{ "reload_fixed = 0x3\n", "the reload rule: reload_fixed: expected seconds >= 0" },
 	};
 	struct strbuf err = STRBUF_INIT;
 	struct recipe r;
@@ -84,8 +101,51 @@ static void test_errors(void)
 	}
 	recipe_release(&r);
 	CHECK(recipe_load("/nonexistent/ss.ini", &r, &err) == -ENOENT);
-	CHECK(strstr(err.buf, "cannot read the recipe '/nonexistent/ss.ini'") != NULL);
+	CHECK(strstr(err.buf, "cannot open the recipe '/nonexistent/ss.ini'") != NULL);
 	recipe_release(&r);
+	sb_release(&err);
+}
+
+/* The recipe is read as every text file we did not write (core/file.h): a
+ * directory, a FIFO (which would hang a plain fopen), a device, or a file
+ * past FILE_TEXT_MAX is refused, naming it. */
+static void test_not_a_file(void)
+{
+	char fifo[64], big[64];
+	struct strbuf err = STRBUF_INIT;
+	struct recipe r;
+	FILE *f;
+
+	recipe_init(&r);
+	CHECK_INT(recipe_load("/tmp", &r, &err), -EISDIR);
+	CHECK_STR(err.buf, "the recipe '/tmp' is a directory");
+	recipe_release(&r);
+	CHECK_INT(recipe_load("/dev/zero", &r, &err), -EINVAL);
+	CHECK_STR(err.buf, "the recipe '/dev/zero' is not a regular file (a character device)");
+	recipe_release(&r);
+	snprintf(fifo, sizeof(fifo), "%s.fifo", path);
+	if (mkfifo(fifo, 0600) == 0) {
+		CHECK_INT(recipe_load(fifo, &r, &err), -EINVAL);
+		CHECK(strstr(err.buf, "is not a regular file (a FIFO)") != NULL);
+		recipe_release(&r);
+		unlink(fifo);
+	} else {
+		T_FAIL("mkfifo '%s'", fifo);
+	}
+	snprintf(big, sizeof(big), "%s.big", path);
+	f = fopen(big, "w");
+	if (f) {
+		fputs("command = x\n", f);
+		fseek(f, (long)FILE_TEXT_MAX, SEEK_SET);
+		fputs("\n", f);
+		fclose(f);
+		CHECK_INT(recipe_load(big, &r, &err), -EFBIG);
+		CHECK(strstr(err.buf, "' is larger than 4 MiB") != NULL);
+		recipe_release(&r);
+		unlink(big);
+	} else {
+		T_FAIL("cannot write '%s'", big);
+	}
 	sb_release(&err);
 }
 
@@ -100,6 +160,7 @@ int main(void)
 	close(fd);
 	T_RUN(test_keys);
 	T_RUN(test_errors);
+	T_RUN(test_not_a_file);
 	unlink(path);
 	return t_exit();
 }
