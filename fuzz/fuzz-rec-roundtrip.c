@@ -8,7 +8,7 @@
  * must come back exactly. Aborts on any difference, so a coding asymmetry
  * between writer.c and reader.c is a crash.
  *
- * fuzz-sources: src/rec/[a-z]*.c src/core/grow.c src/core/record.c src/core/runini.c src/core/display.c src/core/strbuf.c
+ * fuzz-sources: src/rec/[a-z]*.c src/core/file.c src/core/grow.c src/core/record.c src/core/runini.c src/core/display.c src/core/strbuf.c
  */
 #include <errno.h>
 #include <stdint.h>

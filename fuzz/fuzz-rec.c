@@ -9,7 +9,7 @@
  * so that ASan sees any inconsistent count or pointer. Built and run by
  * scripts/fuzz.sh (`make fuzz`) and tests/e2e/fuzz-rec.sh.
  *
- * fuzz-sources: src/rec/[a-z]*.c src/core/grow.c src/core/record.c src/core/runini.c src/core/display.c src/core/strbuf.c
+ * fuzz-sources: src/rec/[a-z]*.c src/core/file.c src/core/grow.c src/core/record.c src/core/runini.c src/core/display.c src/core/strbuf.c
  */
 #include <stdint.h>
 #include <stdlib.h>

@@ -12,9 +12,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli.h"
 #include "cmd/report_threads.h"
+#include "core/file.h"
 #include "core/runini.h"
 #include "core/threadcpu.h"
 #include "out/table.h"
@@ -56,8 +58,14 @@ static int compute(const struct analysis *a, struct tresult *res)
 		snprintf(res->why, sizeof(res->why), "no frames in the window");
 		return 0;
 	}
-	rec_rundir_record(a->source, &path, NULL);	/* analyse noted a record_tmp */
-	r = rec_read_file(path.buf, &rec, &err);
+	/* analyse noted a record_tmp; read the file as opened and checked */
+	r = rec_rundir_open_record(a->source, &path, NULL, &err);
+	if (r >= 0) {
+		int fd = r;
+
+		r = rec_read_fd_stream(fd, path.buf, NULL, &rec, &err);
+		close(fd);
+	}
 	if (r < 0) {
 		if (err.len)
 			cli_error("%s", err.buf);
@@ -198,19 +206,14 @@ void report_recorder_json(struct json *j, const struct analysis *a)
 	};
 	struct strbuf path = STRBUF_INIT, err = STRBUF_INIT, buf = STRBUF_INIT;
 	struct runini *ini = NULL;
-	char chunk[4096];
-	FILE *f = NULL;
-	size_t n;
 
 	if (strcmp(a->format, "record") && strcmp(a->format, "run")) {
 		json_knull(j, "recorder");
 		return;
 	}
 	sb_add_path(&path, a->source, "run.ini");
-	f = fopen(path.buf, "r");
-	while (f && (n = fread(chunk, 1, sizeof(chunk), f)) > 0)
-		sb_add(&buf, chunk, n);
-	if (!f || ferror(f) || runini_parse(buf.buf, buf.len, path.buf, &ini, &err) < 0) {
+	if (file_read_text(path.buf, NULL, FILE_TEXT_MAX, &buf, &err) < 0 ||
+	    runini_parse(buf.buf, buf.len, path.buf, &ini, &err) < 0) {
 		json_knull(j, "recorder");
 	} else {
 		json_key(j, "recorder");
@@ -251,8 +254,6 @@ void report_recorder_json(struct json *j, const struct analysis *a)
 		}
 		json_obj_end(j);
 	}
-	if (f)
-		fclose(f);
 	runini_free(ini);
 	sb_release(&path);
 	sb_release(&err);

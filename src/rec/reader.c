@@ -28,6 +28,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "core/file.h"
 #include "core/grow.h"
 #include "rec/reader_int.h"
 
@@ -268,21 +269,31 @@ int rec_read_file(const char *path, struct rec **ret, struct strbuf *err)
 int rec_read_file_stream(const char *path, const struct rec_stream *rs, struct rec **ret,
 			 struct strbuf *err)
 {
-	struct strbuf msg = STRBUF_INIT;
-	uint8_t *buf = NULL;
-	size_t len = 0, cap = 0;
-	struct stat st;
 	int fd, r;
 
 	if (!path || !ret)
 		return -EINVAL;
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0) {
-		r = -errno;
-		if (err)
-			sb_addf(err, "cannot open '%s': %s", path, strerror(-r));
-		return r;
-	}
+	/* never a FIFO or a device (a record that is /dev/zero would grow
+	 * without end), never blocking on the open */
+	fd = file_open_regular(path, NULL, 0, NULL, err);
+	if (fd < 0)
+		return fd;
+	r = rec_read_fd_stream(fd, path, rs, ret, err);
+	close(fd);
+	return r;
+}
+
+int rec_read_fd_stream(int fd, const char *path, const struct rec_stream *rs, struct rec **ret,
+		       struct strbuf *err)
+{
+	struct strbuf msg = STRBUF_INIT;
+	uint8_t *buf = NULL;
+	size_t len = 0, cap = 0;
+	struct stat st;
+	int r;
+
+	if (fd < 0 || !path || !ret)
+		return -EINVAL;
 	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0)
 		cap = (size_t)st.st_size + 1;
 	for (;;) {
@@ -329,6 +340,5 @@ out:
 out_nomsg:
 	sb_release(&msg);
 	free(buf);
-	close(fd);
 	return r;
 }

@@ -5,16 +5,19 @@
  * Never prints: errors are a negative errno and a message in the caller's
  * strbuf.
  *
- * Reads whole files into memory (a run.ini and a program log are small; a
- * frame log goes through framelog.h, a record through rec.h). Times: a run
- * directory's frames are put on t0's clock (t_s = present - t0) so that pass
- * stamps and program-log stamps, both seconds since t0, line up with them.
+ * Reads whole files into memory (a program log is small; a run.ini comes
+ * from rec_rundir_ini, capped; a frame log goes through framelog.h, a
+ * record through rec.h, from the file rec_rundir_open_record opened and
+ * checked). Times: a run directory's frames are put on t0's clock (t_s =
+ * present - t0) so that pass stamps and program-log stamps, both seconds
+ * since t0, line up with them.
  */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <math.h>
 
@@ -303,27 +306,24 @@ static int load_run_dir(const char *dir, const struct analyse_opts *o, struct an
 			struct rec **ret_rec, struct causes **ret_causes, struct strbuf *notes,
 			struct strbuf *emsg)
 {
-	struct strbuf err = STRBUF_INIT, path = STRBUF_INIT;
+	struct strbuf err = STRBUF_INIT, path = STRBUF_INIT, text = STRBUF_INIT;
 	struct runini *ini = NULL;
 	struct rec *rec = NULL;
-	char *buf = NULL;
-	size_t len;
 	double t0 = NAN;
 	const char *v;
-	int r;
+	int r, fd;
 
-	if (rec_rundir_ini(dir, &path, notes) < 0) {
-		r = sb_error(emsg, -ENOMEM, "'%s'", dir);
+	r = rec_rundir_ini(dir, &path, &text, notes, &err);
+	if (r == -ENOENT) {
+		sb_error(emsg, 0, "'%s' is not a run directory: %s", dir, err.buf);
 		goto fail;
 	}
-	r = read_all(path.buf, &buf, &len);
 	if (r < 0) {
-		r = sb_error(emsg, r, "'%s' is not a run directory: cannot read '%s'", dir, path.buf);
+		sb_error(emsg, 0, "%s", err.buf);
 		goto fail;
 	}
-	r = runini_parse(buf, len, path.buf, &ini, &err);
-	free(buf);
-	buf = NULL;
+	r = runini_parse(text.buf, text.len, path.buf, &ini, &err);
+	sb_release(&text);
 	if (r < 0) {
 		r = sb_error(emsg, 0, "%s", err.buf);
 		goto fail;
@@ -341,8 +341,13 @@ static int load_run_dir(const char *dir, const struct analyse_opts *o, struct an
 		goto fail;
 	}
 	sb_reset(&path);
-	if (rec_rundir_record(dir, &path, notes) < 0) {
-		r = sb_error(emsg, -ENOMEM, "'%s'", dir);
+	sb_reset(&err);
+	/* the record as opened and checked (a record_tmp in run.ini is
+	 * someone's word: rec.h), read from that same open file */
+	fd = rec_rundir_open_record(dir, &path, notes, &err);
+	if (fd < 0) {
+		sb_error(emsg, 0, "%s", err.buf);
+		r = fd;
 		goto fail;
 	}
 	if (ret_causes) {
@@ -350,14 +355,15 @@ static int load_run_dir(const char *dir, const struct analyse_opts *o, struct an
 					 .on_header = stream_header,
 					 .on_samples = stream_samples, .ctx = ret_causes };
 
-		r = rec_read_file_stream(path.buf, &st, &rec, &err);
+		r = rec_read_fd_stream(fd, path.buf, &st, &rec, &err);
 		if (r == 0 && *ret_causes)
 			r = causes_stream_feed(*ret_causes, true);
 		if (r < 0 && !err.len)
 			sb_addf(&err, "'%s': %s", path.buf, strerror(-r));
 	} else {
-		r = rec_read_file(path.buf, &rec, &err);
+		r = rec_read_fd_stream(fd, path.buf, NULL, &rec, &err);
 	}
+	close(fd);
 	if (r < 0) {
 		if (err.len)
 			sb_error(emsg, 0, "%s", err.buf);	/* says why */
@@ -414,6 +420,7 @@ fail:
 	runini_free(ini);
 	sb_release(&err);
 	sb_release(&path);
+	sb_release(&text);
 	return r < 0 ? r : -EINVAL;
 }
 
