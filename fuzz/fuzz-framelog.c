@@ -9,7 +9,7 @@
  * fixtures in tests/fixtures/framelog-corpus/. Built and run by
  * scripts/fuzz.sh (`make fuzz`) and tests/e2e/fuzz-rec.sh.
  *
- * fuzz-sources: src/frames/framelog*.c src/core/frames.c src/core/strbuf.c
+ * fuzz-sources: src/frames/framelog*.c src/core/file.c src/core/frames.c src/core/strbuf.c
  */
 #include <math.h>
 #include <stdint.h>

@@ -11,9 +11,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cmd/export_perfetto_int.h"
 #include "core/causes.h"
+#include "core/file.h"
 #include "core/exact.h"
 #include "core/fields.h"
 #include "core/runini.h"
@@ -526,12 +528,20 @@ int export_interference(struct ex *x, const char *rundir)
 	char line[1024];
 	const char *v;
 	FILE *f;
-	int ret = 0;
+	int ret = 0, fd;
 
 	if (sb_add_path(&path, rundir, "interference.log") < 0)
 		return -ENOMEM;
-	f = fopen(path.buf, "re");
+	/* a regular file only, opened without blocking (core/file.h): a FIFO
+	 * or a device there is said, not read */
+	sb_reset(&x->sb);
+	fd = file_open_regular(path.buf, NULL, 0, NULL, &x->sb);
+	if (fd < 0 && fd != -ENOENT)
+		sb_addf(x->notes, "%s: no watcher track\n", x->sb.buf);
+	f = fd >= 0 ? fdopen(fd, "r") : NULL;
 	if (!f) {
+		if (fd >= 0)
+			close(fd);
 		sb_release(&path);
 		return 0;
 	}

@@ -30,6 +30,7 @@
 
 #include "cli.h"
 #include "cmd/cmd.h"
+#include "core/file.h"
 #include "core/prefetch.h"
 #include "db/db.h"
 #include "linux/child.h"
@@ -134,23 +135,22 @@ static int resolve_key(const char *argv0, char *key, size_t size)
 	return cli_error("'%s': no such program", cli_shown(argv0));
 }
 
-/* The list file PATH into L: 0, -ENOENT (no file), -EINVAL (damaged: the
- * message, with its line, in ERR), -ENOMEM. */
+/* The most a list file may be: a range line is about 30 bytes, so this is
+ * two million ranges, far past any game's. */
+#define PF_LIST_MAX ((size_t)64 << 20)
+
+/* The list file PATH into L: 0, -ENOENT (no file), -EINVAL (damaged, or not
+ * a regular file of PF_LIST_MAX at most: the message, with its line, in
+ * ERR), -ENOMEM. */
 static int list_read(const char *path, struct pf_list *l, struct strbuf *err)
 {
 	struct strbuf buf = STRBUF_INIT;
-	char chunk[65536];
-	size_t n;
-	int r = 0;
-	FILE *f = fopen(path, "re");
+	int r = file_read_text(path, NULL, PF_LIST_MAX, &buf, err);
 
-	if (!f)
-		return -ENOENT;
-	while (!r && (n = fread(chunk, 1, sizeof(chunk), f)) > 0)
-		r = sb_add(&buf, chunk, n);
-	fclose(f);
-	if (!r)
+	if (r == 0)
 		r = pf_list_parse(buf.buf, buf.len, path, l, err);
+	else if (r != -ENOENT && r != -ENOMEM)
+		r = -EINVAL;	/* said in ERR */
 	sb_release(&buf);
 	return r;
 }

@@ -26,6 +26,7 @@
 #include "cli.h"
 #include "cmd/cmd.h"
 #include "cmd/watch_opts.h"
+#include "core/file.h"
 #include "core/logstamp.h"
 #include "core/strbuf.h"
 #include "core/watchrules.h"
@@ -280,33 +281,26 @@ static void ini_value(const char *ini, const char *key, char *buf, size_t len)
 	}
 }
 
-static int slurp(const char *path, struct strbuf *sb)
+/* PATH whole into SB, MAX bytes at most (core/file.h: a regular file, the
+ * open never blocking); 0 or a negative errno with the message in ERR. */
+static int slurp(const char *path, size_t max, struct strbuf *sb, struct strbuf *err)
 {
-	FILE *f = fopen(path, "re");
-	char buf[65536];
-	size_t n;
-
-	if (!f)
-		return -errno;
-	while ((n = fread(buf, 1, sizeof(buf), f)) > 0)
-		sb_add(sb, buf, n);
-	fclose(f);
-	return 0;
+	return file_read_text(path, NULL, max, sb, err);
 }
 
 /* The kernel's log from its start: a saved file, else /dev/kmsg read to its
- * end without blocking. */
-static int kernel_log(const char *path, struct strbuf *sb)
+ * end without blocking. 0, or a negative errno with the message in ERR. */
+static int kernel_log(const char *path, struct strbuf *sb, struct strbuf *err)
 {
 	char rec[8192];
 	ssize_t n;
 	int fd;
 
 	if (path)
-		return slurp(path, sb);
+		return slurp(path, FILE_LOG_MAX, sb, err);
 	fd = open("/dev/kmsg", O_RDONLY | O_NONBLOCK | O_CLOEXEC);
 	if (fd < 0)
-		return -errno;
+		return sb_error(err, -errno, "/dev/kmsg");
 	while ((n = read(fd, rec, sizeof(rec))) > 0 || (n < 0 && errno == EPIPE))
 		if (n > 0)
 			sb_add(sb, rec, (size_t)n);
@@ -355,15 +349,18 @@ static int scan_run(struct watch_cmd_opts *o, const char *run, const struct strb
 		    const struct strbuf *xlog, FILE *list)
 {
 	struct strbuf ini = STRBUF_INIT, plog = STRBUF_INIT, path = STRBUF_INIT;
+	struct strbuf rules = STRBUF_INIT, err = STRBUF_INIT;
 	struct rule_ctx rc = { 0 };
 	char program[256], mono[64], dur[64];
 	int found = 0, r;
 
 	sb_addf(&path, "%s/run.ini", run);
-	r = slurp(path.buf, &ini);
+	r = slurp(path.buf, FILE_TEXT_MAX, &ini, &err);
 	if (r < 0) {
-		cli_error("'%s': %s", cli_shown(path.buf), strerror(-r));
+		cli_error("%s", err.buf);
 		sb_release(&path);
+		sb_release(&ini);
+		sb_release(&err);
 		return -1;
 	}
 	ini_value(ini.buf, "program", program, sizeof(program));
@@ -376,19 +373,25 @@ static int scan_run(struct watch_cmd_opts *o, const char *run, const struct strb
 
 		sb_init(&rc.err);
 		rc.program = base ? base + 1 : program;
-		r = ini_parse(o->rules, rule_handler, &rc);
+		r = file_read_text(o->rules, "the rules file", FILE_TEXT_MAX, &rules, &err);
+		if (r < 0) {
+			cli_error("%s", err.buf);
+			found = -1;
+			goto out;
+		}
+		r = ini_parse_string(rules.buf, rule_handler, &rc);
 		if (r != 0) {
 			if (r > 0)
 				cli_error("'%s' line %d: %s", o->rules, r,
 					  rc.err.len ? rc.err.buf : "expected 'key = value' or '[section]'");
 			else
-				cli_error("unable to read '%s'", o->rules);
+				cli_error_errno(-ENOMEM, "'%s'", o->rules);
 			found = -1;
 			goto out;
 		}
 		sb_reset(&path);
 		sb_addf(&path, "%s/program.log", run);
-		if (rc.n && slurp(path.buf, &plog) == 0) {
+		if (rc.n && slurp(path.buf, FILE_LOG_MAX, &plog, NULL) == 0) {
 			const char *p = plog.buf;
 			char line[1024];
 			int lineno = 0;
@@ -434,6 +437,8 @@ out:
 	sb_release(&ini);
 	sb_release(&plog);
 	sb_release(&path);
+	sb_release(&rules);
+	sb_release(&err);
 	return found;
 }
 
@@ -455,19 +460,24 @@ static const char *default_rules(void)
 
 static int watch_scan(struct watch_cmd_opts *o, int n, char **runs)
 {
-	struct strbuf klog = STRBUF_INIT, xlog = STRBUF_INIT;
+	struct strbuf klog = STRBUF_INIT, xlog = STRBUF_INIT, kerr = STRBUF_INIT;
 	const char *list_path = o->list ? o->list : "interfered.list";
 	FILE *list = NULL;
 	int any = 0, failed = 0, r;
 
-	r = kernel_log(o->dmesg, &klog);
+	r = kernel_log(o->dmesg, &klog, &kerr);
 	if (r < 0)
-		printf("# kernel log not checked: %s: %s\n",
-		       cli_shown(o->dmesg ? o->dmesg : "/dev/kmsg"), strerror(-r));
+		printf("# kernel log not checked: %s\n", cli_shown(kerr.buf));
+	sb_release(&kerr);
 	if (o->xorg_log) {
-		r = slurp(o->xorg_log, &xlog);
+		struct strbuf err = STRBUF_INIT;
+
+		r = slurp(o->xorg_log, FILE_LOG_MAX, &xlog, &err);
 		if (r < 0) {
-			cli_error("'%s': %s", o->xorg_log, strerror(-r));
+			cli_error("%s", err.buf);
+			sb_release(&err);
+			sb_release(&klog);
+			sb_release(&xlog);
 			return 1;
 		}
 	} else {
@@ -475,7 +485,8 @@ static int watch_scan(struct watch_cmd_opts *o, int n, char **runs)
 		char p[512];
 
 		snprintf(p, sizeof(p), "%s/.local/share/xorg/Xorg.0.log", home ? home : "");
-		if (slurp(p, &xlog) < 0 && slurp("/var/log/Xorg.0.log", &xlog) < 0)
+		if (slurp(p, FILE_LOG_MAX, &xlog, NULL) < 0 &&
+		    slurp("/var/log/Xorg.0.log", FILE_LOG_MAX, &xlog, NULL) < 0)
 			printf("# no Xorg log found: VT switches and input devices not checked there\n");
 	}
 	if (o->write) {

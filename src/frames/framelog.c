@@ -34,6 +34,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "core/file.h"
 #include "frames/framelog.h"
 #include "frames/framelog_int.h"
 
@@ -257,7 +258,7 @@ int framelog_read(const char *path, enum framelog_format fmt, struct frames **re
 		  struct strbuf *msg)
 {
 	struct strbuf sb = STRBUF_INIT;
-	struct stat st;
+	uint64_t size;
 	FILE *fp;
 	int fd = -1, r;
 
@@ -265,14 +266,20 @@ int framelog_read(const char *path, enum framelog_format fmt, struct frames **re
 		fp = stdin;
 		goto stream;
 	}
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0 || fstat(fd, &st) < 0) {
-		r = -errno;
-		goto fail;
+	/* a regular file only ("-" is the way to give a stream), opened
+	 * without blocking: a FIFO would hang us, /dev/zero grow without end */
+	fd = file_open_regular(path, NULL, 0, &size, &sb);
+	if (fd < 0) {
+		if (msg)
+			sb_addf(msg, "%s%s", sb.buf,
+				fd == -EINVAL ? " ('-' reads a frame log from standard input)" : "");
+		sb_release(&sb);
+		return fd;
 	}
+	sb_reset(&sb);
 	/* a regular file is mapped: no copy, and the page cache backs it */
-	if (S_ISREG(st.st_mode) && st.st_size > 0) {
-		size_t len = (size_t)st.st_size;
+	if (size > 0) {
+		size_t len = (size_t)size;
 		void *map = mmap(NULL, len, PROT_READ, MAP_PRIVATE, fd, 0);
 
 		if (map != MAP_FAILED) {

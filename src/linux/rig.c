@@ -11,6 +11,7 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
+#include "core/file.h"
 #include "linux/rig.h"
 
 static void read_line(const char *root, const char *path, const char *key, char *buf,
@@ -19,12 +20,17 @@ static void read_line(const char *root, const char *path, const char *key, char 
 	char p[PATH_MAX], line[512];
 	size_t klen = key ? strlen(key) : 0;
 	FILE *f;
+	int fd;
 
 	snprintf(p, sizeof(p), "%s%s", root, path);
 	buf[0] = 0;
-	f = fopen(p, "re");
-	if (!f)
+	fd = file_open_regular(p, NULL, 0, NULL, NULL);	/* never a FIFO's hang */
+	f = fd >= 0 ? fdopen(fd, "re") : NULL;
+	if (!f) {
+		if (fd >= 0)
+			close(fd);
 		return;
+	}
 	while (fgets(line, sizeof(line), f)) {
 		char *v = line;
 

@@ -5,12 +5,12 @@
  * Never prints: errors are a negative errno and a message in the caller's
  * strbuf.
  *
- * Reads whole files into memory (a program log is small; a run.ini comes
- * from rec_rundir_ini, capped; a frame log goes through framelog.h, a
- * record through rec.h, from the file rec_rundir_open_record opened and
- * checked). Times: a run directory's frames are put on t0's clock (t_s =
- * present - t0) so that pass stamps and program-log stamps, both seconds
- * since t0, line up with them.
+ * Reads whole files into memory through core/file.h, regular files only and
+ * capped (a run.ini, a rules file and a list at FILE_TEXT_MAX, a program log
+ * at FILE_LOG_MAX); a frame log goes through framelog.h, a record through
+ * rec.h, from the file rec_rundir_open_record opened and checked. Times: a run
+ * directory's frames are put on t0's clock (t_s = present - t0) so that pass
+ * stamps and program-log stamps, both seconds since t0, line up with them.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -21,6 +21,7 @@
 
 #include <math.h>
 
+#include "core/file.h"
 #include "core/runini.h"
 #include "rec/rec.h"
 #include "run/analyse.h"
@@ -29,46 +30,18 @@
 #define SS_DATADIR "/usr/local/share/stallscope"
 #endif
 
-/* Reads PATH whole; 0 and a NUL-terminated buffer, or a negative errno. */
-static int read_all(const char *path, char **ret, size_t *ret_len)
+/* The program's log at PATH whole (FILE_LOG_MAX at most) into *RET (owned,
+ * NUL-terminated) and *RET_LEN: 0, or a negative errno with ERR. */
+static int read_log(const char *path, char **ret, size_t *ret_len, struct strbuf *err)
 {
-	FILE *f = fopen(path, "rb");
-	char *buf = NULL;
-	size_t len = 0, alloc = 0;
-	int err;
+	struct strbuf text = STRBUF_INIT;
+	int r = file_read_text(path, NULL, FILE_LOG_MAX, &text, err);
 
-	if (!f)
-		return -errno;
-	for (;;) {
-		size_t got;
-
-		if (alloc - len < 65536) {
-			size_t na = alloc ? alloc * 2 : 65536;
-			char *nb = realloc(buf, na + 1);
-
-			if (!nb) {
-				free(buf);
-				fclose(f);
-				return -ENOMEM;
-			}
-			buf = nb;
-			alloc = na;
-		}
-		got = fread(buf + len, 1, alloc - len, f);
-		len += got;
-		if (got == 0)
-			break;
-	}
-	err = ferror(f) ? -EIO : 0;
-	fclose(f);
-	if (err) {
-		free(buf);
-		return err;
-	}
-	buf[len] = '\0';
-	*ret = buf;
-	*ret_len = len;
-	return 0;
+	if (r < 0)
+		return r;
+	*ret_len = text.len;
+	*ret = sb_detach(&text);
+	return *ret ? 0 : sb_error(err, -ENOMEM, "'%s'", path);
 }
 
 int analyse_load_rules(const char *path, struct reload_rules **ret, const char **ret_name,
@@ -80,19 +53,15 @@ int analyse_load_rules(const char *path, struct reload_rules **ret, const char *
 		SS_SRCDIR "/share/reload-rules.ini",
 #endif
 	};
-	struct strbuf err = STRBUF_INIT;
-	char *buf;
-	size_t len, i;
+	struct strbuf err = STRBUF_INIT, text = STRBUF_INIT;
+	size_t i;
 	int r;
 
 	*ret = NULL;
 	*ret_name = NULL;
 	if (!path) {
 		for (i = 0; i < sizeof(defaults) / sizeof(defaults[0]); i++) {
-			FILE *f = fopen(defaults[i], "r");
-
-			if (f) {
-				fclose(f);
+			if (access(defaults[i], R_OK) == 0) {
 				path = defaults[i];
 				break;
 			}
@@ -100,11 +69,11 @@ int analyse_load_rules(const char *path, struct reload_rules **ret, const char *
 		if (!path)
 			return 0;
 	}
-	r = read_all(path, &buf, &len);
+	r = file_read_text(path, "the rules file", FILE_TEXT_MAX, &text, emsg);
 	if (r < 0)
-		return sb_error(emsg, r, "cannot read rules file '%s'", path);
-	r = reload_rules_parse(buf, len, path, ret, &err);
-	free(buf);
+		return r;
+	r = reload_rules_parse(text.buf, text.len, path, ret, &err);
+	sb_release(&text);
 	if (r < 0) {
 		if (r == -ENOMEM)
 			sb_error(emsg, r, "'%s'", path);
@@ -170,12 +139,17 @@ void analyse_free_list(char **list)
 
 int analyse_load_intf_list(const char *path, char ***ret, struct strbuf *emsg)
 {
-	char *buf = NULL, **list = NULL, *p;
+	struct strbuf text = STRBUF_INIT;
+	char *buf, **list = NULL, *p;
 	size_t len, n = 0;
-	int r = read_all(path, &buf, &len);
+	int r = file_read_text(path, "the interfered list", FILE_TEXT_MAX, &text, emsg);
 
 	if (r < 0)
-		return sb_error(emsg, r, "cannot read the interfered list '%s'", path);
+		return r;
+	len = text.len;
+	buf = sb_detach(&text);
+	if (!buf)
+		return sb_error(emsg, -ENOMEM, "'%s'", path);
 	list = calloc(1, sizeof(*list));
 	for (p = buf; list && p < buf + len;) {
 		char *nl = memchr(p, '\n', (size_t)(buf + len - p)), *e, **nlist;
@@ -567,15 +541,14 @@ static int read_rule(struct work *w, struct strbuf *emsg)
 		size_t len, unstamped = 0;
 
 		sb_add_path(&path, w->input, "program.log");
-		r = read_all(path.buf, &w->log, &len);
+		r = read_log(path.buf, &w->log, &len, &w->err);
 		if (r == 0 && reload_log_parse(w->log, len, &w->lines, &w->nlines, &unstamped) < 0)
 			r = -ENOMEM;
 		if (r == 0 && unstamped)
 			sb_addf(&w->notes, "'%s': %zu unstamped line%s (no [seconds] prefix) skipped\n",
 				path.buf, unstamped, unstamped == 1 ? "" : "s");
 		if (r < 0 && r != -ENOENT)
-			sb_error(emsg, r, r == -ENOMEM ? "'%s'" : "cannot read '%s'",
-				 r == -ENOMEM ? w->input : path.buf);
+			sb_error(emsg, 0, "%s", w->err.buf);
 		sb_release(&path);
 		if (r < 0 && r != -ENOENT)
 			return r;

@@ -55,7 +55,7 @@ assert [x[\"intf\"] for x in a] == [0, 1, None], [x[\"intf\"] for x in a]
 assert \"listed in\" in a[1][\"interference\"], a[1]
 "'
 run 1 "$B" report --interfered-list "$T/nolist" "$R/r1"
-check "missing list: clear error" 'grep -q "cannot read the interfered list .*nolist" "$T/err"'
+check "missing list: clear error" 'grep -q "cannot open the interfered list .*nolist.: No such file" "$T/err"'
 
 # --- matrix from inputs -------------------------------------------------
 run 0 "$B" matrix -o "$T/m" "$R/r1" "$R/r2" "$R/r3" "$R/r4"

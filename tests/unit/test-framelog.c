@@ -487,7 +487,7 @@ static void test_missing_file(void)
 
 	CHECK_INT(framelog_read("/nonexistent/x.csv", FRAMELOG_AUTO, &f, &sb), -ENOENT);
 	CHECK(f == NULL);
-	CHECK_STR(sb.buf, "'/nonexistent/x.csv': No such file or directory");
+	CHECK_STR(sb.buf, "cannot open '/nonexistent/x.csv': No such file or directory");
 	sb_release(&sb);
 }
 
