@@ -432,7 +432,7 @@ static int fetch(const char *key, const struct pf_opts *o, pid_t watch)
 	qsort_r(byorder, l.n, sizeof(*byorder), cmp_order, &l);
 	for (size_t j = 0; j < l.n; j++) {
 		const struct pf_file *f = &l.f[byorder[j]];
-		int ffd = open(f->path, O_RDONLY | O_CLOEXEC);
+		int ffd = pfl_open(f->path);
 
 		for (size_t m = 0; m < f->n; m++, k++) {
 			missing[k] = f->r[m].len;
@@ -465,7 +465,7 @@ static int fetch(const char *key, const struct pf_opts *o, pid_t watch)
 		if (fd_file != (int)rd[i].file) {
 			if (fd >= 0)
 				close(fd);
-			fd = open(l.f[rd[i].file].path, O_RDONLY | O_CLOEXEC);
+			fd = pfl_open(l.f[rd[i].file].path);
 			fd_file = (int)rd[i].file;
 			nfiles += fd >= 0;
 		}

@@ -19,6 +19,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "core/file.h"
 #include "core/grow.h"
 #include "linux/prefetch.h"
 
@@ -103,6 +104,11 @@ static int resident(int fd, uint64_t off, uint64_t len, unsigned char **vec, siz
 	return 0;
 }
 
+int pfl_open(const char *path)
+{
+	return file_open_regular(path, NULL, FILE_NOFOLLOW | FILE_NOATIME, NULL, NULL);
+}
+
 int pfl_file_ranges(const char *path, struct pf_range **r, size_t *n, size_t *cap,
 		    uint64_t *ret_size)
 {
@@ -112,12 +118,10 @@ int pfl_file_ranges(const char *path, struct pf_range **r, size_t *n, size_t *ca
 	struct stat st;
 	int fd, ret;
 
-	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOATIME);
-	if (fd < 0 && errno == EPERM)
-		fd = open(path, O_RDONLY | O_CLOEXEC);
+	fd = pfl_open(path);
 	if (fd < 0)
-		return -errno;
-	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
+		return fd;
+	if (fstat(fd, &st) < 0) {
 		close(fd);
 		return -EINVAL;
 	}

@@ -21,9 +21,16 @@
 /* The page size the kernel's page cache uses here. */
 size_t pfl_page(void);
 
+/* Opens a file of a prefetch list (to learn or to fetch it) for reading: a
+ * regular file only, opened O_NONBLOCK|O_NOFOLLOW|O_NOATIME (core/file.h),
+ * so that a FIFO put in its place does not hang us, a device node is not
+ * read (as root: a disk), a link is not followed. The fd, or a negative
+ * errno (-EINVAL: not a regular file; -ELOOP: a link). */
+int pfl_open(const char *path);
+
 /* PATH's resident ranges (holes under PF_HOLE_FILL filled) with their disk
  * addresses where FIEMAP gives them, appended to *R; *RET_SIZE its size.
- * 0, or a negative errno (not a regular file: -EINVAL). */
+ * 0, or a negative errno (pfl_open's). */
 int pfl_file_ranges(const char *path, struct pf_range **r, size_t *n, size_t *cap,
 		    uint64_t *ret_size);
 
