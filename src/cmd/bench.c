@@ -13,8 +13,10 @@
  * A recipe file (INI) can hold what the command line would: the command,
  * variants, rounds, warm-up, window, the stop condition, window start/end
  * regexes on the program's log and the reload rule; `bench NAME` alone finds
- * recipes/NAME.ini (docs/BENCH.md says where). Command-line options win over
- * the recipe.
+ * NAME.ini in the recipe directories (docs/BENCH.md says where; never the
+ * current directory), `bench ./PATH.ini` takes that file and the name PATH.
+ * bench says which recipe it read. Command-line options win over the
+ * recipe.
  *
  * SIGINT and SIGTERM stop the bench: the run in progress is stopped as
  * Ctrl-C stops it (a terminal's SIGINT reaches the recorder itself; a signal
@@ -153,12 +155,15 @@ static void usage(FILE *f)
 {
 	fprintf(f,
 		"usage: stallscope bench NAME [options] [-- CMD ARGS...]\n"
+		"       stallscope bench DIR/NAME.ini [options] [-- CMD ARGS...]\n"
 		"\n"
 		"Runs CMD for rounds of interleaved variants: each round runs every variant\n"
 		"once, in the order given, each run a 'stallscope record --watch' into its own\n"
 		"run directory; then analyses each run as 'report' does and stores it in the\n"
-		"results database. Without CMD the recipe (--recipe, or recipes/NAME.ini)\n"
-		"gives it. docs/BENCH.md says how to run a benchmark a decision can rest on.\n"
+		"results database. Without CMD the recipe gives it: --recipe FILE, a NAME\n"
+		"that is a path (./NAME.ini: the only way a recipe in the current directory\n"
+		"is read), else NAME.ini in ~/.config/stallscope/recipes/ or the installed\n"
+		"recipes. docs/BENCH.md says how to run a benchmark a decision can rest on.\n"
 		"\n"
 		"options:\n"
 		"  --variants LIST     variants, blank-separated: '-' is the base, others are\n"
@@ -208,6 +213,28 @@ static void usage(FILE *f)
 
 
 static bool want_html;	/* --html */
+
+/* NAME given as a recipe's path (a '/' in it and .ini at its end: ./q3.ini,
+ * ~/recipes/q3.ini): that file is the recipe, and the name is its base name
+ * without .ini. The only way a recipe is read from the current directory:
+ * the user named it. 0, or -1 after a usage error. */
+static int recipe_path_name(struct bench_opts *o)
+{
+	static char name[256];
+	const char *base = strrchr(o->name, '/');
+	size_t n = strlen(o->name);
+
+	if (!base || n < 4 || strcmp(o->name + n - 4, ".ini"))
+		return 0;
+	if (o->recipe)
+		return -cli_usage_error("a recipe named twice: '%s' and --recipe '%s'", o->name,
+					o->recipe);
+	base++;
+	snprintf(name, sizeof(name), "%.*s", (int)strlen(base) - 4, base);
+	o->recipe = o->name;
+	o->name = name;
+	return 0;
+}
 
 /* Parses the options into B->o; the index of NAME, -1 after --help, or
  * -EXIT_USAGE after a usage error. */
@@ -347,12 +374,28 @@ static int parse_options(int argc, char **argv, struct bench_opts *o)
 	if (optind == argc)
 		return -cli_usage_error("expected the benchmark's NAME");
 	o->name = argv[optind];
+	if (recipe_path_name(o) < 0)
+		return -EXIT_USAGE;
 	if (!*o->name || strchr(o->name, '/') || strchr(o->name, ':'))
-		return -cli_usage_error("NAME: expected a name without '/' or ':', got '%s'",
-					o->name);
+		return -cli_usage_error("NAME: expected a name without '/' or ':', or a recipe "
+					"file's path ending in .ini, got '%s'", argv[optind]);
 	if (o->no_watch && o->npass)
 		return -cli_usage_error("the watcher's options do not go with --no-watch");
 	return optind + 1;
+}
+
+/* A hint for a recipe left where bench no longer looks by NAME alone. */
+static const char *cwd_recipe_hint(const char *name)
+{
+	static char hint[768];
+	char p[300];
+
+	snprintf(p, sizeof(p), "recipes/%s.ini", name);
+	if (access(p, F_OK) != 0)
+		return "";
+	snprintf(hint, sizeof(hint), "; '%s' in the current directory is read only when "
+		 "named: stallscope bench ./%s", p, p);
+	return hint;
 }
 
 /* The recipe (given, or found by NAME when there is no command) under the
@@ -369,6 +412,8 @@ static int plan_bench(struct bench *b)
 		o->recipe = b->rpath.buf;
 	if (o->recipe && cli_failed(recipe_load(o->recipe, rc, &err), &err))
 		goto out;
+	if (o->recipe)	/* which file ran, said: never a surprise from elsewhere */
+		fprintf(stderr, "%s: recipe '%s'\n", cli_prog, o->recipe);
 	if (!b->cmd) {
 		if (!rc->command) {
 			if (o->recipe)
@@ -376,8 +421,10 @@ static int plan_bench(struct bench *b)
 						      "given after '--'", cli_shown(o->recipe));
 			else
 				ret = cli_usage_error("expected -- CMD ARGS..., or a recipe for '%s' "
-						      "(--recipe FILE, or recipes/%s.ini)", o->name,
-						      o->name);
+						      "(--recipe FILE, a path ./%s.ini, or %s.ini in "
+						      "the recipe directories: docs/BENCH.md)%s",
+						      o->name, o->name, o->name,
+						      cwd_recipe_hint(o->name));
 			goto out;
 		}
 		n = argsplit(rc->command, &b->split, &err);

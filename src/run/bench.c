@@ -33,28 +33,29 @@
 #define SS_LIBEXECDIR "/usr/local/libexec/stallscope"
 #endif
 
-/* Finds NAME's recipe when no file was given: recipes/NAME.ini, then
- * $XDG_CONFIG_HOME (or ~/.config)/stallscope/recipes/NAME.ini, then the
- * installed and source-tree share/recipes/NAME.ini. Writes the path into
- * RET and returns 0, or -ENOENT. */
+/* Finds NAME's recipe when no file was given: $XDG_CONFIG_HOME (or
+ * ~/.config)/stallscope/recipes/NAME.ini, then the installed and
+ * source-tree share/recipes/NAME.ini. Never the current directory: a
+ * recipe runs its command, and the directory bench happens to be started
+ * in (a download, a shared /tmp) is not one the user vouched for; a recipe
+ * there is taken when named by its path (bench ./NAME.ini). Writes the
+ * path into RET and returns 0, or -ENOENT. */
 int bench_recipe_find(const char *name, struct strbuf *ret)
 {
 	const char *xdg = getenv("XDG_CONFIG_HOME"), *home = getenv("HOME");
 	struct strbuf p = STRBUF_INIT;
 	int i;
 
-	for (i = 0; i < 4; i++) {
+	for (i = 0; i < 3; i++) {
 		sb_reset(&p);
-		if (i == 0)
-			sb_addf(&p, "recipes/%s.ini", name);
-		else if (i == 1 && xdg && *xdg)
+		if (i == 0 && xdg && *xdg)
 			sb_addf(&p, "%s/stallscope/recipes/%s.ini", xdg, name);
-		else if (i == 1 && home && *home)
+		else if (i == 0 && home && *home)
 			sb_addf(&p, "%s/.config/stallscope/recipes/%s.ini", home, name);
-		else if (i == 2)
+		else if (i == 1)
 			sb_addf(&p, "%s/recipes/%s.ini", SS_DATADIR, name);
 #ifdef SS_SRCDIR
-		else if (i == 3)
+		else if (i == 2)
 			sb_addf(&p, "%s/share/recipes/%s.ini", SS_SRCDIR, name);
 #endif
 		if (p.len && access(p.buf, R_OK) == 0) {

@@ -42,9 +42,10 @@ struct plan_run {
 	bool rerun;
 };
 
-/* Finds NAME's recipe when no file was given: recipes/NAME.ini, then
- * $XDG_CONFIG_HOME (or ~/.config)/stallscope/recipes/NAME.ini, then the
- * installed and source-tree share/recipes/NAME.ini. Writes the path into
+/* Finds NAME's recipe when no file was given: $XDG_CONFIG_HOME (or
+ * ~/.config)/stallscope/recipes/NAME.ini, then the installed and
+ * source-tree share/recipes/NAME.ini; never the current directory (a
+ * recipe there is run only when named by its path). Writes the path into
  * RET and returns 0, or -ENOENT. */
 int bench_recipe_find(const char *name, struct strbuf *ret);
 

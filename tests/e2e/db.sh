@@ -165,8 +165,8 @@ check "frames-only variant samples nothing" 'grep "^run 4/8" "$T/out" | grep -q 
 check "dry run stores nothing" '[ ! -e runs ]'
 mkdir -p recipes
 printf '[recipe]\ncommand = /bin/echo "two words" x\nvariants = - Z=1\nrounds = 3\nwarmup = 2\nwindow = 5\n' >recipes/fg.ini
-run 0 "$B" bench fg --dry-run --rounds 1
-check "recipe found by NAME, options win" '[ $(grep -c "^run" "$T/out") = 2 ] && grep -q "warmup_s=2 --meta window_to_s=7 .*-- /bin/echo .two words. x" "$T/out" && grep -q -- "--duration 9" "$T/out"'
+run 0 "$B" bench ./recipes/fg.ini --dry-run --rounds 1
+check "recipe named by its path, options win" '[ $(grep -c "^run" "$T/out") = 2 ] && grep -q "warmup_s=2 --meta window_to_s=7 .*-- /bin/echo .two words. x" "$T/out" && grep -q -- "--duration 9" "$T/out"'
 printf 'command = x\nbogus = 1\n' >"$T/bad.ini"
 run 1 "$B" bench fg --dry-run --recipe "$T/bad.ini"
 check "bad recipe key: file and line" 'grep -q "bad.ini. line 2: unknown key .bogus." "$T/err"'
