@@ -2,8 +2,12 @@
 /*
  * hud.c: following a HUD line file (see hud.h). One stat of the path and one
  * fstat of the open file per poll; the new bytes are read with pread and
- * their newlines counted. The first HUD_HEAD bytes are kept to notice a file
- * rewritten from its start between two polls.
+ * their newlines counted, HUD_POLL_MAX bytes a poll at most (the program
+ * writes the file: one that grows it by a sparse terabyte costs each poll
+ * no more than that, the rest is counted at the next polls). The first
+ * HUD_HEAD bytes are kept to notice a file rewritten from its start between
+ * two polls. The file is opened without blocking and counted only while it
+ * is a regular file (a FIFO or a device there counts nothing).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -16,6 +20,9 @@
 #include "frames/hud.h"
 
 #define HUD_HEAD 64
+/* Bytes read a poll at most: a HUD line is about 100 bytes, a poll comes
+ * every 10 ms, so 1 MiB is 100 MB/s, ample for any frame rate. */
+#define HUD_POLL_MAX ((uint64_t)1 << 20)
 
 struct hud {
 	char *path;
@@ -100,7 +107,7 @@ int hud_poll(struct hud *h, uint64_t *ret_lines)
 {
 	char buf[65536];
 	struct stat st;
-	uint64_t n = 0;
+	uint64_t n = 0, end;
 
 	if (stat(h->path, &st) < 0) {
 		if (errno != ENOENT && errno != ENOTDIR)
@@ -144,8 +151,10 @@ int hud_poll(struct hud *h, uint64_t *ret_lines)
 		if ((size_t)r != h->headlen || memcmp(now, h->head, h->headlen))
 			hud_restart(h);
 	}
-	while (h->off < (uint64_t)st.st_size) {
-		uint64_t want = (uint64_t)st.st_size - h->off;
+	end = (uint64_t)st.st_size - h->off > HUD_POLL_MAX ? h->off + HUD_POLL_MAX
+							   : (uint64_t)st.st_size;
+	while (h->off < end) {
+		uint64_t want = end - h->off;
 		ssize_t r = pread(h->fd, buf, want < sizeof(buf) ? want : sizeof(buf),
 				  (off_t)h->off);
 

@@ -25,7 +25,8 @@ struct hud;
 int hud_new(const char *path, struct hud **ret);
 void hud_free(struct hud *h);	/* NULL-safe */
 
-/* Counts the complete lines added since the last poll into *ret_lines.
+/* Counts the complete lines added since the last poll into *ret_lines,
+ * reading 1 MiB at most (more waits for the next poll).
  * Returns 0, or a negative errno when the file exists but cannot be read
  * (the follower stays usable; a later poll tries again). A missing file is
  * not an error: no lines. */

@@ -118,6 +118,35 @@ static void test_replace(void)
 	hud_free(h);
 }
 
+/* A program that grows its HUD file by megabytes at once (a sparse file,
+ * or a flood of lines) costs each poll 1 MiB of reading at most; the lines
+ * beyond are counted at the next polls, none lost. */
+static void test_bounded_poll(void)
+{
+	size_t len = (size_t)3 << 20;
+	char *big = malloc(len + 1);
+	struct hud *h;
+
+	if (!big) {
+		T_FAIL("out of memory");
+		return;
+	}
+	for (size_t i = 0; i < len; i += 2)
+		memcpy(big + i, "a\n", 2);
+	big[len] = '\0';
+	put("w", "");
+	CHECK_INT(hud_new(path, &h), 0);
+	put("a", big);
+	CHECK_INT(poll1(h), (1 << 20) / 2);
+	CHECK_INT(poll1(h), (1 << 20) / 2);
+	CHECK_INT(poll1(h), (1 << 20) / 2);
+	CHECK_INT(poll1(h), 0);
+	CHECK_INT(hud_lines(h), len / 2);
+	CHECK_INT(hud_restarts(h), 0);
+	hud_free(h);
+	free(big);
+}
+
 int main(void)
 {
 	if (!mkdtemp(dir))
@@ -128,6 +157,7 @@ int main(void)
 	T_RUN(test_truncate);
 	T_RUN(test_rewrite_past_old_size);
 	T_RUN(test_replace);
+	T_RUN(test_bounded_poll);
 	hud_free(NULL);
 	unlink(path);
 	rmdir(dir);
