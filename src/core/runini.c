@@ -236,6 +236,8 @@ int runini_failure(const struct runini *r, size_t nframes, struct strbuf *why)
 {
 	const char *state = runini_get(r, "state"), *end = runini_get(r, "end");
 	const char *sig = runini_get(r, "exit_signal"), *fsrc = runini_get(r, "frame_source");
+	const char *ring = runini_get(r, "frames_ring");
+	double over = num_or_nan(r, "frames_over_rate");
 	bool stopped = end && (!strcmp(end, "duration") || !strcmp(end, "stop-file") ||
 			       !strcmp(end, "signal"));
 	double status = num_or_nan(r, "exit_status"), rec_s = num_or_nan(r, "duration_recorded_s");
@@ -251,6 +253,11 @@ int runini_failure(const struct runini *r, size_t nframes, struct strbuf *why)
 		sb_addf(why, "the program was killed by SIG%s", sig);
 	else if (nframes == 0 && !(fsrc && !strcmp(fsrc, "none")))
 		sb_adds(why, "no frames were recorded");
+	else if (ring && !strncmp(ring, "broken", 6))
+		sb_addf(why, "the frame ring was %s; the frames after that are missing", ring);
+	else if (!isnan(over) && over > 0)
+		sb_addf(why, "%.0f presents came faster than 20000 a second and were not recorded; "
+			"the frame times around them are sums", over);
 	else if (!stopped && !isnan(rec_s) && !isnan(to_s) && rec_s < to_s)
 		sb_addf(why, "the program ended after %.1f s, before its window's end at %g s",
 			rec_s, to_s);

@@ -74,6 +74,9 @@ int runini_passes(const struct runini *r, const char *name, double **ret, struct
  *     stopped (exit_signal=NAME; INT, TERM, HUP, KILL are the stop's own
  *     when end= is duration, stop-file or signal);
  *   - no frames were recorded (unless frame_source=none asked for none);
+ *   - the frame ring broke (frames_ring=broken ...: the frames after the
+ *     break are missing), or presents came faster than the recorder keeps
+ *     (frames_over_rate= above 0: the frame times around them are sums);
  *   - the program ended by itself before its window's end (window_to_s=) or
  *     before half of the run's expected length (duration_s=).
  * Returns 1 with the first reason found in WHY ("the program exited with

@@ -103,6 +103,16 @@ static void test_failure(void)
 	check_failure("state=recording\nend=exit\nexit_status=0\n", 600,
 		      "the recorder did not finish (state recording: killed?)");
 	check_failure(done, 0, "no frames were recorded");
+	/* frames the ring or the rate cap lost: the times are not the program's */
+	check_failure("state=done\nend=duration\nexit_status=0\nframes_ring=broken at 0.1 s: its "
+		      "head 9 is not within 4 slots after its tail 2\n", 5,
+		      "the frame ring was broken at 0.1 s: its head 9 is not within 4 slots after "
+		      "its tail 2; the frames after that are missing");
+	check_failure("state=done\nend=duration\nexit_status=0\nframes_ring=ok\n"
+		      "frames_over_rate=0\n", 5, NULL);
+	check_failure("state=done\nend=duration\nexit_status=0\nframes_over_rate=1234\n", 5,
+		      "1234 presents came faster than 20000 a second and were not recorded; the "
+		      "frame times around them are sums");
 	check_failure("state=done\nend=exit\nexit_status=0\nframe_source=none\n", 0, NULL);
 	/* attached (exit_status -): judged by the frames */
 	check_failure("state=done\nend=gone\nexit_status=-\n", 5, NULL);
