@@ -100,7 +100,7 @@ fi
 
 # --- errors
 expect 2 "a probe of 0 s measures nothing" "$SS_BIN" probe -t 0
-expect 2 "expected a number" "$SS_BIN" probe -t abc
+expect 2 "expected a decimal number" "$SS_BIN" probe -t abc
 expect 2 "option '--cpus': 'x': position 1: expected a CPU number, got 'x'" "$SS_BIN" probe --cpus x
 expect 2 "range 3-1 runs backwards" "$SS_BIN" probe --cpus 3-1
 expect 2 "expected a whole number from 0 to 99" "$SS_BIN" probe -p 100
