@@ -516,14 +516,18 @@ static int cmd_run(char **argv, const struct pf_opts *o)
 		struct child_cred cred;
 		int r = child_cred_sudo(&cred);
 
-		if (r > 0 && (r = child_drop(&cred)) < 0) {
-			cli_error_errno(r, "cannot become uid %u (the user who ran sudo)",
-					(unsigned)cred.uid);
+		if (r > 0) {
+			int e = child_drop(&cred);
+
+			r = e < 0 ? e : 1;
+			child_cred_release(&cred);
+		}
+		if (r < 0) {
+			cli_error_errno(r, "cannot become the user who ran sudo; --as-root runs "
+					"'%s' as root", argv[0]);
 			kill(pid, SIGTERM);
 			return 127;
 		}
-		if (r > 0)
-			child_cred_release(&cred);
 	}
 	execvp(argv[0], argv);
 	cli_error_errno(-errno, "cannot run '%s'", cli_shown(argv[0]));

@@ -3,7 +3,7 @@
 # labels: e2e live root
 # Under sudo (root with SUDO_UID/SUDO_GID set), as docs/SECURITY.md says:
 # the program runs as the invoking user (uid, groups, HOME) unless
-# --as-root, and run.ini and the start line say whom it ran as; the run
+# --as-root (and so does watch's and prefetch run's command), and run.ini and the start line say whom it ran as; the run
 # directory, the directories record creates above it and every file in it
 # are the user's, made as the user (so not where the user cannot write);
 # the files that grow in /dev/shm while the run lasts are 0600 and named
@@ -64,6 +64,18 @@ as_user "$SS_BIN" record -q --frames none --as-root -o home/root -- sh -c 'id -u
 grep -q '\] 0$' home/root/program.log || fail "--as-root: $(cat home/root/program.log)"
 expect_eq "--as-root program_uid" "$(ini home/root/run.ini program_uid)" 0
 expect_eq "--as-root: the run still the user's" "$(stat -c %u home/root/run.ini)" $U
+
+# the other commands that start a program do the same: watch -- CMD and
+# prefetch run (whose fetch keeps root); --as-root keeps root
+as_user timeout 60 "$SS_BIN" watch --duration 5 --no-procs --input-dir "$T/bin" -- \
+	sh -c 'echo "uid=$(id -u)"' >watch.out 2>&1
+grep -qx "uid=$U" watch.out || fail "watch -- CMD did not run as the user: $(cat watch.out)"
+as_user timeout 60 "$SS_BIN" watch --as-root --duration 5 --no-procs --input-dir "$T/bin" -- \
+	sh -c 'echo "uid=$(id -u)"' >watch.out 2>&1
+grep -qx "uid=0" watch.out || fail "watch --as-root: $(cat watch.out)"
+as_user env XDG_CACHE_HOME="$T/cache" timeout 60 "$SS_BIN" prefetch run -- \
+	sh -c 'echo "uid=$(id -u) home=$HOME"' >pf.out 2>&1
+grep -qx "uid=$U home=$H" pf.out || fail "prefetch run did not run CMD as the user: $(cat pf.out)"
 
 # 2. made as the user: nowhere the user could not write (root's 0755 cwd)
 mkdir rootdir
