@@ -118,10 +118,12 @@ rm -f stop
 		sh -c "echo hello; '$M' --frames 5 --fps 500"
 ) 2>err &
 rp=$!
-(sleep 60; kill -9 $rp 2>/dev/null) &
+# a watchdog that lets go of our output (ctest waits for it to close)
+(sleep 60; kill -9 $rp 2>/dev/null) >/dev/null 2>&1 &
 wd=$!
 wait $rp
 rc=$?
+pkill -P $wd sleep 2>/dev/null
 kill $wd 2>/dev/null
 [ -e planted ] && xargs rm -f <planted
 [ $rc = 137 ] && fail "record with old names planted in /dev/shm hung (killed after 60 s)"
