@@ -101,12 +101,14 @@ check "compare prints ~ for the switch that changed nothing" 'awk "\$1 == \"stal
 # two benches started at once with one --results directory: the run
 # directories of the same second take the next free suffix, and both
 # benches finish (issue 13, item 8)
-mkdir two && for k in 1 2; do
+# (waited by pid: %1 may still name the injector above)
+mkdir two && pids=() && for k in 1 2; do
 	"$SS_BIN" bench same --db "$T/two$k.db" --results two --rounds 2 --no-watch --warmup 0 \
 		--frames marker -- "$GAME" --seconds 0.3 >"two$k.out" 2>&1 &
+	pids+=($!)
 done
-wait %1; rc1=$?
-wait %2; rc2=$?
+wait "${pids[0]}"; rc1=$?
+wait "${pids[1]}"; rc2=$?
 check "two benches at once: both exit 0" '[ $rc1 = 0 ] && [ $rc2 = 0 ] || { cat two1.out two2.out; false; }'
-check "two benches at once: 4 run directories, 4 runs stored" '[ $(ls -d two/*/ | wc -l) = 4 ] && [ $(sqlite3 "$T/two1.db" "select count(*) from runs") = 2 ] && [ $(sqlite3 "$T/two2.db" "select count(*) from runs") = 2 ]'
+check "two benches at once: 4 run directories, 4 runs stored" '[ $(ls -d two/*/ | wc -l) = 4 ] && [ $(sqlite3 "$T/two1.db" "select count(*) from runs") = 2 ] && [ $(sqlite3 "$T/two2.db" "select count(*) from runs") = 2 ] || { ls -la two; cat two1.out two2.out; false; }'
 exit $fail
