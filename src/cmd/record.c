@@ -19,6 +19,7 @@
 #include "cmd/cmd.h"
 #include "cmd/html.h"
 #include "cmd/watch_opts.h"
+#include "core/runini.h"
 #include "core/strbuf.h"
 #include "run/recorder.h"
 
@@ -58,35 +59,42 @@ static void say(void *ctx, enum recorder_say kind, const char *line)
 
 /*
  * At the end, on the terminal and not only in run.ini: what went wrong. A
- * program that failed (a non-zero status, or a signal it was not stopped
- * with), a --thread never seen, a HUD file that never appeared are '!!'
+ * program that failed (it ended by itself with a non-zero status, or by a
+ * signal), a --thread never seen, a HUD file that never appeared are '!!'
  * lines (also with -q); evidence missing because record is not root is a
  * note (not with -q). Returns whether the program failed (exit status 3).
- * A status or signal that answers our own stop (duration, stop file,
- * SIGINT) is not a failure: runini_failure's rule, which the analysis
- * applies to run.ini.
+ * What a program does once the run stopped it (duration, stop file, a
+ * signal to record) is its answer to the stop, never a failure; a crash
+ * then is a note: runini_end_judge, the rule the analysis applies to
+ * run.ini.
  */
 static bool say_what_went_wrong(const struct recorder_opts *o, const struct recorder_result *res)
 {
-	bool stopped = res->end == RECORDER_END_DURATION || res->end == RECORDER_END_STOP_FILE ||
-		       res->end == RECORDER_END_SIGNAL;
 	bool mine = res->own_child && res->reaped, failed = false;
-	int st = WIFEXITED(res->status) ? WEXITSTATUS(res->status) : 0;
-	int sig = WIFSIGNALED(res->status) ? WTERMSIG(res->status) : 0;
+	long st = mine && WIFEXITED(res->status) ? WEXITSTATUS(res->status) : -1;
+	int sig = mine && WIFSIGNALED(res->status) ? WTERMSIG(res->status) : 0;
+	const char *stop = res->stop_sig ? sigabbrev_np(res->stop_sig) ?: "?" : NULL;
+	struct strbuf why = STRBUF_INIT;
+	int k = mine ? runini_end_judge(stop, st, sig ? sigabbrev_np(sig) ?: "?" : NULL, &why)
+		     : RUNINI_END_OK;
 
-	if (mine && WIFEXITED(res->status) && st &&
-	    !(stopped && (st == 128 + SIGINT || st == 128 + SIGTERM || st == 128 + SIGHUP))) {
-		fprintf(stderr, "!! PROGRAM FAILED: '%s' exited with status %d (program.log has its "
-			"output)\n", cli_shown(res->program), st);
+	if (k == RUNINI_END_FAILED && st > 0) {
+		fprintf(stderr, "!! PROGRAM FAILED: '%s' exited with status %ld (program.log has "
+			"its output)\n", cli_shown(res->program), st);
 		failed = true;
-	} else if (mine && WIFSIGNALED(res->status) &&
-		   !(stopped && (sig == SIGTERM || sig == SIGKILL || sig == SIGINT ||
-				 sig == SIGHUP))) {
+	} else if (k == RUNINI_END_FAILED) {
 		fprintf(stderr, "!! PROGRAM FAILED: '%s' was killed by SIG%s%s\n",
 			cli_shown(res->program), sigabbrev_np(sig) ?: "?",
 			WCOREDUMP(res->status) ? " (core dumped)" : "");
 		failed = true;
+	} else if (k == RUNINI_END_NOTE && !o->quiet) {
+		fprintf(stderr, "%s: note: '%s' was killed by SIG%s%s after the stop's SIG%s: a "
+			"crash during its shutdown, its answer to the stop, not a failure of "
+			"the run\n",
+			cli_prog, cli_shown(res->program), sigabbrev_np(sig) ?: "?",
+			WCOREDUMP(res->status) ? " (core dumped)" : "", stop);
 	}
+	sb_release(&why);
 	if (o->thread && !res->thread_seen)
 		fprintf(stderr, "!! --thread '%s': no thread of that name or id was seen; the frame "
 			"thread was the one that presented (run.ini frame_thread)\n",

@@ -212,17 +212,6 @@ int runini_passes(const struct runini *r, const char *name, double **ret, struct
 	return (int)k;
 }
 
-/* Whether SIG (run.ini's exit_signal, "TERM") is one a stop sends. */
-static bool stop_signal(const char *sig)
-{
-	static const char *const names[] = { "INT", "TERM", "HUP", "KILL" };
-
-	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
-		if (!strcmp(sig, names[i]))
-			return true;
-	return false;
-}
-
 /* KEY as a number, NaN when absent, "-" or not one. */
 static double num_or_nan(const struct runini *r, const char *key)
 {
@@ -232,26 +221,127 @@ static double num_or_nan(const struct runini *r, const char *key)
 	return v && to_double(v, &x) == 0 ? x : NAN;
 }
 
+/* Whether SIG, a signal's name from run.ini ("TERM"), names a signal. */
+static bool a_signal(const char *sig)
+{
+	return sig && *sig && strcmp(sig, "-");
+}
+
+/* runini.h */
+int runini_end_judge(const char *stop_sig, long status, const char *sig, struct strbuf *why)
+{
+	size_t len = why->len;
+	bool own;
+
+	if (!stop_sig) {	/* it ended by itself: how it ended is its own */
+		if (status > 0)
+			sb_addf(why, "the program exited with status %ld", status);
+		else if (a_signal(sig))
+			sb_addf(why, "the program was killed by SIG%s", sig);
+		else
+			return RUNINI_END_OK;
+		return why->len > len ? RUNINI_END_FAILED : -ENOMEM;
+	}
+	/* stopped: any status is its answer; a signal the stop sent (or the
+	 * SIGKILL after its grace) is the stop itself */
+	if (!a_signal(sig))
+		return RUNINI_END_OK;
+	if (*stop_sig)
+		own = !strcmp(sig, stop_sig) || !strcmp(sig, "KILL");
+	else	/* before stop_signal=: a stop sent INT, TERM or HUP */
+		own = !strcmp(sig, "INT") || !strcmp(sig, "TERM") || !strcmp(sig, "HUP") ||
+		      !strcmp(sig, "KILL");
+	if (own)
+		return RUNINI_END_OK;
+	if (*stop_sig)
+		sb_addf(why, "the program was killed by SIG%s after the stop's SIG%s", sig,
+			stop_sig);
+	else
+		sb_addf(why, "the program was killed by SIG%s after the stop", sig);
+	return why->len > len ? RUNINI_END_NOTE : -ENOMEM;
+}
+
+/* runini.h */
+int runini_stopped(const struct runini *r, const char **ret_sig)
+{
+	const char *s = runini_get(r, "stop_signal"), *end = runini_get(r, "end");
+
+	if (s) {
+		if (!a_signal(s))
+			return 0;
+		*ret_sig = s;
+		return 1;
+	}
+	/* a run.ini from before stop_signal=: end= says whether the run
+	 * stopped the program (the recorder's loop saw it running one period
+	 * before), not with which signal */
+	if (end && (!strcmp(end, "duration") || !strcmp(end, "stop-file") ||
+		    !strcmp(end, "signal"))) {
+		*ret_sig = "";
+		return 1;
+	}
+	return 0;
+}
+
+/* KEY as a status or -1 (absent, "-"). */
+static long status_of(const struct runini *r, const char *key)
+{
+	double x = num_or_nan(r, key);
+
+	return isnan(x) || x < 0 || x > 255 ? -1 : (long)x;
+}
+
+/* runini.h */
+int runini_stop_note(const struct runini *r, struct strbuf *note)
+{
+	const char *ss = NULL;
+	double at = num_or_nan(r, "stop_s"), kill_s = num_or_nan(r, "stop_kill_s");
+	double ended = num_or_nan(r, "stop_ended_s");
+	size_t len = note->len;
+	int k;
+
+	if (!runini_stopped(r, &ss))
+		return 0;
+	k = runini_end_judge(ss, status_of(r, "exit_status"), runini_get(r, "exit_signal"), note);
+	if (k < 0)
+		return k;
+	if (k == RUNINI_END_NOTE) {
+		if (!isnan(at) && !isnan(ended) && ended >= at)
+			sb_addf(note, " (%.1f s after it)", ended - at);
+		sb_adds(note, ": a crash during its shutdown, its answer to the stop, not a failure "
+			      "of the run");
+	} else if (!isnan(at) && !isnan(kill_s) && kill_s >= at) {
+		sb_addf(note, "the program was still there %.1f s after the stop's SIG%s and was "
+			      "killed (SIGKILL): its answer to the stop, not a failure of the run",
+			kill_s - at, ss);
+	} else {
+		return 0;
+	}
+	return note->len > len ? 1 : -ENOMEM;
+}
+
 int runini_failure(const struct runini *r, size_t nframes, struct strbuf *why)
 {
-	const char *state = runini_get(r, "state"), *end = runini_get(r, "end");
-	const char *sig = runini_get(r, "exit_signal"), *fsrc = runini_get(r, "frame_source");
-	const char *ring = runini_get(r, "frames_ring");
+	const char *state = runini_get(r, "state"), *stop_sig = NULL;
+	const char *fsrc = runini_get(r, "frame_source"), *ring = runini_get(r, "frames_ring");
 	double over = num_or_nan(r, "frames_over_rate");
-	bool stopped = end && (!strcmp(end, "duration") || !strcmp(end, "stop-file") ||
-			       !strcmp(end, "signal"));
-	double status = num_or_nan(r, "exit_status"), rec_s = num_or_nan(r, "duration_recorded_s");
+	bool stopped = runini_stopped(r, &stop_sig) == 1;
+	double rec_s = num_or_nan(r, "duration_recorded_s");
 	double want_s = num_or_nan(r, "duration_s"), to_s = num_or_nan(r, "window_to_s");
 	size_t len = why->len;
+	int k;
 
-	if (r && state && strcmp(state, "done"))
+	if (r && state && strcmp(state, "done")) {
 		sb_addf(why, "the recorder did not finish (state %s: killed?)", state);
-	else if (!isnan(status) && status != 0 &&
-		 !(stopped && (status == 128 + 2 || status == 128 + 15 || status == 128 + 1)))
-		sb_addf(why, "the program exited with status %g", status);
-	else if (sig && *sig && strcmp(sig, "-") && !(stopped && stop_signal(sig)))
-		sb_addf(why, "the program was killed by SIG%s", sig);
-	else if (nframes == 0 && !(fsrc && !strcmp(fsrc, "none")))
+		return why->len > len ? 1 : -ENOMEM;
+	}
+	if (!stopped) {	/* stopped: how it ended is its answer (runini_stop_note) */
+		k = runini_end_judge(NULL, status_of(r, "exit_status"), runini_get(r, "exit_signal"),
+				     why);
+		if (k != RUNINI_END_OK)
+			return k < 0 ? k : 1;
+	}
+	if (nframes == 0 && !(fsrc && !strcmp(fsrc, "none")))
 		sb_adds(why, "no frames were recorded");
 	else if (ring && !strncmp(ring, "broken", 6))
 		sb_addf(why, "the frame ring was %s; the frames after that are missing", ring);

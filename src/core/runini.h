@@ -62,17 +62,55 @@ int runini_get_double(const struct runini *r, const char *name, const char *key,
 int runini_passes(const struct runini *r, const char *name, double **ret, struct strbuf *err);
 
 /*
+ * How a program's end reads: the one rule that record applies to its result
+ * and runini_failure to run.ini. What a program does after the run stopped
+ * it is its answer to the stop, never a failure of the run.
+ *   STOP_SIG  the signal the run stopped the program with, without "SIG"
+ *             ("TERM"); "" when it was stopped with a signal not known (a
+ *             run.ini from before stop_signal=, whose end= says it was
+ *             stopped: INT, TERM or HUP); NULL when the run did not stop it
+ *             (it ended by itself, or nothing is known of an end)
+ *   STATUS    its exit status, or -1 (it did not exit, or not known)
+ *   SIG       the signal that ended it ("SEGV"), or NULL
+ * Returns RUNINI_END_FAILED with why in WHY ("the program exited with status
+ * 3": not stopped, and a non-zero status or any signal), RUNINI_END_NOTE
+ * with words in WHY (stopped, and then ended by a signal that is not the
+ * stop's own, nor the SIGKILL that follows a stop: a crash during its
+ * shutdown, "killed by SIGSEGV after the stop's SIGTERM"), else
+ * RUNINI_END_OK; -ENOMEM.
+ */
+enum { RUNINI_END_OK, RUNINI_END_FAILED, RUNINI_END_NOTE };
+int runini_end_judge(const char *stop_sig, long status, const char *sig, struct strbuf *why);
+
+/*
+ * The stop R's run made, when it made one: the signal's name into *RET_SIG
+ * (a string of R, or "" for a run.ini from before stop_signal= whose end= is
+ * duration, stop-file or signal). Returns 1 when the run stopped the
+ * program, 0 when it did not (stop_signal=-, or an old run.ini that ended
+ * otherwise, or R NULL).
+ */
+int runini_stopped(const struct runini *r, const char **ret_sig);
+
+/*
+ * What a stopped program did on its way out that a reader should know,
+ * though it is no failure (docs/METRICS.md, "Failed runs"): killed by a
+ * signal that is not the stop's (a crash during its shutdown), or still
+ * there when the grace ran out (stop_kill_s=: SIGKILL). Returns 1 with the
+ * words in NOTE, 0 when there is nothing to say; -ENOMEM.
+ */
+int runini_stop_note(const struct runini *r, struct strbuf *note);
+
+/*
  * Whether the run R describes failed, with NFRAMES frames recorded (R may
  * be NULL: a frame log, judged by its frames alone). A failed run's numbers
  * describe a program that did not do its work, so they never feed a median
- * unmarked (docs/METRICS.md, "Failed runs"). It failed when:
+ * unmarked (docs/METRICS.md, "Failed runs"). Failure is judged up to the
+ * stop: how a stopped program ends is its answer (runini_end_judge). It
+ * failed when:
  *   - the recorder did not finish (state= is not "done": killed?);
- *   - the program exited with a non-zero status (exit_status=N), other
- *     than 128 + INT, TERM or HUP when the run was stopped (its handler's
- *     answer to the stop);
- *   - the program was killed by a signal it was not sent when the run was
- *     stopped (exit_signal=NAME; INT, TERM, HUP, KILL are the stop's own
- *     when end= is duration, stop-file or signal);
+ *   - the program was not stopped by the run (runini_stopped) and exited
+ *     with a non-zero status (exit_status=N) or was killed by a signal
+ *     (exit_signal=NAME);
  *   - no frames were recorded (unless frame_source=none asked for none);
  *   - the frame ring broke (frames_ring=broken ...: the frames after the
  *     break are missing), or presents came faster than the recorder keeps

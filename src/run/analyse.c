@@ -590,6 +590,10 @@ static int measure(struct work *w, struct strbuf *emsg)
 	}
 	if (r < 0 || (r > 0 && !(a->failure = strdup(w->err.buf))))
 		return sb_error(emsg, -ENOMEM, "'%s'", w->input);
+	/* how a stopped program ended: said, never a failure */
+	r = runini_stop_note(w->ini, &w->notes);
+	if (r < 0 || (r > 0 && sb_addc(&w->notes, '\n') < 0))
+		return sb_error(emsg, -ENOMEM, "'%s'", w->input);
 	/* the loudest words first: the recorder's on the frames (no frames, or
 	 * frames that stopped; it has the hints), then a failed run's */
 	if (a->failure)

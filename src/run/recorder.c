@@ -808,6 +808,7 @@ const struct recorder_result *recorder_result(struct recorder *r)
 	res->own_child = r->own_child;
 	res->reaped = r->reaped;
 	res->status = r->status;
+	res->stop_sig = r->stop_sig;
 	res->thread_seen = r->thread_seen;
 	res->sampled = r->s != NULL;
 	res->exact = r->exact != NULL;

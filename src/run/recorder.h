@@ -87,6 +87,8 @@ struct recorder_result {
 	bool own_child;		/* started by us, so status is ours to judge */
 	bool reaped;		/* status is valid */
 	int status;		/* waitpid's */
+	int stop_sig;		/* the signal the run stopped the program with; 0: it
+				 * ended by itself (status is then its own) */
 	bool thread_seen;	/* --thread: the named thread was seen */
 	bool sampled;		/* the sampler ran (samples carry the evidence) */
 	bool exact;		/* in exact mode */

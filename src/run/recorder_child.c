@@ -300,6 +300,7 @@ static void stop_kill(struct child_stop *s)
 {
 	struct recorder *r = s->ctx;
 
+	r->stop_kill_ns = sched_now_ns();
 	if (!r->o.quiet)
 		recorder_say(r, RECORDER_INFO, "'%s' did not stop: SIGKILL", r->program.buf);
 }
@@ -313,11 +314,26 @@ void recorder_stop_child(struct recorder *r, int sig)
 				.tick = stop_tick, .hurry = stop_hurry, .on_kill = stop_kill,
 				.ctx = r };
 
-	if (!r->own_child || stop_gone(&s))
+	if (!r->own_child)
 		return;
+	/* the program had not been seen to end (the loop looks every period,
+	 * and a Ctrl-C may have reached it first): from here on, how it ends is
+	 * its answer to the stop, not its failure (runini_end_judge); the first
+	 * stop is the one */
+	if (!r->reaped && !r->stop_sig) {
+		r->stop_sig = sig;
+		r->stop_ns = sched_now_ns();
+	}
+	if (stop_gone(&s)) {
+		if (r->stop_sig && !r->stop_end_ns)
+			r->stop_end_ns = sched_now_ns();
+		return;
+	}
 	if (r->o.live && sig != SIGKILL)
 		recorder_say(r, RECORDER_INFO, "stopping '%s' (SIG%s; SIGKILL if it is still there "
 			     "in %llu s)", r->program.buf, sigabbrev_np(sig) ?: "?",
 			     (unsigned long long)(STOP_GRACE_NS / NSEC));
 	child_stop(&s);
+	if (r->stop_sig && !r->stop_end_ns)
+		r->stop_end_ns = sched_now_ns();
 }

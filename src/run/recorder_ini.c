@@ -244,7 +244,13 @@ static double ini_helpers(struct recorder *r, struct strbuf *sb)
 	return helper_s;
 }
 
-/* How the program ended. */
+/* Seconds from the run's t0 to NS (CLOCK_MONOTONIC). */
+static double since_t0(const struct recorder *r, uint64_t ns)
+{
+	return ns > r->clock0.mono_ns ? (double)(ns - r->clock0.mono_ns) / 1e9 : 0.0;
+}
+
+/* How the program ended, and the stop that ended it. */
 static void ini_exit(const struct recorder *r, struct strbuf *sb)
 {
 	if (!r->own_child) {
@@ -257,6 +263,20 @@ static void ini_exit(const struct recorder *r, struct strbuf *sb)
 	} else {
 		inifmt_add(sb, "exit_status", NULL);
 	}
+	if (!r->own_child)
+		return;
+	/* whether the run stopped it, and when: what it did from then on
+	 * (exit_status, exit_signal) is its answer to the stop */
+	if (!r->stop_sig) {
+		inifmt_add(sb, "stop_signal", NULL);
+		return;
+	}
+	inifmt_add(sb, "stop_signal", sigabbrev_np(r->stop_sig) ?: "?");
+	inifmt_addf(sb, "stop_s", "%.3f", since_t0(r, r->stop_ns));
+	if (r->stop_kill_ns)
+		inifmt_addf(sb, "stop_kill_s", "%.3f", since_t0(r, r->stop_kill_ns));
+	if (r->stop_end_ns)
+		inifmt_addf(sb, "stop_ended_s", "%.3f", since_t0(r, r->stop_end_ns));
 }
 
 /* The frames: counts per source, the verdict, the ring's and HUD's health,

@@ -79,6 +79,11 @@ struct recorder {
 	bool as_user;		/* started as the user who ran sudo (cred) */
 	int status;		/* waitpid status, valid when reaped */
 	bool reaped;
+	/* the stop (run.ini stop_*): the signal the run stopped the program with,
+	 * 0 while it has not (it ended by itself, or attached); CLOCK_MONOTONIC
+	 * ns of the stop, of the SIGKILL after the grace, of its end; 0: none */
+	int stop_sig;
+	uint64_t stop_ns, stop_kill_ns, stop_end_ns;
 	enum frame_mode fmode;
 	unsigned hooks;		/* HOOK_* in the child's environment */
 	bool gl32;		/* the 32-bit GL/EGL library beside the 64-bit one */

@@ -119,7 +119,10 @@ static void test_failure(void)
 	/* a signal it was sent by the stop is the stop's; another is a crash */
 	check_failure("state=done\nend=duration\nexit_status=-\nexit_signal=TERM\n", 5, NULL);
 	check_failure("state=done\nend=signal\nexit_status=-\nexit_signal=INT\n", 5, NULL);
-	check_failure("state=done\nend=duration\nexit_status=-\nexit_signal=SEGV\n", 5,
+	/* a crash after the stop (old run.ini: end= says it was stopped) is its
+	 * answer, a note (test_stop) */
+	check_failure("state=done\nend=duration\nexit_status=-\nexit_signal=SEGV\n", 5, NULL);
+	check_failure("state=done\nend=exit\nexit_status=-\nexit_signal=SEGV\n", 5,
 		      "the program was killed by SIGSEGV");
 	check_failure("state=done\nend=exit\nexit_status=-\nexit_signal=TERM\n", 5,
 		      "the program was killed by SIGTERM");
@@ -127,6 +130,20 @@ static void test_failure(void)
 	check_failure("state=done\nend=duration\nexit_status=130\n", 5, NULL);
 	check_failure("state=done\nend=exit\nexit_status=130\n", 5,
 		      "the program exited with status 130");
+	/* any status after the stop is its answer (ioquake3 exits 1 on SIGTERM) */
+	check_failure("state=done\nend=duration\nexit_status=1\n", 5, NULL);
+	check_failure("state=done\nend=duration\nexit_status=1\nstop_signal=TERM\nstop_s=4\n", 5,
+		      NULL);
+	check_failure("state=done\nend=stop-file\nexit_status=-\nexit_signal=SEGV\n"
+		      "stop_signal=TERM\n", 5, NULL);
+	/* stop_signal=- (new): the program ended before the stop, by itself;
+	 * its status is its own though end= says duration */
+	check_failure("state=done\nend=duration\nexit_status=1\nstop_signal=-\n", 5,
+		      "the program exited with status 1");
+	check_failure("state=done\nend=duration\nexit_status=-\nexit_signal=TERM\n"
+		      "stop_signal=-\n", 5, "the program was killed by SIGTERM");
+	check_failure("state=done\nend=exit\nexit_status=1\nstop_signal=-\n", 5,
+		      "the program exited with status 1");
 	/* ended short: before the window's end, before half the duration */
 	check_failure("state=done\nend=exit\nexit_status=0\nduration_recorded_s=4.5\n"
 		      "window_to_s=8\n", 5,
@@ -145,9 +162,107 @@ static void test_failure(void)
 	sb_release(&got);
 }
 
+/* runini_stop_note on INI: NOTE (NULL: nothing to say). */
+static void check_stop_note(const char *ini, const char *note)
+{
+	struct strbuf err = STRBUF_INIT, got = STRBUF_INIT;
+	struct runini *r = NULL;
+
+	CHECK_INT(runini_parse(ini, strlen(ini), "run.ini", &r, &err), 0);
+	CHECK_INT(runini_stop_note(r, &got), note ? 1 : 0);
+	CHECK_STR(got.buf, note ? note : "");
+	runini_free(r);
+	sb_release(&err);
+	sb_release(&got);
+}
+
+/* INI parsed, or NULL (and a failed check). */
+static struct runini *parse_ok(const char *ini)
+{
+	struct strbuf err = STRBUF_INIT;
+	struct runini *r = NULL;
+
+	CHECK_INT(runini_parse(ini, strlen(ini), "run.ini", &r, &err), 0);
+	sb_release(&err);
+	return r;
+}
+
+/* The stop and the program's answer to it: runini_end_judge, the rule record
+ * applies to its result, and the notes the analysis adds. */
+static void test_stop(void)
+{
+	struct strbuf why = STRBUF_INIT;
+	const char *sig = NULL;
+	struct runini *r = NULL;
+
+	/* not stopped: a status or any signal is a failure */
+	CHECK_INT(runini_end_judge(NULL, 0, NULL, &why), RUNINI_END_OK);
+	CHECK_INT(runini_end_judge(NULL, 1, NULL, &why), RUNINI_END_FAILED);
+	CHECK_STR(why.buf, "the program exited with status 1");
+	sb_reset(&why);
+	CHECK_INT(runini_end_judge(NULL, -1, "TERM", &why), RUNINI_END_FAILED);
+	CHECK_STR(why.buf, "the program was killed by SIGTERM");
+	sb_reset(&why);
+	/* stopped: a status, the stop's signal, the SIGKILL after the grace are
+	 * its answer; another signal is a note */
+	CHECK_INT(runini_end_judge("TERM", 1, NULL, &why), RUNINI_END_OK);
+	CHECK_INT(runini_end_judge("TERM", 255, NULL, &why), RUNINI_END_OK);
+	CHECK_INT(runini_end_judge("TERM", -1, "TERM", &why), RUNINI_END_OK);
+	CHECK_INT(runini_end_judge("TERM", -1, "KILL", &why), RUNINI_END_OK);
+	CHECK_INT(runini_end_judge("INT", -1, "INT", &why), RUNINI_END_OK);
+	CHECK_STR(why.buf, "");
+	CHECK_INT(runini_end_judge("TERM", -1, "SEGV", &why), RUNINI_END_NOTE);
+	CHECK_STR(why.buf, "the program was killed by SIGSEGV after the stop's SIGTERM");
+	sb_reset(&why);
+	CHECK_INT(runini_end_judge("TERM", -1, "INT", &why), RUNINI_END_NOTE);
+	sb_reset(&why);
+	/* an old run.ini: the stop's signal unknown, INT, TERM, HUP its own */
+	CHECK_INT(runini_end_judge("", -1, "HUP", &why), RUNINI_END_OK);
+	CHECK_INT(runini_end_judge("", -1, "ABRT", &why), RUNINI_END_NOTE);
+	CHECK_STR(why.buf, "the program was killed by SIGABRT after the stop");
+	sb_reset(&why);
+
+	/* runini_stopped: stop_signal= first, else end= */
+	r = parse_ok("end=duration\nstop_signal=TERM\n");
+	CHECK_INT(runini_stopped(r, &sig), 1);
+	CHECK_STR(sig, "TERM");
+	runini_free(r);
+	r = parse_ok("end=duration\nstop_signal=-\n");
+	CHECK_INT(runini_stopped(r, &sig), 0);
+	runini_free(r);
+	r = parse_ok("end=signal\n");
+	CHECK_INT(runini_stopped(r, &sig), 1);
+	CHECK_STR(sig, "");
+	runini_free(r);
+	r = parse_ok("end=exit\n");
+	CHECK_INT(runini_stopped(r, &sig), 0);
+	runini_free(r);
+	CHECK_INT(runini_stopped(NULL, &sig), 0);
+
+	check_stop_note("state=done\nend=duration\nexit_status=1\nstop_signal=TERM\nstop_s=4.0\n"
+			"stop_ended_s=4.1\n", NULL);
+	check_stop_note("state=done\nend=duration\nexit_status=-\nexit_signal=SEGV\n"
+			"stop_signal=TERM\nstop_s=4.000\nstop_ended_s=4.250\n",
+			"the program was killed by SIGSEGV after the stop's SIGTERM (0.2 s after "
+			"it): a crash during its shutdown, its answer to the stop, not a failure "
+			"of the run");
+	check_stop_note("state=done\nend=duration\nexit_status=-\nexit_signal=SEGV\n",
+			"the program was killed by SIGSEGV after the stop: a crash during its "
+			"shutdown, its answer to the stop, not a failure of the run");
+	check_stop_note("state=done\nend=duration\nexit_status=-\nexit_signal=KILL\n"
+			"stop_signal=TERM\nstop_s=4.000\nstop_kill_s=9.000\nstop_ended_s=9.010\n",
+			"the program was still there 5.0 s after the stop's SIGTERM and was killed "
+			"(SIGKILL): its answer to the stop, not a failure of the run");
+	/* it ended by itself: a failure (runini_failure says it), no note */
+	check_stop_note("state=done\nend=exit\nexit_status=-\nexit_signal=SEGV\nstop_signal=-\n",
+			NULL);
+	sb_release(&why);
+}
+
 int main(void)
 {
 	T_RUN(test_parse);
+	T_RUN(test_stop);
 	T_RUN(test_errors);
 	T_RUN(test_failure);
 	return t_exit();
