@@ -276,6 +276,8 @@ static int segments(struct ex *x)
 	size_t n = 0, cap = 3 + a->nsegs + r->ndamage;
 	uint64_t end = x->npres ? x->pres[x->npres - 1].t_ns : 0;
 	struct seg *sg = calloc(cap, sizeof(*sg));
+	uint64_t run_end = 0;
+	double t0 = NAN, dur = NAN;
 	int ret;
 
 	if (!sg)
@@ -291,24 +293,24 @@ static int segments(struct ex *x)
 	for (size_t k = 0; k < a->nsegs; k++)
 		sg[n++] = (struct seg){ ns_of_s(x, a->segs[k].start_s), ns_of_s(x, a->segs[k].end_s),
 					"reload", 0 };
+	/* the run's end, when run.ini knows it (t0_mono + duration_recorded_s):
+	 * where a torn or damaged tail ends */
+	if (a->ini && runini_get_double(a->ini, NULL, "t0_mono", &t0, NULL) == 0 &&
+	    runini_get_double(a->ini, NULL, "duration_recorded_s", &dur, NULL) == 0)
+		run_end = (uint64_t)llround((t0 + dur) * 1e9);
 	for (size_t k = 0; k < r->ndamage; k++) {
 		const struct rec_damage *d = &r->damage[k];
 		uint64_t da = d->t_before_ns ? d->t_before_ns : x->base_ns;
-		uint64_t db = d->t_after_ns ? d->t_after_ns : da;
+		uint64_t db = d->t_after_ns ? d->t_after_ns : run_end > da ? run_end : da;
 
 		sg[n++] = (struct seg){ da, db < da ? da : db, "record damaged", d->bytes };
 	}
 	if (r->torn_bytes) {
-		/* a torn tail: from the last stamp read to the run's end, when
-		 * run.ini knows it (t0_mono + duration_recorded_s) */
-		double t0 = NAN, d = NAN;
+		/* a torn tail: from the last stamp read to the run's end */
 		uint64_t last = last_stamp(x);
 
-		if (a->ini && runini_get_double(a->ini, NULL, "t0_mono", &t0, NULL) == 0 &&
-		    runini_get_double(a->ini, NULL, "duration_recorded_s", &d, NULL) == 0 &&
-		    (uint64_t)llround((t0 + d) * 1e9) > last)
-			sg[n++] = (struct seg){ last, (uint64_t)llround((t0 + d) * 1e9), "record torn",
-						r->torn_bytes };
+		if (run_end > last)
+			sg[n++] = (struct seg){ last, run_end, "record torn", r->torn_bytes };
 	}
 	for (size_t k = 0; k < n; k++)
 		if (sg[k].b < sg[k].a)

@@ -7,6 +7,7 @@
  * pointer malloc'd (or NULL with its count 0): rec_free frees each string,
  * each thread snapshot's array, and every array.
  */
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -44,6 +45,23 @@ void rec_free(struct rec *r)
 	free(r->strs);
 	free(r->damage);
 	free(r);
+}
+
+int rec_torn_to_damage(struct rec *r)
+{
+	struct rec_damage *d;
+
+	if (!r->torn_bytes)
+		return 0;
+	d = realloc(r->damage, (r->ndamage + 1) * sizeof(*d));
+	if (!d)
+		return -ENOMEM;
+	r->damage = d;
+	r->damage[r->ndamage++] = (struct rec_damage){ .off = r->torn_off, .bytes = r->torn_bytes,
+						       .t_before_ns = r->torn_t_ns };
+	r->damaged_bytes += r->torn_bytes;
+	r->torn_bytes = 0;
+	return 1;
 }
 
 const char *rec_meta_get(const struct rec *r, const char *key)

@@ -129,6 +129,8 @@ struct rec {
 	char **strs;		/* strs[0] is "" */
 	uint64_t unknown_records;	/* records of types this reader skipped */
 	uint64_t torn_bytes;	/* bytes at the end that did not form a whole block */
+	uint64_t torn_off;	/* where they start in the file */
+	uint64_t torn_t_ns;	/* the latest stamp decoded before them; 0: none */
 	size_t ndamage;		/* damaged spans skipped, in file order */
 	struct rec_damage *damage;
 	uint64_t damaged_bytes;	/* their bytes together */
@@ -136,6 +138,17 @@ struct rec {
 };
 
 void rec_free(struct rec *r);	/* NULL-safe */
+
+/*
+ * Counts R's torn tail as damage: a damage span from torn_off to the end of
+ * the file (t_before_ns its torn_t_ns, t_after_ns 0: to the end), added to
+ * damaged_bytes; torn_bytes becomes 0. For a record whose writer is known to
+ * have finished (its run.ini says state=done): bytes at its end that do not
+ * check out were damaged afterwards (a flipped bit, a copy cut short), not
+ * cut short by a crash. Returns 1 when there was a tail, 0 when not,
+ * -ENOMEM (R untouched).
+ */
+int rec_torn_to_damage(struct rec *r);
 
 /* The value of meta KEY, or NULL. */
 const char *rec_meta_get(const struct rec *r, const char *key);

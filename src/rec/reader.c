@@ -212,6 +212,7 @@ int rec_parse_stream(const void *buf, size_t len, const struct rec_stream *st, s
 		next = d.r->version_major >= 2 ? next_key_block(&d, off + 1) : 0;
 		if (!next) {
 			d.r->torn_bytes = rest;
+			d.r->torn_off = off;
 			break;
 		}
 		r = push_damage(&d, off, next - off);
@@ -240,6 +241,8 @@ int rec_parse_stream(const void *buf, size_t len, const struct rec_stream *st, s
 		if (d.header_block)
 			d.period = rec_parse_u64(rec_meta_get(d.r, "period_ns"));
 	}
+	if (d.r->torn_bytes)
+		d.r->torn_t_ns = d.t_last;
 	off = d.nblocks ? end : REC_FILE_HEADER;
 	if (off == REC_FILE_HEADER) {
 		d.off = off;

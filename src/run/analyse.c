@@ -209,7 +209,9 @@ static bool across_damage(const struct rec *r, uint64_t a, uint64_t b)
 	for (size_t k = 0; k < r->ndamage; k++) {
 		const struct rec_damage *d = &r->damage[k];
 
-		if (a <= d->t_before_ns && (!d->t_after_ns || b >= d->t_after_ns))
+		/* t_after_ns 0: nothing was read after it (a damaged tail) */
+		if (a <= d->t_before_ns && b > d->t_before_ns &&
+		    (!d->t_after_ns || b >= d->t_after_ns))
 			return true;
 	}
 	return false;
@@ -285,7 +287,7 @@ static int load_run_dir(const char *dir, const struct analyse_opts *o, struct an
 	struct rec *rec = NULL;
 	double t0 = NAN;
 	const char *v;
-	int r, fd;
+	int r, fd, tail;
 
 	r = rec_rundir_ini(dir, &path, &text, notes, &err);
 	if (r == -ENOENT) {
@@ -352,6 +354,15 @@ static int load_run_dir(const char *dir, const struct analyse_opts *o, struct an
 		if (end != v && !*end && isfinite(x))
 			t0 = x;
 	}
+	/* the recorder finished its record (state=done: it wrote the end and
+	 * closed the file): bytes at the end that do not check out were
+	 * damaged since (a flipped bit, a copy cut short), not torn by a crash */
+	v = runini_get(ini, "state");
+	tail = v && !strcmp(v, "done") ? rec_torn_to_damage(rec) : 0;
+	if (tail < 0) {
+		r = sb_error(emsg, tail, "'%s'", path.buf);
+		goto fail;
+	}
 	if (rec->torn_bytes)
 		sb_addf(notes, "'%s': the last %llu bytes were torn (a crash?); their frames are "
 			       "missing\n", path.buf, (unsigned long long)rec->torn_bytes);
@@ -369,6 +380,9 @@ static int load_run_dir(const char *dir, const struct analyse_opts *o, struct an
 			sb_addf(notes, " to %.3f s)", dm->t_after_ns / 1e9 - t0);
 		else
 			sb_adds(notes, " to the end)");
+		if (tail && k == rec->ndamage - 1)
+			sb_adds(notes, "; the recorder finished the record (run.ini state=done): "
+				       "damage, not a crash");
 		sb_addc(notes, '\n');
 	}
 	if (isnan(t0))
@@ -580,7 +594,9 @@ static int measure(struct work *w, struct strbuf *emsg)
 	if (r < 0)
 		return sb_error(emsg, r, "'%s'", w->input);
 	sb_reset(&w->err);
-	r = runini_failure(w->ini, w->f->n, &w->err);
+	/* no frame read from a damaged record is not "no frames were
+	 * recorded": the damage is the reason */
+	r = runini_failure(w->ini, w->f->n || !(a->rec && a->rec->ndamage) ? w->f->n : 1, &w->err);
 	if (r == 0 && a->rec && a->rec->ndamage) {
 		/* numbers of a record with holes are not the run's: never whole */
 		r = 1;

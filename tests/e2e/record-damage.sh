@@ -8,6 +8,11 @@
 # stall after it are read exactly, the notes say how many bytes and which
 # time were lost, the run is a failed run (report, db), and no frame spans
 # the hole (it would be a stall nobody saw).
+# A short record (4 s: no key block after the first) with one byte flipped
+# in its middle was reported as "the last N bytes were torn (a crash?)"
+# though run.ini says the recorder finished: now it is damage, said with its
+# offset and bytes; a record cut short whose recorder did not finish is
+# still a torn tail (a crash).
 . "$SS_SRC/tests/e2e/lib/record.sh"
 command -v sqlite3 >/dev/null || { echo "skip: sqlite3 missing"; exit 77; }
 
@@ -41,4 +46,46 @@ expect_eq "db: stored as failed" "$(sqlite3 r.db "select failed from runs")" 1
 "$SS_BIN" dump --summary d 2>err >sum
 grep -q "^damage offset=" sum || fail "dump: no damage line"
 grep -q "DAMAGED" err || fail "dump: damage not said on stderr"
+
+"$SS_BIN" record -q -o s --frames marker -- "$SS_BUILD/fakegame" --quiet --seconds 4 ||
+	fail "record of the short run failed"
+expect_eq "the short run's recorder finished" "$(ini s/run.ini state)" done
+cp -r s flip
+cp -r s cut
+size=$(stat -c %s s/record.ssr)
+# one byte in the middle of the file (past the header block: check it)
+python3 - flip/record.ssr <<'PY' || fail "cannot flip a byte"
+import struct, sys
+b = bytearray(open(sys.argv[1], "rb").read())
+hdr = 16 + 8 + struct.unpack_from("<I", b, 16)[0]
+mid = len(b) // 2
+assert mid > hdr, (mid, hdr)
+b[mid] ^= 0x20
+open(sys.argv[1], "wb").write(b)
+PY
+"$SS_BIN" report --warmup 0 --json flip >flip.json
+python3 - flip.json "$size" <<'PY' || fail "report --json of the short run with a flipped byte"
+import json, re, sys
+d = json.load(open(sys.argv[1]))[0]
+size = int(sys.argv[2])
+notes = " | ".join(d["notes"])
+assert "torn" not in notes and "crash?" not in notes, notes
+dam = [n for n in d["notes"] if "DAMAGED:" in n]
+assert len(dam) == 1 and "damage, not a crash" in dam[0], d["notes"]
+m = re.search(r"DAMAGED: (\d+) bytes at offset (\d+) ", dam[0])
+assert m and int(m.group(1)) + int(m.group(2)) == size, (dam[0], size)
+assert int(m.group(2)) <= size // 2, dam[0]
+assert d["failed"] is True and d["failure"].startswith("the record is damaged: "), d["failure"]
+PY
+# cut short mid-block, the recorder killed (state=recording): torn, a crash
+truncate -s $((size - 7)) cut/record.ssr
+sed -i 's/^state=done$/state=recording/' cut/run.ini
+"$SS_BIN" report --warmup 0 --json cut >cut.json
+python3 - cut.json <<'PY' || fail "report --json of the short run cut short, the recorder killed"
+import json, sys
+d = json.load(open(sys.argv[1]))[0]
+notes = " | ".join(d["notes"])
+assert "were torn (a crash?)" in notes and "DAMAGED" not in notes, notes
+assert d["failure"].startswith("the recorder did not finish"), d["failure"]
+PY
 echo ok

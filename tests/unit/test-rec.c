@@ -560,6 +560,17 @@ static void test_bad_crc_middle(void)
 	if (r) {
 		CHECK_INT(r->nclocks, 1);
 		CHECK_INT(r->torn_bytes, len - mid);
+		CHECK_INT(r->torn_off, mid);
+		/* a finished writer's tail that does not check out: damage */
+		CHECK_INT(rec_torn_to_damage(r), 1);
+		CHECK_INT(r->torn_bytes, 0);
+		CHECK_INT(r->ndamage, 1);
+		CHECK_INT(r->damage[0].off, mid);
+		CHECK_INT(r->damage[0].bytes, len - mid);
+		CHECK_INT(r->damage[0].t_after_ns, 0);
+		CHECK_INT(r->damaged_bytes, len - mid);
+		CHECK_INT(rec_torn_to_damage(r), 0);
+		CHECK_INT(r->ndamage, 1);
 	}
 	rec_free(r);
 }
