@@ -32,6 +32,7 @@
 #include "cmd/cmd.h"
 #include "core/file.h"
 #include "core/prefetch.h"
+#include "core/runini.h"
 #include "db/db.h"
 #include "linux/child.h"
 #include "linux/prefetch.h"
@@ -273,7 +274,7 @@ static int cmd_learn(char **argv)
 	char key[PATH_MAX], **paths = NULL;
 	size_t npaths = 0;
 	double t0, next = 1.0;
-	int status = 0, r, ret = 1, as_user = 0;
+	int status = 0, r, ret = 1, as_user = 0, stop_sig = 0;
 	struct child_cred cred;
 	uint64_t resident = 0;
 	struct stat st;
@@ -332,6 +333,8 @@ static int cmd_learn(char **argv)
 
 		if (learn_signal) {
 			kill(pid, learn_signal);
+			if (!stop_sig)
+				stop_sig = learn_signal;
 			learn_signal = 0;
 		}
 
@@ -363,8 +366,17 @@ static int cmd_learn(char **argv)
 		"files, %.1f MB, %" PRIu32 " learn%s ('%s')\n", cli_prog, cli_shown(key), npaths,
 		resident / 1048576.0, l.n, listed_bytes(&l) / 1048576.0, l.learns,
 		l.learns == 1 ? "" : "s", cli_shown(path.buf));
-	/* as record: 3 when the program failed (the list is kept all the same) */
-	ret = WIFEXITED(status) && !WEXITSTATUS(status) ? 0 : 3;
+	/* as record: 3 when the program failed (the list is kept all the same);
+	 * how it ended after a stop we passed on is its answer, not a failure */
+	{
+		struct strbuf why = STRBUF_INIT;
+		const char *ss = stop_sig ? sigabbrev_np(stop_sig) ?: "?" : NULL;
+		const char *sig = WIFSIGNALED(status) ? sigabbrev_np(WTERMSIG(status)) ?: "?" : NULL;
+
+		ret = runini_end_judge(ss, WIFEXITED(status) ? WEXITSTATUS(status) : -1, sig, &why)
+			      == RUNINI_END_FAILED ? 3 : 0;
+		sb_release(&why);
+	}
 	if (ret)
 		fprintf(stderr, "%s: '%s' %s %d\n", cli_prog, cli_shown(argv[0]),
 			WIFEXITED(status) ? "exited with status" : "was killed by signal",

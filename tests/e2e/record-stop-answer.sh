@@ -5,10 +5,10 @@
 # never a failure of the run (issue 27, item 1: ioquake3 answers the SIGTERM
 # of --duration with "Received signal 15" and status 1, and every OpenArena
 # run was a failed run). A game that exits 1 on SIGTERM is not failed in
-# record, report, bench, db import or compare; one that crashes (SIGSEGV)
-# after the SIGTERM is not failed either, but a note says so; one that exits
-# 1 by itself before the stop is still failed. run.ini says the stop: its
-# signal, when, when the program ended.
+# record, report, bench, db import, compare or prefetch learn; one that
+# crashes (SIGSEGV) after the SIGTERM is not failed either, but a note says
+# so; one that exits 1 by itself before the stop is still failed. run.ini
+# says the stop: its signal, when, when the program ended.
 . "$SS_SRC/tests/e2e/lib/record.sh"
 GAME=$SS_BUILD/fakegame
 [ -x "$GAME" ] || { echo "skip: $GAME not built"; exit 77; }
@@ -93,4 +93,23 @@ expect_eq "bench: runs stored unfailed, with the answer's status" \
 expect_eq "compare's exit status" $? 0
 grep -q "that did not fail" cmp && fail "compare found no good run: $(cat cmp)"
 grep -Eq "^fps .* 2\+2$" cmp || fail "compare compared nothing: $(cat cmp)"
+
+# prefetch learn passes a SIGTERM on: the program's answer is no failure
+# either (3 would be)
+cat >quit.sh <<'SH'
+#!/bin/sh
+trap 'kill $!; exit 1' TERM
+sleep 60 &
+touch started
+wait
+SH
+chmod +x quit.sh
+XDG_CACHE_HOME=$T/cache "$SS_BIN" prefetch learn -- ./quit.sh >learn.out 2>&1 &
+pf=$!
+KILL_ON_EXIT=$pf
+wait_for "the learnt program to start" 60 test -f started
+kill -TERM $pf
+wait $pf
+expect_eq "prefetch learn's exit status, a program that answered the stop with 1" $? 0
+grep -q "learnt '$T/quit.sh'" learn.out || fail "prefetch learn: $(cat learn.out)"
 echo ok
