@@ -373,7 +373,7 @@ static int cmd_learn(char **argv)
 		const char *ss = stop_sig ? sigabbrev_np(stop_sig) ?: "?" : NULL;
 		const char *sig = WIFSIGNALED(status) ? sigabbrev_np(WTERMSIG(status)) ?: "?" : NULL;
 
-		ret = runini_end_judge(ss, WIFEXITED(status) ? WEXITSTATUS(status) : -1, sig, &why)
+		ret = runini_end_judge(ss, WIFEXITED(status) ? WEXITSTATUS(status) : NAN, sig, &why)
 			      == RUNINI_END_FAILED ? 3 : 0;
 		sb_release(&why);
 	}

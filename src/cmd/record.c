@@ -7,6 +7,7 @@
  */
 #include <getopt.h>
 #include <limits.h>
+#include <math.h>
 #include <signal.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -71,15 +72,16 @@ static void say(void *ctx, enum recorder_say kind, const char *line)
 static bool say_what_went_wrong(const struct recorder_opts *o, const struct recorder_result *res)
 {
 	bool mine = res->own_child && res->reaped, failed = false;
-	long st = mine && WIFEXITED(res->status) ? WEXITSTATUS(res->status) : -1;
+	int st = mine && WIFEXITED(res->status) ? WEXITSTATUS(res->status) : -1;
 	int sig = mine && WIFSIGNALED(res->status) ? WTERMSIG(res->status) : 0;
 	const char *stop = res->stop_sig ? sigabbrev_np(res->stop_sig) ?: "?" : NULL;
 	struct strbuf why = STRBUF_INIT;
-	int k = mine ? runini_end_judge(stop, st, sig ? sigabbrev_np(sig) ?: "?" : NULL, &why)
+	int k = mine ? runini_end_judge(stop, st >= 0 ? st : NAN, sig ? sigabbrev_np(sig) ?: "?"
+									: NULL, &why)
 		     : RUNINI_END_OK;
 
 	if (k == RUNINI_END_FAILED && st > 0) {
-		fprintf(stderr, "!! PROGRAM FAILED: '%s' exited with status %ld (program.log has "
+		fprintf(stderr, "!! PROGRAM FAILED: '%s' exited with status %d (program.log has "
 			"its output)\n", cli_shown(res->program), st);
 		failed = true;
 	} else if (k == RUNINI_END_FAILED) {

@@ -228,14 +228,14 @@ static bool a_signal(const char *sig)
 }
 
 /* runini.h */
-int runini_end_judge(const char *stop_sig, long status, const char *sig, struct strbuf *why)
+int runini_end_judge(const char *stop_sig, double status, const char *sig, struct strbuf *why)
 {
 	size_t len = why->len;
 	bool own;
 
 	if (!stop_sig) {	/* it ended by itself: how it ended is its own */
-		if (status > 0)
-			sb_addf(why, "the program exited with status %ld", status);
+		if (!isnan(status) && status != 0)
+			sb_addf(why, "the program exited with status %g", status);
 		else if (a_signal(sig))
 			sb_addf(why, "the program was killed by SIG%s", sig);
 		else
@@ -283,14 +283,6 @@ int runini_stopped(const struct runini *r, const char **ret_sig)
 	return 0;
 }
 
-/* KEY as a status or -1 (absent, "-"). */
-static long status_of(const struct runini *r, const char *key)
-{
-	double x = num_or_nan(r, key);
-
-	return isnan(x) || x < 0 || x > 255 ? -1 : (long)x;
-}
-
 /* runini.h */
 int runini_stop_note(const struct runini *r, struct strbuf *note)
 {
@@ -302,7 +294,7 @@ int runini_stop_note(const struct runini *r, struct strbuf *note)
 
 	if (!runini_stopped(r, &ss))
 		return 0;
-	k = runini_end_judge(ss, status_of(r, "exit_status"), runini_get(r, "exit_signal"), note);
+	k = runini_end_judge(ss, num_or_nan(r, "exit_status"), runini_get(r, "exit_signal"), note);
 	if (k < 0)
 		return k;
 	if (k == RUNINI_END_NOTE) {
@@ -336,7 +328,7 @@ int runini_failure(const struct runini *r, size_t nframes, struct strbuf *why)
 		return why->len > len ? 1 : -ENOMEM;
 	}
 	if (!stopped) {	/* stopped: how it ended is its answer (runini_stop_note) */
-		k = runini_end_judge(NULL, status_of(r, "exit_status"), runini_get(r, "exit_signal"),
+		k = runini_end_judge(NULL, num_or_nan(r, "exit_status"), runini_get(r, "exit_signal"),
 				     why);
 		if (k != RUNINI_END_OK)
 			return k < 0 ? k : 1;

@@ -70,7 +70,7 @@ int runini_passes(const struct runini *r, const char *name, double **ret, struct
  *             run.ini from before stop_signal=, whose end= says it was
  *             stopped: INT, TERM or HUP); NULL when the run did not stop it
  *             (it ended by itself, or nothing is known of an end)
- *   STATUS    its exit status, or -1 (it did not exit, or not known)
+ *   STATUS    its exit status, or NaN (it did not exit, or not known)
  *   SIG       the signal that ended it ("SEGV"), or NULL
  * Returns RUNINI_END_FAILED with why in WHY ("the program exited with status
  * 3": not stopped, and a non-zero status or any signal), RUNINI_END_NOTE
@@ -80,7 +80,7 @@ int runini_passes(const struct runini *r, const char *name, double **ret, struct
  * RUNINI_END_OK; -ENOMEM.
  */
 enum { RUNINI_END_OK, RUNINI_END_FAILED, RUNINI_END_NOTE };
-int runini_end_judge(const char *stop_sig, long status, const char *sig, struct strbuf *why);
+int runini_end_judge(const char *stop_sig, double status, const char *sig, struct strbuf *why);
 
 /*
  * The stop R's run made, when it made one: the signal's name into *RET_SIG

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 /* test-runini.c: run.ini's key=value lines (core/runini.h): values, the
- * last key winning, pass stamps in N order, and errors naming the line. */
+ * last key winning, pass stamps in N order, errors naming the line, and the
+ * judgement of a run: failed or not, a stopped program's answer. */
 #include <errno.h>
 
 #include "core/runini.h"
@@ -200,25 +201,28 @@ static void test_stop(void)
 	CHECK_INT(runini_end_judge(NULL, 1, NULL, &why), RUNINI_END_FAILED);
 	CHECK_STR(why.buf, "the program exited with status 1");
 	sb_reset(&why);
-	CHECK_INT(runini_end_judge(NULL, -1, "TERM", &why), RUNINI_END_FAILED);
+	CHECK_INT(runini_end_judge(NULL, -5, NULL, &why), RUNINI_END_FAILED);
+	CHECK_STR(why.buf, "the program exited with status -5");
+	sb_reset(&why);
+	CHECK_INT(runini_end_judge(NULL, NAN, "TERM", &why), RUNINI_END_FAILED);
 	CHECK_STR(why.buf, "the program was killed by SIGTERM");
 	sb_reset(&why);
 	/* stopped: a status, the stop's signal, the SIGKILL after the grace are
 	 * its answer; another signal is a note */
 	CHECK_INT(runini_end_judge("TERM", 1, NULL, &why), RUNINI_END_OK);
 	CHECK_INT(runini_end_judge("TERM", 255, NULL, &why), RUNINI_END_OK);
-	CHECK_INT(runini_end_judge("TERM", -1, "TERM", &why), RUNINI_END_OK);
-	CHECK_INT(runini_end_judge("TERM", -1, "KILL", &why), RUNINI_END_OK);
-	CHECK_INT(runini_end_judge("INT", -1, "INT", &why), RUNINI_END_OK);
+	CHECK_INT(runini_end_judge("TERM", NAN, "TERM", &why), RUNINI_END_OK);
+	CHECK_INT(runini_end_judge("TERM", NAN, "KILL", &why), RUNINI_END_OK);
+	CHECK_INT(runini_end_judge("INT", NAN, "INT", &why), RUNINI_END_OK);
 	CHECK_STR(why.buf, "");
-	CHECK_INT(runini_end_judge("TERM", -1, "SEGV", &why), RUNINI_END_NOTE);
+	CHECK_INT(runini_end_judge("TERM", NAN, "SEGV", &why), RUNINI_END_NOTE);
 	CHECK_STR(why.buf, "the program was killed by SIGSEGV after the stop's SIGTERM");
 	sb_reset(&why);
-	CHECK_INT(runini_end_judge("TERM", -1, "INT", &why), RUNINI_END_NOTE);
+	CHECK_INT(runini_end_judge("TERM", NAN, "INT", &why), RUNINI_END_NOTE);
 	sb_reset(&why);
 	/* an old run.ini: the stop's signal unknown, INT, TERM, HUP its own */
-	CHECK_INT(runini_end_judge("", -1, "HUP", &why), RUNINI_END_OK);
-	CHECK_INT(runini_end_judge("", -1, "ABRT", &why), RUNINI_END_NOTE);
+	CHECK_INT(runini_end_judge("", NAN, "HUP", &why), RUNINI_END_OK);
+	CHECK_INT(runini_end_judge("", NAN, "ABRT", &why), RUNINI_END_NOTE);
 	CHECK_STR(why.buf, "the program was killed by SIGABRT after the stop");
 	sb_reset(&why);
 
