@@ -30,6 +30,10 @@ TEST_PKGS="$TEST_PKGS gcc-multilib"
 TEST_PKGS="$TEST_PKGS neverball chromium-bsu glmark2-x11 glmark2-es2-x11"
 # The html page's tests drive a real browser (tests/e2e/lib/cdp.py).
 TEST_PKGS="$TEST_PKGS chromium"
+# Windows test programs of our own (tests/progs/wine/, built with mingw-w64)
+# run under Wine: OpenGL, Direct3D 9/11 (wined3d), Direct3D 12 (vkd3d) and
+# Vulkan (tests/e2e/wine.sh).
+TEST_PKGS="$TEST_PKGS wine wine64 mingw-w64 libvkd3d1"
 # export --perfetto's traces are decoded against tests/perfetto/stallscope.proto;
 # bench/pbuf.sh measures our encoder against protobuf-c's.
 TEST_PKGS="$TEST_PKGS protobuf-compiler protobuf-c-compiler libprotobuf-c-dev"
