@@ -79,7 +79,7 @@ case_() {
 	rc=$?
 	t=$(since "$start")
 	if [ "$(ini "$run" exit_status)" = 77 ]; then
-		echo "skip: $name: $(tr -d '\r' <"$run/program.log" | grep -o 'skip: .*' | head -n1)"
+		echo "skip: $name: $(tr -d '\r' <"$run/program.log" | sed -n 's/.*skip: //p' | head -n1)"
 		return
 	fi
 	if [ $rc != 0 ] || [ "$(ini "$run" exit_status)" != 0 ]; then
@@ -104,7 +104,7 @@ case_() {
 	fi
 	case $program in
 	"$prog.exe" | "$prog") ;;
-	*) no "$name: the run is named '$program', not after the .exe ('$prog.exe')" ;;
+	*) no "$name: the run is named '$program', not after the .exe ('$prog' or '$prog.exe')" ;;
 	esac
 	echo "$name: $frames/$N frames ($src), frame thread '$tname', run '$program', $t s"
 }

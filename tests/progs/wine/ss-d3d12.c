@@ -6,8 +6,9 @@
  * target, ClearRenderTargetView, barrier to present), executed, then
  * IDXGISwapChain::Present(0, 0), waiting on a fence before the next frame.
  * Under Wine, d3d12 is vkd3d on the host's Vulkan and DXGI presents with
- * vkQueuePresentKHR through winevulkan (tests/e2e/wine.sh). Skips (77)
- * where this Wine has no Direct3D 12 device or no DXGI swap chain for one.
+ * vkQueuePresentKHR through winevulkan (tests/e2e/wine.sh). d3d12.dll is
+ * opened at run time: skips (77), saying why, where this Wine has no
+ * d3d12.dll, no Direct3D 12 device or no DXGI swap chain for one.
  *
  *   ss-d3d12.exe [N]
  */
@@ -53,11 +54,20 @@ int main(int argc, char **argv)
 	UINT64 fence_value = 0;
 	UINT rtv_step;
 	HANDLE event;
+	PFN_D3D12_CREATE_DEVICE create_device;
+	HMODULE d3d12;
 	HRESULT hr;
 	HWND hwnd;
 
+	d3d12 = LoadLibraryA("d3d12.dll");
+	if (!d3d12)
+		skip("no d3d12.dll: this Wine has no Direct3D 12");
+	create_device =
+	    (PFN_D3D12_CREATE_DEVICE)(void (*)(void))GetProcAddress(d3d12, "D3D12CreateDevice");
+	if (!create_device)
+		skip("d3d12.dll has no D3D12CreateDevice");
 	hwnd = make_window("ss-d3d12", WS_OVERLAPPEDWINDOW);
-	hr = D3D12CreateDevice(NULL, D3D_FEATURE_LEVEL_11_0, &IID_ID3D12Device, (void **)&dev);
+	hr = create_device(NULL, D3D_FEATURE_LEVEL_11_0, &IID_ID3D12Device, (void **)&dev);
 	if (FAILED(hr)) {
 		printf("skip: D3D12CreateDevice failed (0x%08lx): no Direct3D 12 device here "
 		       "(vkd3d needs a Vulkan device)\n",
