@@ -113,6 +113,9 @@ void stall_evidence_text(struct strbuf *sb, const struct cause_evidence *e, long
 		sb_addf(sb, "; run %.1f ms", e->run_ms);
 	if (!isnan(e->runq_ms))
 		sb_addf(sb, ", runq %.1f ms", e->runq_ms);
+	if (e->ft_gaps)
+		sb_addf(sb, " (%zu of %zu periods left out: the frame thread changed or its "
+			"counters went back)", e->ft_gaps, e->ft_periods);
 	if (!isnan(e->cg_mem_ms) && e->cg_mem_ms > 0)
 		sb_addf(sb, "; cgroup memory pressure %.1f ms", e->cg_mem_ms);
 	else if (!isnan(e->psi_mem_ms) && e->psi_mem_ms > 0)

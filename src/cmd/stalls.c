@@ -161,6 +161,8 @@ static void json_evidence(struct json *j, const struct cause_evidence *e)
 		json_knull(j, "minflt");
 	json_knumf(j, "run_ms", e->run_ms, 3);
 	json_knumf(j, "runq_ms", e->runq_ms, 3);
+	json_kuint(j, "thread_periods", e->ft_periods);
+	json_kuint(j, "thread_periods_left_out", e->ft_gaps);
 	json_knumf(j, "cg_memory_pressure_ms", e->cg_mem_ms, 3);
 	json_knumf(j, "memory_pressure_ms", e->psi_mem_ms, 3);
 	json_key(j, "disk_reads");

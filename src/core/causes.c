@@ -46,6 +46,11 @@ static const struct {
 	[SUB_RECLAIM_PSI] = { "reclaim_psi", CAUSE_RECLAIM },
 	[SUB_GPU_FENCE] = { "gpu_fence", CAUSE_GPU },
 	[SUB_GPU_IOCTL] = { "gpu_ioctl", CAUSE_GPU },
+	[SUB_GPU_LLVMPIPE] = { "gpu_llvmpipe", CAUSE_GPU },
+	[SUB_GPU_GLTHREAD] = { "gpu_glthread", CAUSE_GPU },
+	[SUB_GPU_DXVK] = { "gpu_dxvk", CAUSE_GPU },
+	[SUB_GPU_VKD3D] = { "gpu_vkd3d", CAUSE_GPU },
+	[SUB_GPU_WINED3D] = { "gpu_wined3d", CAUSE_GPU },
 	[SUB_IO_READ] = { "io_read", CAUSE_IO },
 	[SUB_IO_WRITE] = { "io_write", CAUSE_IO },
 	[SUB_IO_META] = { "io_meta", CAUSE_IO },
@@ -55,6 +60,7 @@ static const struct {
 	[SUB_WAIT_FUTEX] = { "wait_futex", CAUSE_WAIT },
 	[SUB_WAIT_POLL] = { "wait_poll", CAUSE_WAIT },
 	[SUB_WAIT_SOCKET] = { "wait_socket", CAUSE_WAIT },
+	[SUB_WAIT_PIPE] = { "wait_pipe", CAUSE_WAIT },
 	[SUB_WAIT_SLEEP] = { "wait_sleep", CAUSE_WAIT },
 	[SUB_WAIT_OTHER] = { "wait_other", CAUSE_WAIT },
 };
@@ -116,6 +122,57 @@ int cause_from_name(const char *name)
 		if (!strcmp(name, cause_names[i]))
 			return i;
 	return -1;
+}
+
+/* ------------------------------------------------------- renderers' threads */
+
+/* Thread names as each renderer sets them (docs/CAUSES.md cites where):
+ * a prefix, what may follow it ("N": digits only, "": nothing, "*":
+ * anything), and the sub-cause. */
+static const struct {
+	const char *prefix;
+	const char *rest;
+	enum cause_sub sub;
+} drivers[] = {
+	{ "llvmpipe-", "N", SUB_GPU_LLVMPIPE },	/* lp_rast.c: "llvmpipe-%u" */
+	{ "dxvk-submit", "", SUB_GPU_DXVK },	/* dxvk_queue.cpp */
+	{ "dxvk-queue", "", SUB_GPU_DXVK },	/* dxvk_queue.cpp */
+	{ "dxvk-cs", "", SUB_GPU_DXVK },	/* dxvk_cs.cpp */
+	{ "vkd3d_fence", "", SUB_GPU_VKD3D },	/* libs/vkd3d/command.c */
+	{ "vkd3d_queue", "", SUB_GPU_VKD3D },	/* vkd3d-proton */
+	{ "wined3d_cs", "", SUB_GPU_WINED3D },	/* seen in our Wine runs */
+};
+
+static bool all_digits(const char *s)
+{
+	if (!*s)
+		return false;
+	for (; *s; s++)
+		if (*s < '0' || *s > '9')
+			return false;
+	return true;
+}
+
+enum cause_sub causes_driver_sub(const char *comm)
+{
+	const char *colon;
+
+	if (!comm || !*comm)
+		return SUB_N;
+	for (size_t i = 0; i < sizeof(drivers) / sizeof(drivers[0]); i++) {
+		size_t n = strlen(drivers[i].prefix);
+
+		if (strncmp(comm, drivers[i].prefix, n))
+			continue;
+		if (!strcmp(drivers[i].rest, "N") ? all_digits(comm + n) : !comm[n])
+			return drivers[i].sub;
+	}
+	/* Mesa's util_queue names its threads "PROGRAM:NAMEn" (the program's
+	 * name cut to fit 15 bytes); glthread's queue is "gl" */
+	colon = strrchr(comm, ':');
+	if (colon && !strncmp(colon + 1, "gl", 2) && all_digits(colon + 3))
+		return SUB_GPU_GLTHREAD;
+	return SUB_N;
 }
 
 int cause_sub_from_name(const char *name)
@@ -254,9 +311,14 @@ static bool fd_is_gpu(const char *t)
 	return t && (causes_has_prefix(t, "/dev/dri/") || causes_has_prefix(t, "/dev/nvidia"));
 }
 
-static bool fd_is_socket_or_pipe(const char *t)
+static bool fd_is_socket(const char *t)
 {
-	return t && (causes_has_prefix(t, "socket:") || causes_has_prefix(t, "pipe:"));
+	return t && causes_has_prefix(t, "socket:");
+}
+
+static bool fd_is_pipe(const char *t)
+{
+	return t && causes_has_prefix(t, "pipe:");
 }
 
 /* What moved on the disks over sample I's interval. */
@@ -402,6 +464,62 @@ static bool runq_wins(const struct causes *c, size_t i)
 	return wait > run;
 }
 
+enum cause_sub causes_io_sub(const struct causes *c, size_t i)
+{
+	const struct syscall_info *sci;
+
+	if (c->ft_state < 0 || c->ft_syscall < 0 || causes_val(c, i, c->ft_state) != 'D')
+		return SUB_N;
+	sci = syscall_lookup(c->arm64, (long)causes_val(c, i, c->ft_syscall));
+	switch (sci ? sci->cls : SYSC_OTHER) {
+	case SYSC_READ:
+		return SUB_IO_READ;
+	case SYSC_WRITE:
+		return SUB_IO_WRITE;
+	case SYSC_META:
+		return SUB_IO_META;
+	case SYSC_SYNC:
+		return SUB_IO_SYNC;
+	default:
+		return SUB_N;
+	}
+}
+
+/*
+ * Whether running sample I is the CPU side of blocking file system calls:
+ * the nearest samples before and after it in which the same thread was not
+ * running (up to CAUSES_RUNQ_SPAN away) were both in D in the same class of
+ * file syscall, and between them the thread ran in short pieces (run time
+ * over time slices under CAUSES_IO_SLICE_NS): a storm of small reads, each
+ * a few microseconds on the CPU in the kernel between waits. A running
+ * thread's syscall cannot be read (/proc says "running"), so the samples
+ * around it say where it was. Returns the io sub-cause, or SUB_N.
+ */
+static enum cause_sub io_on_cpu(const struct causes *c, size_t i)
+{
+	size_t a = i, b = i;
+	enum cause_sub before;
+	int64_t run, slices;
+
+	if (c->ft_run < 0 || c->ft_slices < 0 || i == 0)
+		return SUB_N;
+	while (a > 0 && i - a <= CAUSES_RUNQ_SPAN && is_running(c, a) && same_thread(c, a - 1, i))
+		a--;
+	while (b + 1 < c->r->nsamples && b - i <= CAUSES_RUNQ_SPAN && is_running(c, b) &&
+	       same_thread(c, b + 1, i))
+		b++;
+	if (is_running(c, a) || is_running(c, b) || !same_thread(c, a, i) || !same_thread(c, b, i))
+		return SUB_N;
+	before = causes_io_sub(c, a);
+	if (before == SUB_N || causes_io_sub(c, b) != before)
+		return SUB_N;
+	run = causes_val(c, b, c->ft_run) - causes_val(c, a, c->ft_run);
+	slices = causes_val(c, b, c->ft_slices) - causes_val(c, a, c->ft_slices);
+	if (run <= 0 || slices <= 0 || run / slices >= CAUSES_IO_SLICE_NS)
+		return SUB_N;
+	return before;
+}
+
 static enum cause_sub classify(const struct causes *c, size_t i)
 {
 	char st = c->ft_state >= 0 ? (char)causes_val(c, i, c->ft_state) : 0;
@@ -467,9 +585,15 @@ static enum cause_sub classify(const struct causes *c, size_t i)
 			break;
 		}
 	}
-	/* 5. running */
-	if (st == 'R')
-		return runq_wins(c, i) ? SUB_RUNQ : SUB_CPU;
+	/* 5. running: the run queue, the CPU side of file syscalls, the CPU */
+	if (st == 'R') {
+		enum cause_sub io_sub;
+
+		if (runq_wins(c, i))
+			return SUB_RUNQ;
+		io_sub = io_on_cpu(c, i);
+		return io_sub != SUB_N ? io_sub : SUB_CPU;
+	}
 	/* 6. asleep */
 	if (asleep) {
 		switch (cls) {
@@ -482,8 +606,10 @@ static enum cause_sub classify(const struct causes *c, size_t i)
 		case SYSC_SLEEP:
 			return SUB_WAIT_SLEEP;
 		case SYSC_READ:
-			if (fd_is_socket_or_pipe(fdt))
+			if (fd_is_socket(fdt))
 				return SUB_WAIT_SOCKET;
+			if (fd_is_pipe(fdt))
+				return SUB_WAIT_PIPE;
 			break;
 		default:
 			break;
@@ -518,6 +644,7 @@ static int causes_init(const struct rec *r, struct causes **ret)
 	c->ft_minflt = rec_field_index(r, field_ft[TF_MINFLT]);
 	c->ft_run = rec_field_index(r, field_ft[TF_RUN]);
 	c->ft_wait = rec_field_index(r, field_ft[TF_WAIT]);
+	c->ft_slices = rec_field_index(r, field_ft[TF_SLICES]);
 	c->proc_majflt = rec_field_index(r, field_proc[PF_MAJFLT]);
 	c->proc_minflt = rec_field_index(r, field_proc[PF_MINFLT]);
 	c->cg_mem_some = rec_field_index(r, field_psi_some[PSI_CGROUP][PSI_MEMORY]);

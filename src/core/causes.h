@@ -60,6 +60,13 @@ enum cause_sub {
 	SUB_RECLAIM_PSI,	/* memory pressure of the cgroup (or the system) */
 	SUB_GPU_FENCE,		/* a fence or GPU-driver wchan */
 	SUB_GPU_IOCTL,		/* an ioctl on /dev/dri/... or /dev/nvidia... */
+	/* a wait that a renderer's thread ended (exact mode: the waker's name,
+	 * causes_driver_sub) */
+	SUB_GPU_LLVMPIPE,	/* llvmpipe-N: Mesa's llvmpipe (and lavapipe) rasterizer */
+	SUB_GPU_GLTHREAD,	/* PROGRAM:glN: Mesa's glthread */
+	SUB_GPU_DXVK,		/* dxvk-submit, dxvk-queue, dxvk-cs */
+	SUB_GPU_VKD3D,		/* vkd3d_fence, vkd3d_queue */
+	SUB_GPU_WINED3D,	/* wined3d_cs: wined3d's command stream */
 	SUB_IO_READ,		/* D in read, pread64, readv, ... */
 	SUB_IO_WRITE,		/* D in write, pwrite64, ... */
 	SUB_IO_META,		/* D in openat, statx, getdents64, close, ... */
@@ -68,7 +75,8 @@ enum cause_sub {
 	SUB_RUNQ,		/* runnable, waiting for a CPU */
 	SUB_WAIT_FUTEX,		/* another thread */
 	SUB_WAIT_POLL,		/* poll, epoll, select: the display server or a socket */
-	SUB_WAIT_SOCKET,	/* recvmsg, recvfrom, read of a socket or pipe */
+	SUB_WAIT_SOCKET,	/* recvmsg, recvfrom, read of a socket */
+	SUB_WAIT_PIPE,		/* read of a pipe */
 	SUB_WAIT_SLEEP,		/* nanosleep, clock_nanosleep: a frame limiter */
 	SUB_WAIT_OTHER,		/* asleep in anything else */
 	SUB_N
@@ -93,6 +101,13 @@ const char *cause_sub_name(enum cause_sub s);
 const char *cause_col_name(enum cause_col c);
 enum cause cause_of_sub(enum cause_sub s);
 enum cause_col cause_col_of(enum cause c);
+/*
+ * The renderer whose thread COMM (a thread's name, as the kernel keeps it:
+ * 15 bytes at most) is: SUB_GPU_LLVMPIPE for "llvmpipe-3", ... (the list
+ * and its sources: docs/CAUSES.md, "Waiting for the renderer"); SUB_N when
+ * COMM (NULL allowed) is no renderer's thread we know.
+ */
+enum cause_sub causes_driver_sub(const char *comm);
 /* The cause or sub-cause called NAME; -1 when none is. */
 int cause_from_name(const char *name);
 int cause_sub_from_name(const char *name);
@@ -119,6 +134,12 @@ const char *cause_syscall_name(const char *arch, long nr);
 #define CAUSES_RUNQ_SPAN 5
 /* ... and, while no wait was accounted, up to this many samples ahead. */
 #define CAUSES_RUNQ_AHEAD 100
+
+/* Running time between blocking file system calls is the calls' own (the
+ * kernel's side of each read: setting up and completing it) when the thread
+ * ran in pieces shorter than this on average (schedstat's run time over its
+ * time slices, or exact mode's over its switches): docs/CAUSES.md, rule 5. */
+#define CAUSES_IO_SLICE_NS 1000000
 
 struct causes;
 
@@ -204,7 +225,8 @@ int cause_split_why(const struct cause_split *s);
 /* What the record saw over a span, for people to check a verdict. Strings
  * are borrowed from the record. Counts are deltas from the last sample at or
  * before the span's start to the first sample at or after its end; -1 when
- * the field was not recorded. */
+ * the field was not recorded. The frame thread's own counters (faults, run,
+ * runq) add up only the periods between two samples of one thread. */
 struct cause_evidence {
 	size_t nsamples;	/* samples inside the span */
 	char state;		/* the frame thread's commonest state inside, 0 if none */
@@ -214,8 +236,13 @@ struct cause_evidence {
 	const char *fd_target;	/* of that syscall's fd, or NULL */
 	int64_t majflt;		/* the frame thread's (the process's if not recorded) */
 	int64_t minflt;
-	double run_ms;		/* schedstat run time, NaN when not recorded */
-	double runq_ms;		/* schedstat run-queue wait, NaN when not recorded */
+	double run_ms;		/* schedstat run time, NaN when not recorded or when
+				 * no period was one thread's */
+	double runq_ms;		/* schedstat run-queue wait, the same */
+	size_t ft_periods;	/* periods (sample to sample) the thread's deltas span */
+	size_t ft_gaps;		/* of them, left out of majflt, minflt, run_ms and
+				 * runq_ms: the frame thread changed, or one of its
+				 * counters went back (never a negative delta) */
 	double cg_mem_ms;	/* cgroup memory pressure (some), NaN if not recorded */
 	double psi_mem_ms;	/* system memory pressure (some), NaN if not recorded */
 	size_t ndisks;

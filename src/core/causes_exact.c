@@ -14,9 +14,11 @@
  * over the period. Running time takes the sample's rule when that says
  * disk, swap or reclaim (on-CPU work for memory: the fault path of a
  * major-fault storm, a zram swap-in, direct reclaim that does not sleep),
- * cpu otherwise; on-CPU reclaim time the reclaim
- * hooks counted is reclaim. Where a period has no deltas (the first sample,
- * the frame thread changed, a counter went back), its piece is the
+ * or io when it says a file syscall and the thread ran in short pieces
+ * between its waits (the kernel's side of many small reads), cpu
+ * otherwise; on-CPU reclaim time the reclaim hooks counted is reclaim.
+ * Where a period has no deltas (the first sample, the frame thread
+ * changed, a counter went back), its piece is the
  * snapshot split's.
  */
 #include <errno.h>
@@ -110,7 +112,7 @@ static enum cause_sub class_sub(unsigned cls, enum cause_sub sample)
 	case X_GPU: return SUB_GPU_IOCTL;
 	case X_FUTEX: return SUB_WAIT_FUTEX;
 	case X_POLL: return SUB_WAIT_POLL;
-	case X_SOCKET: return SUB_WAIT_SOCKET;
+	case X_SOCKET: return sample == SUB_WAIT_PIPE ? SUB_WAIT_PIPE : SUB_WAIT_SOCKET;
 	case X_SLEEP: return SUB_WAIT_SLEEP;
 	case X_RECLAIM: return SUB_RECLAIM_DIRECT;
 	case X_PREEMPT: return SUB_RUNQ;
@@ -133,6 +135,29 @@ static enum cause_sub run_sub(enum cause_sub sample)
 	}
 }
 
+/* Running time's sub-cause in period K: run_sub's, and a file syscall's
+ * io when the period's sample was in one (D in it, or running between two
+ * such samples: causes.c) and the thread ran in short pieces, under
+ * CAUSES_IO_SLICE_NS on average: the CPU side of many small reads, not work
+ * of its own between them. */
+static enum cause_sub period_run_sub(const struct causes *c, size_t k, enum cause_sub sample)
+{
+	int64_t sw;
+
+	switch (sample) {
+	case SUB_IO_READ: case SUB_IO_WRITE: case SUB_IO_META: case SUB_IO_SYNC:
+		break;
+	default:
+		return run_sub(sample);
+	}
+	if (c->ftx[EF_SWITCHES] < 0)
+		return SUB_CPU;
+	sw = causes_val(c, k, c->ftx[EF_SWITCHES]) - causes_val(c, k - 1, c->ftx[EF_SWITCHES]);
+	if (sw <= 0 || c->xd[k].ns[XD_RUN] / (uint64_t)sw >= CAUSES_IO_SLICE_NS)
+		return SUB_CPU;
+	return sample;
+}
+
 static uint64_t overlap(uint64_t a0, uint64_t a1, uint64_t b0, uint64_t b1)
 {
 	uint64_t lo = a0 > b0 ? a0 : b0, hi = a1 < b1 ? a1 : b1;
@@ -140,12 +165,25 @@ static uint64_t overlap(uint64_t a0, uint64_t a1, uint64_t b0, uint64_t b1)
 	return hi > lo ? hi - lo : 0;
 }
 
-/* The sub-cause of interval IV's blocked part. */
+/* The sub-cause of interval IV's blocked part. A wait for another thread
+ * (futex, poll, a socket or pipe, anything else) that a renderer's thread
+ * ended is a wait for the renderer (docs/CAUSES.md, "Waiting for the
+ * renderer"); a read of a pipe is a pipe's. */
 static enum cause_sub interval_sub(const struct causes *c, const struct rec_interval *iv,
 				   enum cause_sub sample)
 {
 	if (iv->cls == X_GPU && iv->stack && strstr(rec_str(c->r, iv->stack), "fence"))
 		return SUB_GPU_FENCE;
+	if (iv->cls == X_FUTEX || iv->cls == X_POLL || iv->cls == X_SOCKET || iv->cls == X_OTHER) {
+		enum cause_sub d = iv->waker_tid ? causes_driver_sub(rec_str(c->r, iv->waker_comm))
+						 : SUB_N;
+
+		if (d != SUB_N)
+			return d;
+	}
+	if (iv->cls == X_SOCKET && iv->fd_target &&
+	    causes_has_prefix(rec_str(c->r, iv->fd_target), "pipe:"))
+		return SUB_WAIT_PIPE;
 	return class_sub(iv->cls, sample);
 }
 
@@ -210,7 +248,7 @@ static void split_period(const struct causes *c, size_t k, uint64_t a, uint64_t 
 
 		if (res[j] <= 0)
 			continue;
-		s = j == XD_RUN ? run_sub(sample) : j == XD_RUNQ ? SUB_RUNQ
+		s = j == XD_RUN ? period_run_sub(c, k, sample) : j == XD_RUNQ ? SUB_RUNQ
 			: j == XD_RECLAIM ? SUB_RECLAIM_DIRECT : class_sub((unsigned)(j - XD_CLASS), sample);
 		acc->sub_s[s] += rest * res[j] / total / 1e9;
 	}

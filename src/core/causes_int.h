@@ -41,7 +41,7 @@ struct causes {
 	bool arm64;
 	/* field indices, -1 when absent */
 	int ft_tid, ft_state, ft_wchan, ft_syscall, ft_fd_target, ft_majflt, ft_minflt;
-	int ft_run, ft_wait, proc_majflt, proc_minflt, cg_mem_some, psi_mem_some;
+	int ft_run, ft_wait, ft_slices, proc_majflt, proc_minflt, cg_mem_some, psi_mem_some;
 	int vm[VM_N];
 	size_t ndisks;
 	struct disk *disks;
@@ -62,6 +62,10 @@ struct causes {
 	 * SIZE_MAX: every row. done: samples classified; cap: sub's room. */
 	size_t mask, done, cap;
 };
+
+/* causes.c: the io sub-cause of sample I when the thread is in D in a file
+ * system call, else SUB_N */
+enum cause_sub causes_io_sub(const struct causes *c, size_t i);
 
 /* causes_split.c */
 size_t causes_first_after(const struct causes *c, uint64_t t);

@@ -195,6 +195,39 @@ static int64_t span_delta(const struct causes *c, size_t i0, size_t i1, int f)
 	return f < 0 ? -1 : causes_val(c, i1, f) - causes_val(c, i0, f);
 }
 
+/*
+ * Whether the period ending at sample K (from K - 1) has the frame thread's
+ * own counters of one thread: ft.tid alike at both ends, and none of its
+ * counters went back (a thread gone and its tid reused, a new thread in the
+ * slot). A change of frame thread or a counter that went back gives no
+ * delta for that period: a time or a count is never negative.
+ */
+static bool ft_period_ok(const struct causes *c, size_t k)
+{
+	const int fs[] = { c->ft_run, c->ft_wait, c->ft_majflt, c->ft_minflt };
+
+	if (c->ft_tid >= 0 && causes_val(c, k, c->ft_tid) != causes_val(c, k - 1, c->ft_tid))
+		return false;
+	for (size_t j = 0; j < sizeof(fs) / sizeof(fs[0]); j++)
+		if (fs[j] >= 0 && causes_val(c, k, fs[j]) < causes_val(c, k - 1, fs[j]))
+			return false;
+	return true;
+}
+
+/* The change of the frame thread's counter F over the periods from sample
+ * I0 to I1 that ft_period_ok keeps; -1 when F is absent. */
+static int64_t ft_span_delta(const struct causes *c, size_t i0, size_t i1, int f)
+{
+	int64_t sum = 0;
+
+	if (f < 0)
+		return -1;
+	for (size_t k = i0 + 1; k <= i1; k++)
+		if (ft_period_ok(c, k))
+			sum += causes_val(c, k, f) - causes_val(c, k - 1, f);
+	return sum;
+}
+
 void causes_evidence(const struct causes *c, uint64_t a, uint64_t b, struct cause_evidence *ret)
 {
 	const struct rec *r = c->r;
@@ -264,18 +297,33 @@ void causes_evidence(const struct causes *c, uint64_t a, uint64_t b, struct caus
 	i1 = in1 < n ? in1 : n - 1;
 	if (in1 > 0 && r->t_ns[in1 - 1] == b)
 		i1 = in1 - 1;
+	/* the frame thread's own counters: period by period, one thread's
+	 * only (across a change of frame thread a delta mixes two threads'
+	 * counters: "runq -8.0 ms") */
+	for (k = i0 + 1; k <= i1; k++) {
+		e.ft_periods++;
+		e.ft_gaps += !ft_period_ok(c, k);
+	}
 	if (c->ft_majflt >= 0)
-		e.majflt = span_delta(c, i0, i1, c->ft_majflt);
+		e.majflt = ft_span_delta(c, i0, i1, c->ft_majflt);
 	else
 		e.majflt = span_delta(c, i0, i1, c->proc_majflt);
 	if (c->ft_minflt >= 0)
-		e.minflt = span_delta(c, i0, i1, c->ft_minflt);
+		e.minflt = ft_span_delta(c, i0, i1, c->ft_minflt);
 	else
 		e.minflt = span_delta(c, i0, i1, c->proc_minflt);
-	if (c->ft_run >= 0)
-		e.run_ms = (double)span_delta(c, i0, i1, c->ft_run) / 1e6;
-	if (c->ft_wait >= 0)
-		e.runq_ms = (double)span_delta(c, i0, i1, c->ft_wait) / 1e6;
+	/* the process's counters only grow; one that went back is not known */
+	if (e.majflt < -1)
+		e.majflt = -1;
+	if (e.minflt < -1)
+		e.minflt = -1;
+	/* no period of one thread: nothing is known of its run time */
+	if (e.ft_periods == 0 || e.ft_gaps < e.ft_periods) {
+		if (c->ft_run >= 0)
+			e.run_ms = (double)ft_span_delta(c, i0, i1, c->ft_run) / 1e6;
+		if (c->ft_wait >= 0)
+			e.runq_ms = (double)ft_span_delta(c, i0, i1, c->ft_wait) / 1e6;
+	}
 	if (c->cg_mem_some >= 0)
 		e.cg_mem_ms = (double)span_delta(c, i0, i1, c->cg_mem_some) / 1e3;
 	if (c->psi_mem_some >= 0)

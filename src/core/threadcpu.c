@@ -18,6 +18,7 @@ struct acc {
 	uint32_t name;
 	uint64_t base;		/* CPU time at the window's start */
 	uint64_t last;		/* CPU time at its last sighting */
+	uint64_t done;		/* CPU time of earlier threads with this tid */
 	bool have_base;
 	double per_cpu[NCPU_TRACK];
 	double other_cpu;	/* on a CPU numbered NCPU_TRACK or above */
@@ -89,6 +90,13 @@ int threadcpu_compute(const struct rec *r, uint64_t from_ns, uint64_t to_ns,
 				x->have_base = true;
 			}
 			x->name = th->name;
+			/* a thread's CPU time never goes back: the tid is a new
+			 * thread's (the old one exited, the kernel reused its
+			 * tid), born since the last snapshot, from 0 */
+			if (s != first && th->cpu_ns < x->last) {
+				x->done += x->last - x->base;
+				x->base = x->last = 0;
+			}
 			if (!before && th->cpu_ns > x->last) {
 				double d = (double)(th->cpu_ns - x->last);
 
@@ -127,7 +135,7 @@ int threadcpu_compute(const struct rec *r, uint64_t from_ns, uint64_t to_ns,
 		}
 		out[i].tid = a[i].tid;
 		out[i].name = rec_str(r, a[i].name);
-		out[i].cpu_ns = a[i].last - a[i].base;
+		out[i].cpu_ns = a[i].done + a[i].last - a[i].base;
 		out[i].busy_pct = 100.0 * (double)out[i].cpu_ns / (double)span;
 		out[i].main_cpu = bcpu;
 		out[i].main_cpu_pct = total > 0 ? 100.0 * best / total : 0;

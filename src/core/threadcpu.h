@@ -9,6 +9,9 @@
  * value in the last snapshot at or before the window's start (or its first
  * value in the window when it was not there before; 0 when a snapshot in the
  * window showed the process without it, so it was born in the window). Its
+ * CPU time that goes back between two snapshots is a new thread that took
+ * the tid of one that exited: it started from 0, and the tid's CPU time is
+ * both threads' (under the newer name). Its
  * main CPU is the CPU the snapshots saw it on, weighted by the CPU time it
  * used between each snapshot and the one before. Resolution: one snapshot
  * interval (100 ms at the default period) at each end of the window; busy %

@@ -36,6 +36,7 @@ static const char *const field_names[] = {
 	"vm.pswpin",	     "vm.pgscan_direct", "vm.allocstall_normal", "vm.compact_stall",
 	"cg.memory.some_us", "disk.vda.rd_ios",	 "disk.vda.rd_sectors",	"disk.vda.in_flight",
 	"disk.zram0.rd_ios", "disk.sdb.rd_ios",	 "vm.pswpout",		"vm.pgscan_kswapd",
+	"ft.slices",
 };
 #define NF (sizeof(field_names) / sizeof(field_names[0]))
 
@@ -65,7 +66,8 @@ static struct rec *rec_make(const char *arch)
 					    "dma_fence_default_wait", "/dev/nvidiactl",
 					    "futex_wait_queue", "/var/tmp/game.pak",
 					    "folio_wait_bit_common", "do_sys_poll", "socket:[123]",
-					    "os_acquire_spinlock", "rwsem_down_read_slowpath" };
+					    "os_acquire_spinlock", "rwsem_down_read_slowpath",
+					    "pipe:[456]" };
 	struct rec *r = xcalloc(1, sizeof(*r));
 	size_t i, f;
 
@@ -435,6 +437,98 @@ static void test_wait_poll_socket(void)
 	stall_set(r, "ft.syscall", 0);	/* read */
 	stall_set(r, "ft.fd_target", 9);	/* socket:[123] */
 	check_stall(r, SUB_WAIT_SOCKET, CAUSE_COL_WAIT, "read of a socket");
+	/* a pipe is not a socket */
+	r = rec_make("x86_64");
+	stall_set(r, "ft.state", 'S');
+	stall_set(r, "ft.syscall", 0);	/* read */
+	stall_set(r, "ft.fd_target", 12);	/* pipe:[456] */
+	check_stall(r, SUB_WAIT_PIPE, CAUSE_COL_WAIT, "read of a pipe");
+	CHECK_STR(cause_sub_name(SUB_WAIT_PIPE), "wait_pipe");
+}
+
+/* A storm of small O_DIRECT preads: the thread waits in D most of each
+ * read and runs a few microseconds in the kernel between waits, so a
+ * sample now and then catches it running (its syscall unreadable then).
+ * Those samples are the reads' too: io, not cpu. */
+static void storm(struct rec *r, int64_t slices_per_sample)
+{
+	int st = fidx(r, "ft.state"), sc = fidx(r, "ft.syscall"), fd = fidx(r, "ft.fd_target");
+	int sl = fidx(r, "ft.slices");
+	size_t i;
+
+	for (i = 41; i <= 60; i++) {
+		int64_t *v = &r->vals[i * NF];
+
+		/* every fourth sample running, between two D samples */
+		v[st] = i % 4 == 2 ? 'R' : 'D';
+		v[sc] = i % 4 == 2 ? -1 : 17;	/* pread64 */
+		v[fd] = i % 4 == 2 ? 0 : 6;	/* /var/tmp/game.pak */
+	}
+	stall_sched(r, 2, 0);	/* 2 ms on a CPU per 10 ms */
+	stall_count(r, "ft.slices", slices_per_sample);
+	stall_count(r, "disk.vda.rd_ios", slices_per_sample);
+	(void)sl;
+}
+
+static void test_io_on_cpu(void)
+{
+	struct rec *r = rec_make("x86_64");
+	struct causes *c = NULL;
+	struct cause_split s = { 0 };
+
+	/* 120 reads a sample: 17 us on the CPU each */
+	storm(r, 120);
+	check_stall(r, SUB_IO_READ, CAUSE_COL_IO, "pread storm");
+	/* a loader that reads, then decompresses for whole milliseconds at a
+	 * time: its running samples stay cpu */
+	r = rec_make("x86_64");
+	storm(r, 1);
+	CHECK_INT(causes_new(r, &c), 0);
+	if (c) {
+		causes_split(c, T0 + 400 * MS, T0 + 600 * MS, &s);
+		CHECK_NEAR(s.sub_s[SUB_CPU], 0.05, 1e-9);
+		CHECK_NEAR(s.sub_s[SUB_IO_READ], 0.15, 1e-9);
+		CHECK_INT(causes_sample(c, 42), SUB_CPU);
+		causes_free(c);
+	}
+	rec_free(r);
+	/* running next to a sleep, not between two reads: cpu */
+	r = rec_make("x86_64");
+	storm(r, 120);
+	r->vals[43 * NF + (size_t)fidx(r, "ft.state")] = 'S';
+	r->vals[43 * NF + (size_t)fidx(r, "ft.syscall")] = 202;
+	CHECK_INT(causes_new(r, &c), 0);
+	if (c) {
+		CHECK_INT(causes_sample(c, 42), SUB_CPU);
+		CHECK_INT(causes_sample(c, 46), SUB_IO_READ);
+		causes_free(c);
+	}
+	rec_free(r);
+}
+
+/* Renderers' thread names, as the drivers set them (docs/CAUSES.md). */
+static void test_driver_names(void)
+{
+	CHECK_INT(causes_driver_sub("llvmpipe-0"), SUB_GPU_LLVMPIPE);
+	CHECK_INT(causes_driver_sub("llvmpipe-15"), SUB_GPU_LLVMPIPE);
+	CHECK_INT(causes_driver_sub("llvmpipe-"), SUB_N);
+	CHECK_INT(causes_driver_sub("llvmpipe-x"), SUB_N);
+	CHECK_INT(causes_driver_sub("neverball:gl0"), SUB_GPU_GLTHREAD);
+	CHECK_INT(causes_driver_sub("gl0"), SUB_N);
+	CHECK_INT(causes_driver_sub("game:glx"), SUB_N);
+	CHECK_INT(causes_driver_sub("dxvk-submit"), SUB_GPU_DXVK);
+	CHECK_INT(causes_driver_sub("dxvk-queue"), SUB_GPU_DXVK);
+	CHECK_INT(causes_driver_sub("dxvk-cs"), SUB_GPU_DXVK);
+	CHECK_INT(causes_driver_sub("dxvk-shader"), SUB_N);
+	CHECK_INT(causes_driver_sub("vkd3d_fence"), SUB_GPU_VKD3D);
+	CHECK_INT(causes_driver_sub("vkd3d_queue"), SUB_GPU_VKD3D);
+	CHECK_INT(causes_driver_sub("wined3d_cs"), SUB_GPU_WINED3D);
+	CHECK_INT(causes_driver_sub("fakegame"), SUB_N);
+	CHECK_INT(causes_driver_sub(""), SUB_N);
+	CHECK_INT(causes_driver_sub(NULL), SUB_N);
+	CHECK_STR(cause_sub_name(SUB_GPU_LLVMPIPE), "gpu_llvmpipe");
+	CHECK_INT(cause_of_sub(SUB_GPU_LLVMPIPE), CAUSE_GPU);
+	CHECK_INT(cause_of_sub(SUB_GPU_WINED3D), CAUSE_GPU);
 }
 
 static void test_wait_sleep(void)
@@ -641,6 +735,61 @@ static void test_evidence(void)
 	CHECK_NEAR(e.late[0].late_ms, 900, 1e-9);
 	CHECK_INT(e.late[1].cpu, 0);
 	CHECK_NEAR(e.late[1].late_ms, 15, 1e-9);
+	causes_free(c);
+	rec_free(r);
+}
+
+/* The evidence's run and runq never mix two threads' counters: the frame
+ * thread changes at 0.5 s to one that ran longer but waited less (as a
+ * SuperTuxKart stall read "run 9.2 ms, runq -8.0 ms"), then at 0.55 s its tid
+ * is a new thread's whose counters start again near 0. Each change leaves
+ * its period out, and says so; the other periods add up. */
+static void test_evidence_thread_change(void)
+{
+	struct rec *r = rec_make("x86_64");
+	struct causes *c = NULL;
+	struct cause_evidence e;
+	int tid = fidx(r, "ft.tid"), run = fidx(r, "ft.run_ns"), w = fidx(r, "ft.wait_ns");
+	int mj = fidx(r, "ft.majflt");
+	size_t i;
+
+	stall_set(r, "ft.state", 'R');
+	stall_set(r, "ft.syscall", -1);
+	stall_sched(r, 10, 0);
+	for (i = 0; i < NS; i++) {
+		int64_t *v = &r->vals[i * NF];
+
+		if (i < 50) {
+			v[w] += 20000000;	/* the first thread waited 20 ms before */
+			v[mj] = 7;
+		} else if (i < 55) {
+			v[tid] = 4343;
+			v[run] += 500000000;	/* the second ran 500 ms more */
+		} else {
+			/* tid 4343 exited; a new thread got its tid: from 0 */
+			v[tid] = 4343;
+			v[run] -= 400000000;
+			v[w] -= 1000000;
+		}
+	}
+	CHECK_INT(causes_new(r, &c), 0);
+	if (!c)
+		return;
+	causes_evidence(c, T0 + 400 * MS, T0 + 600 * MS, &e);
+	CHECK_INT(e.ft_periods, 20);
+	CHECK_INT(e.ft_gaps, 2);
+	CHECK(e.runq_ms >= 0);
+	CHECK(e.run_ms >= 0);
+	/* 18 periods of one thread, 10 ms run each, no wait */
+	CHECK_NEAR(e.run_ms, 180.0, 1e-6);
+	CHECK_NEAR(e.runq_ms, 0.0, 1e-6);
+	CHECK_INT(e.majflt, 0);	/* 7 faults of the first thread are not the second's -7 */
+	/* a span that is all one change: nothing known, not 0 and not negative */
+	causes_evidence(c, T0 + 495 * MS, T0 + 500 * MS, &e);
+	CHECK_INT(e.ft_periods, 1);
+	CHECK_INT(e.ft_gaps, 1);
+	CHECK(isnan(e.run_ms));
+	CHECK(isnan(e.runq_ms));
 	causes_free(c);
 	rec_free(r);
 }
@@ -987,11 +1136,14 @@ int main(int argc, char **argv)
 	T_RUN(test_wait_futex);
 	T_RUN(test_wait_futex_arm64);
 	T_RUN(test_wait_poll_socket);
+	T_RUN(test_io_on_cpu);
+	T_RUN(test_driver_names);
 	T_RUN(test_wait_sleep);
 	T_RUN(test_fault_unknown);
 	T_RUN(test_order);
 	T_RUN(test_split);
 	T_RUN(test_evidence);
+	T_RUN(test_evidence_thread_change);
 	T_RUN(test_columns_load);
 	T_RUN(test_parts);
 	T_RUN(test_names);

@@ -340,6 +340,139 @@ static void test_split(void)
 	rec_free(r);
 }
 
+/*
+ * An exact record of a stall from 400 to 500 ms: PERIOD(t, acc) says what
+ * the counters add over the period ending at t inside it; elsewhere the
+ * thread sleeps 9 ms and runs 1 ms a period. STATE and SYSCALL are the
+ * samples' inside it. Intervals and strings are the caller's.
+ */
+static struct rec *stall_record(void (*period)(uint64_t t, int64_t *acc), int64_t state,
+				int64_t syscall)
+{
+	struct rec *r = split_record();
+	size_t nf = r->nfields;
+	int64_t acc[EF_N] = { 0 };
+
+	for (size_t i = 0; i < NSAMP; i++) {
+		uint64_t t = r->t_ns[i];
+		int64_t *v = r->vals + i * nf;
+
+		if (i > 0) {
+			if (t <= 400 * MS || t > 500 * MS) {
+				acc[EF_CLASS + X_SLEEP] += 9 * MS;
+				acc[EF_RUN] += 1 * MS;
+				acc[EF_SWITCHES] += 1;
+			} else {
+				period(t, acc);
+			}
+		}
+		acc[EF_TID] = 9;
+		v[1] = t > 400 * MS && t <= 500 * MS ? state : 'S';
+		v[2] = t > 400 * MS && t <= 500 * MS ? syscall : 230;
+		for (size_t f = 0; f < EF_N; f++)
+			v[NX + f] = acc[f];
+	}
+	r->nintervals = 0;
+	return r;
+}
+
+static void futex_period(uint64_t t, int64_t *acc)
+{
+	if (t <= 490 * MS) {
+		acc[EF_CLASS + X_FUTEX] += 10 * MS;
+	} else {
+		acc[EF_RUN] += 10 * MS;
+	}
+	acc[EF_SWITCHES] += t == 490 * MS;
+}
+
+/* The frame thread waits 90 ms on a futex; the interval says who woke it.
+ * Woken by llvmpipe's rasterizer, it waited for the renderer: gpu
+ * (llvmpipe); woken by a thread of the game's own, another thread: wait
+ * (futex). */
+static void check_waker(const char *comm, enum cause_sub want)
+{
+	struct rec *r = stall_record(futex_period, 'S', 202);
+	struct causes *c = NULL;
+	struct cause_split s = { 0 };
+	struct cause_verdict v;
+
+	free(r->strs[0]);
+	free(r->strs);
+	r->nstrs = 2;
+	r->strs = calloc(2, sizeof(char *));
+	r->strs[0] = strdup("");
+	r->strs[1] = strdup(comm);
+	free(r->intervals);
+	r->nintervals = 1;
+	r->intervals = calloc(1, sizeof(*r->intervals));
+	r->intervals[0] = (struct rec_interval){ .out_ns = 400 * MS, .wake_ns = 490 * MS,
+						  .in_ns = 490 * MS, .tid = 9, .syscall = 202,
+						  .cls = X_FUTEX, .state = 'S', .waker_tid = 77,
+						  .waker_comm = 1 };
+	CHECK_INT(causes_new(r, &c), 0);
+	if (!c)
+		return;
+	causes_split(c, 400 * MS, 500 * MS, &s);
+	cause_split_verdict(&s, &v);
+	CHECK_NEAR(s.sub_s[want], 0.090, 1e-9);
+	CHECK_NEAR(s.sub_s[SUB_CPU], 0.010, 1e-9);
+	CHECK_INT(v.cause, cause_of_sub(want));
+	CHECK_STR(cause_sub_name(v.sub), cause_sub_name(want));
+	causes_free(c);
+	rec_free(r);
+}
+
+static void test_waker(void)
+{
+	check_waker("llvmpipe-0", SUB_GPU_LLVMPIPE);
+	check_waker("fakegame", SUB_WAIT_FUTEX);
+	check_waker("dxvk-submit", SUB_GPU_DXVK);
+}
+
+/* 3,600 small O_DIRECT preads: per 10 ms, 7.5 ms blocked in short waits
+ * (no interval: each under 0.5 ms), 2.5 ms on a CPU in SWITCHES pieces. */
+static int64_t storm_switches;
+
+static void storm_period(uint64_t t, int64_t *acc)
+{
+	(void)t;
+	acc[EF_CLASS + X_IO_READ] += 7500000;
+	acc[EF_RUN] += 2500000;
+	acc[EF_SWITCHES] += storm_switches;
+}
+
+static void test_io_on_cpu(void)
+{
+	struct rec *r;
+	struct causes *c = NULL;
+	struct cause_split s = { 0 };
+
+	/* 150 reads a period, 17 us on a CPU each: all of it io */
+	storm_switches = 150;
+	r = stall_record(storm_period, 'D', 17);
+	CHECK_INT(causes_new(r, &c), 0);
+	if (c) {
+		causes_split(c, 400 * MS, 500 * MS, &s);
+		CHECK_NEAR(s.sub_s[SUB_IO_READ], 0.100, 1e-9);
+		CHECK_NEAR(s.sub_s[SUB_CPU], 0, 1e-12);
+		causes_free(c);
+	}
+	rec_free(r);
+	/* one read a period and 2.5 ms of the thread's own work: that is cpu */
+	storm_switches = 1;
+	r = stall_record(storm_period, 'D', 17);
+	memset(&s, 0, sizeof(s));
+	CHECK_INT(causes_new(r, &c), 0);
+	if (c) {
+		causes_split(c, 400 * MS, 500 * MS, &s);
+		CHECK_NEAR(s.sub_s[SUB_IO_READ], 0.075, 1e-9);
+		CHECK_NEAR(s.sub_s[SUB_CPU], 0.025, 1e-9);
+		causes_free(c);
+	}
+	rec_free(r);
+}
+
 int main(void)
 {
 	t_tmpdir(dir);
@@ -348,6 +481,8 @@ int main(void)
 	T_RUN(test_interval_check);
 	T_RUN(test_record_round_trip);
 	T_RUN(test_split);
+	T_RUN(test_waker);
+	T_RUN(test_io_on_cpu);
 	t_rmtree(dir);
 	return t_exit();
 }

@@ -78,8 +78,37 @@ static void test_errors(void)
 	CHECK(t == (struct threadcpu *)&rec);	/* untouched on error */
 }
 
+/* Thread 20 exits after 100 ms with 90 ms of CPU; by 200 ms a new thread
+ * has its tid (the kernel reuses tids) and has run 15 ms, by 300 ms 40 ms.
+ * The tid's CPU time is both threads': 90 + 40 ms, all of it on their CPUs
+ * (the old code counted 0 for the new thread until it passed 90 ms). */
+static void test_tid_reused(void)
+{
+	static char *names[] = { "", "loader", "render" };
+	static struct rec_thread r0[] = { { 20, 1, 0, 0 } };
+	static struct rec_thread r1[] = { { 20, 1, 90 * MS, 0 } };
+	static struct rec_thread r2[] = { { 20, 2, 15 * MS, 2 } };
+	static struct rec_thread r3[] = { { 20, 2, 40 * MS, 2 } };
+	static struct rec_threads sn[] = {
+		{ 0, 1, r0 }, { 100 * MS, 1, r1 }, { 200 * MS, 1, r2 }, { 300 * MS, 1, r3 },
+	};
+	struct rec rr = { .nthreads = 4, .threads = sn, .nstrs = 3, .strs = names };
+	struct threadcpu *t = NULL;
+	int n = threadcpu_compute(&rr, 0, 300 * MS, &t);
+
+	CHECK_INT(n, 1);
+	if (n != 1)
+		return;
+	CHECK_INT(t[0].cpu_ns, 130 * MS);
+	CHECK_STR(t[0].name, "render");
+	CHECK_INT(t[0].main_cpu, 0);	/* 90 ms on cpu0, 40 on cpu2 */
+	CHECK_NEAR(t[0].main_cpu_pct, 100.0 * 90 / 130, 1e-9);
+	free(t);
+}
+
 int main(void)
 {
+	T_RUN(test_tid_reused);
 	T_RUN(test_whole);
 	T_RUN(test_window);
 	T_RUN(test_errors);
