@@ -445,6 +445,16 @@ static bool runq_wins(const struct causes *c, size_t i)
 		size_t h = hi + 1 < c->r->nsamples && same_thread(c, hi + 1, i) ? hi + 1 : hi;
 
 		run = causes_val(c, h, c->ft_run) - causes_val(c, lo - 1, c->ft_run);
+		/* ... unless it got a CPU twice a sample or more: then each wait
+		 * was accounted as it ended, and time neither run nor waited
+		 * was time it blocked between the samples (a storm of small
+		 * reads, caught running three samples in a row) */
+		if (c->ft_slices >= 0 &&
+		    causes_val(c, h, c->ft_slices) - causes_val(c, lo - 1, c->ft_slices) >=
+			    (int64_t)(2 * (h - lo + 1))) {
+			wait = causes_val(c, h, c->ft_wait) - causes_val(c, lo - 1, c->ft_wait);
+			return wait > run;
+		}
 		return run >= 0 && (double)run < (double)elapsed / 2;
 	}
 	/* a wait that ends the running samples is added when the thread gets
@@ -487,9 +497,11 @@ enum cause_sub causes_io_sub(const struct causes *c, size_t i)
 
 /*
  * Whether running sample I is the CPU side of blocking file system calls:
- * the nearest samples before and after it in which the same thread was not
- * running (up to CAUSES_RUNQ_SPAN away) were both in D in the same class of
- * file syscall, and between them the thread ran in short pieces (run time
+ * of the nearest samples before and after it in which the same thread was
+ * not running (up to CAUSES_RUNQ_SPAN + 1 before, CAUSES_IO_AHEAD after),
+ * one or both were in D in the same class of file syscall (the other may be
+ * asleep: the storm's start or end), and between them the thread ran in
+ * short pieces (run time
  * over time slices under CAUSES_IO_SLICE_NS): a storm of small reads, each
  * a few microseconds on the CPU in the kernel between waits. A running
  * thread's syscall cannot be read (/proc says "running"), so the samples
@@ -498,20 +510,28 @@ enum cause_sub causes_io_sub(const struct causes *c, size_t i)
 static enum cause_sub io_on_cpu(const struct causes *c, size_t i)
 {
 	size_t a = i, b = i;
-	enum cause_sub before;
+	enum cause_sub before, after;
 	int64_t run, slices;
 
 	if (c->ft_run < 0 || c->ft_slices < 0 || i == 0)
 		return SUB_N;
 	while (a > 0 && i - a <= CAUSES_RUNQ_SPAN && is_running(c, a) && same_thread(c, a - 1, i))
 		a--;
-	while (b + 1 < c->r->nsamples && b - i <= CAUSES_RUNQ_SPAN && is_running(c, b) &&
+	while (b + 1 < c->r->nsamples && b - i < CAUSES_IO_AHEAD && is_running(c, b) &&
 	       same_thread(c, b + 1, i))
 		b++;
-	if (is_running(c, a) || is_running(c, b) || !same_thread(c, a, i) || !same_thread(c, b, i))
+	if (a == b || !same_thread(c, a, i) || !same_thread(c, b, i))
 		return SUB_N;
-	before = causes_io_sub(c, a);
-	if (before == SUB_N || causes_io_sub(c, b) != before)
+	/* one side may be the sleep before or after the reads (a frame
+	 * limiter's), a D whose syscall went unread, or still running where
+	 * the look ends; never two classes */
+	before = is_running(c, a) ? SUB_N : causes_io_sub(c, a);
+	after = is_running(c, b) ? SUB_N : causes_io_sub(c, b);
+	if (before == SUB_N)
+		before = after;
+	else if (after != SUB_N && after != before)
+		return SUB_N;
+	if (before == SUB_N)
 		return SUB_N;
 	run = causes_val(c, b, c->ft_run) - causes_val(c, a, c->ft_run);
 	slices = causes_val(c, b, c->ft_slices) - causes_val(c, a, c->ft_slices);

@@ -140,6 +140,9 @@ const char *cause_syscall_name(const char *arch, long nr);
  * ran in pieces shorter than this on average (schedstat's run time over its
  * time slices, or exact mode's over its switches): docs/CAUSES.md, rule 5. */
 #define CAUSES_IO_SLICE_NS 1000000
+/* ... looking for the syscall up to this many samples after a running one
+ * (and CAUSES_RUNQ_SPAN + 1 before it). */
+#define CAUSES_IO_AHEAD 20
 
 struct causes;
 

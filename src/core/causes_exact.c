@@ -165,16 +165,17 @@ static uint64_t overlap(uint64_t a0, uint64_t a1, uint64_t b0, uint64_t b1)
 	return hi > lo ? hi - lo : 0;
 }
 
-/* The sub-cause of interval IV's blocked part. A wait for another thread
- * (futex, poll, a socket or pipe, anything else) that a renderer's thread
- * ended is a wait for the renderer (docs/CAUSES.md, "Waiting for the
- * renderer"); a read of a pipe is a pipe's. */
+/* The sub-cause of interval IV's blocked part. A futex wait that a
+ * renderer's thread ended is a wait for the renderer (docs/CAUSES.md,
+ * "Waiting for the renderer"): only a futex, which a thread's own system
+ * call wakes, where the kernel names whoever ran when an interrupt woke a
+ * poll or a read. A read of a pipe is a pipe's. */
 static enum cause_sub interval_sub(const struct causes *c, const struct rec_interval *iv,
 				   enum cause_sub sample)
 {
 	if (iv->cls == X_GPU && iv->stack && strstr(rec_str(c->r, iv->stack), "fence"))
 		return SUB_GPU_FENCE;
-	if (iv->cls == X_FUTEX || iv->cls == X_POLL || iv->cls == X_SOCKET || iv->cls == X_OTHER) {
+	if (iv->cls == X_FUTEX) {
 		enum cause_sub d = iv->waker_tid ? causes_driver_sub(rec_str(c->r, iv->waker_comm))
 						 : SUB_N;
 

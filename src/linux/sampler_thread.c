@@ -159,7 +159,9 @@ static void syscall_fields(struct sampler *s, struct thr *t, int64_t *v, ssize_t
 	struct pp_syscall sc;
 
 	if (n >= 0 && pp_syscall(s->buf, (size_t)n, &sc) == 0) {
-		v[TF_SYSCALL] = sc.nr;
+		/* "running" for a thread its stat saw blocked: where it
+		 * blocked is not known (-2), not "in no syscall" (-1: a fault) */
+		v[TF_SYSCALL] = sc.running ? -2 : sc.nr;
 		if (sc.nr >= 0 && syscall_has_fd(sc.nr) && sc.args[0] <= INT32_MAX) {
 			v[TF_FD] = (int64_t)sc.args[0];
 			v[TF_FD_TARGET] = smp_fd_target(s, t, v[TF_FD], t_ns);
@@ -191,6 +193,18 @@ static void wchan_field(struct sampler *s, struct thr *t, int64_t *v)
 		snprintf(t->last_wchan, sizeof(t->last_wchan), "%.63s", w);
 	}
 	v[TF_WCHAN] = t->last_wchan_id;
+}
+
+/* A running thread's fields: in no wchan, its syscall not readable. */
+static void running_fields(struct thr *t, int64_t *v)
+{
+	v[TF_WCHAN] = 0;
+	v[TF_SYSCALL] = -1;
+	v[TF_FD] = -1;
+	v[TF_FD_TARGET] = 0;
+	t->have_blocked = false;
+	t->blocked_since = 0;
+	t->last_stack = 0;
 }
 
 void smp_sample_thread(struct sampler *s, struct thr *t, uint64_t t_ns, bool slow)
@@ -240,13 +254,7 @@ void smp_sample_thread(struct sampler *s, struct thr *t, uint64_t t_ns, bool slo
 
 	running = st.state == 'R';
 	if (running) {
-		v[TF_WCHAN] = 0;
-		v[TF_SYSCALL] = -1;
-		v[TF_FD] = -1;
-		v[TF_FD_TARGET] = 0;
-		t->have_blocked = false;
-		t->blocked_since = 0;
-		t->last_stack = 0;
+		running_fields(t, v);
 		return;
 	}
 
@@ -263,6 +271,26 @@ void smp_sample_thread(struct sampler *s, struct thr *t, uint64_t t_ns, bool slo
 		bool same_call;
 
 		n = smp_src_read(s, &t->syscall, 256, C_SYSCALL);
+		/* "running": the thread woke between its stat and this read,
+		 * so the two would be two moments (a thread in D in pread64
+		 * read as D in no syscall: a fault). Once, the state again:
+		 * running now, the sample is a running one; else the syscall
+		 * again. */
+		if (n > 0 && !strncmp(s->buf, "running", 7)) {
+			ssize_t m = smp_src_read(s, &t->stat, 1024, C_TASK_STAT);
+
+			if (m > 0 && pp_task_stat(s->buf, (size_t)m, &st) == 0) {
+				v[TF_STATE] = (unsigned char)st.state;
+				v[TF_MINFLT] = (int64_t)st.minflt;
+				v[TF_MAJFLT] = (int64_t)st.majflt;
+				v[TF_CPU] = st.processor;
+				if (st.state == 'R') {
+					running_fields(t, v);
+					return;
+				}
+			}
+			n = smp_src_read(s, &t->syscall, 256, C_SYSCALL);
+		}
 		if (n > 0 && (size_t)n <= sizeof(call)) {
 			len = (size_t)n;
 			memcpy(call, s->buf, len); /* wchan_field reuses s->buf */

@@ -1,9 +1,10 @@
 #!/bin/bash
 # SPDX-License-Identifier: MIT
 # labels: e2e live root
-# Exact mode on the fake game's eight stall kinds (cpu, runq, a futex wait,
-# a sleep, O_DIRECT reads, major faults on a mapped file, memcg reclaim, a
-# zram swap-in): `record --exact` must give each stall its cause for >= 95 %
+# Exact mode on the fake game's nine stall kinds (cpu, runq, a futex wait,
+# a sleep, O_DIRECT reads of 1 MiB, thousands of O_DIRECT reads of 4 KiB
+# whose time on the CPU in the kernel is io too, major faults on a mapped
+# file, memcg reclaim, a zram swap-in): `record --exact` must give each stall its cause for >= 95 %
 # of its seconds by exact time, list the intervals of the blocking ones, and
 # name the waker thread of the futex stall; the same stalls recorded with
 # --no-exact (the snapshot rules) must get the same cause. Skips (77) when
@@ -18,7 +19,7 @@ fi
 rm -rf "$T/probe"
 kinds="cpu:cpu:cpu runq:runq:runq wait:wait:wait_futex sleep:wait:wait_sleep reclaim:reclaim:-"
 if on_disk "$T"; then
-	kinds="$kinds io:io:io_read disk:disk:disk"
+	kinds="$kinds io:io:io_read preads:io:io_read disk:disk:disk"
 else
 	echo "note: '$T' is not on a disk: the io and disk stalls are left out"
 fi

@@ -492,15 +492,24 @@ static void test_io_on_cpu(void)
 		causes_free(c);
 	}
 	rec_free(r);
-	/* running next to a sleep, not between two reads: cpu */
+	/* running between two futex waits, no read beside it: cpu; between a
+	 * read and a write: cpu; the storm's last running sample before the
+	 * frame limiter's sleep: io */
 	r = rec_make("x86_64");
 	storm(r, 120);
-	r->vals[43 * NF + (size_t)fidx(r, "ft.state")] = 'S';
-	r->vals[43 * NF + (size_t)fidx(r, "ft.syscall")] = 202;
+	for (size_t k = 41; k <= 43; k += 2) {
+		r->vals[k * NF + (size_t)fidx(r, "ft.state")] = 'S';
+		r->vals[k * NF + (size_t)fidx(r, "ft.syscall")] = 202;
+	}
+	r->vals[47 * NF + (size_t)fidx(r, "ft.syscall")] = 18;	/* pwrite64 */
+	r->vals[59 * NF + (size_t)fidx(r, "ft.state")] = 'R';
+	r->vals[60 * NF + (size_t)fidx(r, "ft.state")] = 'R';
 	CHECK_INT(causes_new(r, &c), 0);
 	if (c) {
 		CHECK_INT(causes_sample(c, 42), SUB_CPU);
-		CHECK_INT(causes_sample(c, 46), SUB_IO_READ);
+		CHECK_INT(causes_sample(c, 46), SUB_CPU);
+		CHECK_INT(causes_sample(c, 50), SUB_IO_READ);
+		CHECK_INT(causes_sample(c, 60), SUB_IO_READ);
 		causes_free(c);
 	}
 	rec_free(r);
