@@ -212,6 +212,42 @@ static void test_open_error_noted(void)
 	tree_remove(dir);
 }
 
+/* A thread whose stat says asleep but whose syscall file says "running" (it
+ * woke between the two reads, and is asleep again by the state's second
+ * read): where it slept is not known, -2, never -1 (which says "in no
+ * syscall", a fault, and made a storm of reads look like disk faults). */
+static void test_syscall_race(void)
+{
+	char dir[] = "/tmp/ss-test-sampler.XXXXXX", path[4096];
+	struct sampler_opts o = {.pid = 1234, .intern = intern};
+	const struct sampler_field *f;
+	struct sampler *s = NULL;
+	int64_t *v;
+	FILE *fp;
+
+	if (!tree_copy(dir))
+		return;
+	snprintf(path, sizeof(path), "%s/proc/1234/task/1234/syscall", dir);
+	fp = fopen(path, "w");
+	CHECK(fp != NULL);
+	if (fp) {
+		fputs("running\n", fp);
+		fclose(fp);
+	}
+	o.root = dir;
+	CHECK_INT(sampler_new(&o, &s), 0);
+	if (s) {
+		v = calloc(sampler_fields(s, &f), sizeof(*v));
+		CHECK_INT(sampler_sample(s, 1000, v), 0);
+		CHECK_INT(v[field(s, "ft.state")], 'S');
+		CHECK_INT(v[field(s, "ft.syscall")], -2);
+		CHECK_INT(v[field(s, "ft.fd")], -1);
+		free(v);
+	}
+	sampler_free(s);
+	tree_remove(dir);
+}
+
 /* ---------------------------------------------------------------- live */
 
 static int pipe_fds[2];
@@ -772,6 +808,7 @@ int main(void)
 {
 	T_RUN(test_fake_tree);
 	T_RUN(test_open_error_noted);
+	T_RUN(test_syscall_race);
 	T_RUN(test_naive_same);
 	T_RUN(test_gates);
 	T_RUN(test_wchan_gate);
