@@ -113,6 +113,8 @@ void stall_evidence_text(struct strbuf *sb, const struct cause_evidence *e, long
 		sb_addf(sb, "; run %.1f ms", e->run_ms);
 	if (!isnan(e->runq_ms))
 		sb_addf(sb, ", runq %.1f ms", e->runq_ms);
+	else if (isnan(e->run_ms) && e->ft_gaps && e->ft_gaps == e->ft_periods)
+		sb_adds(sb, "; run -, runq -");
 	if (e->ft_gaps)
 		sb_addf(sb, " (%zu of %zu periods left out: the frame thread changed or its "
 			"counters went back)", e->ft_gaps, e->ft_periods);
