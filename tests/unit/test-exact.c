@@ -430,6 +430,52 @@ static void test_waker(void)
 	check_waker("dxvk-submit", SUB_GPU_DXVK);
 }
 
+static void pipe_period(uint64_t t, int64_t *acc)
+{
+	if (t <= 490 * MS)
+		acc[EF_CLASS + X_SOCKET] += 10 * MS;
+	else
+		acc[EF_RUN] += 10 * MS;
+	acc[EF_SWITCHES] += t == 490 * MS;
+}
+
+/* A 90 ms read of a pipe (the socket class in the kernel's hooks) is
+ * wait (pipe) by the interval's fd; of a socket, wait (socket). */
+static void check_pipe(const char *target, enum cause_sub want)
+{
+	struct rec *r = stall_record(pipe_period, 'S', 0);
+	struct causes *c = NULL;
+	struct cause_split s = { 0 };
+
+	free(r->strs[0]);
+	free(r->strs);
+	r->nstrs = 3;
+	r->strs = calloc(3, sizeof(char *));
+	r->strs[0] = strdup("");
+	r->strs[1] = strdup(target);
+	r->strs[2] = strdup("writer");
+	free(r->intervals);
+	r->nintervals = 1;
+	r->intervals = calloc(1, sizeof(*r->intervals));
+	r->intervals[0] = (struct rec_interval){ .out_ns = 400 * MS, .wake_ns = 490 * MS,
+						  .in_ns = 490 * MS, .tid = 9, .syscall = 0,
+						  .cls = X_SOCKET, .state = 'S', .fd_target = 1,
+						  .waker_tid = 78, .waker_comm = 2 };
+	CHECK_INT(causes_new(r, &c), 0);
+	if (!c)
+		return;
+	causes_split(c, 400 * MS, 500 * MS, &s);
+	CHECK_NEAR(s.sub_s[want], 0.090, 1e-9);
+	causes_free(c);
+	rec_free(r);
+}
+
+static void test_pipe(void)
+{
+	check_pipe("pipe:[4242]", SUB_WAIT_PIPE);
+	check_pipe("socket:[4242]", SUB_WAIT_SOCKET);
+}
+
 /* 3,600 small O_DIRECT preads: per 10 ms, 7.5 ms blocked in short waits
  * (no interval: each under 0.5 ms), 2.5 ms on a CPU in SWITCHES pieces. */
 static int64_t storm_switches;
@@ -482,6 +528,7 @@ int main(void)
 	T_RUN(test_record_round_trip);
 	T_RUN(test_split);
 	T_RUN(test_waker);
+	T_RUN(test_pipe);
 	T_RUN(test_io_on_cpu);
 	t_rmtree(dir);
 	return t_exit();
