@@ -34,6 +34,10 @@ enum ss_frame_source {
 	SS_SRC_GLX = 2,		/* glXSwapBuffers */
 	SS_SRC_EGL = 3,		/* eglSwapBuffers* */
 	SS_SRC_VK = 4,		/* vkQueuePresentKHR */
+	/* 5: the recorder's, for a HUD file's lines; never in the ring */
+	SS_SRC_XSHM = 6,	/* XShmPutImage (docs/HOOKS.md: which puts count) */
+	SS_SRC_XPUT = 7,	/* XPutImage */
+	SS_SRC_WLSHM = 8,	/* a wl_surface commit of a wl_shm buffer */
 };
 
 struct ss_ring_hdr {

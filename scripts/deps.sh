@@ -28,6 +28,12 @@ TEST_PKGS="$TEST_PKGS gcc-multilib"
 # (tests/e2e/games-mangohud.sh). supertux is left out: its data is 160 MB;
 # the test uses it where it is installed.
 TEST_PKGS="$TEST_PKGS neverball chromium-bsu glmark2-x11 glmark2-es2-x11"
+# Software presents (tests/e2e/frames-software.sh: ss-xput needs XShm.h)
+# and Wayland clients under weston's headless backend
+# (tests/e2e/frames-wayland.sh: weston-simple-shm, weston-simple-egl;
+# es2gears_wayland is in mesa-utils on Debian 12, which has no
+# mesa-utils-extra; vkcube-wayland in vulkan-tools).
+TEST_PKGS="$TEST_PKGS libxext-dev weston"
 # The html page's tests drive a real browser (tests/e2e/lib/cdp.py).
 TEST_PKGS="$TEST_PKGS chromium"
 # Windows test programs of our own (tests/progs/wine/, built with mingw-w64)

@@ -19,6 +19,11 @@
  *     the C library sees the caller's own return address, which is what
  *     RTLD_NEXT and a plugin's RTLD_DEFAULT scope are computed from.
  *
+ * The same ways are taken for the software presents of programs that draw
+ * on the CPU (XShmPutImage, XPutImage, and libwayland-client's array
+ * marshallers, where a wl_surface commit lands): see "software presents"
+ * below for which of those calls count.
+ *
  * Each wrapper calls the real function and then stamps the present (after
  * the call returns: the frame has been handed over). Two copies of each
  * wrapper exist, because the two paths lead to different real functions:
@@ -78,10 +83,27 @@ typedef unsigned int (*egl_swap_fn)(void *dpy, void *surface);
 typedef unsigned int (*egl_damage_fn)(void *dpy, void *surface, const int32_t *rects, int32_t n);
 typedef ss_fn (*egl_gpa_fn)(const char *name);
 typedef void *(*dlsym_fn)(void *handle, const char *name);
+typedef int (*x_put_fn)(void *dpy, unsigned long d, void *gc, void *image, int sx, int sy, int dx,
+			int dy, unsigned int w, unsigned int h);
+typedef int (*x_shm_fn)(void *dpy, unsigned long d, void *gc, void *image, int sx, int sy, int dx,
+			int dy, unsigned int w, unsigned int h, int send_event);
+/* libwayland-client's union wl_argument: 8 bytes, an int32, a uint32 or a pointer */
+union wl_arg {
+	int32_t i;
+	uint32_t u;
+	void *o;
+};
+typedef void *(*wl_af_fn)(void *proxy, uint32_t opcode, const void *iface, uint32_t version,
+			  uint32_t flags, union wl_arg *args);
+typedef void *(*wl_ac_fn)(void *proxy, uint32_t opcode, union wl_arg *args, const void *iface);
+typedef void *(*wl_acv_fn)(void *proxy, uint32_t opcode, union wl_arg *args, const void *iface,
+			   uint32_t version);
+typedef void (*wl_a_fn)(void *proxy, uint32_t opcode, union wl_arg *args);
+typedef const char *(*wl_class_fn)(void *proxy);
 
 /* ------------------------------------------------------------ the hooks */
 
-enum api { API_GLX, API_EGL };
+enum api { API_GLX, API_EGL, API_X11, API_WL };
 
 enum hook_id {
 	H_GLX_SWAP,
@@ -92,6 +114,12 @@ enum hook_id {
 	H_EGL_KHR,
 	H_EGL_EXT,
 	H_EGL_GPA,
+	H_XPUT,
+	H_XSHM,
+	H_WL_AF,
+	H_WL_AC,
+	H_WL_ACV,
+	H_WL_A,
 	H_N
 };
 
@@ -121,6 +149,26 @@ static unsigned int own_egl_ext(void *dpy, void *surface, const int32_t *rects, 
 static unsigned int found_egl_ext(void *dpy, void *surface, const int32_t *rects, int32_t n);
 static ss_fn own_egl_gpa(const char *name);
 static ss_fn found_egl_gpa(const char *name);
+static int own_xput(void *dpy, unsigned long d, void *gc, void *image, int sx, int sy, int dx,
+		    int dy, unsigned int w, unsigned int h);
+static int found_xput(void *dpy, unsigned long d, void *gc, void *image, int sx, int sy, int dx,
+		      int dy, unsigned int w, unsigned int h);
+static int own_xshm(void *dpy, unsigned long d, void *gc, void *image, int sx, int sy, int dx,
+		    int dy, unsigned int w, unsigned int h, int send_event);
+static int found_xshm(void *dpy, unsigned long d, void *gc, void *image, int sx, int sy, int dx,
+		      int dy, unsigned int w, unsigned int h, int send_event);
+static void *own_wl_af(void *proxy, uint32_t opcode, const void *iface, uint32_t version,
+		       uint32_t flags, union wl_arg *args);
+static void *found_wl_af(void *proxy, uint32_t opcode, const void *iface, uint32_t version,
+			 uint32_t flags, union wl_arg *args);
+static void *own_wl_ac(void *proxy, uint32_t opcode, union wl_arg *args, const void *iface);
+static void *found_wl_ac(void *proxy, uint32_t opcode, union wl_arg *args, const void *iface);
+static void *own_wl_acv(void *proxy, uint32_t opcode, union wl_arg *args, const void *iface,
+			uint32_t version);
+static void *found_wl_acv(void *proxy, uint32_t opcode, union wl_arg *args, const void *iface,
+			  uint32_t version);
+static void own_wl_a(void *proxy, uint32_t opcode, union wl_arg *args);
+static void found_wl_a(void *proxy, uint32_t opcode, union wl_arg *args);
 
 #define HOOK(n, a, e, o, f) { n, a, e, (void *)(o), (void *)(f), NULL, NULL }
 static struct hook hooks[H_N] = {
@@ -137,6 +185,15 @@ static struct hook hooks[H_N] = {
 	[H_EGL_EXT] = HOOK("eglSwapBuffersWithDamageEXT", API_EGL, true, own_egl_ext,
 			   found_egl_ext),
 	[H_EGL_GPA] = HOOK("eglGetProcAddress", API_EGL, false, own_egl_gpa, found_egl_gpa),
+	/* software presents (below, "software presents") */
+	[H_XPUT] = HOOK("XPutImage", API_X11, false, own_xput, found_xput),
+	[H_XSHM] = HOOK("XShmPutImage", API_X11, false, own_xshm, found_xshm),
+	[H_WL_AF] = HOOK("wl_proxy_marshal_array_flags", API_WL, false, own_wl_af, found_wl_af),
+	[H_WL_AC] = HOOK("wl_proxy_marshal_array_constructor", API_WL, false, own_wl_ac,
+			 found_wl_ac),
+	[H_WL_ACV] = HOOK("wl_proxy_marshal_array_constructor_versioned", API_WL, false,
+			  own_wl_acv, found_wl_acv),
+	[H_WL_A] = HOOK("wl_proxy_marshal_array", API_WL, false, own_wl_a, found_wl_a),
 };
 
 /* The hook of NAME, or NULL. Cheap for the names no hook has (every gl*
@@ -144,7 +201,9 @@ static struct hook hooks[H_N] = {
 static struct hook *hook_of(const char *name)
 {
 	if (!name || !((name[0] == 'g' && name[1] == 'l' && name[2] == 'X') ||
-		       (name[0] == 'e' && name[1] == 'g' && name[2] == 'l')))
+		       (name[0] == 'e' && name[1] == 'g' && name[2] == 'l') ||
+		       (name[0] == 'X' && (name[1] == 'P' || name[1] == 'S')) ||
+		       (name[0] == 'w' && name[1] == 'l' && name[2] == '_' && name[3] == 'p')))
 		return NULL;
 	for (int i = 0; i < H_N; i++)
 		if (strcmp(name, hooks[i].name) == 0)
@@ -482,8 +541,45 @@ static ss_fn real_gpa(enum hook_id id, const char *name)
 
 /* ------------------------------------------------------------ presents */
 
-/* How deep this thread is in our present wrappers: only the outermost stamps. */
+/* How deep this thread is in our present wrappers (and the Vulkan
+ * layer's): only the outermost stamps, and a software present made inside
+ * one (Mesa's llvmpipe puts its image with XShmPutImage inside
+ * glXSwapBuffers; its Wayland EGL and Vulkan commit a wl_shm buffer) is
+ * part of that present, not one of its own. */
 static __thread unsigned depth SS_SHIM_TLS;
+
+/* Whether this process has presented through GLX, EGL or Vulkan: from then
+ * on its software presents are not counted (a GL program's splash, its
+ * decorations' or a software cursor's images are not its frames). */
+static atomic_bool gpu_presented;
+
+static void gpu_stamp(uint32_t source)
+{
+	atomic_store_explicit(&gpu_presented, true, memory_order_relaxed);
+	ss_shim_stamp(source);
+}
+
+/*
+ * For the Vulkan layer (libVkLayer_stallscope_frames.so, which declares
+ * these weak: they are there when this library is preloaded): around the
+ * next layer's vkQueuePresentKHR, so that what the driver does inside it
+ * (a wl_shm commit of lavapipe's Wayland WSI) is not a present of its
+ * own. PRESENTED: the present stamped a frame.
+ */
+SS_EXPORT void stallscope_shim_present_begin(void);
+SS_EXPORT void stallscope_shim_present_end(int presented);
+void stallscope_shim_present_begin(void)
+{
+	depth++;
+}
+
+void stallscope_shim_present_end(int presented)
+{
+	if (depth)
+		depth--;
+	if (presented)
+		atomic_store_explicit(&gpu_presented, true, memory_order_relaxed);
+}
 
 static void glx_swap(void *real, void *dpy, unsigned long drawable)
 {
@@ -492,7 +588,7 @@ static void glx_swap(void *real, void *dpy, unsigned long drawable)
 	depth++;
 	((glx_swap_fn)real)(dpy, drawable);
 	if (--depth == 0)
-		ss_shim_stamp(SS_SRC_GLX);
+		gpu_stamp(SS_SRC_GLX);
 }
 
 static void own_glx_swap(void *dpy, unsigned long drawable)
@@ -517,7 +613,7 @@ static int64_t found_glx_oml(void *dpy, unsigned long drawable, int64_t msc, int
 	depth++;
 	n = real(dpy, drawable, msc, div, rem);
 	if (--depth == 0 && n != -1)
-		ss_shim_stamp(SS_SRC_GLX);
+		gpu_stamp(SS_SRC_GLX);
 	return n;
 }
 
@@ -531,7 +627,7 @@ static unsigned int egl_swap(void *real, void *dpy, void *surface)
 	depth++;
 	ok = ((egl_swap_fn)real)(dpy, surface);
 	if (--depth == 0 && ok)
-		ss_shim_stamp(SS_SRC_EGL);
+		gpu_stamp(SS_SRC_EGL);
 	return ok;
 }
 
@@ -545,7 +641,7 @@ static unsigned int egl_damage(void *real, void *dpy, void *surface, const int32
 	depth++;
 	ok = ((egl_damage_fn)real)(dpy, surface, rects, n);
 	if (--depth == 0 && ok)
-		ss_shim_stamp(SS_SRC_EGL);
+		gpu_stamp(SS_SRC_EGL);
 	return ok;
 }
 
@@ -577,6 +673,356 @@ static unsigned int own_egl_ext(void *dpy, void *surface, const int32_t *rects, 
 static unsigned int found_egl_ext(void *dpy, void *surface, const int32_t *rects, int32_t n)
 {
 	return egl_damage(real_found(&hooks[H_EGL_EXT]), dpy, surface, rects, n);
+}
+
+/* ------------------------------------------------------------ software presents */
+
+/*
+ * Programs that draw on the CPU (SDL's software renderer, emulators,
+ * terminals, Mesa's own llvmpipe) present by putting an image: on X11 with
+ * XShmPutImage (source xshm) or XPutImage (xput), on Wayland by committing
+ * a wl_shm buffer to a window's surface (wlshm). Each is stamped after the
+ * real call returns, and only
+ *
+ *   - outside a GLX, EGL or Vulkan present (depth 0: the driver's own puts
+ *     and commits inside one are that present), and
+ *   - while the process has presented through none of them (gpu_presented).
+ *
+ * X11: the same calls also draw cursors, icons and small widgets, so a put
+ * counts only when it covers at least X_MIN_AREA pixels and at least half
+ * the largest put of the process so far. A put made by Wine's X11 driver
+ * (winex11) is never counted: it flushes a window's GDI surface on Wine's
+ * own schedule, not the program's frames, and a Direct3D or OpenGL game
+ * under Wine presents through GL or Vulkan. A program that puts one frame
+ * as several pieces counts the large ones; docs/HOOKS.md has the limits.
+ */
+#define X_MIN_AREA 8192u	/* px; a 64x64 cursor is 4096, a Game Boy's screen 23040 */
+
+static _Atomic uint64_t x_largest;	/* px, the largest put of the process so far */
+static const void *_Atomic x_last_caller;	/* the last caller found not to be Wine's */
+
+/* Whether the code at CALLER is Wine's X11 driver (winex11.so, or
+ * winex11.drv.so before Wine 6). */
+static bool x_wine_caller(const void *caller)
+{
+	Dl_info info;
+	const char *base;
+
+	if (caller == atomic_load_explicit(&x_last_caller, memory_order_relaxed))
+		return false;
+	if (!dladdr(caller, &info) || !info.dli_fname)
+		return false;
+	base = strrchr(info.dli_fname, '/');
+	base = base ? base + 1 : info.dli_fname;
+	if (!strncmp(base, "winex11.", 8))
+		return true;
+	atomic_store_explicit(&x_last_caller, caller, memory_order_relaxed);
+	return false;
+}
+
+static void x_put_done(uint32_t source, unsigned int w, unsigned int h, const void *caller)
+{
+	uint64_t area = (uint64_t)w * h;
+	uint64_t big = atomic_load_explicit(&x_largest, memory_order_relaxed);
+
+	if (depth || atomic_load_explicit(&gpu_presented, memory_order_relaxed) ||
+	    x_wine_caller(caller))
+		return;
+	while (area > big &&
+	       !atomic_compare_exchange_weak_explicit(&x_largest, &big, area, memory_order_relaxed,
+						      memory_order_relaxed))
+		;
+	if (area >= X_MIN_AREA && 2 * area >= big)
+		ss_shim_stamp(source);
+}
+
+static int x_put(const void *caller, void *real, void *dpy, unsigned long d, void *gc,
+		 void *image, int sx, int sy, int dx, int dy, unsigned int w, unsigned int h)
+{
+	int ret;
+
+	if (!real)
+		return 0;
+	ret = ((x_put_fn)real)(dpy, d, gc, image, sx, sy, dx, dy, w, h);
+	if (ss_shim_ring && image)
+		x_put_done(SS_SRC_XPUT, w, h, caller);
+	return ret;
+}
+
+static int own_xput(void *dpy, unsigned long d, void *gc, void *image, int sx, int sy, int dx,
+		    int dy, unsigned int w, unsigned int h)
+{
+	return x_put(__builtin_return_address(0), real_next(&hooks[H_XPUT]), dpy, d, gc, image, sx, sy, dx, dy, w, h);
+}
+
+static int found_xput(void *dpy, unsigned long d, void *gc, void *image, int sx, int sy, int dx,
+		      int dy, unsigned int w, unsigned int h)
+{
+	return x_put(__builtin_return_address(0), real_found(&hooks[H_XPUT]), dpy, d, gc, image, sx, sy, dx, dy, w, h);
+}
+
+/* XShmPutImage returns True when the request was sent. */
+static int x_shm(const void *caller, void *real, void *dpy, unsigned long d, void *gc,
+		 void *image, int sx, int sy, int dx, int dy, unsigned int w, unsigned int h,
+		 int send_event)
+{
+	int ok;
+
+	if (!real)
+		return 0;
+	ok = ((x_shm_fn)real)(dpy, d, gc, image, sx, sy, dx, dy, w, h, send_event);
+	if (ss_shim_ring && ok)
+		x_put_done(SS_SRC_XSHM, w, h, caller);
+	return ok;
+}
+
+static int own_xshm(void *dpy, unsigned long d, void *gc, void *image, int sx, int sy, int dx,
+		    int dy, unsigned int w, unsigned int h, int send_event)
+{
+	return x_shm(__builtin_return_address(0), real_next(&hooks[H_XSHM]), dpy, d, gc, image,
+		     sx, sy, dx, dy, w, h, send_event);
+}
+
+static int found_xshm(void *dpy, unsigned long d, void *gc, void *image, int sx, int sy, int dx,
+		      int dy, unsigned int w, unsigned int h, int send_event)
+{
+	return x_shm(__builtin_return_address(0), real_found(&hooks[H_XSHM]), dpy, d, gc, image,
+		     sx, sy, dx, dy, w, h, send_event);
+}
+
+/*
+ * Wayland. A request reaches libwayland-client's wire through one of its
+ * four wl_proxy_marshal_array* functions: the header's inlines
+ * (wl_surface_commit, ...) call the variadic wl_proxy_marshal_flags (or,
+ * built against libwayland before 1.20, wl_proxy_marshal and
+ * wl_proxy_marshal_constructor*), which call those through the library's
+ * own PLT, where ours come first. The requests followed (wayland.xml,
+ * xdg-shell.xml):
+ *
+ *   wl_shm_pool.create_buffer (0)   the buffer it returns is a shm buffer
+ *   wl_buffer.destroy (0)           no longer one
+ *   xdg_wm_base.get_xdg_surface (2), zxdg_shell_v6.get_xdg_surface (2),
+ *   wl_shell.get_shell_surface (0)  its surface argument is a window
+ *   zwp_fullscreen_shell_v1.present_surface (1),
+ *   .present_surface_for_mode (2)   the same, its first argument
+ *   wl_surface.attach (1)           the surface's next content: a shm buffer or not
+ *   wl_surface.commit (6)           a present when a window's surface
+ *                                   commits a shm buffer attached since
+ *                                   its last commit
+ *   wl_surface.destroy (0)          forgotten
+ *
+ * A cursor's surface, a sub-surface and a drag icon are never windows; a
+ * commit without a new buffer (a frame callback, a region) is no frame.
+ * Proxies are known by address (a proxy wrapper of a surface is another
+ * address: only Mesa's WSI makes those, inside its presents). The tables
+ * are small and bounded: what does not fit is not followed (a commit that
+ * then does not count, never one counted twice).
+ */
+enum { WL_SHM_MAX = 1024, WL_SURF_MAX = 64 };
+
+enum wl_act { WL_NONE, WL_STAMP, WL_SHM_NEW };
+
+struct wl_surf {
+	void *p;		/* the wl_surface proxy */
+	bool window;		/* given a window role */
+	bool shm;		/* a shm buffer attached since the last commit */
+};
+
+static pthread_mutex_t wl_lock = PTHREAD_MUTEX_INITIALIZER;
+static void *wl_shm_bufs[WL_SHM_MAX];
+static size_t wl_nshm;
+static struct wl_surf wl_surfs[WL_SURF_MAX];
+static size_t wl_nsurf;
+static wl_class_fn _Atomic wl_get_class;
+
+/* Index of P among the shm buffers, or -1. */
+static int wl_shm_find(const void *p)
+{
+	for (size_t i = 0; i < wl_nshm; i++)
+		if (wl_shm_bufs[i] == p)
+			return (int)i;
+	return -1;
+}
+
+/* Surface P's entry, made when MAKE (NULL when it is not there or the
+ * table is full). */
+static struct wl_surf *wl_surf_of(void *p, bool make)
+{
+	for (size_t i = 0; i < wl_nsurf; i++)
+		if (wl_surfs[i].p == p)
+			return &wl_surfs[i];
+	if (!make || !p || wl_nsurf == WL_SURF_MAX)
+		return NULL;
+	wl_surfs[wl_nsurf] = (struct wl_surf){ .p = p };
+	return &wl_surfs[wl_nsurf++];
+}
+
+/* wl_proxy_get_class of the library whose marshaller REAL is. */
+static const char *wl_class(const void *real, void *proxy)
+{
+	wl_class_fn f = atomic_load_explicit(&wl_get_class, memory_order_relaxed);
+
+	if (!f) {
+		f = (wl_class_fn)in_library_of(real, "wl_proxy_get_class");
+		if (!f)
+			return NULL;
+		atomic_store_explicit(&wl_get_class, f, memory_order_relaxed);
+	}
+	return f(proxy);
+}
+
+/* What request OPCODE with ARGS on PROXY means, before it is sent (a
+ * destroy frees the proxy): WL_STAMP for a present, WL_SHM_NEW when the
+ * proxy it returns is a shm buffer. */
+static enum wl_act wl_before(const void *real, void *proxy, uint32_t opcode, union wl_arg *args)
+{
+	const char *cls;
+	enum wl_act act = WL_NONE;
+	struct wl_surf *s;
+	int i;
+
+	if (!ss_shim_ring || !proxy || !(cls = wl_class(real, proxy)))
+		return WL_NONE;
+	pthread_mutex_lock(&wl_lock);
+	if (!strcmp(cls, "wl_surface")) {
+		s = wl_surf_of(proxy, false);
+		if (s && opcode == 1)
+			s->shm = args && args[0].o && wl_shm_find(args[0].o) >= 0;
+		else if (s && opcode == 6) {
+			if (s->window && s->shm && !depth &&
+			    !atomic_load_explicit(&gpu_presented, memory_order_relaxed))
+				act = WL_STAMP;
+			s->shm = false;
+		} else if (s && opcode == 0) {
+			*s = wl_surfs[--wl_nsurf];
+		}
+	} else if (!strcmp(cls, "wl_shm_pool") && opcode == 0) {
+		act = WL_SHM_NEW;
+	} else if (!strcmp(cls, "wl_buffer") && opcode == 0) {
+		if ((i = wl_shm_find(proxy)) >= 0)
+			wl_shm_bufs[i] = wl_shm_bufs[--wl_nshm];
+	} else if (args && ((opcode == 2 && (!strcmp(cls, "xdg_wm_base") ||
+					     !strcmp(cls, "zxdg_shell_v6"))) ||
+			    (opcode == 0 && !strcmp(cls, "wl_shell")))) {
+		if ((s = wl_surf_of(args[1].o, true)))
+			s->window = true;
+	} else if (args && (opcode == 1 || opcode == 2) &&
+		   !strcmp(cls, "zwp_fullscreen_shell_v1")) {
+		if ((s = wl_surf_of(args[0].o, true)))
+			s->window = true;
+	}
+	pthread_mutex_unlock(&wl_lock);
+	return act;
+}
+
+/* After the request was sent: RET is what the marshaller returned. */
+static void wl_after(enum wl_act act, void *ret)
+{
+	if (act == WL_STAMP) {
+		ss_shim_stamp(SS_SRC_WLSHM);
+	} else if (act == WL_SHM_NEW && ret) {
+		pthread_mutex_lock(&wl_lock);
+		if (wl_nshm < WL_SHM_MAX && wl_shm_find(ret) < 0)
+			wl_shm_bufs[wl_nshm++] = ret;
+		pthread_mutex_unlock(&wl_lock);
+	}
+}
+
+static void *wl_af(void *real, void *proxy, uint32_t opcode, const void *iface, uint32_t version,
+		   uint32_t flags, union wl_arg *args)
+{
+	enum wl_act act;
+	void *ret;
+
+	if (!real)
+		return NULL;
+	act = wl_before(real, proxy, opcode, args);
+	ret = ((wl_af_fn)real)(proxy, opcode, iface, version, flags, args);
+	wl_after(act, ret);
+	return ret;
+}
+
+static void *own_wl_af(void *proxy, uint32_t opcode, const void *iface, uint32_t version,
+		       uint32_t flags, union wl_arg *args)
+{
+	return wl_af(real_next(&hooks[H_WL_AF]), proxy, opcode, iface, version, flags, args);
+}
+
+static void *found_wl_af(void *proxy, uint32_t opcode, const void *iface, uint32_t version,
+			 uint32_t flags, union wl_arg *args)
+{
+	return wl_af(real_found(&hooks[H_WL_AF]), proxy, opcode, iface, version, flags, args);
+}
+
+static void *wl_ac(void *real, void *proxy, uint32_t opcode, union wl_arg *args,
+		   const void *iface)
+{
+	enum wl_act act;
+	void *ret;
+
+	if (!real)
+		return NULL;
+	act = wl_before(real, proxy, opcode, args);
+	ret = ((wl_ac_fn)real)(proxy, opcode, args, iface);
+	wl_after(act, ret);
+	return ret;
+}
+
+static void *own_wl_ac(void *proxy, uint32_t opcode, union wl_arg *args, const void *iface)
+{
+	return wl_ac(real_next(&hooks[H_WL_AC]), proxy, opcode, args, iface);
+}
+
+static void *found_wl_ac(void *proxy, uint32_t opcode, union wl_arg *args, const void *iface)
+{
+	return wl_ac(real_found(&hooks[H_WL_AC]), proxy, opcode, args, iface);
+}
+
+static void *wl_acv(void *real, void *proxy, uint32_t opcode, union wl_arg *args,
+		    const void *iface, uint32_t version)
+{
+	enum wl_act act;
+	void *ret;
+
+	if (!real)
+		return NULL;
+	act = wl_before(real, proxy, opcode, args);
+	ret = ((wl_acv_fn)real)(proxy, opcode, args, iface, version);
+	wl_after(act, ret);
+	return ret;
+}
+
+static void *own_wl_acv(void *proxy, uint32_t opcode, union wl_arg *args, const void *iface,
+			uint32_t version)
+{
+	return wl_acv(real_next(&hooks[H_WL_ACV]), proxy, opcode, args, iface, version);
+}
+
+static void *found_wl_acv(void *proxy, uint32_t opcode, union wl_arg *args, const void *iface,
+			  uint32_t version)
+{
+	return wl_acv(real_found(&hooks[H_WL_ACV]), proxy, opcode, args, iface, version);
+}
+
+static void wl_a(void *real, void *proxy, uint32_t opcode, union wl_arg *args)
+{
+	enum wl_act act;
+
+	if (!real)
+		return;
+	act = wl_before(real, proxy, opcode, args);
+	((wl_a_fn)real)(proxy, opcode, args);
+	wl_after(act, NULL);
+}
+
+static void own_wl_a(void *proxy, uint32_t opcode, union wl_arg *args)
+{
+	wl_a(real_next(&hooks[H_WL_A]), proxy, opcode, args);
+}
+
+static void found_wl_a(void *proxy, uint32_t opcode, union wl_arg *args)
+{
+	wl_a(real_found(&hooks[H_WL_A]), proxy, opcode, args);
 }
 
 /* ------------------------------------------------------------ GetProcAddress */
@@ -636,6 +1082,12 @@ SS_ALIAS(eglSwapBuffers, own_egl_swap);
 SS_ALIAS(eglSwapBuffersWithDamageKHR, own_egl_khr);
 SS_ALIAS(eglSwapBuffersWithDamageEXT, own_egl_ext);
 SS_ALIAS(eglGetProcAddress, own_egl_gpa);
+SS_ALIAS(XPutImage, own_xput);
+SS_ALIAS(XShmPutImage, own_xshm);
+SS_ALIAS(wl_proxy_marshal_array_flags, own_wl_af);
+SS_ALIAS(wl_proxy_marshal_array_constructor, own_wl_ac);
+SS_ALIAS(wl_proxy_marshal_array_constructor_versioned, own_wl_acv);
+SS_ALIAS(wl_proxy_marshal_array, own_wl_a);
 
 __attribute__((constructor)) static void glhook_init(void)
 {

@@ -37,6 +37,12 @@ static const char *source_name(uint32_t s)
 		return "egl";
 	case SS_SRC_VK:
 		return "vk";
+	case SS_SRC_XSHM:
+		return "xshm";
+	case SS_SRC_XPUT:
+		return "xput";
+	case SS_SRC_WLSHM:
+		return "wlshm";
 	}
 	return "unknown";
 }

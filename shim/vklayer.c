@@ -220,20 +220,34 @@ static VKAPI_ATTR void VKAPI_CALL ss_DestroyDevice(VkDevice device,
 	free(found);
 }
 
+/* The preloaded GL library's, when it is there (glhook.c): what the driver
+ * does inside a present (lavapipe's Wayland WSI commits a wl_shm buffer)
+ * is not a software present of its own. */
+extern void stallscope_shim_present_begin(void) __attribute__((weak, visibility("default")));
+extern void stallscope_shim_present_end(int presented)
+	__attribute__((weak, visibility("default")));
+
 static VKAPI_ATTR VkResult VKAPI_CALL ss_QueuePresentKHR(VkQueue queue,
 							   const VkPresentInfoKHR *info)
 {
 	struct vk_dev d;
 	VkResult res;
+	int n = 0;
 
 	if (dev_get(vk_key(queue), &d) < 0 || !d.present)
 		return VK_ERROR_DEVICE_LOST;	/* a queue of no device we made: cannot be */
+	if (stallscope_shim_present_begin)
+		stallscope_shim_present_begin();
 	res = d.present(queue, info);
 	/* One stamp per swapchain the present reached; VK_SUBOPTIMAL_KHR (> 0)
 	 * still presented, an error did not. */
 	for (uint32_t i = 0; i < info->swapchainCount; i++)
-		if (info->pResults ? info->pResults[i] >= 0 : res >= 0)
+		if (info->pResults ? info->pResults[i] >= 0 : res >= 0) {
 			ss_shim_stamp(SS_SRC_VK);
+			n++;
+		}
+	if (stallscope_shim_present_end)
+		stallscope_shim_present_end(n > 0);
 	return res;
 }
 

@@ -98,7 +98,8 @@ const char *rec_str(const struct rec *r, int64_t id)
 
 const char *rec_source_name(uint32_t source)
 {
-	static const char *const names[] = { NULL, "marker", "glx", "egl", "vk", "hud" };
+	static const char *const names[] = { NULL,  "marker", "glx",  "egl",  "vk",
+					     "hud", "xshm",   "xput", "wlshm" };
 
 	return source <= REC_SOURCE_MAX ? names[source] : NULL;
 }

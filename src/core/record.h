@@ -33,11 +33,13 @@ struct rec_frame {
 	uint32_t source;	/* enum ss_frame_source (stallscope-ring.h), or REC_SOURCE_HUD */
 };
 
-/* Frame sources: 1..4 as enum ss_frame_source, and a HUD file's line. */
+/* Frame sources: 1..4 and 6..8 as enum ss_frame_source, and a HUD file's
+ * line (5). */
 #define REC_SOURCE_HUD 5u
-#define REC_SOURCE_MAX 5u
+#define REC_SOURCE_MAX 8u
 
-/* The source's name ("marker", "glx", "egl", "vk", "hud"), NULL for another
+/* The source's name ("marker", "glx", "egl", "vk", "hud", "xshm", "xput",
+ * "wlshm"), NULL for another
  * number. The names are run.ini's frames_<name> keys (docs/FORMAT.md). */
 const char *rec_source_name(uint32_t source);
 

@@ -206,7 +206,8 @@ void recorder_live_status(struct recorder *r, uint64_t now)
 static bool entry_possible(const struct recorder *r, const struct ring_frame *f, uint64_t hi)
 {
 	return f->t_ns >= ring_created_ns(r->ring) && f->t_ns <= hi &&
-	       f->source >= SS_SRC_MARKER && f->source <= SS_SRC_VK && f->tid <= INT_MAX;
+	       f->source >= SS_SRC_MARKER && f->source <= SS_SRC_WLSHM &&
+	       f->source != REC_SOURCE_HUD && f->tid <= INT_MAX;
 }
 
 /* How many of WANT presents may be recorded at NOW: RING_MAX_FPS a second

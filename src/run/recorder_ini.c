@@ -54,6 +54,9 @@ static bool listened(const struct recorder *r, uint32_t source)
 		return r->fmode == FRAMES_RING;
 	case SS_SRC_GLX:
 	case SS_SRC_EGL:
+	case SS_SRC_XSHM:
+	case SS_SRC_XPUT:
+	case SS_SRC_WLSHM:
 		return r->fmode == FRAMES_RING && (r->hooks & HOOK_GL);
 	case SS_SRC_VK:
 		return r->fmode == FRAMES_RING && (r->hooks & HOOK_VK);
@@ -66,8 +69,8 @@ static bool listened(const struct recorder *r, uint32_t source)
 /* What the run listened to for frames, in words, into BUF. */
 void recorder_listened_text(const struct recorder *r, char *buf, size_t size)
 {
-	const char *gl = "the GL/EGL hook (glXSwapBuffers, eglSwapBuffers*: linked, by dlsym "
-			 "or GetProcAddress)";
+	const char *gl = "the preloaded hook (glXSwapBuffers, eglSwapBuffers*: linked, by dlsym "
+			 "or GetProcAddress; XShmPutImage, XPutImage; Wayland wl_shm commits)";
 	const char *vk = "the Vulkan layer (vkQueuePresentKHR)";
 
 	if (r->fmode == FRAMES_HUD)
@@ -94,9 +97,10 @@ void recorder_frames_verdict(struct recorder *r)
 	recorder_listened_text(r, what, sizeof(what));
 	if (!r->frames && secs_ns >= NO_FRAMES_NS)
 		snprintf(r->frames_note, sizeof(r->frames_note),
-			 "no frames in %.1f s: nothing presented through %s. Try --frames hud:PATH "
-			 "(a HUD's or the program's frame log), the marker API (stallscope.h) in "
-			 "the program, or --thread NAME for the thread that renders",
+			 "no frames in %.1f s: no present call of any kind was seen (listened to: "
+			 "%s); the program draws some other way (xcb, DRM/KMS, a toolkit's own "
+			 "calls) or not at all. Try --frames hud:PATH (a HUD's or the program's "
+			 "frame log) or the marker API (stallscope.h) in the program",
 			 (double)secs_ns / 1e9, what);
 	else if (r->frames && r->t_end > r->last_frame_ns &&
 		 r->t_end - r->last_frame_ns >= FRAMES_STOPPED_NS)
