@@ -100,6 +100,7 @@ typedef void *(*wl_acv_fn)(void *proxy, uint32_t opcode, union wl_arg *args, con
 			   uint32_t version);
 typedef void (*wl_a_fn)(void *proxy, uint32_t opcode, union wl_arg *args);
 typedef const char *(*wl_class_fn)(void *proxy);
+typedef uint32_t (*wl_id_fn)(void *proxy);
 
 /* ------------------------------------------------------------ the hooks */
 
@@ -813,17 +814,18 @@ static int found_xshm(void *dpy, unsigned long d, void *gc, void *image, int sx,
  *
  * A cursor's surface, a sub-surface and a drag icon are never windows; a
  * commit without a new buffer (a frame callback, a region) is no frame.
- * Proxies are known by address (a proxy wrapper of a surface is another
- * address: only Mesa's WSI makes those, inside its presents). The tables
- * are small and bounded: what does not fit is not followed (a commit that
- * then does not count, never one counted twice).
+ * Surfaces are known by object id, so that a proxy wrapper of one (Mesa's
+ * EGL and WSI commit through those) is the same surface; buffers by
+ * address (what create_buffer returned is what attach is given). The
+ * tables are small and bounded: what does not fit is not followed (a
+ * commit that then does not count, never one counted twice).
  */
 enum { WL_SHM_MAX = 1024, WL_SURF_MAX = 64 };
 
 enum wl_act { WL_NONE, WL_STAMP, WL_SHM_NEW };
 
 struct wl_surf {
-	void *p;		/* the wl_surface proxy */
+	uint32_t id;		/* the wl_surface's object id */
 	bool window;		/* given a window role */
 	bool shm;		/* a shm buffer attached since the last commit */
 };
@@ -834,6 +836,7 @@ static size_t wl_nshm;
 static struct wl_surf wl_surfs[WL_SURF_MAX];
 static size_t wl_nsurf;
 static wl_class_fn _Atomic wl_get_class;
+static wl_id_fn _Atomic wl_get_id;
 
 /* Index of P among the shm buffers, or -1. */
 static int wl_shm_find(const void *p)
@@ -844,31 +847,37 @@ static int wl_shm_find(const void *p)
 	return -1;
 }
 
-/* Surface P's entry, made when MAKE (NULL when it is not there or the
- * table is full). */
-static struct wl_surf *wl_surf_of(void *p, bool make)
+/* The entry of the surface with object ID, made when MAKE (NULL when it
+ * is not there or the table is full). */
+static struct wl_surf *wl_surf_of(uint32_t id, bool make)
 {
 	for (size_t i = 0; i < wl_nsurf; i++)
-		if (wl_surfs[i].p == p)
+		if (wl_surfs[i].id == id)
 			return &wl_surfs[i];
-	if (!make || !p || wl_nsurf == WL_SURF_MAX)
+	if (!make || !id || wl_nsurf == WL_SURF_MAX)
 		return NULL;
-	wl_surfs[wl_nsurf] = (struct wl_surf){ .p = p };
+	wl_surfs[wl_nsurf] = (struct wl_surf){ .id = id };
 	return &wl_surfs[wl_nsurf++];
 }
 
-/* wl_proxy_get_class of the library whose marshaller REAL is. */
-static const char *wl_class(const void *real, void *proxy)
+/* wl_proxy_get_class and wl_proxy_get_id of the library whose marshaller
+ * REAL is: false when it has none. */
+static bool wl_fns(const void *real, wl_class_fn *ret_class, wl_id_fn *ret_id)
 {
-	wl_class_fn f = atomic_load_explicit(&wl_get_class, memory_order_relaxed);
+	wl_class_fn c = atomic_load_explicit(&wl_get_class, memory_order_acquire);
+	wl_id_fn i = atomic_load_explicit(&wl_get_id, memory_order_relaxed);
 
-	if (!f) {
-		f = (wl_class_fn)in_library_of(real, "wl_proxy_get_class");
-		if (!f)
-			return NULL;
-		atomic_store_explicit(&wl_get_class, f, memory_order_relaxed);
+	if (!c) {
+		i = (wl_id_fn)in_library_of(real, "wl_proxy_get_id");
+		c = (wl_class_fn)in_library_of(real, "wl_proxy_get_class");
+		if (!c || !i)
+			return false;
+		atomic_store_explicit(&wl_get_id, i, memory_order_relaxed);
+		atomic_store_explicit(&wl_get_class, c, memory_order_release);
 	}
-	return f(proxy);
+	*ret_class = c;
+	*ret_id = i;
+	return true;
 }
 
 /* What request OPCODE with ARGS on PROXY means, before it is sent (a
@@ -879,13 +888,15 @@ static enum wl_act wl_before(const void *real, void *proxy, uint32_t opcode, uni
 	const char *cls;
 	enum wl_act act = WL_NONE;
 	struct wl_surf *s;
+	wl_class_fn class_of;
+	wl_id_fn id_of;
 	int i;
 
-	if (!ss_shim_ring || !proxy || !(cls = wl_class(real, proxy)))
+	if (!ss_shim_ring || !proxy || !wl_fns(real, &class_of, &id_of) || !(cls = class_of(proxy)))
 		return WL_NONE;
 	pthread_mutex_lock(&wl_lock);
 	if (!strcmp(cls, "wl_surface")) {
-		s = wl_surf_of(proxy, false);
+		s = wl_surf_of(id_of(proxy), false);
 		if (s && opcode == 1)
 			s->shm = args && args[0].o && wl_shm_find(args[0].o) >= 0;
 		else if (s && opcode == 6) {
@@ -904,11 +915,11 @@ static enum wl_act wl_before(const void *real, void *proxy, uint32_t opcode, uni
 	} else if (args && ((opcode == 2 && (!strcmp(cls, "xdg_wm_base") ||
 					     !strcmp(cls, "zxdg_shell_v6"))) ||
 			    (opcode == 0 && !strcmp(cls, "wl_shell")))) {
-		if ((s = wl_surf_of(args[1].o, true)))
+		if (args[1].o && (s = wl_surf_of(id_of(args[1].o), true)))
 			s->window = true;
 	} else if (args && (opcode == 1 || opcode == 2) &&
 		   !strcmp(cls, "zwp_fullscreen_shell_v1")) {
-		if ((s = wl_surf_of(args[0].o, true)))
+		if (args[0].o && (s = wl_surf_of(id_of(args[0].o), true)))
 			s->window = true;
 	}
 	pthread_mutex_unlock(&wl_lock);

@@ -5,11 +5,14 @@
  * to a window with XShmPutImage (`shm N`) or XPutImage (`put N`), 100 a
  * second, and around them puts what is no frame: 32x32 images into a
  * pixmap (a cursor or an icon) before, 100x100 ones into the window (a
- * widget, under half the frame) after. Prints "present TID". Exit 0, or 1
- * when the display or MIT-SHM is not there (77 for the test: skipped).
+ * widget, under half the frame) after. `wine N` puts N frames through a
+ * stand-in for Wine's X11 driver (winex11.so: no frame), then N with
+ * XPutImage. Prints "present TID". Exit 0; 77 when the display or MIT-SHM
+ * is not there (skipped), 1 on another failure.
  *
- *   ss-xput shm|put N
+ *   ss-xput shm|put|wine N
  */
+#include <dlfcn.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -44,16 +47,29 @@ int main(int argc, char **argv)
 	Visual *vis;
 	Window win;
 	Pixmap pix;
+	void (*wine_put)(Display *, Drawable, GC, XImage *, unsigned, unsigned) = NULL;
 	bool use_shm;
 	int n, depth, scr;
 	GC gc;
 
-	if (argc != 3 || (strcmp(argv[1], "shm") && strcmp(argv[1], "put")) ||
+	if (argc != 3 || (strcmp(argv[1], "shm") && strcmp(argv[1], "put") &&
+			  strcmp(argv[1], "wine")) ||
 	    (n = atoi(argv[2])) <= 0) {
-		fprintf(stderr, "usage: ss-xput shm|put N\n");
+		fprintf(stderr, "usage: ss-xput shm|put|wine N\n");
 		return 2;
 	}
 	use_shm = !strcmp(argv[1], "shm");
+	if (!strcmp(argv[1], "wine")) {
+		void *h = dlopen(WINEX11_SO, RTLD_NOW | RTLD_LOCAL);
+
+		wine_put = h ? (void (*)(Display *, Drawable, GC, XImage *, unsigned,
+					 unsigned))dlsym(h, "ss_winex11_put")
+			     : NULL;
+		if (!wine_put) {
+			fprintf(stderr, "ss-xput: %s\n", dlerror());
+			return 1;
+		}
+	}
 	if (!(dpy = XOpenDisplay(NULL))) {
 		fprintf(stderr, "ss-xput: no display\n");
 		return 77;
@@ -94,6 +110,11 @@ int main(int argc, char **argv)
 
 	for (int i = 0; i < 3; i++)	/* an icon: no frame */
 		XPutImage(dpy, pix, gc, small, 0, 0, 0, 0, 32, 32);
+	for (int i = 0; wine_put && i < n; i++) {	/* Wine's flushes: no frame */
+		wine_put(dpy, win, gc, frame, W, H);
+		XSync(dpy, False);
+		nanosleep(&tick, NULL);
+	}
 	for (int i = 0; i < n; i++) {
 		memset(frame->data, i & 0xff, (size_t)frame->bytes_per_line * H);
 		if (use_shm)
