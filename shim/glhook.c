@@ -87,7 +87,8 @@ typedef int (*x_put_fn)(void *dpy, unsigned long d, void *gc, void *image, int s
 			int dy, unsigned int w, unsigned int h);
 typedef int (*x_shm_fn)(void *dpy, unsigned long d, void *gc, void *image, int sx, int sy, int dx,
 			int dy, unsigned int w, unsigned int h, int send_event);
-/* libwayland-client's union wl_argument: 8 bytes, an int32, a uint32 or a pointer */
+/* libwayland-client's union wl_argument: the size of a pointer; an int32, a uint32
+ * or a pointer (an object, a string, an array) */
 union wl_arg {
 	int32_t i;
 	uint32_t u;

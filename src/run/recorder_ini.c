@@ -95,12 +95,21 @@ void recorder_frames_verdict(struct recorder *r)
 	if (r->fmode == FRAMES_NONE)
 		return;
 	recorder_listened_text(r, what, sizeof(what));
-	if (!r->frames && secs_ns >= NO_FRAMES_NS)
+	/* --thread is never suggested: it chooses the thread sampled, and
+	 * brings no frame */
+	if (!r->frames && secs_ns >= NO_FRAMES_NS && r->fmode == FRAMES_RING &&
+	    (r->hooks & HOOK_GL))
 		snprintf(r->frames_note, sizeof(r->frames_note),
 			 "no frames in %.1f s: no present call of any kind was seen (listened to: "
 			 "%s); the program draws some other way (xcb, DRM/KMS, a toolkit's own "
 			 "calls) or not at all. Try --frames hud:PATH (a HUD's or the program's "
 			 "frame log) or the marker API (stallscope.h) in the program",
+			 (double)secs_ns / 1e9, what);
+	else if (!r->frames && secs_ns >= NO_FRAMES_NS)
+		snprintf(r->frames_note, sizeof(r->frames_note),
+			 "no frames in %.1f s: nothing presented through %s. Try --frames hud:PATH "
+			 "(a HUD's or the program's frame log) or the marker API (stallscope.h) in "
+			 "the program",
 			 (double)secs_ns / 1e9, what);
 	else if (r->frames && r->t_end > r->last_frame_ns &&
 		 r->t_end - r->last_frame_ns >= FRAMES_STOPPED_NS)

@@ -52,6 +52,12 @@ beside() {
 	MANGOHUD_CONFIG="output_folder=$mh,autostart_log=1,log_duration=3,log_interval=0,no_display" \
 		timeout 60 "$SS_BIN" record -q -o "$run" --duration 6 -- mangohud "$@" >"$run.out" 2>&1 ||
 		{ echo "FAIL: $name: record: $(tail -3 "$run.out")"; bad=1; return; }
+	# a program that cannot run here (no Vulkan driver) exits at once
+	if [ "$(ini "$run" frames)" = 0 ] && [ -z "$(ini "$run" exit_signal)" ] &&
+		[ "$(ini "$run" exit_status)" != 0 ]; then
+		echo "skip: $name cannot run here: $(tail -1 "$run/program.log")"
+		return
+	fi
 	ran=$((ran + 1))
 	n=$(ini "$run" "frames_$src")
 	[ "$n" = "$(ini "$run" frames)" ] && [ "${n:-0}" -gt 0 ] ||
