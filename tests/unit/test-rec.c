@@ -783,6 +783,22 @@ static void test_record_accessors(void)
 	rec_free(r);
 }
 
+/* Every frame source has its run.ini name (frames_<name>); 9 and over
+ * have none. */
+static void test_source_names(void)
+{
+	static const char *const want[] = { "marker", "glx",  "egl",  "vk",
+					    "hud",    "xshm", "xput", "wlshm" };
+
+	CHECK(rec_source_name(0) == NULL);
+	for (uint32_t s = 1; s <= REC_SOURCE_MAX; s++)
+		CHECK_STR(rec_source_name(s), want[s - 1]);
+	CHECK_INT(REC_SOURCE_MAX, 8);
+	CHECK_INT(REC_SOURCE_HUD, 5);
+	CHECK(rec_source_name(9) == NULL);
+	CHECK(rec_source_name(UINT32_MAX) == NULL);
+}
+
 static uint64_t rng_state = 88172645463325252ull;
 
 static uint64_t rnd64(void)
@@ -954,6 +970,7 @@ int main(void)
 	T_RUN(test_crc32c);
 	T_RUN(test_varint);
 	T_RUN(test_record_accessors);
+	T_RUN(test_source_names);
 	T_RUN(test_unknown_and_versions);
 	T_RUN(test_bad_files);
 	T_RUN(test_bad_crc_middle);
