@@ -8,7 +8,8 @@
 # putting thread is the frame thread. N frame-sized puts through a
 # stand-in for Wine's X11 driver (a library named winex11.so: Wine's GDI
 # surface flushes) are no frames, N XPutImage after them from the program
-# are: N xput frames. SDL2's software renderer (ss-sdl2sw)
+# are: N xput frames. N puts through an XPutImage taken with dlsym on a
+# handle of libX11: N xput frames. SDL2's software renderer (ss-sdl2sw)
 # with SDL_FRAMEBUFFER_ACCELERATION=0 presents its window surface with
 # XShmPutImage: N xshm frames. Without the hint SDL2 uploads the surface
 # through OpenGL: N glx frames and no software one. glxgears on llvmpipe,
@@ -48,6 +49,7 @@ rec() {
 rec xshm xshm $N "$SS_BUILD/ss-xput" shm $N
 rec xput xput $N "$SS_BUILD/ss-xput" put $N
 rec winex11 xput $N "$SS_BUILD/ss-xput" wine $N
+rec xput-dlsym xput $N "$SS_BUILD/ss-xput" dlsym $N
 if [ -x "$SS_BUILD/ss-sdl2sw" ]; then
 	rec sdl2-software xshm $N env SDL_FRAMEBUFFER_ACCELERATION=0 "$SS_BUILD/ss-sdl2sw" $N
 	rec sdl2-software-gl glx $N "$SS_BUILD/ss-sdl2sw" $N

@@ -7,10 +7,11 @@
  * pixmap (a cursor or an icon) before, 100x100 ones into the window (a
  * widget, under half the frame) after. `wine N` puts N frames through a
  * stand-in for Wine's X11 driver (winex11.so: no frame), then N with
- * XPutImage. Prints "present TID". Exit 0; 77 when the display or MIT-SHM
+ * XPutImage. `dlsym N` puts with an XPutImage taken by dlsym() on a handle
+ * of libX11 (as SDL2 built to load X11 itself does). Prints "present TID". Exit 0; 77 when the display or MIT-SHM
  * is not there (skipped), 1 on another failure.
  *
- *   ss-xput shm|put|wine N
+ *   ss-xput shm|put|wine|dlsym N
  */
 #include <dlfcn.h>
 #include <stdbool.h>
@@ -48,17 +49,30 @@ int main(int argc, char **argv)
 	Window win;
 	Pixmap pix;
 	void (*wine_put)(Display *, Drawable, GC, XImage *, unsigned, unsigned) = NULL;
+	int (*put)(Display *, Drawable, GC, XImage *, int, int, int, int, unsigned, unsigned) =
+		XPutImage;
 	bool use_shm;
 	int n, depth, scr;
 	GC gc;
 
 	if (argc != 3 || (strcmp(argv[1], "shm") && strcmp(argv[1], "put") &&
-			  strcmp(argv[1], "wine")) ||
+			  strcmp(argv[1], "wine") && strcmp(argv[1], "dlsym")) ||
 	    (n = atoi(argv[2])) <= 0) {
-		fprintf(stderr, "usage: ss-xput shm|put|wine N\n");
+		fprintf(stderr, "usage: ss-xput shm|put|wine|dlsym N\n");
 		return 2;
 	}
 	use_shm = !strcmp(argv[1], "shm");
+	if (!strcmp(argv[1], "dlsym")) {
+		void *h = dlopen("libX11.so.6", RTLD_NOW | RTLD_LOCAL);
+
+		put = h ? (int (*)(Display *, Drawable, GC, XImage *, int, int, int, int, unsigned,
+				   unsigned))dlsym(h, "XPutImage")
+			: NULL;
+		if (!put) {
+			fprintf(stderr, "ss-xput: %s\n", dlerror());
+			return 1;
+		}
+	}
 	if (!strcmp(argv[1], "wine")) {
 		void *h = dlopen(WINEX11_SO, RTLD_NOW | RTLD_LOCAL);
 
@@ -120,7 +134,7 @@ int main(int argc, char **argv)
 		if (use_shm)
 			XShmPutImage(dpy, win, gc, frame, 0, 0, 0, 0, W, H, False);
 		else
-			XPutImage(dpy, win, gc, frame, 0, 0, 0, 0, W, H);
+			put(dpy, win, gc, frame, 0, 0, 0, 0, W, H);
 		XSync(dpy, False);
 		nanosleep(&tick, NULL);
 	}
