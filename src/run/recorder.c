@@ -28,6 +28,7 @@
 #include <unistd.h>
 
 #include "core/inifmt.h"
+#include "core/wrapper.h"
 #include "frames/hook.h"
 #include "frames/hud.h"
 #include "frames/ring.h"
@@ -425,16 +426,25 @@ static void loop(struct recorder *r)
 
 /* ------------------------------------------------------------ setup */
 
-/* What the program is: its name and command line (attached: from /proc). */
+/* What the program is: its name and command line (attached: from /proc).
+ * A command's name is looked through its wrappers (`mangohud env X=1
+ * openarena`: openarena, via "mangohud env"); recorder_confirm_name checks
+ * it against the process that presented. */
 static int name_program(struct recorder *r)
 {
 	struct strbuf raw = STRBUF_INIT;
+	struct wrapper_name wn;
 	const char *b;
 	int nw, err;
 
 	if (!r->o.pid) {
-		b = strrchr(r->o.argv[0], '/');
-		sb_adds(&r->program, b ? b + 1 : r->o.argv[0]);
+		if (wrapper_name(r->o.argc, (const char *const *)r->o.argv, &wn) == 0) {
+			sb_adds(&r->program, wn.name);
+			snprintf(r->program_via, sizeof(r->program_via), "%s", wn.via);
+		} else {
+			b = strrchr(r->o.argv[0], '/');
+			sb_adds(&r->program, b ? b + 1 : r->o.argv[0]);
+		}
 		inifmt_quote_argv(&r->cmdline, r->o.argc, r->o.argv);
 		return 0;
 	}

@@ -50,6 +50,15 @@ static void note_frame_process(struct recorder *r)
 	r->frame_pid = r->fpid;
 	snprintf(r->frame_comm, sizeof(r->frame_comm), "%s",
 		 r->fpid == r->pid ? r->program.buf : r->fp_comm);
+	if (r->fpid == r->pid) {	/* its kernel name now: what a wrapper exec'd */
+		struct strbuf comm = STRBUF_INIT;
+
+		if (recsys_comm(r->pid, 0, &comm) == 0)
+			snprintf(r->presented, sizeof(r->presented), "%s", comm.buf);
+		sb_release(&comm);
+	} else {
+		snprintf(r->presented, sizeof(r->presented), "%s", r->fp_comm);
+	}
 }
 
 /* Whether PID is one of the run's processes: a descendant of the recorder

@@ -18,6 +18,7 @@
 
 #include "core/cpulist.h"
 #include "core/inifmt.h"
+#include "core/wrapper.h"
 #include "frames/hook.h"
 #include "frames/hud.h"
 #include "frames/ring.h"
@@ -146,6 +147,12 @@ static void ini_start(struct recorder *r, struct strbuf *sb)
 		inifmt_add(sb, key, eq + 1);
 	}
 	inifmt_add(sb, "program", r->program.buf);
+	if (r->program_via[0])
+		inifmt_add(sb, "program_via", r->program_via);
+	if (r->program_argv[0])
+		inifmt_add(sb, "program_argv", r->program_argv);
+	if (r->frame_comm_shown[0])
+		inifmt_add(sb, "program_presented", r->frame_comm_shown);
 	inifmt_add(sb, "argv", r->cmdline.buf);
 	inifmt_addf(sb, "pid", "%d", r->pid);
 	inifmt_add(sb, "attached", r->own_child ? "no" : "yes");
@@ -399,12 +406,45 @@ static void ini_unreadable(struct recorder *r, struct strbuf *sb)
 	}
 }
 
+/*
+ * The program's name against the process that presented (its kernel name,
+ * read at its first present), once, at the end. They agree (core/wrapper.h
+ * wrapper_same: the same, cut to 15 bytes, or with Wine's ".exe"): nothing
+ * to say. The argv name could not be looked through (a wrapper or a shell
+ * with nothing nameable after it, a .sh script) and the presenter is no
+ * wrapper: the presenter names the run (program_argv keeps the old name).
+ * Else the argv name stays, and program_presented says who presented: a
+ * launcher named after its game execs an engine (Debian's
+ * /usr/games/openarena runs /usr/lib/ioquake3/ioquake3), and the user's
+ * name for it is the game's, whose reload rule and results it must find.
+ */
+static void confirm_name(struct recorder *r)
+{
+	const char *g = r->program.buf, *p = r->presented;
+	size_t n = strlen(g);
+
+	if (r->name_confirmed || r->o.pid)
+		return;
+	r->name_confirmed = true;
+	if (!r->frame_pid || !*p || wrapper_same(g, p))
+		return;
+	if ((wrapper_is(g) || (n > 3 && !strcmp(g + n - 3, ".sh"))) && !wrapper_is(p)) {
+		snprintf(r->program_argv, sizeof(r->program_argv), "%s", g);
+		sb_reset(&r->program);
+		sb_adds(&r->program, p);
+		return;
+	}
+	snprintf(r->frame_comm_shown, sizeof(r->frame_comm_shown), "%s", p);
+}
+
 /* recorder_int.h */
 int recorder_write_ini(struct recorder *r, bool final)
 {
 	struct strbuf sb = STRBUF_INIT;
 	int err;
 
+	if (final)
+		confirm_name(r);
 	ini_start(r, &sb);
 	if (!final) {
 		inifmt_add(&sb, "state", "recording");

@@ -73,6 +73,13 @@ struct recorder {
 	struct logstamp ls;
 	struct strbuf logbuf;
 	struct strbuf program, cmdline, notes;
+	char program_via[256];	/* the wrappers looked through to it (core/wrapper.h) */
+	char program_argv[256];	/* the name from argv, when the presenting process's
+				 * replaced it (recorder_confirm_name); "" else */
+	char presented[64];	/* the presenting process's kernel name, at its first present */
+	char frame_comm_shown[64];	/* that name, when it is not the program's but did
+					 * not replace it (run.ini program_presented) */
+	bool name_confirmed;	/* recorder_confirm_name ran */
 	int pid;
 	bool own_child;
 	struct child_cred cred;	/* whom the program runs as, when as_user */
