@@ -21,8 +21,10 @@
 
 #include <math.h>
 
+#include "core/argsplit.h"
 #include "core/file.h"
 #include "core/runini.h"
+#include "core/wrapper.h"
 #include "rec/rec.h"
 #include "run/analyse.h"
 
@@ -275,6 +277,39 @@ static int stream_samples(void *ctx, const struct rec *r)
 	return c ? causes_stream_feed(c, false) : 0;
 }
 
+/*
+ * The program's name in a copy (NULL: no memory): run.ini's PROGRAM, or, for
+ * a run recorded before record looked through wrappers (no program_via nor
+ * program_argv; started, not attached), the program its argv runs behind
+ * them (core/wrapper.h), with a note in NOTES when that differs: such a run
+ * said program=mangohud for `mangohud openarena`, and found no reload rule.
+ */
+static char *program_behind_wrappers(const struct runini *ini, const char *program,
+				     const char *dir, struct strbuf *notes)
+{
+	const char *argv = runini_get(ini, "argv"), *att = runini_get(ini, "attached");
+	struct strbuf err = STRBUF_INIT;
+	struct wrapper_name wn;
+	char **words = NULL;
+	int n;
+
+	if (!argv || (att && strcmp(att, "no")) || runini_get(ini, "program_via") ||
+	    runini_get(ini, "program_argv"))
+		return strdup(program);
+	n = argsplit(argv, &words, &err);
+	sb_release(&err);
+	if (n > 0 && wrapper_name(n, (const char *const *)words, &wn) == 0 &&
+	    strcmp(wn.name, program) && wn.via[0]) {
+		sb_addf(notes, "'%s': run.ini names the program '%s'; it ran '%s' through '%s' "
+			       "(recorded before record looked through wrappers): named '%s'\n",
+			dir, program, wn.name, wn.via, wn.name);
+		argsplit_free(words);
+		return strdup(wn.name);
+	}
+	argsplit_free(words);
+	return strdup(program);
+}
+
 /* The run directory DIR: frames, t0, passes, program log, rule; with
  * RET_CAUSES, the record streamed and its samples' causes there. */
 static int load_run_dir(const char *dir, const struct analyse_opts *o, struct analysis *a,
@@ -395,7 +430,7 @@ static int load_run_dir(const char *dir, const struct analyse_opts *o, struct an
 		goto fail;
 	}
 	if ((v = runini_get(ini, "program")))
-		a->program = strdup(v);
+		a->program = program_behind_wrappers(ini, v, dir, notes);
 	if ((v = runini_get(ini, "variant")))
 		a->variant = strdup(v);
 	snprintf(a->format, sizeof(a->format), "run");

@@ -10,7 +10,9 @@
 # command line stays in argv, the wrappers in program_via. When the argv
 # says nothing (sh -c '$GAME'), the process that presented names the run;
 # when a launcher named after its game execs another program, the
-# launcher's name stays and program_presented says who presented.
+# launcher's name stays and program_presented says who presented. A run
+# recorded before (program=env) is named behind its wrappers by analysis,
+# and so in the results database.
 . "$SS_SRC/tests/e2e/lib/record.sh"
 GAME=$SS_BUILD/fakegame
 [ -x "$GAME" ] || { echo "skip: $GAME not built"; exit 77; }
@@ -19,10 +21,13 @@ command -v python3 >/dev/null || { echo "skip: no python3"; exit 77; }
 # reload segment of it (reload_n=1); any other name finds none (reload_n=0)
 printf '[fakegame]\nfixed = 0.3\nwhy = the test of names\n' >rules.ini
 
-# report's program and reload_n of run directory $1, and its notes
+# report's program and reload_n of run directory $1; its notes in ./notes
 report_of() {
 	"$SS_BIN" report --warmup 0 --pass 0.2 --rules rules.ini --json "$1" 2>notes |
-		python3 -c 'import json,sys; r=json.load(sys.stdin)[0]; print(r["program"], r["reload_n"])'
+		python3 -c 'import json,sys
+r = json.load(sys.stdin)[0]
+open("notes", "a").write("\n".join(r["notes"]) + "\n")
+print(r["program"], r["reload_n"])'
 }
 
 # check WHAT NAME VIA [ARGV0]: the one run in runs/ (removed after)
@@ -72,5 +77,16 @@ d=runs/$(ls runs)
 expect_eq "launcher: program" "$(ini "$d/run.ini" program)" mygame
 expect_eq "launcher: program_presented" "$(ini "$d/run.ini" program_presented)" fakegame
 mv "$d" done-launcher
-echo "ok: env nice, sh -c, sh -c \$GAME and a launcher named after the game"
+# 5. a run recorded before (program=env, no program_via): analysis names it
+#    after the program behind the wrappers in its argv, and says so
+cp -r done-env-nice old
+sed -i 's/^program=.*/program=env/; /^program_via=/d' old/run.ini
+expect_eq "old run: report's program and reload segments" "$(report_of old)" "fakegame 1"
+grep -q "run.ini names the program 'env'; it ran 'fakegame' through 'env nice'" notes ||
+	fail "old run: no note of the name: $(cat notes)"
+
+# 6. the results database files both under the game's name
+"$SS_BIN" db import --db t.db done-env-nice old >/dev/null 2>&1 || fail "db import failed"
+expect_eq "db names" "$("$SS_BIN" runs --db t.db --csv | cut -d, -f2 | tail -n +2 | sort -u)" fakegame
+echo "ok: env nice, sh -c, sh -c \$GAME, a launcher named after the game, an old run, the db"
 
