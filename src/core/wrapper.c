@@ -195,62 +195,151 @@ static bool assignment(const char *a)
 	return *a == '=';
 }
 
-/* Whether A ends a shell command (a separator word). */
-static bool separator(const char *a)
-{
-	return !strcmp(a, ";") || !strcmp(a, "&&") || !strcmp(a, "||") || !strcmp(a, "|") ||
-	       !strcmp(a, "&");
-}
-
 static int look(const char *const *w, int n, int depth, struct wrapper_name *ret);
 
+/* Commands a shell string runs before its program (builtins and the like),
+ * skipped; and words that make a string more than a list of simple
+ * commands (control structures, the shell's end), where the look gives up. */
+static const char *const sh_skip[] = {
+	"cd", "echo", "printf", "sleep", "export", "set", "unset", "true", "false", ":",
+	"test", "[", "ulimit", "umask", "trap", "wait", "read", "shift", "source", ".",
+	"alias", "local", "declare", "typeset", "readonly", "pushd", "popd", "mkdir", "rm",
+	"cp", "mv", "ln", "touch", "cat", NULL
+};
+static const char *const sh_stop[] = {
+	"if", "then", "elif", "else", "fi", "for", "while", "until", "do", "done", "case",
+	"esac", "{", "}", "(", ")", "[[", "function", "exit", "return", "eval", NULL
+};
+static const char SEP[] = ";";	/* a separator token, told apart by its address */
+
+static bool listed(const char *const *list, const char *w)
+{
+	for (; *list; list++)
+		if (!strcmp(*list, w))
+			return true;
+	return false;
+}
+
+/* Whether C at S[I] separates commands: ; & | but not in a redirection
+ * (>&2, <&0, &>file, >|file). */
+static bool sep_char(const char *s, size_t i)
+{
+	char c = s[i];
+
+	if (c == ';')
+		return true;
+	if (c == '&')
+		return !(i && (s[i - 1] == '>' || s[i - 1] == '<')) && s[i + 1] != '>';
+	if (c == '|')
+		return !(i && s[i - 1] == '>');
+	return false;
+}
+
+/* Whether W is a redirection (>log, 2>&1, <in): digits, then < or >. */
+static bool redirection(const char *w)
+{
+	size_t d = strspn(w, "0123456789");
+
+	return w[d] == '<' || w[d] == '>';
+}
+
+/* Frees TOK's words (not the SEP marks) and TOK. */
+static void tokens_free(char **tok, int n)
+{
+	for (int i = 0; tok && i < n; i++)
+		if (tok[i] != SEP)
+			free(tok[i]);
+	free(tok);
+}
+
+/* V's N words cut at separator characters into words and SEP marks, in a new
+ * array (tokens_free); the count, or -1 (no memory). */
+static int tokens(char **v, int n, char ***ret)
+{
+	size_t cap = 0;
+	int m = 0;
+	char **tok = NULL;
+
+	for (int i = 0; i < n; i++) {
+		const char *w = v[i];
+		size_t len = strlen(w), from = 0;
+
+		if (cap < (size_t)m + 2 * len + 2) {
+			char **nt;
+
+			cap = (size_t)m + 2 * len + 16;
+			nt = realloc(tok, cap * sizeof(*tok));
+			if (!nt)
+				goto oom;
+			tok = nt;
+		}
+		for (size_t k = 0; k <= len; k++) {
+			bool cut = k == len || sep_char(w, k);
+
+			if (!cut)
+				continue;
+			if (k > from || (k == len && len == 0)) {
+				if (!(tok[m] = strndup(w + from, k - from)))
+					goto oom;
+				m++;
+			}
+			if (k < len && (m == 0 || tok[m - 1] != SEP))
+				tok[m++] = (char *)SEP;
+			from = k + 1;
+		}
+	}
+	*ret = tok;
+	return m;
+oom:
+	tokens_free(tok, m);
+	return -1;
+}
+
 /*
- * The program of a shell command string S (sh -c S): its first simple
- * command past `cd DIR &&` / `cd DIR;`, VAR=VALUE words and `exec
- * [-c] [-l] [-a NAME]`, up to a separator word. 0 with *ret named, or -1
- * when it names nothing (empty, unterminated quote, an expansion).
+ * The program of a shell command string S (sh -c S): S split like a shell
+ * (argsplit, nothing expanded), cut into simple commands at ; && || | &; in
+ * each, VAR=VALUE words and `exec [-c] [-l] [-a NAME]` skipped; the first
+ * command that is not a builtin of sh_skip is looked at. 0 with *ret named,
+ * or -1 when it names nothing (empty, unterminated quote, only builtins, a
+ * control structure, an expansion).
  */
 static int shell_string(const char *s, int depth, struct wrapper_name *ret)
 {
 	struct strbuf err = STRBUF_INIT;
-	char **v = NULL;
-	int n = argsplit(s, &v, &err), k = 0, end, r = -1;
+	char **v = NULL, **tok = NULL;
+	int n = argsplit(s, &v, &err), nt = -1, k = 0, r = -1;
 
 	sb_release(&err);
-	if (n <= 0)
-		goto out;
-	for (int cds = 0; cds < 4; cds++) {
-		while (k < n && assignment(v[k]))
+	if (n > 0)
+		nt = tokens(v, n, &tok);
+	for (int cmd = 0; nt > 0 && k < nt && cmd < 16; cmd++) {
+		int end, j;
+
+		while (k < nt && tok[k] == SEP)
 			k++;
-		if (k < n && !strcmp(v[k], "exec")) {
-			for (k++; k < n && v[k][0] == '-'; k++) {
-				if (!strcmp(v[k], "--")) {
-					k++;
+		for (end = k; end < nt && tok[end] != SEP; end++)
+			;
+		for (j = k; j < end && (assignment(tok[j]) || redirection(tok[j])); j++)
+			;
+		if (j < end && !strcmp(tok[j], "exec")) {
+			for (j++; j < end && tok[j][0] == '-'; j++) {
+				if (!strcmp(tok[j], "--")) {
+					j++;
 					break;
 				}
-				if (!strcmp(v[k], "-a"))
-					k++;
+				if (!strcmp(tok[j], "-a"))
+					j++;
 			}
 		}
-		if (k >= n || strcmp(v[k], "cd"))
+		if (j < end && listed(sh_stop, tok[j]))
 			break;
-		while (k < n && !separator(v[k]) && !(v[k][0] && v[k][strlen(v[k]) - 1] == ';'))
-			k++;
-		k++;	/* past the separator (or the word that ends in ';') */
-	}
-	if (k >= n)
-		goto out;
-	for (end = k; end < n && !separator(v[end]); end++) {
-		char *sep = strpbrk(v[end], ";&|");
-
-		if (sep) {	/* `game;echo`: the command ends at game */
-			*sep = '\0';
-			end += !!*v[end];
+		if (j < end && !listed(sh_skip, tok[j])) {
+			r = look((const char *const *)tok + j, end - j, depth, ret);
 			break;
 		}
+		k = end;
 	}
-	r = look((const char *const *)v + k, end - k, depth, ret);
-out:
+	tokens_free(tok, nt > 0 ? nt : 0);
 	argsplit_free(v);
 	return r;
 }

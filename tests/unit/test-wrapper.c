@@ -111,7 +111,13 @@ static void test_shell(void)
 	NAMED("sh -c './fakegame; echo done'", "fakegame", "sh");
 	NAMED("sh -c 'fakegame;echo'", "fakegame", "sh");
 	NAMED("sh -c 'game&'", "game", "sh");
-	NAMED("sh -c ';game'", "sh", "");
+	NAMED("sh -c ';game'", "game", "sh");
+	NAMED("sh -c 'sleep 1; exec game'", "game", "sh");
+	NAMED("sh -c 'export A=1; game; echo done'", "game", "sh");
+	NAMED("sh -c 'echo x >&2; >>log 2>&1 game 2>&1 | tee log'", "game", "sh");
+	NAMED("sh -c 'cat list | game'", "game", "sh");
+	NAMED("sh -c 'cd /x;./game'", "game", "sh");
+	NAMED("sh -c 'A=1 B=2; exec; exec -a name -- nice game'", "game", "sh nice");
 	NAMED("bash -c 'FOO=1 BAR=\"a b\" exec -a x game -f && echo'", "game", "bash");
 	NAMED("bash -lc 'cd /opt/game && ./run.x86_64 -x'", "run.x86_64", "bash");
 	NAMED("sh -ec 'cd /opt/game; exec mangohud ./game'", "game", "sh mangohud");
@@ -126,6 +132,12 @@ static void test_shell(void)
 	NAMED("sh -c ''", "sh", "");
 	NAMED("sh -c 'exec'", "sh", "");
 	NAMED("sh -c 'cd /x'", "sh", "");
+	NAMED("sh -c 'echo hello; sleep 0.3; exit 5'", "sh", "");	/* builtins only */
+	NAMED("sh -c 'exit 1; game'", "sh", "");
+	NAMED("sh -c 'for i in 1 2; do game; done'", "sh", "");
+	NAMED("sh -c 'if true; then game; fi'", "sh", "");
+	NAMED("sh -c '; ; &&'", "sh", "");
+	NAMED("sh -c \"''\"", "sh", "");
 	NAMED("sh -c 'unterminated \"quote'", "sh", "");
 	NAMED("sh -c", "sh", "");
 	NAMED("sh -s", "sh", "");
