@@ -53,7 +53,8 @@ static const struct wspec wrappers[] = {
 	{ "setsid", W_PLAIN, "", "", "", "", 0 },		/* -c -f -w */
 	{ "env", W_ENV, "uCS", " unset chdir split-string ", "", "", 0 },
 	{ "nice", W_PLAIN, "n", " adjustment ", "", "", 0 },	/* -N legacy: digits as flags */
-	{ "ionice", W_PLAIN, "cnpPu", " class classdata pid pgid uid ", "pPu", " pid pgid uid ", 0 },
+	{ "ionice", W_PLAIN, "cnpPu", " class classdata pid pgid uid ", "pPu", " pid pgid uid ",
+	  0 },
 	{ "taskset", W_PLAIN, "", "", "p", " pid ", 1 },	/* -c: the list is the positional */
 	{ "chrt", W_PLAIN, "TPD", " sched-runtime sched-period sched-deadline ", "pm",
 	  " pid max ", -1 },
@@ -216,6 +217,15 @@ static bool listed(const char *const *list, const char *w)
 {
 	for (; *list; list++)
 		if (!strcmp(*list, w))
+			return true;
+	return false;
+}
+
+/* Whether W is in LIST, in any case (Wine's switches). */
+static bool listed_case(const char *const *list, const char *w)
+{
+	for (; *list; list++)
+		if (!strcasecmp(*list, w))
 			return true;
 	return false;
 }
@@ -410,8 +420,8 @@ static int skip_env(const struct wspec *s, const char *const *w, int n, int dept
 					continue;	/* a flag: -i, -0, -v */
 				if (a[k + 1])	/* attached: -uNAME, -S'a b' */
 					val = a + k + 1;
-				else
-					next = i + 2, val = i + 1 < n ? w[i + 1] : NULL;
+				else	/* the next word: -u NAME, -S 'a b' */
+					val = i + 1 < n ? w[i + 1] : NULL, next = i + 2;
 				if (a[k] != 'S') {
 					val = NULL;	/* -u NAME, -C DIR */
 					break;
@@ -439,26 +449,23 @@ static int skip_env(const struct wspec *s, const char *const *w, int n, int dept
  * named after it without ".exe". 0, or -1 when none follows. */
 static int wine_program(const char *const *w, int n, int i, struct wrapper_name *ret)
 {
-	static const char *const sw[] = { "/unix", "/wait", "/min", "/max", "/b", "/d",
-					  "/l", "/low", "/normal", "/high", "/realtime",
-					  "/abovenormal", "/belownormal", "/node", "/affinity" };
+	static const char *const flags[] = { "/wait", "/min", "/max", "/b", "/l", "/low",
+					     "/normal", "/high", "/realtime", "/abovenormal",
+					     "/belownormal", NULL };
+	static const char *const vals[] = { "/d", "/node", "/affinity", NULL };
 	const char *b;
 	size_t len;
 
 	if (i < n && !strcmp(w[i], "start")) {
 		for (i++; i < n && w[i][0] == '/'; i++) {
-			size_t k = 0;
-
-			while (k < sizeof(sw) / sizeof(sw[0]) && strcasecmp(w[i], sw[k]))
-				k++;
-			if (k == sizeof(sw) / sizeof(sw[0]))
-				break;	/* a path: the program */
-			if (k == 0) {	/* /unix PATH */
+			if (!strcasecmp(w[i], "/unix")) {	/* /unix PATH */
 				i++;
 				break;
 			}
-			if (k == 5 || k == 13 || k == 14)	/* /d DIR, /node N, /affinity M */
-				i++;
+			if (listed_case(vals, w[i]))
+				i++;	/* /d DIR */
+			else if (!listed_case(flags, w[i]))
+				break;	/* a path: the program */
 		}
 	}
 	if (i >= n || w[i][0] == '-')

@@ -166,8 +166,8 @@ static void test_wine(void)
 static void test_flatpak(void)
 {
 	NAMED("flatpak run net.supertuxkart.SuperTuxKart", "supertuxkart", "flatpak");
-	NAMED("flatpak --user run --branch=stable --arch x86_64 --command=sh ws.openarena.OpenArena "
-	      "+set x", "openarena", "flatpak");
+	NAMED("flatpak --user run --branch=stable --arch x86_64 --command=sh "
+	      "ws.openarena.OpenArena +set x", "openarena", "flatpak");
 	NAMED("flatpak run org.neverball.Neverball//stable", "neverball", "flatpak");
 	NAMED("flatpak run -v --env=A=1 --filesystem host org.luanti.luanti/x86_64/stable --go",
 	      "luanti", "flatpak");
