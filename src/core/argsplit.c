@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "core/argsplit.h"
+#include "core/grow.h"
 
 void argsplit_free(char **argv)
 {
@@ -18,20 +19,20 @@ void argsplit_free(char **argv)
 	free(argv);
 }
 
-/* Appends the finished word W to *V (N words so far); 0 or -ENOMEM. */
-static int push(char ***v, size_t *n, struct strbuf *w)
+/* Appends the finished word W to *V (N words so far, room for CAP), keeping
+ * it NULL-terminated; the room at least doubles (grow.h), so a long line
+ * costs no realloc per word. 0 or -ENOMEM. */
+static int push(char ***v, size_t *n, size_t *cap, struct strbuf *w)
 {
-	char **nv = realloc(*v, (*n + 2) * sizeof(**v));
 	char *s;
 
-	if (!nv)
+	if (ARRAY_GROW(*v, *cap, *n + 2) < 0)
 		return -ENOMEM;
-	*v = nv;
 	s = sb_detach(w);
 	if (!s)
 		return -ENOMEM;
-	nv[(*n)++] = s;
-	nv[*n] = NULL;
+	(*v)[(*n)++] = s;
+	(*v)[*n] = NULL;
 	return 0;
 }
 
@@ -85,7 +86,7 @@ int argsplit(const char *s, char ***ret, struct strbuf *err)
 {
 	struct strbuf w = STRBUF_INIT;
 	char **v = calloc(1, sizeof(*v));
-	size_t n = 0;
+	size_t n = 0, cap = 1;
 	bool in_word = false;
 	const char *p = s;
 	int r = 0;
@@ -97,7 +98,7 @@ int argsplit(const char *s, char ***ret, struct strbuf *err)
 
 		if (c == ' ' || c == '\t' || c == '\n' || c == '\r') {
 			if (in_word)
-				r = push(&v, &n, &w);
+				r = push(&v, &n, &cap, &w);
 			in_word = false;
 			p++;
 		} else if (c == '$' && p[1] == '\'') {
@@ -146,7 +147,7 @@ int argsplit(const char *s, char ***ret, struct strbuf *err)
 		}
 	}
 	if (!r && in_word)
-		r = push(&v, &n, &w);
+		r = push(&v, &n, &cap, &w);
 	sb_release(&w);
 	if (r < 0) {
 		argsplit_free(v);

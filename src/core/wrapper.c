@@ -16,6 +16,7 @@
 #include <strings.h>
 
 #include "core/argsplit.h"
+#include "core/grow.h"
 #include "core/wrapper.h"
 
 #define WRAPPER_DEPTH 4		/* nested sh -c / env -S strings looked into */
@@ -274,20 +275,13 @@ static int tokens(char **v, int n, char ***ret)
 		const char *w = v[i];
 		size_t len = strlen(w), from = 0;
 
-		if (cap < (size_t)m + 2 * len + 2) {
-			char **nt;
-
-			cap = (size_t)m + 2 * len + 16;
-			nt = realloc(tok, cap * sizeof(*tok));
-			if (!nt)
-				goto oom;
-			tok = nt;
-		}
 		for (size_t k = 0; k <= len; k++) {
 			bool cut = k == len || sep_char(w, k);
 
 			if (!cut)
 				continue;
+			if (ARRAY_GROW(tok, cap, (size_t)m + 2) < 0)	/* a word and a mark */
+				goto oom;
 			if (k > from || (k == len && len == 0)) {
 				if (!(tok[m] = strndup(w + from, k - from)))
 					goto oom;

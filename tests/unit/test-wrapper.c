@@ -251,6 +251,27 @@ static void test_hostile(void)
 	CHECK_INT(wrapper_name(2, deep, &w), 0);
 	CHECK_INT(strlen(w.name), WRAPPER_NAME_MAX - 1);
 
+	/* a megabyte of shell string: bounded work (16 commands looked at) */
+	{
+		size_t big = 1 << 20;
+		char *str = malloc(big + 1);
+		const char *sh[] = { "sh", "-c", str };
+
+		CHECK(str != NULL);
+		if (str) {
+			for (size_t i = 0; i < big; i++)
+				str[i] = "echo x;"[i % 7];
+			str[big] = '\0';
+			CHECK_INT(wrapper_name(3, sh, &w), 0);
+			CHECK_STR(w.name, "sh");
+			memset(str, 'g', big);	/* one word of a megabyte: cut */
+			CHECK_INT(wrapper_name(3, sh, &w), 0);
+			CHECK_INT(strlen(w.name), WRAPPER_NAME_MAX - 1);
+			CHECK_STR(w.via, "sh");
+			free(str);
+		}
+	}
+
 	/* shell strings nested past the depth limit: named after a shell */
 	snprintf(line, sizeof(line), "sh -c 'exec sh -c \"exec sh -c \\\"exec sh -c x\\\"\"'");
 	NAMED(line, "x", "sh sh sh sh");
