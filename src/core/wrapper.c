@@ -206,7 +206,8 @@ static const char *const sh_skip[] = {
 	"cd", "echo", "printf", "sleep", "export", "set", "unset", "true", "false", ":",
 	"test", "[", "ulimit", "umask", "trap", "wait", "read", "shift", "source", ".",
 	"alias", "local", "declare", "typeset", "readonly", "pushd", "popd", "mkdir", "rm",
-	"cp", "mv", "ln", "touch", "cat", NULL
+	"cp", "mv", "ln", "touch", "cat", "chmod", "kill", "type", "hash", "jobs", "let",
+	"getopts", "times", "builtin", NULL
 };
 static const char *const sh_stop[] = {
 	"if", "then", "elif", "else", "fi", "for", "while", "until", "do", "done", "case",
@@ -302,8 +303,9 @@ oom:
 /*
  * The program of a shell command string S (sh -c S): S split like a shell
  * (argsplit, nothing expanded), cut into simple commands at ; && || | &; in
- * each, VAR=VALUE words and `exec [-c] [-l] [-a NAME]` skipped; the first
- * command that is not a builtin of sh_skip is looked at. 0 with *ret named,
+ * each, VAR=VALUE words, redirections and `exec [-c] [-l] [-a NAME]` or
+ * `command [-p]` skipped; the first command that is not a builtin of
+ * sh_skip is looked at. 0 with *ret named,
  * or -1 when it names nothing (empty, unterminated quote, only builtins, a
  * control structure, an expansion).
  */
@@ -325,7 +327,7 @@ static int shell_string(const char *s, int depth, struct wrapper_name *ret)
 			;
 		for (j = k; j < end && (assignment(tok[j]) || redirection(tok[j])); j++)
 			;
-		if (j < end && !strcmp(tok[j], "exec")) {
+		if (j < end && (!strcmp(tok[j], "exec") || !strcmp(tok[j], "command"))) {
 			for (j++; j < end && tok[j][0] == '-'; j++) {
 				if (!strcmp(tok[j], "--")) {
 					j++;

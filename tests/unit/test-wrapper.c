@@ -134,6 +134,8 @@ static void test_shell(void)
 	NAMED("sh -c 'cd /x'", "sh", "");
 	NAMED("sh -c 'echo hello; sleep 0.3; exit 5'", "sh", "");	/* builtins only */
 	NAMED("sh -c 'exit 1; game'", "sh", "");
+	NAMED("sh -c 'kill -9 $$'", "sh", "");	/* test-recorder's and record-early-exit's */
+	NAMED("sh -c 'command -p game'", "game", "sh");
 	NAMED("sh -c 'for i in 1 2; do game; done'", "sh", "");
 	NAMED("sh -c 'if true; then game; fi'", "sh", "");
 	NAMED("sh -c '; ; &&'", "sh", "");
