@@ -22,6 +22,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -452,6 +453,8 @@ static int name_program(struct recorder *r)
 	err = recsys_comm(r->pid, 0, &r->program);
 	if (err < 0)
 		return sb_error(r->err, err, "cannot attach to process %d", r->pid);
+	if (r->program.len > 4 && !strcasecmp(r->program.buf + r->program.len - 4, ".exe"))
+		r->program.buf[r->program.len -= 4] = '\0';	/* Wine's: named as started */
 	nw = recsys_cmdline(r->pid, &raw);
 	if (nw > 0) {
 		char **words = calloc((size_t)nw, sizeof(*words));

@@ -88,5 +88,12 @@ grep -q "run.ini names the program 'env'; it ran 'fakegame' through 'env nice'" 
 # 6. the results database files both under the game's name
 "$SS_BIN" db import --db t.db done-env-nice old >/dev/null 2>&1 || fail "db import failed"
 expect_eq "db names" "$("$SS_BIN" runs --db t.db --csv | cut -d, -f2 | tail -n +2 | sort -u)" fakegame
-echo "ok: env nice, sh -c, sh -c \$GAME, a launcher named after the game, an old run, the db"
+# 7. attached to a process Wine named foo.exe: named foo, as when started
+cp "$(command -v sleep)" foo.exe
+./foo.exe 30 &
+KILL_ON_EXIT=$!
+wait_for "foo.exe" 10 test "$(cat /proc/$KILL_ON_EXIT/comm 2>/dev/null)" = foo.exe
+"$SS_BIN" record -q -o att -p "$KILL_ON_EXIT" --duration 0.3 >/dev/null 2>&1 || fail "record -p failed"
+expect_eq "attached: program" "$(ini att/run.ini program)" foo
+echo "ok: env nice, sh -c, sh -c \$GAME, a launcher named after the game, an old run, the db, -p foo.exe"
 
