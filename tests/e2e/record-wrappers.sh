@@ -12,7 +12,8 @@
 # when a launcher named after its game execs another program, the
 # launcher's name stays and program_presented says who presented. A run
 # recorded before (program=env) is named behind its wrappers by analysis,
-# and so in the results database.
+# and so in the results database; a process attached to that Wine named
+# foo.exe is foo.
 . "$SS_SRC/tests/e2e/lib/record.sh"
 GAME=$SS_BUILD/fakegame
 [ -x "$GAME" ] || { echo "skip: $GAME not built"; exit 77; }
