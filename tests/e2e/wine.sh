@@ -102,10 +102,9 @@ case_() {
 	else
 		[ "$tname" = "$want_thread" ] || no "$name: frame thread $ft '$tname', expected '$want_thread'"
 	fi
-	case $program in
-	"$prog.exe" | "$prog") ;;
-	*) no "$name: the run is named '$program', not after the .exe ('$prog' or '$prog.exe')" ;;
-	esac
+	# named after the .exe without its suffix (docs/FORMAT.md)
+	[ "$program" = "$prog" ] && [ "$(ini "$run" program_via)" = wine ] ||
+		no "$name: the run is named '$program' (via '$(ini "$run" program_via)'), not '$prog' via wine"
 	echo "$name: $frames/$N frames ($src), frame thread '$tname', run '$program', $t s"
 }
 
