@@ -69,6 +69,24 @@ static void say(void *ctx, enum recorder_say kind, const char *line)
  * then is a note: runini_end_judge, the rule the analysis applies to
  * run.ini.
  */
+/* Who ended, as the end's lines name it: the run's program, and the
+ * command started when that is another (a launcher script, a wrapper): its
+ * exit status is the started one's. */
+static const char *who_ended(const struct recorder_opts *o, const struct recorder_result *res,
+			     char *buf, size_t size)
+{
+	const char *arg0 = o->argv && o->argv[0] ? o->argv[0] : NULL;
+	const char *base = arg0 ? strrchr(arg0, '/') : NULL;
+
+	base = base ? base + 1 : arg0;
+	if (!base || !*base || !strcmp(base, res->program))
+		snprintf(buf, size, "'%s'", cli_shown(res->program));
+	else
+		snprintf(buf, size, "'%s' (started as '%s')", cli_shown(res->program),
+			 cli_shown(base));
+	return buf;
+}
+
 static bool say_what_went_wrong(const struct recorder_opts *o, const struct recorder_result *res)
 {
 	bool mine = res->own_child && res->reaped, failed = false;
@@ -76,24 +94,25 @@ static bool say_what_went_wrong(const struct recorder_opts *o, const struct reco
 	int sig = mine && WIFSIGNALED(res->status) ? WTERMSIG(res->status) : 0;
 	const char *stop = res->stop_sig ? sigabbrev_np(res->stop_sig) ?: "?" : NULL;
 	struct strbuf why = STRBUF_INIT;
+	char who[600];
 	int k = mine ? runini_end_judge(stop, st >= 0 ? st : NAN, sig ? sigabbrev_np(sig) ?: "?"
 									: NULL, &why)
 		     : RUNINI_END_OK;
 
 	if (k == RUNINI_END_FAILED && st > 0) {
-		fprintf(stderr, "!! PROGRAM FAILED: '%s' exited with status %d (program.log has "
-			"its output)\n", cli_shown(res->program), st);
+		fprintf(stderr, "!! PROGRAM FAILED: %s exited with status %d (program.log has "
+			"its output)\n", who_ended(o, res, who, sizeof(who)), st);
 		failed = true;
 	} else if (k == RUNINI_END_FAILED) {
-		fprintf(stderr, "!! PROGRAM FAILED: '%s' was killed by SIG%s%s\n",
-			cli_shown(res->program), sigabbrev_np(sig) ?: "?",
+		fprintf(stderr, "!! PROGRAM FAILED: %s was killed by SIG%s%s\n",
+			who_ended(o, res, who, sizeof(who)), sigabbrev_np(sig) ?: "?",
 			WCOREDUMP(res->status) ? " (core dumped)" : "");
 		failed = true;
 	} else if (k == RUNINI_END_NOTE && !o->quiet) {
-		fprintf(stderr, "%s: note: '%s' was killed by SIG%s%s after the stop's SIG%s: a "
+		fprintf(stderr, "%s: note: %s was killed by SIG%s%s after the stop's SIG%s: a "
 			"crash during its shutdown, its answer to the stop, not a failure of "
 			"the run\n",
-			cli_prog, cli_shown(res->program), sigabbrev_np(sig) ?: "?",
+			cli_prog, who_ended(o, res, who, sizeof(who)), sigabbrev_np(sig) ?: "?",
 			WCOREDUMP(res->status) ? " (core dumped)" : "", stop);
 	}
 	sb_release(&why);

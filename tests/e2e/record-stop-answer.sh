@@ -51,7 +51,7 @@ awk -v s="$(ini ans/run.ini stop_s)" -v e="$(ini ans/run.ini stop_ended_s)" \
 "$SS_BIN" record -o crash --frames marker --duration 1.5 -- ./crash.sh 2>err.crash
 expect_eq "record's exit status, a program that crashed after the stop" $? 0
 grep -q 'PROGRAM FAILED' err.crash && fail "a crash after the stop called a failure: $(cat err.crash)"
-grep -q "note: 'crash.sh' was killed by SIGSEGV after the stop's SIGTERM: a crash during" \
+grep -q "note: 'fakegame' (started as 'crash.sh') was killed by SIGSEGV after the stop's SIGTERM: a crash during" \
 	err.crash || fail "no note of the crash: $(cat err.crash)"
 expect_eq exit_signal "$(ini crash/run.ini exit_signal)" SEGV
 expect_eq stop_signal "$(ini crash/run.ini stop_signal)" TERM
@@ -59,7 +59,7 @@ expect_eq stop_signal "$(ini crash/run.ini stop_signal)" TERM
 # exits 1 by itself before the stop: failed, as before
 "$SS_BIN" record -q -o early --frames marker --duration 6 -- ./early.sh 2>err.early
 expect_eq "record's exit status, a program that failed by itself" $? 3
-grep -q "^!! PROGRAM FAILED: 'early.sh' exited with status 1" err.early ||
+grep -q "^!! PROGRAM FAILED: 'fakegame' (started as 'early.sh') exited with status 1" err.early ||
 	fail "no failure line: $(cat err.early)"
 expect_eq end "$(ini early/run.ini end)" exit
 expect_eq stop_signal "$(ini early/run.ini stop_signal)" -
