@@ -312,7 +312,7 @@ int runini_stop_note(const struct runini *r, struct strbuf *note)
 	return note->len > len ? 1 : -ENOMEM;
 }
 
-int runini_failure(const struct runini *r, size_t nframes, struct strbuf *why)
+int runini_failure(const struct runini *r, size_t nframes, double origin_s, struct strbuf *why)
 {
 	const char *state = runini_get(r, "state"), *stop_sig = NULL;
 	const char *fsrc = runini_get(r, "frame_source"), *ring = runini_get(r, "frames_ring");
@@ -320,13 +320,22 @@ int runini_failure(const struct runini *r, size_t nframes, struct strbuf *why)
 	bool stopped = runini_stopped(r, &stop_sig) == 1;
 	double rec_s = num_or_nan(r, "duration_recorded_s");
 	double want_s = num_or_nan(r, "duration_s"), to_s = num_or_nan(r, "window_to_s");
+	double end_s = num_or_nan(r, "end_s");
 	size_t len = why->len;
+	bool short_of_window;
 	int k;
 
 	if (r && state && strcmp(state, "done")) {
 		sb_addf(why, "the recorder did not finish (state %s: killed?)", state);
 		return why->len > len ? 1 : -ENOMEM;
 	}
+	/* the window's end is after the first frame, the run's end after t0:
+	 * compared on one clock, to the millisecond run.ini keeps (older
+	 * run.ini files have no end_s: the recorded seconds stand for it) */
+	if (!isnan(end_s) && !isnan(origin_s))
+		short_of_window = !isnan(to_s) && end_s + 0.0015 < origin_s + to_s;
+	else
+		short_of_window = !isnan(rec_s) && !isnan(to_s) && rec_s < to_s;
 	if (!stopped) {	/* stopped: how it ended is its answer (runini_stop_note) */
 		k = runini_end_judge(NULL, num_or_nan(r, "exit_status"), runini_get(r, "exit_signal"),
 				     why);
@@ -340,9 +349,9 @@ int runini_failure(const struct runini *r, size_t nframes, struct strbuf *why)
 	else if (!isnan(over) && over > 0)
 		sb_addf(why, "%.0f presents came faster than 20000 a second and were not recorded; "
 			"the frame times around them are sums", over);
-	else if (!stopped && !isnan(rec_s) && !isnan(to_s) && rec_s < to_s)
-		sb_addf(why, "the program ended after %.1f s, before its window's end at %g s",
-			rec_s, to_s);
+	else if (!stopped && short_of_window)
+		sb_addf(why, "the program ended after %.1f s, before its window's end at %g s "
+			     "after the first frame", rec_s, to_s);
 	else if (!stopped && !isnan(rec_s) && !isnan(want_s) && rec_s < want_s / 2)
 		sb_addf(why, "the program ended after %.1f s of the expected %g s", rec_s, want_s);
 	else

@@ -115,11 +115,14 @@ int runini_stop_note(const struct runini *r, struct strbuf *note);
  *   - the frame ring broke (frames_ring=broken ...: the frames after the
  *     break are missing), or presents came faster than the recorder keeps
  *     (frames_over_rate= above 0: the frame times around them are sums);
- *   - the program ended by itself before its window's end (window_to_s=) or
+ *   - the program ended by itself before its window's end (window_to_s=,
+ *     seconds after ORIGIN_S, the first frame's start in seconds after t0;
+ *     the run's end is end_s=, after t0; a run.ini without end_s= or an
+ *     ORIGIN_S of NaN compares duration_recorded_s= with window_to_s=) or
  *     before half of the run's expected length (duration_s=).
  * Returns 1 with the first reason found in WHY ("the program exited with
  * status 3"), else 0; -ENOMEM.
  */
-int runini_failure(const struct runini *r, size_t nframes, struct strbuf *why);
+int runini_failure(const struct runini *r, size_t nframes, double origin_s, struct strbuf *why);
 
 #endif

@@ -631,7 +631,8 @@ static int measure(struct work *w, struct strbuf *emsg)
 	sb_reset(&w->err);
 	/* no frame read from a damaged record is not "no frames were
 	 * recorded": the damage is the reason */
-	r = runini_failure(w->ini, w->f->n || !(a->rec && a->rec->ndamage) ? w->f->n : 1, &w->err);
+	r = runini_failure(w->ini, w->f->n || !(a->rec && a->rec->ndamage) ? w->f->n : 1,
+			   a->m.origin_s, &w->err);
 	if (r == 0 && a->rec && a->rec->ndamage) {
 		/* numbers of a record with holes are not the run's: never whole */
 		r = 1;

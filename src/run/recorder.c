@@ -786,8 +786,14 @@ int recorder_run(struct recorder *r, struct strbuf *err)
 	r->err = err;
 	if (r->end == RECORDER_END_NONE)	/* else it ended before the first look */
 		e = record(r);
+	/* a program that ended by itself wrote all it wrote before the loop
+	 * saw it gone (t_end): what is read now is stamped then, never after
+	 * the run's end (a window_end_re line past duration_recorded_s would
+	 * make the run look ended before its window's end). After a stop the
+	 * lines are its answer to it, stamped as they are read. */
 	if (e == 0)
-		recorder_pump_log(r, sched_now_ns(), true);
+		recorder_pump_log(r, (r->end == RECORDER_END_EXIT || r->end == RECORDER_END_GONE)
+					     && r->t_end ? r->t_end : sched_now_ns(), true);
 	recorder_stop_child(r, SIGTERM);
 	stop_helpers(r);
 	if (r->watch) {

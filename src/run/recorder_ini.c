@@ -466,6 +466,7 @@ int recorder_write_ini(struct recorder *r, bool final)
 		ini_exit(r, &sb);
 		inifmt_addf(&sb, "duration_recorded_s", "%.3f",
 			    (double)(r->t_end - r->t_start) / 1e9);
+		inifmt_addf(&sb, "end_s", "%.3f", since_t0(r, r->t_end));
 		ini_frames(r, &sb);
 		ini_cost(r, &sb, cpu_s);
 		recorder_exact_ini(r, &sb, true);

@@ -52,6 +52,9 @@ rc=$?
 cat err
 check "bench exits 0" '[ $rc = 0 ]'
 check "window_end_re: every run.ini got window_to_s from its log line" '[ $(grep -l "^window_to_s=1\.[0-9]*$" runs/*/run.ini | wc -l) = 13 ] && ! grep -q window_end_re err'
+# the fake game ends by itself: no line of its log is stamped after the
+# run's end (lines read after it ended were once stamped when read)
+check "program.log stamps within the run" 'st=0; for d in runs/*/; do awk -v end="$(ini "$d/run.ini" end_s)" "/^\\[/ { s = substr(\$1, 2) + 0; if (s > end + 0) { print FILENAME \": \" \$0 \" after \" end; bad = 1 } } END { exit bad }" "$d/program.log" || st=1; done; [ $st = 0 ]'
 check "progress: run i of n, time left" 'grep -q "run 5/1[23]: round 2" err && grep -q "about [0-9:]* left" err'
 
 # the runs in the order they were made (bench_run=i/n)

@@ -3,6 +3,7 @@
  * last key winning, pass stamps in N order, errors naming the line, and the
  * judgement of a run: failed or not, a stopped program's answer. */
 #include <errno.h>
+#include <math.h>
 
 #include "core/runini.h"
 #include "t.h"
@@ -76,14 +77,15 @@ static void test_errors(void)
 	sb_release(&err);
 }
 
-/* runini_failure on INI with NFRAMES frames: WHY (NULL: a good run). */
-static void check_failure(const char *ini, size_t nframes, const char *why)
+/* runini_failure on INI with NFRAMES frames, the first at ORIGIN_S: WHY
+ * (NULL: a good run). */
+static void check_failure_at(const char *ini, size_t nframes, double origin_s, const char *why)
 {
 	struct strbuf err = STRBUF_INIT, got = STRBUF_INIT;
 	struct runini *r = NULL;
 
 	CHECK_INT(runini_parse(ini, strlen(ini), "run.ini", &r, &err), 0);
-	CHECK_INT(runini_failure(r, nframes, &got), why ? 1 : 0);
+	CHECK_INT(runini_failure(r, nframes, origin_s, &got), why ? 1 : 0);
 	if (why)
 		CHECK_STR(got.buf, why);
 	else
@@ -91,6 +93,11 @@ static void check_failure(const char *ini, size_t nframes, const char *why)
 	runini_free(r);
 	sb_release(&err);
 	sb_release(&got);
+}
+
+static void check_failure(const char *ini, size_t nframes, const char *why)
+{
+	check_failure_at(ini, nframes, NAN, why);
 }
 
 static void test_failure(void)
@@ -148,7 +155,25 @@ static void test_failure(void)
 	/* ended short: before the window's end, before half the duration */
 	check_failure("state=done\nend=exit\nexit_status=0\nduration_recorded_s=4.5\n"
 		      "window_to_s=8\n", 5,
-		      "the program ended after 4.5 s, before its window's end at 8 s");
+		      "the program ended after 4.5 s, before its window's end at 8 s after the "
+		      "first frame");
+	/* with end_s (after t0) and the first frame's start, on one clock: a
+	 * last log line stamped at the end is no early end (the window ends
+	 * 1.478 s after a first frame at 0.03 s; the run 1.508 s after t0,
+	 * 1.45 s after its first deadline); a millisecond of rounding is none */
+	check_failure_at("state=done\nend=exit\nexit_status=0\nduration_recorded_s=1.450\n"
+			 "end_s=1.508\nwindow_to_s=1.478\n", 5, 0.03, NULL);
+	check_failure_at("state=done\nend=exit\nexit_status=0\nduration_recorded_s=1.450\n"
+			 "end_s=1.507\nwindow_to_s=1.478\n", 5, 0.0304, NULL);
+	check_failure_at("state=done\nend=exit\nexit_status=0\nduration_recorded_s=1.450\n"
+			 "end_s=1.450\nwindow_to_s=1.478\n", 5, 0.03,
+			 "the program ended after 1.4 s, before its window's end at 1.478 s after "
+			 "the first frame");
+	/* an unknown first frame: the old comparison */
+	check_failure_at("state=done\nend=exit\nexit_status=0\nduration_recorded_s=1.450\n"
+			 "end_s=1.508\nwindow_to_s=1.478\n", 5, NAN,
+			 "the program ended after 1.4 s, before its window's end at 1.478 s after "
+			 "the first frame");
 	check_failure("state=done\nend=exit\nexit_status=0\nduration_recorded_s=20\n"
 		      "duration_s=62\n", 5, "the program ended after 20.0 s of the expected 62 s");
 	check_failure("state=done\nend=exit\nexit_status=0\nduration_recorded_s=40\n"
@@ -157,8 +182,8 @@ static void test_failure(void)
 	check_failure("state=done\nend=duration\nexit_status=0\nduration_recorded_s=62\n"
 		      "window_to_s=70\n", 5, NULL);
 	/* a frame log (no run.ini): its frames alone */
-	CHECK_INT(runini_failure(NULL, 10, &got), 0);
-	CHECK_INT(runini_failure(NULL, 0, &got), 1);
+	CHECK_INT(runini_failure(NULL, 10, NAN, &got), 0);
+	CHECK_INT(runini_failure(NULL, 0, NAN, &got), 1);
 	CHECK_STR(got.buf, "no frames were recorded");
 	sb_release(&got);
 }
