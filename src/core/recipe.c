@@ -46,6 +46,27 @@ static int recipe_set_num(struct recipe *r, const char *key, const char *v, doub
 	return 0;
 }
 
+/* The command, or its next line: inih hands each indented continuation
+ * line (and a repeated key) as another value of the same key, and a line
+ * holds at most 200 characters, so a long command (a game's settings) goes
+ * on several lines, joined here by a blank. */
+static int recipe_add_command(struct recipe *r, const char *v)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	if (!r->command)
+		return recipe_set_str(&r->command, v);
+	if (!*v)
+		return 0;
+	if (sb_addf(&sb, "%s %s", r->command, v) < 0) {
+		sb_release(&sb);
+		return -ENOMEM;
+	}
+	free(r->command);
+	r->command = sb_detach(&sb);
+	return r->command ? 0 : -ENOMEM;
+}
+
 /* A regex key: V must compile as bench will compile it (POSIX extended),
  * else the message in r->err. */
 static int recipe_set_re(struct recipe *r, const char *key, const char *v, char **dst)
@@ -74,7 +95,7 @@ static int recipe_handler(void *user, const char *section, const char *key, cons
 		return 0;
 	}
 	if (!strcmp(key, "command"))
-		return recipe_set_str(&r->command, v) == 0;
+		return recipe_add_command(r, v) == 0;
 	if (!strcmp(key, "variants"))
 		return recipe_set_str(&r->variants, v) == 0;
 	if (!strcmp(key, "stop_file"))

@@ -54,6 +54,13 @@ static void test_keys(void)
 	CHECK_INT(load("reload_fixed = 3\n", &r, &err), 0);
 	CHECK_STR(r.reload_fixed, "3");
 
+	/* a long command goes on indented lines (a line holds 200 characters
+	 * at most, libinih's limit), joined by a blank */
+	CHECK_INT(load("command = openarena +set a 1\n  +set b 2\n\t+devmap oa_dm1\n"
+		       "rounds = 2\n", &r, &err), 0);
+	CHECK_STR(r.command, "openarena +set a 1 +set b 2 +devmap oa_dm1");
+	CHECK_INT(r.rounds, 2);
+
 	/* no section is fine; what is not given stays not given */
 	CHECK_INT(load("command = x\n", &r, &err), 0);
 	CHECK_STR(r.command, "x");
