@@ -34,6 +34,10 @@ TEST_PKGS="$TEST_PKGS neverball chromium-bsu glmark2-x11 glmark2-es2-x11"
 # es2gears_wayland is in mesa-utils on Debian 12, which has no
 # mesa-utils-extra; vkcube-wayland in vulkan-tools).
 TEST_PKGS="$TEST_PKGS libxext-dev weston"
+# The seed's games, run through their shipped recipes (share/recipes) beside
+# MangoHud (tests/e2e/games-recipes.sh; neverball is above): about 1.1 GB of
+# game data together (openarena-data, minetest-data, supertuxkart-data).
+TEST_PKGS="$TEST_PKGS openarena minetest supertuxkart"
 # The html page's tests drive a real browser (tests/e2e/lib/cdp.py).
 TEST_PKGS="$TEST_PKGS chromium"
 # Windows test programs of our own (tests/progs/wine/, built with mingw-w64)
