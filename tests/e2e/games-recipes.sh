@@ -44,7 +44,7 @@ for g in $games; do
 	sed 's/^command = /command = mangohud /' "$SS_SRC/share/recipes/$g.ini" \
 		>"$TMP/recipes/$g.ini"
 	grep -q '^command = mangohud ' "$TMP/recipes/$g.ini" || fail "$g: no command in its recipe"
-	MANGOHUD_CONFIG="output_folder=$mh,autostart_log=3,log_duration=8,log_interval=0,no_display" \
+	MANGOHUD_CONFIG="output_folder=$mh,autostart_log=5,log_duration=7,log_interval=0,no_display" \
 		timeout 120 "$SS_BIN" bench "$TMP/recipes/$g.ini" --rounds 1 --variants - \
 		--warmup 3 --window 12 --no-watch --results "$TMP/runs-$g" --db "$TMP/results.db" \
 		>"$TMP/$g.out" 2>&1
