@@ -71,9 +71,13 @@ static void check(const struct runini *ri)
 	free(passes);
 	for (size_t frames = 0; frames <= 100; frames += 100) {
 		sb_reset(&why);
-		f = runini_failure(ri, frames, &why);
-		if (f < 0 || (f == 1) != (why.len > 0))
-			abort();
+		/* the first frame's start unknown, and at 0.5 s after t0 */
+		for (int o = 0; o < 2; o++) {
+			sb_reset(&why);
+			f = runini_failure(ri, frames, o ? 0.5 : NAN, &why);
+			if (f < 0 || (f == 1) != (why.len > 0))
+				abort();
+		}
 	}
 	sb_release(&err);
 	sb_release(&why);
