@@ -13,7 +13,9 @@ BUILD_PKGS="gcc make cmake pkg-config libinih-dev libsqlite3-dev libpq-dev libvu
 # Exact mode (src/linux/bpf): clang compiles the BPF object, bpftool makes
 # its skeleton, libbpf loads it. Wanted, not required: without them the
 # build leaves exact mode out and record samples /proc (cmake/exact.cmake).
-EXACT_PKGS="clang llvm libbpf-dev libelf-dev bpftool"
+# Stacks (src/linux/stacks.c) are unwound by elfutils libdw, wanted the same
+# way: without it record has no stacks and says so.
+EXACT_PKGS="clang llvm libbpf-dev libelf-dev bpftool libdw-dev"
 # Real programs the tests record (Mesa software rendering under Xvfb), the
 # tools the benchmarks compare against, clang's libFuzzer for the fuzz tests.
 TEST_PKGS="$BUILD_PKGS xvfb xauth mesa-utils vulkan-tools mesa-vulkan-drivers mangohud

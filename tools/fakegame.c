@@ -21,6 +21,8 @@
  *            priority (nice -10 when permitted) pinned to the same CPU
  *   wait     a futex wait that another thread ends after MS
  *   sleep    nanosleep
+ *   sort     qsort (glibc) of an array whose comparator (sort_cmp) spins
+ *            until MS have passed: a CPU stall inside libc's code
  *   reclaim  (root) writing a ring of fresh pages in a memory cgroup at a
  *            quarter of the ring's size, so every new page is charged over
  *            the limit and reclaims older ones: out to swap when there is
@@ -35,6 +37,12 @@
  * Every stall is reported on stdout when it ends ("fakegame: stall disk
  * 300.1 ms at 2.000 s: 2143 major faults"), so tests can check what it did.
  * Exit 0, 1 on a failure (a stall that cannot be made here says why), 2 usage.
+ *
+ * The functions each stall runs in are not inlined, and the program is built
+ * -O2 -fomit-frame-pointer (tools/CMakeLists.txt), so that its stacks
+ * (docs/WHERE.md) name them through DWARF unwinding, not frame pointers:
+ * cpu spin_until <- stall_cpu, sleep stall_sleep, wait stall_wait, sort
+ * sort_cmp <- qsort <- stall_sort.
  *
  * This is a test program: the /proc and /sys paths it needs (cgroups, its
  * own fault counts) are here in tools/, not in src/.
@@ -69,9 +77,10 @@
 #define RECLAIM_REGION_MB 16
 #define SWAP_MB 640
 
-enum kind { K_DISK, K_IO, K_CPU, K_RUNQ, K_WAIT, K_SLEEP, K_RECLAIM, K_SWAP, K_PREADS, K_N };
+enum kind { K_DISK, K_IO, K_CPU, K_RUNQ, K_WAIT, K_SLEEP, K_RECLAIM, K_SWAP, K_PREADS, K_SORT,
+	    K_N };
 static const char *const kind_names[K_N] = { "disk", "io",   "cpu",	"runq",
-					     "wait", "sleep", "reclaim", "swap", "preads" };
+					     "wait", "sleep", "reclaim", "swap", "preads", "sort" };
 
 struct stall {
 	enum kind kind;
@@ -525,7 +534,7 @@ static void stall_io(double ms, char *what, size_t len)
 
 /* ------------------------------------------------------- cpu and runq */
 
-static void spin_until(double end)
+__attribute__((noinline)) static void spin_until(double end)
 {
 	volatile uint64_t x = 0;
 
@@ -534,7 +543,7 @@ static void spin_until(double end)
 			x += (uint64_t)i * 2654435761u;
 }
 
-static void stall_cpu(double ms, char *what, size_t len)
+__attribute__((noinline)) static void stall_cpu(double ms, char *what, size_t len)
 {
 	struct rt_saved rt;
 
@@ -542,6 +551,28 @@ static void stall_cpu(double ms, char *what, size_t len)
 	spin_until(now_s() + ms / 1000.0);
 	rt_leave(&rt);
 	snprintf(what, len, "busy loop%s", rt.on ? " at SCHED_FIFO 1" : "");
+}
+
+static double sort_end;	/* sort_cmp spins until this (s) */
+
+__attribute__((noinline)) static int sort_cmp(const void *a, const void *b)
+{
+	int x = *(const int *)a, y = *(const int *)b;
+
+	if (now_s() < sort_end)
+		spin_until(now_s() + 0.0005);
+	return (x > y) - (x < y);
+}
+
+__attribute__((noinline)) static void stall_sort(double ms, char *what, size_t len)
+{
+	static int v[4096];
+
+	for (size_t i = 0; i < sizeof(v) / sizeof(v[0]); i++)
+		v[i] = (int)(xorshift() & 0xffffff);
+	sort_end = now_s() + ms / 1000.0;
+	qsort(v, sizeof(v) / sizeof(v[0]), sizeof(v[0]), sort_cmp);
+	snprintf(what, len, "qsort with a spinning comparator");
 }
 
 struct hog {
@@ -638,7 +669,7 @@ static void *waker_main(void *arg)
 	return arg;
 }
 
-static void stall_wait(double ms, char *what, size_t len)
+__attribute__((noinline)) static void stall_wait(double ms, char *what, size_t len)
 {
 	pthread_t th;
 
@@ -652,7 +683,7 @@ static void stall_wait(double ms, char *what, size_t len)
 	snprintf(what, len, "futex woken by another thread (tid %d)", atomic_load(&waker_tid));
 }
 
-static void stall_sleep(double ms, char *what, size_t len)
+__attribute__((noinline)) static void stall_sleep(double ms, char *what, size_t len)
 {
 	struct timespec ts;
 
@@ -926,6 +957,9 @@ static void do_stall(struct stall *s, double t0)
 	case K_SWAP:
 		stall_swap(s->ms, what, sizeof(what));
 		break;
+	case K_SORT:
+		stall_sort(s->ms, what, sizeof(what));
+		break;
 	default:
 		break;
 	}
@@ -976,7 +1010,7 @@ int main(int argc, char **argv)
 			if (parse_stall(optarg) < 0) {
 				fprintf(stderr,
 					"%s: --stall: expected KIND:MS@SEC with KIND disk, io, preads, "
-					"cpu, runq, wait, sleep, reclaim or swap, got '%s'\n",
+					"cpu, runq, wait, sleep, reclaim, swap or sort, got '%s'\n",
 					prog, optarg);
 				return 2;
 			}

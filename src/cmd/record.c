@@ -27,7 +27,7 @@
 enum {
 	OPT_NO_SAMPLE = 256, OPT_META, OPT_WATCH, OPT_PERIOD, OPT_DURATION, OPT_STOP_FILE,
 	OPT_FRAMES, OPT_RT, OPT_NAIVE, OPT_PROBE, OPT_KICK, OPT_NO_HOOK, OPT_THREAD,
-	OPT_EXACT, OPT_NO_EXACT, OPT_EXACT_MIN, OPT_HTML, OPT_RIG, OPT_AS_ROOT,
+	OPT_EXACT, OPT_NO_EXACT, OPT_EXACT_MIN, OPT_STACKS, OPT_NO_STACKS, OPT_HTML, OPT_RIG, OPT_AS_ROOT,
 };
 
 #define MAX_META 32
@@ -181,6 +181,9 @@ static void usage(FILE *f)
 		"                        with one line saying why)\n"
 		"      --no-exact        sample /proc only\n"
 		"      --exact-min MS    keep off-CPU intervals this long (default 0.5)\n"
+		"      --stacks HZ       sample the frame thread's user stacks HZ times a second\n"
+		"                        (default 1000); only stalls' stacks are kept\n"
+		"      --no-stacks       no stacks\n"
 		"      --html            write RUNDIR/report.html at the end (stallscope-html(1))\n"
 		"      --as-root         under sudo, run CMD as root (default: as the user who ran\n"
 		"                        sudo, with their groups and HOME; the recorder keeps\n"
@@ -273,6 +276,8 @@ static int parse_options(int argc, char **argv, struct recorder_opts *o,
 		{ "exact", no_argument, NULL, OPT_EXACT },
 		{ "no-exact", no_argument, NULL, OPT_NO_EXACT },
 		{ "exact-min", required_argument, NULL, OPT_EXACT_MIN },
+		{ "stacks", required_argument, NULL, OPT_STACKS },
+		{ "no-stacks", no_argument, NULL, OPT_NO_STACKS },
 		{ "html", no_argument, NULL, OPT_HTML },
 		{ "as-root", no_argument, NULL, OPT_AS_ROOT },
 	};
@@ -351,6 +356,16 @@ static int parse_options(int argc, char **argv, struct recorder_opts *o,
 			break;
 		case OPT_AS_ROOT:
 			o->as_root = true;
+			break;
+		case OPT_STACKS: {
+			long hz = 0;
+
+			bad = cli_parse_int("--stacks", optarg, 1, 10000, &hz);
+			o->stacks_hz = (int)hz;
+			break;
+		}
+		case OPT_NO_STACKS:
+			o->no_stacks = true;
 			break;
 		case OPT_EXACT_MIN:
 			bad = cli_parse_double("--exact-min", optarg, 0.01, 10000, &o->exact_min_ms);

@@ -24,6 +24,7 @@
 #include "core/causes.h"
 #include "core/exact.h"
 #include "core/strbuf.h"
+#include "core/where.h"
 #include "out/json.h"
 #include "out/table.h"
 #include "rec/rec.h"
@@ -45,7 +46,8 @@ static const char usage_text[] =
 	"  --stall-ms MS    a stall is a frame over MS (default 100)\n"
 	"  --rules FILE     reload rules (see stallscope-report(1))\n"
 	"  --pass S,...     pass starts, overriding run.ini's\n"
-	"  --stack-lines N  lines of a kernel stack to show (default 3; 0 for none)\n"
+	"  --stack-lines N  lines of a kernel stack, and user stacks per stall under\n"
+	"                   \"where:\", to show (default 3; 0 for none)\n"
 	"  --json           JSON: an array, one object per run (run, stalls, warm_stalls)\n"
 	"  -h, --help       this text\n"
 	"\n"
@@ -95,6 +97,89 @@ static int add_stall_row(struct table *t, const struct rec *rec, const struct st
 	return r;
 }
 
+/* The stall's window in the record's clock. */
+static void stall_ns(const struct stall_item *s, uint64_t *a, uint64_t *b)
+{
+	double an = (double)s->t0_ns + s->t_s * 1e9;
+
+	/* the recorder stamps a stall's stacks at the frame that began it */
+	*a = an <= 1e6 ? 0 : (uint64_t)(an - 1e6);
+	*b = (uint64_t)(an + s->ms * 1e6);
+}
+
+/* Under a list, each stall's hottest user stacks (docs/WHERE.md):
+ * "where: 74 % spin_until <- stall_cpu <- main", LINES of them. */
+#define WHERE_DEPTH 5	/* frames shown per where line */
+
+static int print_where(const struct rec *rec, const struct stall_item *s, size_t n, long lines)
+{
+	struct strbuf sb = STRBUF_INIT;
+	bool any = false;
+
+	if (lines <= 0 || !where_any(rec))
+		return 0;
+	for (size_t i = 0; i < n; i++) {
+		struct where w;
+		uint64_t a, b;
+
+		stall_ns(&s[i], &a, &b);
+		if (where_stall(rec, a, b, &w) < 0 || where_merge(&w, WHERE_DEPTH) < 0) {
+			where_free(&w);
+			sb_release(&sb);
+			return -ENOMEM;
+		}
+		if (!any)
+			printf("where (the frame thread's user stacks in each stall, share of "
+			       "its samples):\n");
+		any = true;
+		if (!w.total)
+			printf("  %10.3f s  where: - (no stack recorded in this stall)\n", s[i].t_s);
+		for (size_t k = 0; k < w.n && k < (size_t)lines; k++) {
+			sb_reset(&sb);
+			where_line(&sb, &w.st[k], w.total, 0);
+			if (k)
+				printf("  %10s    where: %s\n", "", cli_shown(sb.buf));
+			else
+				printf("  %10.3f s  where: %s  (%llu samples)\n", s[i].t_s,
+				       cli_shown(sb.buf), (unsigned long long)w.total);
+		}
+		where_free(&w);
+	}
+	sb_release(&sb);
+	return 0;
+}
+
+static void json_where(struct json *j, const struct rec *rec, const struct stall_item *s)
+{
+	struct where w;
+	uint64_t a, b;
+	struct strbuf sb = STRBUF_INIT;
+
+	stall_ns(s, &a, &b);
+	if (where_stall(rec, a, b, &w) < 0)
+		return;
+	json_kuint(j, "stack_samples", w.total);
+	json_key(j, "stacks");
+	json_arr_begin(j);
+	for (size_t k = 0; k < w.n; k++) {
+		json_obj_begin(j);
+		json_kuint(j, "n", w.st[k].n);
+		json_knumf(j, "share", (double)w.st[k].n / (double)w.total, 4);
+		json_key(j, "frames");
+		json_arr_begin(j);
+		for (size_t f = 0; f < w.st[k].nframes; f++) {
+			sb_reset(&sb);
+			where_frame_name(&sb, w.st[k].frames[f]);
+			json_str(j, sb.buf);
+		}
+		json_arr_end(j);
+		json_obj_end(j);
+	}
+	json_arr_end(j);
+	sb_release(&sb);
+	where_free(&w);
+}
+
 static int print_list(const char *title, const struct rec *rec, const struct stall_item *s,
 		      size_t n, long stack_lines)
 {
@@ -115,7 +200,7 @@ static int print_list(const char *title, const struct rec *rec, const struct sta
 	if (!r)
 		table_print(t, stdout);
 	table_free(t);
-	return r;
+	return r ? r : print_where(rec, s, n, stack_lines);
 }
 
 /* TEXT's lines (a kernel stack, one frame a line) as an array of strings. */
@@ -277,6 +362,7 @@ static void json_list(struct json *j, const struct rec *r, const char *key,
 		json_key(j, "evidence");
 		json_evidence(j, &s[i].e);
 		json_intervals(j, r, &s[i]);
+		json_where(j, r, &s[i]);
 		json_obj_end(j);
 	}
 	json_arr_end(j);

@@ -861,6 +861,7 @@ void recorder_free(struct recorder *r)
 	kick_free(r->kick);
 	free(r->kick_res);
 	sampler_free(r->s);
+	recorder_stacks_free(r);
 	exact_close(r->exact);
 	ring_free(r->ring);
 	hud_free(r->hud);

@@ -64,6 +64,8 @@ struct recorder_opts {
 	const char *rig;	/* --rig: the rig's name; NULL: $STALLSCOPE_RIG or the machine's */
 	enum recorder_exact exact;
 	double exact_min_ms;	/* intervals this long are kept; 0: 0.5 */
+	int stacks_hz;		/* user stacks of the frame thread; 0: 1000 Hz */
+	bool no_stacks;		/* --no-stacks */
 	bool probe;		/* the timer wake-up probe beside it */
 	double kick_ms;		/* kick every CPU every MS; 0: off */
 	bool watch;		/* the interference detector beside it, with: */

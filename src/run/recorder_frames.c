@@ -182,6 +182,8 @@ static int busiest_presenter(const struct recorder *r)
  * line when the gap before it was long. */
 static void frame_seen(struct recorder *r, uint64_t t)
 {
+	if (r->last_frame_ns && t > r->last_frame_ns)
+		recorder_stacks_gap(r, r->last_frame_ns, t);
 	if (r->last_frame_ns && t > r->last_frame_ns && t - r->last_frame_ns > LIVE_STALL_NS) {
 		r->live_stalls++;
 		r->live_last_stall_ns = t - r->last_frame_ns;
@@ -265,6 +267,7 @@ void recorder_drain_ring(struct recorder *r, uint64_t now)
 	size_t n;
 	int last_tid = 0;
 
+	recorder_stacks_tick(r);
 	/* one sample's drains read at most the ring's capacity (ring.h) */
 	do {
 		uint64_t hi;

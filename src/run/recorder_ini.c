@@ -226,6 +226,7 @@ static void ini_start(struct recorder *r, struct strbuf *sb)
 	if (r->o.no_sample)
 		inifmt_add(sb, "sampling", "off (--no-sample: frames only)");
 	recorder_exact_ini(r, sb, false);
+	recorder_stacks_ini(r, sb, false);
 	for (size_t i = 0; i < nm; i++)
 		if (strcmp(m[i].key, "hz"))
 			inifmt_add(sb, m[i].key, m[i].value);
@@ -470,6 +471,7 @@ int recorder_write_ini(struct recorder *r, bool final)
 		ini_frames(r, &sb);
 		ini_cost(r, &sb, cpu_s);
 		recorder_exact_ini(r, &sb, true);
+		recorder_stacks_ini(r, &sb, true);
 		ini_unreadable(r, &sb);
 	}
 	err = sf_write_atomic(r->dir_fd, "run.ini", sb.buf, sb.len, 0644, r->user, final);

@@ -157,6 +157,12 @@ struct recorder {
 	struct exact *exact;	/* exact mode (loaded at start), or NULL: */
 	char exact_why[320];	/* why not ("" when on, or off by --no-exact) */
 	uint64_t exact_written;	/* intervals written */
+	/* stacks (recorder_stacks.c) */
+	struct stacks *stk;
+	int stacks_tid;			/* the thread its events are on; 0: none */
+	bool stacks_on, stacks_failed;
+	char stacks_why[320];		/* why not, or why only in part */
+	uint64_t stacks_written, stacks_bytes, stacks_unwind_failed;
 	struct recorder_result res;
 };
 
@@ -188,6 +194,14 @@ void recorder_live_status(struct recorder *r, uint64_t now);
 void recorder_frames_guard_verdict(struct recorder *r);
 /* run.ini's frames_over_rate, and with a ring frames_ring and frames_bad. */
 void recorder_frames_guard_ini(const struct recorder *r, struct strbuf *sb);
+
+/* recorder_stacks.c */
+#define RECORDER_STACKS_STALL_MS 100	/* a gap this long gets its stacks (analysis's default) */
+struct stacks;
+void recorder_stacks_tick(struct recorder *r);
+void recorder_stacks_gap(struct recorder *r, uint64_t a, uint64_t b);
+void recorder_stacks_ini(struct recorder *r, struct strbuf *sb, bool final);
+void recorder_stacks_free(struct recorder *r);
 
 /* recorder_exact.c */
 /* Loads exact mode as the options say; 0, or (--exact and it cannot) a

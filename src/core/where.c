@@ -1,0 +1,215 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * where.c: a stall's user stacks, summed (where.h).
+ *
+ * A ustack event's text is one line per distinct stack the recorder saw in
+ * the stall: "COUNT\tFRAME\tFRAME...", innermost first (docs/FORMAT.md).
+ */
+#include "core/where.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void stack_free(struct where_stack *s)
+{
+	for (size_t i = 0; i < s->nframes; i++)
+		free(s->frames[i]);
+	free(s->frames);
+}
+
+void where_free(struct where *w)
+{
+	if (!w)
+		return;
+	for (size_t i = 0; i < w->n; i++)
+		stack_free(&w->st[i]);
+	free(w->st);
+	memset(w, 0, sizeof(*w));
+}
+
+static int same(const struct where_stack *s, char **fr, size_t n)
+{
+	if (s->nframes != n)
+		return 0;
+	for (size_t i = 0; i < n; i++)
+		if (strcmp(s->frames[i], fr[i]))
+			return 0;
+	return 1;
+}
+
+/* Adds one line "COUNT\tF\tF..." (LEN bytes at P) to W. */
+static int add_line(struct where *w, const char *p, size_t len)
+{
+	char *line = strndup(p, len), *save = NULL, *tok, *end;
+	char **fr = NULL;
+	size_t n = 0, cap = 0, i;
+	unsigned long long cnt;
+	int e = 0;
+
+	if (!line)
+		return -ENOMEM;
+	tok = strtok_r(line, "\t", &save);
+	cnt = tok ? strtoull(tok, &end, 10) : 0;
+	if (!tok || *end || !cnt) {
+		free(line);
+		return 0;	/* not a stack line: skipped */
+	}
+	while ((tok = strtok_r(NULL, "\t", &save))) {
+		if (n == cap) {
+			char **g = realloc(fr, (cap = cap ? cap * 2 : 8) * sizeof(*g));
+
+			if (!g) {
+				e = -ENOMEM;
+				goto out;
+			}
+			fr = g;
+		}
+		if (!(fr[n] = strdup(tok))) {
+			e = -ENOMEM;
+			goto out;
+		}
+		n++;
+	}
+	for (i = 0; i < w->n && !same(&w->st[i], fr, n); i++)
+		;
+	if (i == w->n) {
+		struct where_stack *g = realloc(w->st, (w->n + 1) * sizeof(*g));
+
+		if (!g) {
+			e = -ENOMEM;
+			goto out;
+		}
+		w->st = g;
+		w->st[i] = (struct where_stack){ .n = 0, .nframes = n, .frames = fr };
+		w->n++;
+		fr = NULL;
+		n = 0;
+	}
+	w->st[i].n += cnt;
+	w->total += cnt;
+out:
+	for (size_t k = 0; k < n && fr; k++)
+		free(fr[k]);
+	free(fr);
+	free(line);
+	return e;
+}
+
+static int by_count(const void *a, const void *b)
+{
+	const struct where_stack *x = a, *y = b;
+
+	if (x->n != y->n)
+		return x->n < y->n ? 1 : -1;
+	for (size_t i = 0; i < x->nframes && i < y->nframes; i++) {
+		int c = strcmp(x->frames[i], y->frames[i]);
+
+		if (c)
+			return c;
+	}
+	return x->nframes < y->nframes ? -1 : x->nframes > y->nframes;
+}
+
+int where_stall(const struct rec *r, uint64_t a_ns, uint64_t b_ns, struct where *w)
+{
+	memset(w, 0, sizeof(*w));
+	for (size_t i = 0; i < r->nevents; i++) {
+		const struct rec_event *ev = &r->events[i];
+		const char *p;
+
+		if (ev->t_ns < a_ns || ev->t_ns > b_ns || !ev->kind || strcmp(ev->kind, "ustack") ||
+		    !ev->text)
+			continue;
+		for (p = ev->text; *p;) {
+			const char *nl = strchr(p, '\n');
+			size_t len = nl ? (size_t)(nl - p) : strlen(p);
+			int e = add_line(w, p, len);
+
+			if (e < 0) {
+				where_free(w);
+				return e;
+			}
+			p += len + (nl ? 1 : 0);
+		}
+	}
+	if (w->n > 1)
+		qsort(w->st, w->n, sizeof(*w->st), by_count);
+	return 0;
+}
+
+int where_merge(struct where *w, size_t depth)
+{
+	size_t out = 0;
+
+	for (size_t i = 0; i < w->n; i++) {
+		struct where_stack *s = &w->st[i];
+		size_t k = 0;
+
+		/* recursion (the same frame again) shown once */
+		for (size_t f = 0; f < s->nframes; f++) {
+			if (k && !strcmp(s->frames[k - 1], s->frames[f])) {
+				free(s->frames[f]);
+				continue;
+			}
+			s->frames[k++] = s->frames[f];
+		}
+		s->nframes = k;
+		if (depth && s->nframes > depth) {
+			char *more = strdup("...");
+
+			if (!more)
+				return -ENOMEM;
+			for (size_t f = depth; f < s->nframes; f++)
+				free(s->frames[f]);
+			s->frames[depth] = more;
+			s->nframes = depth + 1;
+		}
+		for (k = 0; k < out && !same(&w->st[k], s->frames, s->nframes); k++)
+			;
+		if (k < out) {
+			w->st[k].n += s->n;
+			stack_free(s);
+		} else {
+			w->st[out++] = *s;
+		}
+	}
+	w->n = out;
+	if (w->n > 1)
+		qsort(w->st, w->n, sizeof(*w->st), by_count);
+	return 0;
+}
+
+int where_any(const struct rec *r)
+{
+	for (size_t i = 0; i < r->nevents; i++)
+		if (r->events[i].kind && !strcmp(r->events[i].kind, "ustack"))
+			return 1;
+	return 0;
+}
+
+void where_frame_name(struct strbuf *sb, const char *frame)
+{
+	const char *at = strchr(frame, '@');
+
+	/* "memcpy@@GLIBC_2.14", never "@" first (no name then: kept whole) */
+	sb_add(sb, frame, at && at != frame ? (size_t)(at - frame) : strlen(frame));
+}
+
+void where_line(struct strbuf *sb, const struct where_stack *s, uint64_t total, size_t depth)
+{
+	size_t n = depth && depth < s->nframes ? depth : s->nframes;
+
+	double pc = total ? 100.0 * (double)s->n / (double)total : 0.0;
+
+	if (pc > 0 && pc < 0.5)
+		sb_adds(sb, "<1 %");
+	else
+		sb_addf(sb, "%.0f %%", pc);
+	for (size_t i = 0; i < n; i++) {
+		sb_adds(sb, i ? " <- " : " ");
+		where_frame_name(sb, s->frames[i]);
+	}
+	if (n < s->nframes)
+		sb_adds(sb, " <- ...");
+}

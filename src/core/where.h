@@ -1,0 +1,45 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * where.h: the code behind a stall: the frame thread's user stacks that the
+ * recorder unwound inside it (the record's "ustack" events, docs/FORMAT.md,
+ * docs/WHERE.md), summed over the stall.
+ */
+#ifndef SS_CORE_WHERE_H
+#define SS_CORE_WHERE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "core/record.h"
+#include "core/strbuf.h"
+
+struct where_stack {
+	uint64_t n;		/* samples */
+	size_t nframes;
+	char **frames;		/* innermost first */
+};
+
+struct where {
+	uint64_t total;		/* samples in the stall */
+	size_t n;		/* distinct stacks, most samples first */
+	struct where_stack *st;
+};
+
+/* The stacks of R's ustack events stamped in [A_NS, B_NS] into *W (which
+ * where_free frees). 0 (W->total 0: none recorded), or -ENOMEM. */
+int where_stall(const struct rec *r, uint64_t a_ns, uint64_t b_ns, struct where *w);
+void where_free(struct where *w);	/* NULL-safe; W stays valid and empty */
+
+/* A frame as shown: its name without an ELF symbol version ("@@GLIBC_2.34"). */
+void where_frame_name(struct strbuf *sb, const char *frame);
+/* "74 % spin_until <- stall_cpu <- main": S's share of TOTAL and its first
+ * DEPTH frames (0: all), "<- ..." when there are more. */
+void where_line(struct strbuf *sb, const struct where_stack *s, uint64_t total, size_t depth);
+/* For showing: recursion (a frame twice in a row) once, every stack cut to
+ * its first DEPTH frames (0: all) and "..." when cut, equal stacks merged,
+ * most samples first. 0 or -ENOMEM. */
+int where_merge(struct where *w, size_t depth);
+/* Whether R holds any ustack event. */
+int where_any(const struct rec *r);
+
+#endif

@@ -1,0 +1,515 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * stacks.c: the frame thread's user stacks (stacks.h, docs/WHERE.md).
+ *
+ * Two perf events per sampled thread, sharing one mmap'ed ring
+ * (PERF_EVENT_IOC_SET_OUTPUT): a cpu-clock event every 1/HZ s of the
+ * thread's CPU time, and a context-switch event (period 1) whose sample is
+ * where the thread blocked. Each sample carries the user registers (x86-64:
+ * the general registers and IP) and a copy of the top STACK_COPY bytes of
+ * the user stack. The recorder drains the kernel's ring every period into
+ * a ring of NSLOTS raw samples (the last seconds at 1 kHz); only a window
+ * asked for (a stall) is unwound: libdw's dwfl with our own thread
+ * callbacks, whose memory reads come from the copied stack and whose
+ * initial registers are the sampled ones, the mappings reported from
+ * /proc/PID/maps while the process lives. Facts from the kernel's
+ * perf_event_open(2) and elfutils' libdwfl.h; perf's unwind-libdw.c does
+ * the same with its own data structures.
+ */
+#include "linux/stacks.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#ifdef SS_HAVE_LIBDW
+
+#include <elfutils/libdwfl.h>
+#include <dwarf.h>
+#include <linux/perf_event.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+#define STACK_COPY 16384	/* bytes of user stack per sample */
+#define NSLOTS 2048		/* raw samples kept: 2 s at 1 kHz */
+#define RING_PAGES 256		/* the kernel's ring: 1 MiB, ~60 samples at
+				 * 16 KiB; drained every recorder period */
+#define MAX_DEPTH 48
+
+/* perf's x86-64 register numbers (asm/perf_regs.h) */
+enum { PR_AX, PR_BX, PR_CX, PR_DX, PR_SI, PR_DI, PR_BP, PR_SP, PR_IP, PR_R8 = 16 };
+#define REGS_MASK (0x1ffull | (0xffull << PR_R8))	/* AX..IP, R8..R15 */
+#define NREGS 17
+/* index in the sample (bit order) -> DWARF register number (x86-64 psABI:
+ * 0 rax, 1 rdx, 2 rcx, 3 rbx, 4 rsi, 5 rdi, 6 rbp, 7 rsp, 8-15 r8-r15, 16 rip) */
+static const int sample_to_dwarf[NREGS] = { 0, 3, 2, 1, 4, 5, 6, 7, 16,
+					    8, 9, 10, 11, 12, 13, 14, 15 };
+
+struct slot {
+	uint64_t t_ns;
+	int tid;
+	uint32_t len;		/* bytes of stack copied */
+	uint64_t regs[NREGS];	/* in sample order */
+	unsigned char stack[STACK_COPY];
+};
+
+struct stacks {
+	int hz;
+	int pid, tid;
+	int fd_clk, fd_cs;
+	void *ring;
+	size_t ring_len;
+	struct slot *slots;	/* NSLOTS */
+	size_t head;		/* next slot written */
+	size_t used;
+	unsigned char rec[sizeof(struct perf_event_header) + 64 + 8 * NREGS + 16 + STACK_COPY + 64];
+	struct stacks_stats st;
+};
+
+int stacks_supported(struct strbuf *why)
+{
+	(void)why;
+	return 1;
+}
+
+static void close_events(struct stacks *s)
+{
+	if (s->ring)
+		munmap(s->ring, s->ring_len);
+	if (s->fd_cs >= 0)
+		close(s->fd_cs);
+	if (s->fd_clk >= 0)
+		close(s->fd_clk);
+	s->ring = NULL;
+	s->fd_clk = s->fd_cs = -1;
+	s->pid = s->tid = 0;
+	s->used = s->head = 0;
+}
+
+int stacks_new(int hz, struct stacks **ret, struct strbuf *err)
+{
+	struct stacks *s;
+
+	if (hz < 1 || hz > 10000)
+		return sb_error(err, -EINVAL, "stacks: %d Hz is out of 1..10000", hz);
+	s = calloc(1, sizeof(*s));
+	if (s)
+		s->slots = calloc(NSLOTS, sizeof(*s->slots));	/* touched as used */
+	if (!s || !s->slots) {
+		free(s);
+		return sb_error(err, -ENOMEM, "stacks");
+	}
+	s->hz = hz;
+	s->fd_clk = s->fd_cs = -1;
+	*ret = s;
+	return 0;
+}
+
+void stacks_free(struct stacks *s)
+{
+	if (!s)
+		return;
+	close_events(s);
+	free(s->slots);
+	free(s);
+}
+
+static int open_event(int tid, uint64_t config, uint64_t period, bool user_only)
+{
+	struct perf_event_attr a;
+
+	memset(&a, 0, sizeof(a));
+	a.size = sizeof(a);
+	a.type = PERF_TYPE_SOFTWARE;
+	a.config = config;
+	a.sample_period = period;
+	a.sample_type = PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_REGS_USER |
+			PERF_SAMPLE_STACK_USER;
+	a.sample_regs_user = REGS_MASK;
+	a.sample_stack_user = STACK_COPY;
+	a.exclude_kernel = user_only;
+	a.exclude_hv = 1;
+	a.use_clockid = 1;
+	a.clockid = CLOCK_MONOTONIC;
+	return (int)syscall(SYS_perf_event_open, &a, tid, -1, -1, PERF_FLAG_FD_CLOEXEC);
+}
+
+static int paranoid(void)
+{
+	FILE *f = fopen("/proc/sys/kernel/perf_event_paranoid", "re");
+	int v = 99;
+
+	if (f) {
+		if (fscanf(f, "%d", &v) != 1)
+			v = 99;
+		fclose(f);
+	}
+	return v;
+}
+
+int stacks_set_thread(struct stacks *s, int pid, int tid, struct strbuf *err)
+{
+	bool user_only = false;
+	int e;
+
+	if (tid == s->tid && pid == s->pid)
+		return 0;
+	close_events(s);
+	if (tid <= 0)
+		return 0;
+	/* kernel-mode samples (in a system call, and every switch-out) need
+	 * root or perf_event_paranoid <= 1; user-mode ones only the thread's
+	 * owner at paranoid 2 */
+	s->fd_clk = open_event(tid, PERF_COUNT_SW_CPU_CLOCK, 1000000000ull / (unsigned)s->hz, false);
+	if (s->fd_clk < 0 && (errno == EACCES || errno == EPERM)) {
+		user_only = true;
+		s->fd_clk = open_event(tid, PERF_COUNT_SW_CPU_CLOCK,
+				       1000000000ull / (unsigned)s->hz, true);
+	}
+	if (s->fd_clk < 0) {
+		e = -errno;
+		sb_error(err, e, "stacks: perf_event_open on thread %d: %s (perf_event_paranoid "
+			 "is %d; user stacks need it <= 2 and the thread's owner, or root)",
+			 tid, strerror(errno), paranoid());
+		close_events(s);
+		return e;
+	}
+	s->ring_len = (1 + RING_PAGES) * (size_t)sysconf(_SC_PAGESIZE);
+	s->ring = mmap(NULL, s->ring_len, PROT_READ | PROT_WRITE, MAP_SHARED, s->fd_clk, 0);
+	if (s->ring == MAP_FAILED) {
+		e = -errno;
+		s->ring = NULL;
+		sb_error(err, e, "stacks: mmap of the perf ring: %s", strerror(errno));
+		close_events(s);
+		return e;
+	}
+	s->pid = pid;
+	s->tid = tid;
+	if (!user_only) {
+		s->fd_cs = open_event(tid, PERF_COUNT_SW_CONTEXT_SWITCHES, 1, false);
+		if (s->fd_cs >= 0 && ioctl(s->fd_cs, PERF_EVENT_IOC_SET_OUTPUT, s->fd_clk) < 0) {
+			close(s->fd_cs);
+			s->fd_cs = -1;
+		}
+	}
+	if (user_only || s->fd_cs < 0)
+		sb_error(err, -EACCES, "stacks: user-mode CPU samples only (no switch-outs, no "
+			 "samples inside system calls): they need root or perf_event_paranoid "
+			 "<= 1 (it is %d)", paranoid());
+	return user_only || s->fd_cs < 0 ? 1 : 0;
+}
+
+static void take(struct stacks *s, const unsigned char *p, size_t len)
+{
+	const unsigned char *end = p + len;
+	struct slot *sl = &s->slots[s->head];
+	uint32_t pt[2];
+	uint64_t abi, size, dyn;
+
+	if (len < 8 + 8 + 8)
+		return;
+	memcpy(pt, p, 8);
+	memcpy(&sl->t_ns, p + 8, 8);
+	memcpy(&abi, p + 16, 8);
+	p += 24;
+	if (abi == PERF_SAMPLE_REGS_ABI_NONE)
+		return;	/* a kernel thread, or no user state */
+	if ((size_t)(end - p) < 8 * NREGS + 8)
+		return;
+	memcpy(sl->regs, p, 8 * NREGS);
+	p += 8 * NREGS;
+	memcpy(&size, p, 8);
+	p += 8;
+	if (size > STACK_COPY || (size_t)(end - p) < size + 8)
+		return;
+	memcpy(&dyn, p + size, 8);
+	if (dyn > size)
+		dyn = size;
+	memcpy(sl->stack, p, dyn);
+	sl->len = (uint32_t)dyn;
+	sl->tid = (int)pt[1];
+	s->head = (s->head + 1) % NSLOTS;
+	if (s->used < NSLOTS)
+		s->used++;
+	s->st.samples++;
+}
+
+void stacks_drain(struct stacks *s)
+{
+	struct perf_event_mmap_page *mp = s->ring;
+	unsigned char *data;
+	uint64_t head, tail, size;
+
+	if (!mp)
+		return;
+	data = (unsigned char *)mp + mp->data_offset;
+	size = mp->data_size;
+	head = __atomic_load_n(&mp->data_head, __ATOMIC_ACQUIRE);
+	tail = mp->data_tail;
+	while (tail + sizeof(struct perf_event_header) <= head) {
+		struct perf_event_header h;
+		size_t off = tail % size, n;
+
+		for (size_t i = 0; i < sizeof(h); i++)
+			((unsigned char *)&h)[i] = data[(off + i) % size];
+		if (h.size < sizeof(h) || tail + h.size > head)
+			break;
+		n = h.size - sizeof(h);
+		if (h.type == PERF_RECORD_SAMPLE && n <= sizeof(s->rec)) {
+			size_t o = (off + sizeof(h)) % size, first = size - o < n ? size - o : n;
+
+			memcpy(s->rec, data + o, first);
+			memcpy(s->rec + first, data, n - first);
+			take(s, s->rec, n);
+		} else if (h.type == PERF_RECORD_LOST && n >= 16) {
+			uint64_t lost = 0;
+
+			for (size_t i = 0; i < 8; i++)
+				((unsigned char *)&lost)[i] = data[(off + sizeof(h) + 8 + i) % size];
+			s->st.lost += lost;
+		}
+		tail += h.size;
+	}
+	__atomic_store_n(&mp->data_tail, tail, __ATOMIC_RELEASE);
+}
+
+/* ---------------------------------------------------------------- unwinding */
+
+struct uw {
+	const struct slot *cur;
+	Dwfl *dwfl;
+	struct strbuf frames;
+	int depth;
+};
+
+static pid_t uw_next_thread(Dwfl *dwfl, void *arg, void **thread_argp)
+{
+	struct uw *u = arg;
+
+	(void)dwfl;
+	if (*thread_argp)
+		return 0;
+	*thread_argp = u;
+	return u->cur->tid;
+}
+
+static bool uw_get_thread(Dwfl *dwfl, pid_t tid, void *arg, void **thread_argp)
+{
+	(void)dwfl;
+	(void)tid;
+	*thread_argp = arg;
+	return true;
+}
+
+static bool uw_memory_read(Dwfl *dwfl, Dwarf_Addr addr, Dwarf_Word *result, void *arg)
+{
+	struct uw *u = arg;
+	uint64_t sp = u->cur->regs[PR_SP];
+
+	(void)dwfl;
+	if (addr < sp || addr - sp + sizeof(*result) > u->cur->len)
+		return false;
+	memcpy(result, u->cur->stack + (addr - sp), sizeof(*result));
+	return true;
+}
+
+static bool uw_set_initial_registers(Dwfl_Thread *th, void *arg)
+{
+	struct uw *u = arg;
+	Dwarf_Word r[NREGS];
+
+	for (int i = 0; i < NREGS; i++)
+		r[sample_to_dwarf[i]] = u->cur->regs[i];
+	return dwfl_thread_state_registers(th, 0, NREGS, r);
+}
+
+static const Dwfl_Thread_Callbacks uw_callbacks = {
+	.next_thread = uw_next_thread,
+	.get_thread = uw_get_thread,
+	.memory_read = uw_memory_read,
+	.set_initial_registers = uw_set_initial_registers,
+};
+
+static const Dwfl_Callbacks proc_callbacks = {
+	.find_elf = dwfl_linux_proc_find_elf,
+	.find_debuginfo = dwfl_standard_find_debuginfo,
+};
+
+static int uw_frame(Dwfl_Frame *st, void *arg)
+{
+	struct uw *u = arg;
+	Dwarf_Addr pc, adj, start = 0;
+	bool act = false;
+	Dwfl_Module *m;
+	const char *sym = NULL, *mod = NULL;
+
+	if (!dwfl_frame_pc(st, &pc, &act))
+		return DWARF_CB_ABORT;
+	adj = act ? pc : pc - 1;
+	m = dwfl_addrmodule(u->dwfl, adj);
+	if (m) {
+		sym = dwfl_module_addrname(m, adj);
+		mod = dwfl_module_info(m, NULL, &start, NULL, NULL, NULL, NULL, NULL);
+	}
+	if (u->frames.len)
+		sb_addc(&u->frames, '\t');
+	if (sym && *sym) {
+		sb_adds(&u->frames, sym);
+	} else if (mod) {
+		const char *b = strrchr(mod, '/');
+
+		sb_addf(&u->frames, "%s+0x%llx", b ? b + 1 : mod,
+			(unsigned long long)(adj - start));
+	} else {
+		sb_adds(&u->frames, "[unknown]");
+	}
+	return ++u->depth >= MAX_DEPTH ? DWARF_CB_ABORT : DWARF_CB_OK;
+}
+
+struct agg {
+	char *stack;
+	uint64_t n;
+};
+
+static int agg_cmp(const void *a, const void *b)
+{
+	const struct agg *x = a, *y = b;
+
+	if (x->n != y->n)
+		return x->n < y->n ? 1 : -1;
+	return strcmp(x->stack, y->stack);
+}
+
+int stacks_window(struct stacks *s, uint64_t a_ns, uint64_t b_ns, struct strbuf *out)
+{
+	struct uw u = { 0 };
+	struct agg *agg = NULL;
+	size_t nagg = 0, cap = 0;
+	int got = 0, e = 0;
+
+	if (!s->used || !s->pid)
+		return 0;
+	for (size_t k = 0; k < s->used; k++) {
+		const struct slot *sl = &s->slots[(s->head + NSLOTS - s->used + k) % NSLOTS];
+
+		if (sl->t_ns < a_ns || sl->t_ns > b_ns)
+			continue;
+		if (!u.dwfl) {
+			u.dwfl = dwfl_begin(&proc_callbacks);
+			if (!u.dwfl)
+				return -ENOMEM;
+			sb_init(&u.frames);
+			if (dwfl_linux_proc_report(u.dwfl, s->pid) != 0 ||
+			    dwfl_report_end(u.dwfl, NULL, NULL) != 0) {
+				e = -ESRCH;
+				break;
+			}
+			u.cur = sl;
+			if (!dwfl_attach_state(u.dwfl, NULL, s->pid, &uw_callbacks, &u)) {
+				e = -ENOTSUP;
+				break;
+			}
+		}
+		u.cur = sl;
+		u.depth = 0;
+		sb_reset(&u.frames);
+		dwfl_getthread_frames(u.dwfl, sl->tid, uw_frame, &u);
+		if (!u.frames.len)
+			sb_adds(&u.frames, "[unknown]");
+		got++;
+		size_t i;
+
+		for (i = 0; i < nagg && strcmp(agg[i].stack, u.frames.buf); i++)
+			;
+		if (i == nagg) {
+			if (nagg == cap) {
+				struct agg *g = realloc(agg, (cap = cap ? cap * 2 : 16) * sizeof(*g));
+
+				if (!g) {
+					e = -ENOMEM;
+					break;
+				}
+				agg = g;
+			}
+			agg[nagg].stack = strdup(u.frames.buf);
+			agg[nagg].n = 0;
+			if (!agg[nagg].stack) {
+				e = -ENOMEM;
+				break;
+			}
+			nagg++;
+		}
+		agg[i].n++;
+	}
+	if (u.dwfl) {
+		dwfl_end(u.dwfl);
+		sb_release(&u.frames);
+	}
+	if (agg)
+		qsort(agg, nagg, sizeof(*agg), agg_cmp);
+	for (size_t i = 0; i < nagg; i++) {
+		if (!e)
+			sb_addf(out, "%llu\t%s\n", (unsigned long long)agg[i].n, agg[i].stack);
+		free(agg[i].stack);
+	}
+	free(agg);
+	s->st.unwound += (uint64_t)got;
+	s->st.windows++;
+	return e ? e : got;
+}
+
+void stacks_stats(const struct stacks *s, struct stacks_stats *st)
+{
+	*st = s->st;
+}
+
+#else /* !SS_HAVE_LIBDW */
+
+int stacks_supported(struct strbuf *why)
+{
+	sb_adds(why, "stacks: this build has no libdw (scripts/deps.sh build installs libdw-dev)");
+	return 0;
+}
+
+int stacks_new(int hz, struct stacks **ret, struct strbuf *err)
+{
+	(void)hz;
+	*ret = NULL;
+	return sb_error(err, -ENOTSUP, "stacks: this build has no libdw (scripts/deps.sh build "
+			"installs libdw-dev)");
+}
+
+void stacks_free(struct stacks *s)
+{
+	(void)s;
+}
+
+int stacks_set_thread(struct stacks *s, int pid, int tid, struct strbuf *err)
+{
+	(void)s, (void)pid, (void)tid, (void)err;
+	return -ENOTSUP;
+}
+
+void stacks_drain(struct stacks *s)
+{
+	(void)s;
+}
+
+int stacks_window(struct stacks *s, uint64_t a_ns, uint64_t b_ns, struct strbuf *out)
+{
+	(void)s, (void)a_ns, (void)b_ns, (void)out;
+	return -ENOTSUP;
+}
+
+void stacks_stats(const struct stacks *s, struct stacks_stats *st)
+{
+	(void)s;
+	memset(st, 0, sizeof(*st));
+}
+
+#endif

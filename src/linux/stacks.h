@@ -1,0 +1,52 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * stacks.h: the user stacks of the frame thread, sampled with perf_event_open
+ * (a cpu-clock event at HZ and a context-switch event, each sample carrying
+ * the user registers and a copy of the top of the user stack), kept raw for
+ * the last seconds in a bounded ring, and unwound (DWARF CFI, elfutils
+ * libdw) only for the windows asked for: the stalls. docs/WHERE.md.
+ */
+#ifndef SS_LINUX_STACKS_H
+#define SS_LINUX_STACKS_H
+
+#include <stdint.h>
+
+#include "core/strbuf.h"
+
+#define STACKS_HZ_DEFAULT 1000
+
+struct stacks;
+
+/* Whether this build can sample stacks (it was built with libdw); when not,
+ * WHY says so. */
+int stacks_supported(struct strbuf *why);
+
+/* A sampler of HZ samples a second (1..10000). 0 and *ret, or a negative
+ * errno (-ENOTSUP: built without libdw) with the message in ERR. */
+int stacks_new(int hz, struct stacks **ret, struct strbuf *err);
+void stacks_free(struct stacks *s);	/* NULL-safe */
+
+/* Samples thread TID of process PID from now on (0: none); the samples of
+ * the thread before are dropped. 0, or a negative errno with the reason in
+ * ERR (perf_event_paranoid, no such thread). */
+int stacks_set_thread(struct stacks *s, int pid, int tid, struct strbuf *err);
+
+/* Moves what the kernel has buffered into the raw ring (the oldest samples
+ * fall out of it). Call it often (every recorder period). */
+void stacks_drain(struct stacks *s);
+
+/* Unwinds the raw samples stamped in [A_NS, B_NS] (CLOCK_MONOTONIC) and
+ * appends to OUT one line per distinct stack, "COUNT\tFRAME\tFRAME...",
+ * innermost frame first, where FRAME is a function name or FILE+0xOFFSET
+ * (module-relative) or "[unknown]". Returns the samples unwound (0: none
+ * in the window), or a negative errno. */
+int stacks_window(struct stacks *s, uint64_t a_ns, uint64_t b_ns, struct strbuf *out);
+
+/* Counters for run.ini: samples taken, lost (kernel ring full), fallen out
+ * of the raw ring unused, and unwound. */
+struct stacks_stats {
+	uint64_t samples, lost, unwound, windows;
+};
+void stacks_stats(const struct stacks *s, struct stacks_stats *st);
+
+#endif
