@@ -37,8 +37,11 @@
 
 #define STACK_COPY 16384	/* bytes of user stack per sample */
 #define NSLOTS 2048		/* raw samples kept: 2 s at 1 kHz */
-#define RING_PAGES 256		/* the kernel's ring: 1 MiB, ~60 samples at
-				 * 16 KiB; drained every recorder period */
+#define RING_PAGES 1024		/* the kernel's ring: 4 MiB, ~250 samples at
+				 * 16 KiB, drained every recorder period (and
+				 * a stall's unwinding takes a few ms); halved
+				 * down to 16 pages where the locked-memory
+				 * limit (perf_event_mlock_kb) refuses it */
 #define MAX_DEPTH 48
 
 /* perf's x86-64 register numbers (asm/perf_regs.h) */
@@ -58,8 +61,26 @@ struct slot {
 	unsigned char stack[STACK_COPY];
 };
 
+#define NAME_CACHE 1024	/* a stall's distinct PCs, named once each */
+
+struct uw {
+	const struct slot *cur;
+	Dwfl *dwfl;
+	struct strbuf frames;
+	int depth;
+	/* PC -> its frame's text, for one stall: libdw looks a symbol up by a
+	 * walk over the module's symbol table, and a stall's samples come
+	 * back to the same few PCs */
+	struct {
+		uint64_t pc;
+		char *name;
+	} names[NAME_CACHE];
+};
+
 struct stacks {
 	int hz;
+	struct uw u;		/* the unwinder; u.dwfl kept for dwfl_pid */
+	int dwfl_pid;
 	int pid, tid;
 	int fd_clk, fd_cs;
 	void *ring;
@@ -75,6 +96,22 @@ int stacks_supported(struct strbuf *why)
 {
 	(void)why;
 	return 1;
+}
+
+static void names_reset(struct uw *u)
+{
+	for (size_t i = 0; i < NAME_CACHE; i++) {
+		free(u->names[i].name);
+		u->names[i].name = NULL;
+	}
+}
+
+static void drop_dwfl(struct stacks *s)
+{
+	if (s->u.dwfl)
+		dwfl_end(s->u.dwfl);
+	s->u.dwfl = NULL;
+	s->dwfl_pid = 0;
 }
 
 static void close_events(struct stacks *s)
@@ -106,6 +143,7 @@ int stacks_new(int hz, struct stacks **ret, struct strbuf *err)
 	}
 	s->hz = hz;
 	s->fd_clk = s->fd_cs = -1;
+	sb_init(&s->u.frames);
 	*ret = s;
 	return 0;
 }
@@ -115,6 +153,9 @@ void stacks_free(struct stacks *s)
 	if (!s)
 		return;
 	close_events(s);
+	drop_dwfl(s);
+	names_reset(&s->u);
+	sb_release(&s->u.frames);
 	free(s->slots);
 	free(s);
 }
@@ -179,8 +220,12 @@ int stacks_set_thread(struct stacks *s, int pid, int tid, struct strbuf *err)
 		close_events(s);
 		return e;
 	}
-	s->ring_len = (1 + RING_PAGES) * (size_t)sysconf(_SC_PAGESIZE);
-	s->ring = mmap(NULL, s->ring_len, PROT_READ | PROT_WRITE, MAP_SHARED, s->fd_clk, 0);
+	for (size_t pages = RING_PAGES; pages >= 16; pages /= 2) {
+		s->ring_len = (1 + pages) * (size_t)sysconf(_SC_PAGESIZE);
+		s->ring = mmap(NULL, s->ring_len, PROT_READ | PROT_WRITE, MAP_SHARED, s->fd_clk, 0);
+		if (s->ring != MAP_FAILED || (errno != EPERM && errno != ENOMEM))
+			break;
+	}
 	if (s->ring == MAP_FAILED) {
 		e = -errno;
 		s->ring = NULL;
@@ -280,13 +325,6 @@ void stacks_drain(struct stacks *s)
 
 /* ---------------------------------------------------------------- unwinding */
 
-struct uw {
-	const struct slot *cur;
-	Dwfl *dwfl;
-	struct strbuf frames;
-	int depth;
-};
-
 static pid_t uw_next_thread(Dwfl *dwfl, void *arg, void **thread_argp)
 {
 	struct uw *u = arg;
@@ -340,33 +378,51 @@ static const Dwfl_Callbacks proc_callbacks = {
 	.find_debuginfo = dwfl_standard_find_debuginfo,
 };
 
-static int uw_frame(Dwfl_Frame *st, void *arg)
+/* The text of the frame at ADJ (a PC inside the call): its symbol,
+ * FILE+0xOFF, or [unknown]. */
+static void frame_name(struct uw *u, Dwarf_Addr adj, struct strbuf *sb)
 {
-	struct uw *u = arg;
-	Dwarf_Addr pc, adj, start = 0;
-	bool act = false;
-	Dwfl_Module *m;
+	Dwfl_Module *m = dwfl_addrmodule(u->dwfl, adj);
 	const char *sym = NULL, *mod = NULL;
+	Dwarf_Addr start = 0;
 
-	if (!dwfl_frame_pc(st, &pc, &act))
-		return DWARF_CB_ABORT;
-	adj = act ? pc : pc - 1;
-	m = dwfl_addrmodule(u->dwfl, adj);
 	if (m) {
 		sym = dwfl_module_addrname(m, adj);
 		mod = dwfl_module_info(m, NULL, &start, NULL, NULL, NULL, NULL, NULL);
 	}
-	if (u->frames.len)
-		sb_addc(&u->frames, '\t');
 	if (sym && *sym) {
-		sb_adds(&u->frames, sym);
+		sb_adds(sb, sym);
 	} else if (mod) {
 		const char *b = strrchr(mod, '/');
 
-		sb_addf(&u->frames, "%s+0x%llx", b ? b + 1 : mod,
-			(unsigned long long)(adj - start));
+		sb_addf(sb, "%s+0x%llx", b ? b + 1 : mod, (unsigned long long)(adj - start));
 	} else {
-		sb_adds(&u->frames, "[unknown]");
+		sb_adds(sb, "[unknown]");
+	}
+}
+
+static int uw_frame(Dwfl_Frame *st, void *arg)
+{
+	struct uw *u = arg;
+	Dwarf_Addr pc, adj;
+	bool act = false;
+	size_t h;
+
+	if (!dwfl_frame_pc(st, &pc, &act))
+		return DWARF_CB_ABORT;
+	adj = act ? pc : pc - 1;
+	if (u->frames.len)
+		sb_addc(&u->frames, '\t');
+	h = (size_t)((adj * 0x9e3779b97f4a7c15ull) >> 54) % NAME_CACHE;
+	if (u->names[h].name && u->names[h].pc == adj) {
+		sb_adds(&u->frames, u->names[h].name);
+	} else {
+		size_t at = u->frames.len;
+
+		frame_name(u, adj, &u->frames);
+		free(u->names[h].name);
+		u->names[h].name = strdup(u->frames.buf + at);	/* NULL: not cached */
+		u->names[h].pc = adj;
 	}
 	return ++u->depth >= MAX_DEPTH ? DWARF_CB_ABORT : DWARF_CB_OK;
 }
@@ -385,46 +441,70 @@ static int agg_cmp(const void *a, const void *b)
 	return strcmp(x->stack, y->stack);
 }
 
+/* A Dwfl for S's process with its modules as /proc/PID/maps has them now:
+ * kept from stall to stall (modules re-reported with the same file and range
+ * keep their ELF, CFI and symbol tables), made anew for a new process. */
+static int dwfl_for(struct stacks *s, const struct slot *first)
+{
+	if (s->u.dwfl && s->dwfl_pid != s->pid)
+		drop_dwfl(s);
+	if (!s->u.dwfl) {
+		s->u.dwfl = dwfl_begin(&proc_callbacks);
+		if (!s->u.dwfl)
+			return -ENOMEM;
+		s->dwfl_pid = s->pid;
+		if (dwfl_linux_proc_report(s->u.dwfl, s->pid) != 0 ||
+		    dwfl_report_end(s->u.dwfl, NULL, NULL) != 0) {
+			drop_dwfl(s);
+			return -ESRCH;
+		}
+		s->u.cur = first;
+		if (!dwfl_attach_state(s->u.dwfl, NULL, s->pid, &uw_callbacks, &s->u)) {
+			drop_dwfl(s);
+			return -ENOTSUP;
+		}
+		return 0;
+	}
+	dwfl_report_begin(s->u.dwfl);
+	if (dwfl_linux_proc_report(s->u.dwfl, s->pid) != 0 ||
+	    dwfl_report_end(s->u.dwfl, NULL, NULL) != 0) {
+		drop_dwfl(s);
+		return -ESRCH;
+	}
+	return 0;
+}
+
 int stacks_window(struct stacks *s, uint64_t a_ns, uint64_t b_ns, struct strbuf *out)
 {
-	struct uw u = { 0 };
+	struct uw *u = &s->u;
 	struct agg *agg = NULL;
 	size_t nagg = 0, cap = 0;
 	int got = 0, e = 0;
+	bool ready = false;
 
 	if (!s->used || !s->pid)
 		return 0;
+	names_reset(u);	/* the mappings may have changed since the last stall */
 	for (size_t k = 0; k < s->used; k++) {
 		const struct slot *sl = &s->slots[(s->head + NSLOTS - s->used + k) % NSLOTS];
+		size_t i;
 
 		if (sl->t_ns < a_ns || sl->t_ns > b_ns)
 			continue;
-		if (!u.dwfl) {
-			u.dwfl = dwfl_begin(&proc_callbacks);
-			if (!u.dwfl)
-				return -ENOMEM;
-			sb_init(&u.frames);
-			if (dwfl_linux_proc_report(u.dwfl, s->pid) != 0 ||
-			    dwfl_report_end(u.dwfl, NULL, NULL) != 0) {
-				e = -ESRCH;
+		if (!ready) {
+			e = dwfl_for(s, sl);
+			if (e < 0)
 				break;
-			}
-			u.cur = sl;
-			if (!dwfl_attach_state(u.dwfl, NULL, s->pid, &uw_callbacks, &u)) {
-				e = -ENOTSUP;
-				break;
-			}
+			ready = true;
 		}
-		u.cur = sl;
-		u.depth = 0;
-		sb_reset(&u.frames);
-		dwfl_getthread_frames(u.dwfl, sl->tid, uw_frame, &u);
-		if (!u.frames.len)
-			sb_adds(&u.frames, "[unknown]");
+		u->cur = sl;
+		u->depth = 0;
+		sb_reset(&u->frames);
+		dwfl_getthread_frames(u->dwfl, sl->tid, uw_frame, u);
+		if (!u->frames.len)
+			sb_adds(&u->frames, "[unknown]");
 		got++;
-		size_t i;
-
-		for (i = 0; i < nagg && strcmp(agg[i].stack, u.frames.buf); i++)
+		for (i = 0; i < nagg && strcmp(agg[i].stack, u->frames.buf); i++)
 			;
 		if (i == nagg) {
 			if (nagg == cap) {
@@ -436,7 +516,7 @@ int stacks_window(struct stacks *s, uint64_t a_ns, uint64_t b_ns, struct strbuf 
 				}
 				agg = g;
 			}
-			agg[nagg].stack = strdup(u.frames.buf);
+			agg[nagg].stack = strdup(u->frames.buf);
 			agg[nagg].n = 0;
 			if (!agg[nagg].stack) {
 				e = -ENOMEM;
@@ -445,10 +525,6 @@ int stacks_window(struct stacks *s, uint64_t a_ns, uint64_t b_ns, struct strbuf 
 			nagg++;
 		}
 		agg[i].n++;
-	}
-	if (u.dwfl) {
-		dwfl_end(u.dwfl);
-		sb_release(&u.frames);
 	}
 	if (agg)
 		qsort(agg, nagg, sizeof(*agg), agg_cmp);

@@ -1,0 +1,77 @@
+#!/bin/bash
+# SPDX-License-Identifier: MIT
+# labels: e2e live root
+# The code behind each stall (docs/WHERE.md): the fake game, built -O2
+# -fomit-frame-pointer with a named function per stall kind, so that only
+# DWARF unwinding (libdw) finds its callers. Its cpu stall's samples name the
+# busy function (spin_until <- stall_cpu) in >= 90 %; its sleep and futex
+# stalls name the calling function at the switch-out; its sort stall (a
+# spinning qsort comparator) unwinds across glibc: sort_cmp <- qsort <-
+# stall_sort. Then --no-stacks records none. Root: kernel-mode samples (the
+# switch-outs) need it at perf_event_paranoid 2.
+. "$SS_SRC/tests/e2e/lib/record.sh"
+[ "$(id -u)" = 0 ] || { echo "skip: not root (switch-out stacks need root at perf_event_paranoid >= 2)"; exit 77; }
+GAME=$SS_BUILD/fakegame
+[ -x "$GAME" ] || { echo "skip: no fakegame"; exit 77; }
+command -v python3 >/dev/null || { echo "skip: no python3"; exit 77; }
+
+"$SS_BIN" record -q -o run --no-exact -- "$GAME" --fps 60 --seconds 3.4 --stall cpu:300@0.6 \
+	--stall sleep:200@1.2 --stall wait:200@1.7 --stall sort:300@2.3 >rec.out 2>&1 ||
+	fail "record: $(tail -5 rec.out)"
+if [ "$(ini run/run.ini stacks)" != on ]; then
+	reason=$(ini run/run.ini stacks_reason)
+	case "$reason" in
+	*"no libdw"*) echo "skip: built without libdw: $reason"; exit 77 ;;
+	esac
+	fail "stacks not on: $reason"
+fi
+expect_ge "stacks_stalls" "$(ini run/run.ini stacks_stalls)" 4
+"$SS_BIN" stalls --json run >stalls.json || fail "stalls --json"
+"$SS_BIN" stalls run >stalls.txt || fail "stalls"
+cat stalls.txt
+python3 - stalls.json <<'PY' || fail "stacks do not name the code (stalls.txt above)"
+import json, sys
+runs = json.load(open(sys.argv[1]))
+st = runs[0]["stalls"] + runs[0]["warm_stalls"]
+st.sort(key=lambda s: s["t_s"])
+bad = []
+def stacks(i):
+    return st[i].get("stacks", []), st[i].get("stack_samples", 0)
+if len(st) != 4:
+    sys.exit("expected 4 stalls, got %d" % len(st))
+# cpu: the busy function in >= 90 % of the samples, called by stall_cpu
+s, n = stacks(0)
+busy = sum(x["n"] for x in s
+           if "spin_until" in x["frames"] and any(f.startswith("stall_cpu") for f in x["frames"]))
+if n < 100 or busy < 0.9 * n:
+    bad.append("cpu: %d of %d samples in spin_until <- stall_cpu" % (busy, n))
+# sleep and futex: the calling function at the switch-out
+for i, fn in ((1, "stall_sleep"), (2, "stall_wait")):
+    s, n = stacks(i)
+    hit = sum(x["n"] for x in s if any(f.startswith(fn) for f in x["frames"]))
+    if n < 1 or hit < 0.5 * n:
+        bad.append("%s: %d of %d samples name it: %s" % (fn, hit, n, s[:2]))
+# sort: the comparator, then glibc's qsort, then its caller, in that order
+s, n = stacks(3)
+def order(fr):
+    try:
+        a = fr.index("sort_cmp")
+        b = next(i for i, f in enumerate(fr) if f.startswith("qsort") and i > a)
+        c = next(i for i, f in enumerate(fr) if f.startswith("stall_sort") and i > b)
+        return True
+    except (ValueError, StopIteration):
+        return False
+hit = sum(x["n"] for x in s if order(x["frames"]))
+if n < 100 or hit < 0.9 * n:
+    bad.append("sort: %d of %d samples in sort_cmp <- qsort <- stall_sort" % (hit, n))
+if bad:
+    sys.exit("; ".join(bad))
+PY
+grep -Eq '^ +[0-9.]+ s  where: (9[0-9]|100) % spin_until <- stall_cpu' stalls.txt ||
+	fail "no where: line for the cpu stall"
+
+"$SS_BIN" record -q -o run2 --no-exact --no-stacks -- "$GAME" --fps 60 --seconds 1.2 \
+	--stall cpu:200@0.5 >rec2.out 2>&1 || fail "record --no-stacks: $(tail -5 rec2.out)"
+expect_eq "stacks with --no-stacks" "$(ini run2/run.ini stacks)" "off (--no-stacks)"
+expect_eq "ustack events with --no-stacks" "$("$SS_BIN" dump run2 | grep -c "kind='ustack'")" 0
+echo "ok"

@@ -1,0 +1,64 @@
+// SPDX-License-Identifier: MIT
+/*
+ * test-where.c: a stall's user stacks summed from the record's ustack events
+ * (core/where.h): only the events of the stall's window, counts added over
+ * events, recursion shown once, stacks cut and merged, symbol versions off.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/where.h"
+#include "t.h"
+
+static struct rec_event ev[] = {
+	{ 1000, 7, (char *)"ustack", (char *)"3\tspin\tstall_cpu\tmain\n1\tvdso\tspin\tstall_cpu\tmain\n" },
+	{ 2000, 7, (char *)"ustack", (char *)"2\tspin\tstall_cpu\tmain\n" },
+	{ 2500, 7, (char *)"stack", (char *)"1\tkernel\n" },	/* another kind */
+	{ 5000, 7, (char *)"ustack", (char *)"9\tother\n" },	/* another stall */
+	{ 6000, 7, (char *)"ustack", (char *)"4\tcmp\tmsort\tmsort\tmsort\tqsort@@GLIBC_2.2.5\tf\tg\n"
+					      "1\tcmp\tmsort\tqsort@@GLIBC_2.2.5\tf\tg\nx\tbad line\n" },
+};
+
+static void test_window(void)
+{
+	struct rec r = { .nevents = sizeof(ev) / sizeof(ev[0]), .events = ev };
+	struct where w;
+	struct strbuf sb = STRBUF_INIT;
+
+	CHECK_INT(where_any(&r), 1);
+	CHECK_INT(where_stall(&r, 900, 3000, &w), 0);
+	CHECK_INT((int)w.total, 6);
+	CHECK_INT((int)w.n, 2);
+	CHECK_INT((int)w.st[0].n, 5);
+	CHECK_STR(w.st[0].frames[0], "spin");
+	where_line(&sb, &w.st[0], w.total, 2);
+	CHECK_STR(sb.buf, "83 % spin <- stall_cpu <- ...");
+	where_free(&w);
+	CHECK_INT((int)w.n, 0);
+
+	CHECK_INT(where_stall(&r, 3001, 4999, &w), 0);
+	CHECK_INT((int)w.total, 0);
+	where_free(&w);
+
+	/* recursion once, cut at 3 frames and merged, versions off */
+	CHECK_INT(where_stall(&r, 5500, 7000, &w), 0);
+	CHECK_INT((int)w.total, 5);
+	CHECK_INT((int)w.n, 2);
+	CHECK_INT(where_merge(&w, 3), 0);
+	CHECK_INT((int)w.n, 1);
+	sb_reset(&sb);
+	where_line(&sb, &w.st[0], w.total, 0);
+	CHECK_STR(sb.buf, "100 % cmp <- msort <- qsort <- ...");
+	where_free(&w);
+
+	sb_reset(&sb);
+	where_frame_name(&sb, "@odd");
+	CHECK_STR(sb.buf, "@odd");
+	sb_release(&sb);
+}
+
+int main(void)
+{
+	T_RUN(test_window);
+	return t_exit();
+}
