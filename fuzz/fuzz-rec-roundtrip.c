@@ -142,7 +142,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			nth++;
 		} else if (op < 240) {
 			MUST(rec_writer_event(w, take(&in, 8), (uint32_t)take(&in, 4),
-					      op & 1 ? "stack" : "note", op & 2 ? "text" : NULL) == 0);
+					      op & 4 ? "ustack" : op & 1 ? "stack" : "note",
+					      op & 4 ? "3\tf\tg\tg\tmain\n1\tlib.so+0x10\n" :
+					      op & 2 ? "text" : NULL) == 0);
 			nev++;
 		} else if (op < 250 && niv < MAXS) {
 			struct rec_interval *v = &g.iv[niv];

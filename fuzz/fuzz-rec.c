@@ -9,13 +9,14 @@
  * so that ASan sees any inconsistent count or pointer. Built and run by
  * scripts/fuzz.sh (`make fuzz`) and tests/e2e/fuzz-rec.sh.
  *
- * fuzz-sources: src/rec/[a-z]*.c src/core/file.c src/core/grow.c src/core/record.c src/core/runini.c src/core/display.c src/core/strbuf.c
+ * fuzz-sources: src/rec/[a-z]*.c src/core/file.c src/core/grow.c src/core/record.c src/core/runini.c src/core/display.c src/core/strbuf.c src/core/where.c
  */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "rec/codec.h"
+#include "core/where.h"
 #include "rec/rec.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -47,6 +48,20 @@ static void walk(const struct rec *r)
 		n += strlen(r->events[i].kind) + strlen(r->events[i].text);
 	for (size_t i = 0; i < r->nclocks; i++)
 		n += r->clocks[i].real_ns;
+	/* the ustack events' text as stalls reads it (core/where.c) */
+	struct where w;
+
+	if (where_stall(r, 0, UINT64_MAX, &w) == 0) {
+		n += w.total;
+		if (where_merge(&w, 5) == 0 && w.n) {
+			struct strbuf sb = STRBUF_INIT;
+
+			where_line(&sb, &w.st[0], w.total, 0);
+			n += sb.len;
+			sb_release(&sb);
+		}
+		where_free(&w);
+	}
 	sink = n;
 }
 
