@@ -173,6 +173,13 @@ static void json_where(struct json *j, const struct rec *rec, const struct stall
 			json_str(j, sb.buf);
 		}
 		json_arr_end(j);
+		if (w.st[k].nkframes) {
+			json_key(j, "kernel");
+			json_arr_begin(j);
+			for (size_t f = 0; f < w.st[k].nkframes; f++)
+				json_str(j, w.st[k].kframes[f]);
+			json_arr_end(j);
+		}
 		json_obj_end(j);
 	}
 	json_arr_end(j);

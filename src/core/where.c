@@ -16,6 +16,11 @@ static void stack_free(struct where_stack *s)
 	for (size_t i = 0; i < s->nframes; i++)
 		free(s->frames[i]);
 	free(s->frames);
+	for (size_t i = 0; i < s->nkframes; i++)
+		free(s->kframes[i]);
+	free(s->kframes);
+	s->frames = s->kframes = NULL;
+	s->nframes = s->nkframes = 0;
 }
 
 void where_free(struct where *w)
@@ -28,22 +33,44 @@ void where_free(struct where *w)
 	memset(w, 0, sizeof(*w));
 }
 
-static int same(const struct where_stack *s, char **fr, size_t n)
+static int same_list(char **a, size_t na, char **b, size_t nb)
 {
-	if (s->nframes != n)
+	if (na != nb)
 		return 0;
-	for (size_t i = 0; i < n; i++)
-		if (strcmp(s->frames[i], fr[i]))
+	for (size_t i = 0; i < na; i++)
+		if (strcmp(a[i], b[i]))
 			return 0;
 	return 1;
+}
+
+static int same(const struct where_stack *s, const struct where_stack *t)
+{
+	return same_list(s->frames, s->nframes, t->frames, t->nframes) &&
+	       same_list(s->kframes, s->nkframes, t->kframes, t->nkframes);
+}
+
+/* Appends a copy of F to *LIST (*N of *CAP). 0 or -ENOMEM. */
+static int push(char ***list, size_t *n, size_t *cap, const char *f)
+{
+	if (*n == *cap) {
+		char **g = realloc(*list, (*cap = *cap ? *cap * 2 : 8) * sizeof(*g));
+
+		if (!g)
+			return -ENOMEM;
+		*list = g;
+	}
+	if (!((*list)[*n] = strdup(f)))
+		return -ENOMEM;
+	(*n)++;
+	return 0;
 }
 
 /* Adds one line "COUNT\tF\tF..." (LEN bytes at P) to W. */
 static int add_line(struct where *w, const char *p, size_t len)
 {
 	char *line = strndup(p, len), *save = NULL, *tok, *end;
-	char **fr = NULL;
-	size_t n = 0, cap = 0, i;
+	struct where_stack st = { 0 };
+	size_t cap = 0, kcap = 0, i;
 	unsigned long long cnt;
 	int e = 0;
 
@@ -55,23 +82,16 @@ static int add_line(struct where *w, const char *p, size_t len)
 		free(line);
 		return 0;	/* not a stack line: skipped */
 	}
-	while ((tok = strtok_r(NULL, "\t", &save))) {
-		if (n == cap) {
-			char **g = realloc(fr, (cap = cap ? cap * 2 : 8) * sizeof(*g));
-
-			if (!g) {
-				e = -ENOMEM;
-				goto out;
-			}
-			fr = g;
-		}
-		if (!(fr[n] = strdup(tok))) {
-			e = -ENOMEM;
-			goto out;
-		}
-		n++;
+	while (!e && (tok = strtok_r(NULL, "\t", &save))) {
+		/* "k:NAME": a kernel frame, before the user ones */
+		if (!strncmp(tok, "k:", 2) && !st.nframes)
+			e = push(&st.kframes, &st.nkframes, &kcap, tok + 2);
+		else
+			e = push(&st.frames, &st.nframes, &cap, tok);
 	}
-	for (i = 0; i < w->n && !same(&w->st[i], fr, n); i++)
+	if (e)
+		goto out;
+	for (i = 0; i < w->n && !same(&w->st[i], &st); i++)
 		;
 	if (i == w->n) {
 		struct where_stack *g = realloc(w->st, (w->n + 1) * sizeof(*g));
@@ -81,17 +101,15 @@ static int add_line(struct where *w, const char *p, size_t len)
 			goto out;
 		}
 		w->st = g;
-		w->st[i] = (struct where_stack){ .n = 0, .nframes = n, .frames = fr };
+		w->st[i] = st;
+		w->st[i].n = 0;
 		w->n++;
-		fr = NULL;
-		n = 0;
+		memset(&st, 0, sizeof(st));
 	}
 	w->st[i].n += cnt;
 	w->total += cnt;
 out:
-	for (size_t k = 0; k < n && fr; k++)
-		free(fr[k]);
-	free(fr);
+	stack_free(&st);
 	free(line);
 	return e;
 }
@@ -146,6 +164,12 @@ int where_merge(struct where *w, size_t depth)
 		struct where_stack *s = &w->st[i];
 		size_t k = 0;
 
+		for (size_t f = 0; f < s->nkframes; f++)
+			free(s->kframes[f]);
+		free(s->kframes);
+		s->kframes = NULL;
+		s->nkframes = 0;
+
 		/* recursion (the same frame again) shown once */
 		for (size_t f = 0; f < s->nframes; f++) {
 			if (k && !strcmp(s->frames[k - 1], s->frames[f])) {
@@ -165,7 +189,7 @@ int where_merge(struct where *w, size_t depth)
 			s->frames[depth] = more;
 			s->nframes = depth + 1;
 		}
-		for (k = 0; k < out && !same(&w->st[k], s->frames, s->nframes); k++)
+		for (k = 0; k < out && !same(&w->st[k], s); k++)
 			;
 		if (k < out) {
 			w->st[k].n += s->n;

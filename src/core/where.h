@@ -16,7 +16,9 @@
 struct where_stack {
 	uint64_t n;		/* samples */
 	size_t nframes;
-	char **frames;		/* innermost first */
+	char **frames;		/* user frames, innermost first */
+	size_t nkframes;
+	char **kframes;		/* kernel frames (the text's "k:" ones), innermost first */
 };
 
 struct where {
@@ -35,7 +37,7 @@ void where_frame_name(struct strbuf *sb, const char *frame);
 /* "74 % spin_until <- stall_cpu <- main": S's share of TOTAL and its first
  * DEPTH frames (0: all), "<- ..." when there are more. */
 void where_line(struct strbuf *sb, const struct where_stack *s, uint64_t total, size_t depth);
-/* For showing: recursion (a frame twice in a row) once, every stack cut to
+/* For showing: the kernel frames dropped, recursion (a frame twice in a row) once, every stack cut to
  * its first DEPTH frames (0: all) and "..." when cut, equal stacks merged,
  * most samples first. 0 or -ENOMEM. */
 int where_merge(struct where *w, size_t depth);

@@ -17,6 +17,7 @@
  * the same with its own data structures.
  */
 #include "linux/stacks.h"
+#include "linux/ksyms.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -43,6 +44,7 @@
 				 * down to 16 pages where the locked-memory
 				 * limit (perf_event_mlock_kb) refuses it */
 #define MAX_DEPTH 48
+#define KDEPTH 24		/* kernel frames kept per sample */
 
 /* perf's x86-64 register numbers (asm/perf_regs.h) */
 enum { PR_AX, PR_BX, PR_CX, PR_DX, PR_SI, PR_DI, PR_BP, PR_SP, PR_IP, PR_R8 = 16 };
@@ -58,6 +60,8 @@ struct slot {
 	int tid;
 	uint32_t len;		/* bytes of stack copied */
 	uint64_t regs[NREGS];	/* in sample order */
+	uint32_t nk;		/* kernel frames (root: PERF_SAMPLE_CALLCHAIN) */
+	uint64_t kips[KDEPTH];	/* innermost first */
 	unsigned char stack[STACK_COPY];
 };
 
@@ -88,7 +92,11 @@ struct stacks {
 	struct slot *slots;	/* NSLOTS */
 	size_t head;		/* next slot written */
 	size_t used;
-	unsigned char rec[sizeof(struct perf_event_header) + 64 + 8 * NREGS + 16 + STACK_COPY + 64];
+	unsigned char rec[sizeof(struct perf_event_header) + 64 + 8 * (PERF_MAX_STACK_DEPTH + 8) +
+			  8 * NREGS + 16 + STACK_COPY + 64];
+	bool callchain;		/* the samples carry the kernel's callchain */
+	struct ksyms *ksyms;	/* /proc/kallsyms, loaded at the first kernel frame */
+	bool ksyms_tried;
 	struct stacks_stats st;
 };
 
@@ -155,6 +163,7 @@ void stacks_free(struct stacks *s)
 	close_events(s);
 	drop_dwfl(s);
 	names_reset(&s->u);
+	ksyms_free(s->ksyms);
 	sb_release(&s->u.frames);
 	free(s->slots);
 	free(s);
@@ -171,6 +180,11 @@ static int open_event(int tid, uint64_t config, uint64_t period, bool user_only)
 	a.sample_period = period;
 	a.sample_type = PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_REGS_USER |
 			PERF_SAMPLE_STACK_USER;
+	if (!user_only) {
+		/* the kernel's part only: the user part is unwound from the copy */
+		a.sample_type |= PERF_SAMPLE_CALLCHAIN;
+		a.exclude_callchain_user = 1;
+	}
 	a.sample_regs_user = REGS_MASK;
 	a.sample_stack_user = STACK_COPY;
 	a.exclude_kernel = user_only;
@@ -235,6 +249,7 @@ int stacks_set_thread(struct stacks *s, int pid, int tid, struct strbuf *err)
 	}
 	s->pid = pid;
 	s->tid = tid;
+	s->callchain = !user_only;
 	if (!user_only) {
 		s->fd_cs = open_event(tid, PERF_COUNT_SW_CONTEXT_SWITCHES, 1, false);
 		if (s->fd_cs >= 0 && ioctl(s->fd_cs, PERF_EVENT_IOC_SET_OUTPUT, s->fd_clk) < 0) {
@@ -260,8 +275,29 @@ static void take(struct stacks *s, const unsigned char *p, size_t len)
 		return;
 	memcpy(pt, p, 8);
 	memcpy(&sl->t_ns, p + 8, 8);
-	memcpy(&abi, p + 16, 8);
-	p += 24;
+	p += 16;
+	sl->nk = 0;
+	if (s->callchain) {
+		uint64_t nr, ip;
+
+		if ((size_t)(end - p) < 8)
+			return;
+		memcpy(&nr, p, 8);
+		p += 8;
+		if (nr > (size_t)(end - p) / 8)
+			return;
+		for (uint64_t i = 0; i < nr; i++, p += 8) {
+			memcpy(&ip, p, 8);
+			if (ip >= (uint64_t)PERF_CONTEXT_MAX)
+				continue;	/* a context marker */
+			if (sl->nk < KDEPTH)
+				sl->kips[sl->nk++] = ip;
+		}
+	}
+	if ((size_t)(end - p) < 8)
+		return;
+	memcpy(&abi, p, 8);
+	p += 8;
 	if (abi == PERF_SAMPLE_REGS_ABI_NONE)
 		return;	/* a kernel thread, or no user state */
 	if ((size_t)(end - p) < 8 * NREGS + 8)
@@ -500,6 +536,21 @@ int stacks_window(struct stacks *s, uint64_t a_ns, uint64_t b_ns, struct strbuf 
 		u->cur = sl;
 		u->depth = 0;
 		sb_reset(&u->frames);
+		if (sl->nk && !s->ksyms_tried) {
+			s->ksyms_tried = true;
+			if (ksyms_load(NULL, &s->ksyms) < 0)
+				s->ksyms = NULL;
+		}
+		for (uint32_t q = 0; q < sl->nk; q++) {
+			const char *name = s->ksyms ? ksyms_find(s->ksyms, sl->kips[q]) : NULL;
+
+			if (u->frames.len)
+				sb_addc(&u->frames, '\t');
+			if (name)
+				sb_addf(&u->frames, "k:%s", name);
+			else
+				sb_addf(&u->frames, "k:0x%llx", (unsigned long long)sl->kips[q]);
+		}
 		dwfl_getthread_frames(u->dwfl, sl->tid, uw_frame, u);
 		if (!u->frames.len)
 			sb_adds(&u->frames, "[unknown]");

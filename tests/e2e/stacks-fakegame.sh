@@ -7,7 +7,8 @@
 # busy function (spin_until <- stall_cpu) in >= 90 %; its sleep and futex
 # stalls name the calling function at the switch-out; its sort stall (a
 # spinning qsort comparator) unwinds across glibc: sort_cmp <- qsort <-
-# stall_sort. Then --no-stacks records none. Root: kernel-mode samples (the
+# stall_sort; the futex stall's kernel frames name the futex wait. Then
+# --no-stacks records none. Root: kernel-mode samples (the
 # switch-outs) need it at perf_event_paranoid 2.
 . "$SS_SRC/tests/e2e/lib/record.sh"
 [ "$(id -u)" = 0 ] || { echo "skip: not root (switch-out stacks need root at perf_event_paranoid >= 2)"; exit 77; }
@@ -51,6 +52,10 @@ for i, fn in ((1, "stall_sleep"), (2, "stall_wait")):
     hit = sum(x["n"] for x in s if any(f.startswith(fn) for f in x["frames"]))
     if n < 1 or hit < 0.5 * n:
         bad.append("%s: %d of %d samples name it: %s" % (fn, hit, n, s[:2]))
+# the futex stall's switch-out has the kernel's side too (root: callchain)
+s, n = stacks(2)
+if not any("futex" in " ".join(x.get("kernel", [])) for x in s):
+    bad.append("wait: no kernel frame names the futex: %s" % s[:2])
 # sort: the comparator, then glibc's qsort, then its caller, in that order
 s, n = stacks(3)
 def order(fr):

@@ -12,7 +12,7 @@
 
 static struct rec_event ev[] = {
 	{ 1000, 7, (char *)"ustack", (char *)"3\tspin\tstall_cpu\tmain\n1\tvdso\tspin\tstall_cpu\tmain\n" },
-	{ 2000, 7, (char *)"ustack", (char *)"2\tspin\tstall_cpu\tmain\n" },
+	{ 2000, 7, (char *)"ustack", (char *)"2\tspin\tstall_cpu\tmain\n1\tk:schedule\tk:do_syscall_64\tspin\tstall_cpu\tmain\n" },
 	{ 2500, 7, (char *)"stack", (char *)"1\tkernel\n" },	/* another kind */
 	{ 5000, 7, (char *)"ustack", (char *)"9\tother\n" },	/* another stall */
 	{ 6000, 7, (char *)"ustack", (char *)"4\tcmp\tmsort\tmsort\tmsort\tqsort@@GLIBC_2.2.5\tf\tg\n"
@@ -27,12 +27,22 @@ static void test_window(void)
 
 	CHECK_INT(where_any(&r), 1);
 	CHECK_INT(where_stall(&r, 900, 3000, &w), 0);
-	CHECK_INT((int)w.total, 6);
-	CHECK_INT((int)w.n, 2);
+	CHECK_INT((int)w.total, 7);
+	CHECK_INT((int)w.n, 3);
 	CHECK_INT((int)w.st[0].n, 5);
 	CHECK_STR(w.st[0].frames[0], "spin");
+	CHECK_INT((int)w.st[0].nkframes, 0);
+	/* the kernel frames apart, the user ones as the stack without them */
+	CHECK_INT((int)w.st[1].n, 1);
+	CHECK_INT((int)w.st[1].nkframes, 2);
+	CHECK_STR(w.st[1].kframes[0], "schedule");
+	CHECK_STR(w.st[1].frames[0], "spin");
 	where_line(&sb, &w.st[0], w.total, 2);
-	CHECK_STR(sb.buf, "83 % spin <- stall_cpu <- ...");
+	CHECK_STR(sb.buf, "71 % spin <- stall_cpu <- ...");
+	/* shown: kernel frames dropped, so that stack joins the first */
+	CHECK_INT(where_merge(&w, 0), 0);
+	CHECK_INT((int)w.n, 2);
+	CHECK_INT((int)w.st[0].n, 6);
 	where_free(&w);
 	CHECK_INT((int)w.n, 0);
 
