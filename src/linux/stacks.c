@@ -152,6 +152,13 @@ int stacks_new(int hz, struct stacks **ret, struct strbuf *err)
 	s->hz = hz;
 	s->fd_clk = s->fd_cs = -1;
 	sb_init(&s->u.frames);
+	/* kernel frames are root's: their names now, not in the middle of a
+	 * run (reading kallsyms takes a few hundred ms) */
+	if (geteuid() == 0) {
+		s->ksyms_tried = true;
+		if (ksyms_load(NULL, &s->ksyms) < 0)
+			s->ksyms = NULL;
+	}
 	*ret = s;
 	return 0;
 }

@@ -21,7 +21,9 @@ struct stacks;
  * WHY says so. */
 int stacks_supported(struct strbuf *why);
 
-/* A sampler of HZ samples a second (1..10000). 0 and *ret, or a negative
+/* A sampler of HZ samples a second (1..10000); as root it reads
+ * /proc/kallsyms here, to name kernel frames (a few hundred ms: call it
+ * before the program runs). 0 and *ret, or a negative
  * errno (-ENOTSUP: built without libdw) with the message in ERR. */
 int stacks_new(int hz, struct stacks **ret, struct strbuf *err);
 void stacks_free(struct stacks *s);	/* NULL-safe */

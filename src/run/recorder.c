@@ -628,6 +628,7 @@ int recorder_start(const struct recorder_opts *o, struct recorder **ret, struct 
 	e = recorder_exact_start(r, err);
 	if (e < 0)
 		return e;
+	recorder_stacks_start(r);
 	if (o->probe || o->kick_ms > 0) {
 		struct strbuf cerr = STRBUF_INIT;
 

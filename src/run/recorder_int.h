@@ -198,6 +198,7 @@ void recorder_frames_guard_ini(const struct recorder *r, struct strbuf *sb);
 /* recorder_stacks.c */
 #define RECORDER_STACKS_STALL_MS 100	/* a gap this long gets its stacks (analysis's default) */
 struct stacks;
+void recorder_stacks_start(struct recorder *r);
 void recorder_stacks_tick(struct recorder *r);
 void recorder_stacks_gap(struct recorder *r, uint64_t a, uint64_t b);
 void recorder_stacks_ini(struct recorder *r, struct strbuf *sb, bool final);

@@ -14,6 +14,22 @@
 #include "rec/rec.h"
 #include "run/recorder_int.h"
 
+/* At the start, before the program runs: the sampler (and, as root, the
+ * kernel's symbols), unless stacks are off. */
+void recorder_stacks_start(struct recorder *r)
+{
+	struct strbuf err = STRBUF_INIT;
+
+	if (r->o.no_stacks || r->o.no_sample || r->stk)
+		return;
+	if (stacks_new(r->o.stacks_hz > 0 ? r->o.stacks_hz : STACKS_HZ_DEFAULT, &r->stk, &err) < 0) {
+		snprintf(r->stacks_why, sizeof(r->stacks_why), "%s", err.buf);
+		r->stacks_failed = true;
+		recorder_note(r, "%s", err.buf);
+	}
+	sb_release(&err);
+}
+
 /* Follows the frame thread and drains the kernel's ring; once a period. */
 void recorder_stacks_tick(struct recorder *r)
 {
@@ -22,16 +38,10 @@ void recorder_stacks_tick(struct recorder *r)
 
 	if (r->o.no_stacks || r->o.no_sample || r->stacks_failed)
 		return;
-	if (!r->stk) {
-		e = stacks_new(r->o.stacks_hz > 0 ? r->o.stacks_hz : STACKS_HZ_DEFAULT, &r->stk, &err);
-		if (e < 0) {
-			snprintf(r->stacks_why, sizeof(r->stacks_why), "%s", err.buf);
-			r->stacks_failed = true;
-			recorder_note(r, "%s", err.buf);
-			sb_release(&err);
-			return;
-		}
-	}
+	if (!r->stk)
+		recorder_stacks_start(r);
+	if (!r->stk)
+		return;
 	if (r->ft_tid && r->ft_tid != r->stacks_tid) {
 		e = stacks_set_thread(r->stk, r->fpid, r->ft_tid, &err);
 		r->stacks_tid = r->ft_tid;
