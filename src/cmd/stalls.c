@@ -46,6 +46,8 @@ static const char usage_text[] =
 	"  --stall-ms MS    a stall is a frame over MS (default 100)\n"
 	"  --rules FILE     reload rules (see stallscope-report(1))\n"
 	"  --pass S,...     pass starts, overriding run.ini's\n"
+	"  --folded         the stalls' stacks in the collapsed-stack format\n"
+	"                   (flamegraph.pl, speedscope, inferno), by cause, in us\n"
 	"  --stack-lines N  lines of a kernel stack, and user stacks per stall under\n"
 	"                   \"where:\", to show (default 3; 0 for none)\n"
 	"  --json           JSON: an array, one object per run (run, stalls, warm_stalls)\n"
@@ -377,11 +379,76 @@ static void json_list(struct json *j, const struct rec *r, const char *key,
 
 enum { OPT_STACK_LINES = 300 };
 
-/* --stack-lines N, stalls' own beside report's options. */
+struct stalls_own {
+	long stack_lines;
+	bool folded;
+};
+
+/* --stack-lines N and --folded, stalls' own beside report's options. */
 static int take_stack_lines(void *ctx, int c, const char *arg)
 {
-	(void)c;
-	return cli_parse_int("--stack-lines", arg, 0, 1000, (long *)ctx) < 0 ? -1 : 0;
+	struct stalls_own *own = ctx;
+
+	if (c == REPORT_OPT_EXTRA + 1) {
+		own->folded = true;
+		return 0;
+	}
+	return cli_parse_int("--stack-lines", arg, 0, 1000, &own->stack_lines) < 0 ? -1 : 0;
+}
+
+/* A frame for the collapsed-stack format: no ';' (the separator) and no
+ * newline; kernel frames end in "_[k]" as perf's stackcollapse writes them. */
+static void folded_frame(struct strbuf *sb, const char *f, bool kernel)
+{
+	size_t at = sb->len;
+
+	sb_adds(sb, ";");
+	where_frame_name(sb, f);
+	for (size_t i = at + 1; i < sb->len; i++)
+		if (sb->buf[i] == ';' || sb->buf[i] == '\n')
+			sb->buf[i] = ':';
+	if (kernel)
+		sb_adds(sb, "_[k]");
+}
+
+/* --folded: every stall's stacks as collapsed stacks (flamegraph.pl,
+ * speedscope, inferno), rooted at the stall's cause, weighted by time: a
+ * stall of MS spreads MS * 1000 (microseconds) over its samples; a stall
+ * with no stack recorded is CAUSE;[no stack]. */
+static int print_folded(const struct rec *rec, const struct stall_item *s, size_t n)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	for (size_t i = 0; i < n; i++) {
+		const char *cause = cause_name(s[i].v.cause);
+		struct where w;
+		uint64_t a, b;
+
+		stall_ns(&s[i], &a, &b);
+		if (where_stall(rec, a, b, &w) < 0) {
+			sb_release(&sb);
+			return -ENOMEM;
+		}
+		if (!w.total)
+			printf("%s;[no stack] %.0f\n", cause, s[i].ms * 1000.0);
+		for (size_t k = 0; k < w.n; k++) {
+			const struct where_stack *st = &w.st[k];
+			double us = s[i].ms * 1000.0 * (double)st->n / (double)w.total;
+
+			if (us < 0.5)
+				continue;
+			sb_reset(&sb);
+			sb_adds(&sb, cause);
+			for (size_t f = st->nframes; f-- > 0;)
+				folded_frame(&sb, st->frames[f], false);
+			for (size_t f = st->nkframes; f-- > 0;)
+				folded_frame(&sb, st->kframes[f], true);
+			printf("%s %.0f\n", sb.buf, us);
+		}
+		where_free(&w);
+	}
+	sb_release(&sb);
+	return 0;
 }
 
 int cmd_stalls(int argc, char **argv)
@@ -394,22 +461,27 @@ int cmd_stalls(int argc, char **argv)
 	double *pass = NULL;
 	static const struct option own[] = {
 		{ "stack-lines", required_argument, NULL, REPORT_OPT_EXTRA },
+		{ "folded", no_argument, NULL, REPORT_OPT_EXTRA + 1 },
 	};
-	long stack_lines = 3;
+	struct stalls_own so = { .stack_lines = 3 };
 	struct json j;
 	int first, i, status = 0;
 	bool any = false;
 
 	o.extra = own;
-	o.nextra = 1;
+	o.nextra = 2;
 	o.on_extra = take_stack_lines;
-	o.extra_ctx = &stack_lines;
+	o.extra_ctx = &so;
 	first = report_parse_common(argc, argv, usage_text, &o, &pass, NULL);
 	if (first == -2)
 		return 0;
 	if (first < 0) {
 		free(pass);
 		return EXIT_USAGE;
+	}
+	if (so.folded && o.json) {
+		free(pass);
+		return cli_usage_error("options '--folded' and '--json' do not go together");
 	}
 	if (o.csv || o.cols) {
 		free(pass);
@@ -451,7 +523,15 @@ int cmd_stalls(int argc, char **argv)
 			status = 1;
 			continue;
 		}
-		if (o.json) {
+		if (so.folded) {
+			r = print_folded(a.rec, win, nwin);
+			if (!r)
+				r = print_folded(a.rec, warm, nwarm);
+			if (r < 0) {
+				cli_error_errno(r, "'%s'", cli_shown(argv[i]));
+				status = 1;
+			}
+		} else if (o.json) {
 			json_obj_begin(&j);
 			json_kstr(&j, "run", argv[i]);
 			json_knum(&j, "warmup_s", o.a.m.warmup_s);
@@ -479,9 +559,9 @@ int cmd_stalls(int argc, char **argv)
 			} else {
 				if (a.rec->nsamples == 0)
 					printf("  (the record has no samples: every cause is unknown)\n");
-				r = print_list("window", a.rec, win, nwin, stack_lines);
+				r = print_list("window", a.rec, win, nwin, so.stack_lines);
 				if (!r)
-					r = print_list("warm-up", a.rec, warm, nwarm, stack_lines);
+					r = print_list("warm-up", a.rec, warm, nwarm, so.stack_lines);
 			}
 			/* The notes about the input itself (they start with a
 			 * quoted file name: no t0, a torn record); the column

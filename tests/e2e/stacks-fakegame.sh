@@ -74,6 +74,15 @@ if bad:
 PY
 grep -Eq '^ +[0-9.]+ s  where: (9[0-9]|100) % spin_until <- stall_cpu' stalls.txt ||
 	fail "no where: line for the cpu stall"
+# --folded: collapsed stacks by cause, the widths the stalls' microseconds
+"$SS_BIN" stalls --folded run >folded.txt || fail "stalls --folded"
+bad=$(grep -Evc '^[a-z]+(;[^;]+)+ [0-9]+$' folded.txt)
+expect_eq "lines of --folded not CAUSE;FRAME;... N" "$bad" 0
+grep -Eq '^cpu;_start;.*;stall_cpu[^;]*;spin_until [0-9]+$' folded.txt ||
+	fail "--folded has no cpu;...;stall_cpu;spin_until: $(head -3 folded.txt)"
+us=$(awk '{ s += $NF } END { printf "%d", s / 1000 }' folded.txt)
+[ "$us" -ge 950 ] && [ "$us" -le 1150 ] ||
+	fail "--folded's widths add up to $us ms, not the four stalls' ~1000 ms"
 
 "$SS_BIN" record -q -o run2 --no-exact --no-stacks -- "$GAME" --fps 60 --seconds 1.2 \
 	--stall cpu:200@0.5 >rec2.out 2>&1 || fail "record --no-stacks: $(tail -5 rec2.out)"
