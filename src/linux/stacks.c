@@ -8,7 +8,7 @@
  * where the thread blocked. Each sample carries the user registers (x86-64:
  * the general registers and IP) and a copy of the top STACK_COPY bytes of
  * the user stack. The recorder drains the kernel's ring every period into
- * a ring of NSLOTS raw samples (the last seconds at 1 kHz); only a window
+ * a ring of raw samples (the last two seconds of CPU time); only a window
  * asked for (a stall) is unwound: libdw's dwfl with our own thread
  * callbacks, whose memory reads come from the copied stack and whose
  * initial registers are the sampled ones, the mappings reported from
@@ -37,7 +37,7 @@
 #include <unistd.h>
 
 #define STACK_COPY 16384	/* bytes of user stack per sample */
-#define NSLOTS 2048		/* raw samples kept: 2 s at 1 kHz */
+#define RAW_S 2			/* seconds of samples kept raw (2 * HZ, 64..8192) */
 #define RING_PAGES 1024		/* the kernel's ring: 4 MiB, ~250 samples at
 				 * 16 KiB, drained every recorder period (and
 				 * a stall's unwinding takes a few ms); halved
@@ -89,7 +89,8 @@ struct stacks {
 	int fd_clk, fd_cs;
 	void *ring;
 	size_t ring_len;
-	struct slot *slots;	/* NSLOTS */
+	struct slot *slots;	/* nslots */
+	size_t nslots;
 	size_t head;		/* next slot written */
 	size_t used;
 	unsigned char rec[sizeof(struct perf_event_header) + 64 + 8 * (PERF_MAX_STACK_DEPTH + 8) +
@@ -139,12 +140,17 @@ static void close_events(struct stacks *s)
 int stacks_new(int hz, struct stacks **ret, struct strbuf *err)
 {
 	struct stacks *s;
+	size_t n;
 
 	if (hz < 1 || hz > 10000)
 		return sb_error(err, -EINVAL, "stacks: %d Hz is out of 1..10000", hz);
+	n = (size_t)hz * RAW_S;
+	n = n < 64 ? 64 : n > 8192 ? 8192 : n;
 	s = calloc(1, sizeof(*s));
-	if (s)
-		s->slots = calloc(NSLOTS, sizeof(*s->slots));	/* touched as used */
+	if (s) {
+		s->slots = calloc(n, sizeof(*s->slots));	/* touched as used */
+		s->nslots = n;
+	}
 	if (!s || !s->slots) {
 		free(s);
 		return sb_error(err, -ENOMEM, "stacks");
@@ -321,8 +327,8 @@ static void take(struct stacks *s, const unsigned char *p, size_t len)
 	memcpy(sl->stack, p, dyn);
 	sl->len = (uint32_t)dyn;
 	sl->tid = (int)pt[1];
-	s->head = (s->head + 1) % NSLOTS;
-	if (s->used < NSLOTS)
+	s->head = (s->head + 1) % s->nslots;
+	if (s->used < s->nslots)
 		s->used++;
 	s->st.samples++;
 }
@@ -529,7 +535,7 @@ int stacks_window(struct stacks *s, uint64_t a_ns, uint64_t b_ns, struct strbuf 
 		return 0;
 	names_reset(u);	/* the mappings may have changed since the last stall */
 	for (size_t k = 0; k < s->used; k++) {
-		const struct slot *sl = &s->slots[(s->head + NSLOTS - s->used + k) % NSLOTS];
+		const struct slot *sl = &s->slots[(s->head + s->nslots - s->used + k) % s->nslots];
 		size_t i;
 
 		if (sl->t_ns < a_ns || sl->t_ns > b_ns)

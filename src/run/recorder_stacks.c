@@ -98,6 +98,11 @@ void recorder_stacks_ini(struct recorder *r, struct strbuf *sb, bool final)
 	inifmt_add(sb, "stacks", r->stacks_on ? "on" : "off");
 	if (r->stacks_why[0])
 		inifmt_add(sb, "stacks_reason", r->stacks_why);
+	else if (!r->stacks_on)
+		inifmt_add(sb, "stacks_reason", r->fmode != FRAMES_RING
+			   ? "stacks: frames not from the frame ring (a HUD log, or none): "
+			     "no frame thread to sample"
+			   : "stacks: no thread presented: no frame thread to sample");
 	if (!r->stk)
 		return;
 	stacks_stats(r->stk, &st);
