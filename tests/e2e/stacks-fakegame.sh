@@ -7,7 +7,8 @@
 # busy function (spin_until <- stall_cpu) in >= 90 %; its sleep and futex
 # stalls name the calling function at the switch-out; its sort stall (a
 # spinning qsort comparator) unwinds across glibc: sort_cmp <- qsort <-
-# stall_sort; the futex stall's kernel frames name the futex wait. Then
+# stall_sort; the futex stall's kernel frames name the futex wait. A
+# stripped copy shows fakegame.stripped+0xOFFSET and still unwinds. Then
 # --no-stacks records none. Root: kernel-mode samples (the
 # switch-outs) need it at perf_event_paranoid 2.
 . "$SS_SRC/tests/e2e/lib/record.sh"
@@ -83,6 +84,28 @@ grep -Eq '^cpu;_start;.*;stall_cpu[^;]*;spin_until [0-9]+$' folded.txt ||
 us=$(awk '{ s += $NF } END { printf "%d", s / 1000 }' folded.txt)
 [ "$us" -ge 950 ] && [ "$us" -le 1150 ] ||
 	fail "--folded's widths add up to $us ms, not the four stalls' ~1000 ms"
+
+# a stripped copy: no symbol for its own functions (FILE+0xOFFSET), but its
+# .eh_frame still unwinds it into glibc's __libc_start_call_main
+if command -v strip >/dev/null; then
+	cp "$GAME" fakegame.stripped && strip fakegame.stripped || fail "strip"
+	"$SS_BIN" record -q -o run3 --no-exact -- ./fakegame.stripped --fps 60 --seconds 1.2 \
+		--stall cpu:200@0.5 >rec3.out 2>&1 || fail "record the stripped copy: $(tail -5 rec3.out)"
+	"$SS_BIN" stalls --json run3 >stalls3.json || fail "stalls --json (stripped)"
+	python3 - stalls3.json <<'PY' || fail "the stripped copy's stacks"
+import json, re, sys
+st = json.load(open(sys.argv[1]))[0]
+st = st["stalls"] + st["warm_stalls"]
+s = st[0]["stacks"]
+n = st[0]["stack_samples"]
+ok = sum(x["n"] for x in s
+         if re.fullmatch(r"fakegame\.stripped\+0x[0-9a-f]+", x["frames"][0])
+         and "__libc_start_call_main" in x["frames"])
+if n < 50 or ok < 0.8 * n:
+    sys.exit("%d of %d samples: fakegame.stripped+0x... reaching __libc_start_call_main: %s"
+             % (ok, n, s[:2]))
+PY
+fi
 
 "$SS_BIN" record -q -o run2 --no-exact --no-stacks -- "$GAME" --fps 60 --seconds 1.2 \
 	--stall cpu:200@0.5 >rec2.out 2>&1 || fail "record --no-stacks: $(tail -5 rec2.out)"
