@@ -226,7 +226,7 @@ void where_line(struct strbuf *sb, const struct where_stack *s, uint64_t total, 
 
 	double pc = total ? 100.0 * (double)s->n / (double)total : 0.0;
 
-	if (pc > 0 && pc < 0.5)
+	if (pc > 0 && pc < 1)
 		sb_adds(sb, "<1 %");
 	else
 		sb_addf(sb, "%.0f %%", pc);

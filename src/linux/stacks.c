@@ -26,6 +26,7 @@
 #ifdef SS_HAVE_LIBDW
 
 #include <elfutils/libdwfl.h>
+#include <fcntl.h>
 #include <dwarf.h>
 #include <linux/perf_event.h>
 #include <stdbool.h>
@@ -422,8 +423,37 @@ static const Dwfl_Thread_Callbacks uw_callbacks = {
 	.set_initial_registers = uw_set_initial_registers,
 };
 
+/* The process being reported (dwfl's find_elf has no argument of ours; the
+ * recorder reports from one thread). */
+static __thread int report_pid;
+
+/* As dwfl_linux_proc_find_elf, and a program deleted (or replaced) while it
+ * runs, "PATH (deleted)" in maps, is read through /proc/PID/exe, which still
+ * holds it, so that its symbols are there. */
+static int find_elf(Dwfl_Module *mod, void **userdata, const char *name, Dwarf_Addr base,
+		    char **file_name, Elf **elfp)
+{
+	static const char suf[] = " (deleted)";
+	size_t n = strlen(name);
+
+	if (report_pid > 0 && n > sizeof(suf) - 1 && !strcmp(name + n - (sizeof(suf) - 1), suf)) {
+		char path[64], exe[4096];
+		ssize_t len;
+		int fd;
+
+		snprintf(path, sizeof(path), "/proc/%d/exe", report_pid);
+		len = readlink(path, exe, sizeof(exe) - 1);
+		if (len > 0) {
+			exe[len] = 0;
+			if (!strcmp(exe, name) && (fd = open(path, O_RDONLY | O_CLOEXEC)) >= 0)
+				return fd;
+		}
+	}
+	return dwfl_linux_proc_find_elf(mod, userdata, name, base, file_name, elfp);
+}
+
 static const Dwfl_Callbacks proc_callbacks = {
-	.find_elf = dwfl_linux_proc_find_elf,
+	.find_elf = find_elf,
 	.find_debuginfo = dwfl_standard_find_debuginfo,
 };
 
@@ -495,6 +525,7 @@ static int agg_cmp(const void *a, const void *b)
  * keep their ELF, CFI and symbol tables), made anew for a new process. */
 static int dwfl_for(struct stacks *s, const struct slot *first)
 {
+	report_pid = s->pid;
 	if (s->u.dwfl && s->dwfl_pid != s->pid)
 		drop_dwfl(s);
 	if (!s->u.dwfl) {
