@@ -443,7 +443,7 @@ static int print_folded(const struct rec *rec, const struct stall_item *s, size_
 				folded_frame(&sb, st->frames[f], false);
 			for (size_t f = st->nkframes; f-- > 0;)
 				folded_frame(&sb, st->kframes[f], true);
-			printf("%s %.0f\n", sb.buf, us);
+			printf("%s %.0f\n", cli_shown(sb.buf), us);
 		}
 		where_free(&w);
 	}

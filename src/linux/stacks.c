@@ -464,6 +464,7 @@ static void frame_name(struct uw *u, Dwarf_Addr adj, struct strbuf *sb)
 	Dwfl_Module *m = dwfl_addrmodule(u->dwfl, adj);
 	const char *sym = NULL, *mod = NULL;
 	Dwarf_Addr start = 0;
+	size_t at = sb->len;
 
 	if (m) {
 		sym = dwfl_module_addrname(m, adj);
@@ -478,6 +479,11 @@ static void frame_name(struct uw *u, Dwarf_Addr adj, struct strbuf *sb)
 	} else {
 		sb_adds(sb, "[unknown]");
 	}
+	/* a file's or a symbol's name is the program's to choose: the tab and
+	 * the newline are the text's separators (FORMAT.md, ustack) */
+	for (size_t i = at; i < sb->len; i++)
+		if (sb->buf[i] == '\t' || sb->buf[i] == '\n')
+			sb->buf[i] = ' ';
 }
 
 static int uw_frame(Dwfl_Frame *st, void *arg)
