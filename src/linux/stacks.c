@@ -25,6 +25,7 @@
 
 #ifdef SS_HAVE_LIBDW
 
+#include <dlfcn.h>
 #include <elfutils/libdwfl.h>
 #include <fcntl.h>
 #include <dwarf.h>
@@ -457,6 +458,39 @@ static const Dwfl_Callbacks proc_callbacks = {
 	.find_debuginfo = dwfl_standard_find_debuginfo,
 };
 
+/* C++ (and Rust's legacy, _ZN...) names demangled by libstdc++'s
+ * __cxa_demangle, looked up at run time so that stallscope does not link
+ * the C++ library: NULL where it is not installed (the names stay mangled). */
+typedef char *(*demangle_fn)(const char *name, char *buf, size_t *len, int *status);
+
+static demangle_fn demangler(void)
+{
+	static demangle_fn fn;
+	static bool tried;
+
+	if (!tried) {
+		void *h = dlopen("libstdc++.so.6", RTLD_NOW | RTLD_LOCAL);
+
+		tried = true;
+		if (h)
+			*(void **)&fn = dlsym(h, "__cxa_demangle");
+	}
+	return fn;
+}
+
+/* SYM as shown: demangled when it is a C++ name and can be. */
+static void add_symbol(struct strbuf *sb, const char *sym)
+{
+	demangle_fn d = !strncmp(sym, "_Z", 2) ? demangler() : NULL;
+	char *dm = NULL;
+	int st = -1;
+
+	if (d)
+		dm = d(sym, NULL, NULL, &st);
+	sb_adds(sb, dm && st == 0 ? dm : sym);
+	free(dm);
+}
+
 /* The text of the frame at ADJ (a PC inside the call): its symbol,
  * FILE+0xOFF, or [unknown]. */
 static void frame_name(struct uw *u, Dwarf_Addr adj, struct strbuf *sb)
@@ -471,7 +505,7 @@ static void frame_name(struct uw *u, Dwarf_Addr adj, struct strbuf *sb)
 		mod = dwfl_module_info(m, NULL, &start, NULL, NULL, NULL, NULL, NULL);
 	}
 	if (sym && *sym) {
-		sb_adds(sb, sym);
+		add_symbol(sb, sym);
 	} else if (mod) {
 		const char *b = strrchr(mod, '/');
 

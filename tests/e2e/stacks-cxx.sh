@@ -1,0 +1,53 @@
+#!/bin/bash
+# SPDX-License-Identifier: MIT
+# labels: e2e live root
+# C++ names in the stacks (docs/WHERE.md): a small C++ program, built here
+# -O2 -fomit-frame-pointer, whose 200 ms stall is a busy loop in
+# engine::Shader::compile(double); the stall's where: line names it
+# demangled (libstdc++'s __cxa_demangle), and no frame stays mangled (_Z).
+# Root: as the other stacks tests (switch-outs); skips without g++.
+. "$SS_SRC/tests/e2e/lib/record.sh"
+[ "$(id -u)" = 0 ] || { echo "skip: not root"; exit 77; }
+command -v g++ >/dev/null && command -v gcc >/dev/null || { echo "skip: no g++"; exit 77; }
+cat >mark.c <<'C'
+#include "stallscope.h"
+void mark(void) { stallscope_frame(); }
+C
+cat >game.cpp <<'CXX'
+#include <chrono>
+#include <thread>
+extern "C" void mark(void);
+namespace engine {
+struct Shader {
+	__attribute__((noinline)) static void compile(double ms)
+	{
+		auto end = std::chrono::steady_clock::now() +
+			   std::chrono::microseconds((long)(ms * 1000));
+		volatile unsigned long x = 0;
+		while (std::chrono::steady_clock::now() < end)
+			for (int i = 0; i < 1000; i++)
+				x = x + i;
+	}
+};
+}
+int main()
+{
+	for (int f = 0; f < 50; f++) {
+		if (f == 20)
+			engine::Shader::compile(200);
+		std::this_thread::sleep_for(std::chrono::milliseconds(16));
+		mark();
+	}
+}
+CXX
+gcc -O2 -c -I"$SS_SRC/include" mark.c -o mark.o && g++ -O2 -fomit-frame-pointer game.cpp mark.o \
+	-o game -lrt || fail "cannot build the C++ program"
+"$SS_BIN" record -q -o run --no-exact -- ./game >rec.out 2>&1 || fail "record: $(tail -5 rec.out)"
+case "$(ini run/run.ini stacks_reason)" in *"no libdw"*) echo "skip: built without libdw"; exit 77 ;; esac
+"$SS_BIN" stalls run >stalls.txt || fail "stalls"
+cat stalls.txt
+grep -Eq '^ +[0-9.]+ s  where: (9[0-9]|100) % engine::Shader::compile\(double\) <- main' stalls.txt ||
+	fail "the stall does not name engine::Shader::compile(double)"
+"$SS_BIN" stalls --json run >stalls.json || fail "stalls --json"
+grep -q '"_Z' stalls.json && fail "a mangled name is left: $(grep -o '"_Z[^"]*"' stalls.json | head -3)"
+echo ok
