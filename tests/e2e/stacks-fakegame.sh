@@ -25,6 +25,7 @@ if [ "$(ini run/run.ini stacks)" != on ]; then
 	reason=$(ini run/run.ini stacks_reason)
 	case "$reason" in
 	*"no libdw"*) echo "skip: built without libdw: $reason"; exit 77 ;;
+	*"perf_event_open on thread"*) echo "skip: this machine refuses perf_event_open: $reason"; exit 77 ;;
 	esac
 	fail "stacks not on: $reason"
 fi
