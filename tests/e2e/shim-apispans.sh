@@ -9,7 +9,10 @@
 # passed on once; `stalls` must say "in glLinkProgram 300.x ms" with cause
 # cpu (shader compile) and "in glClientWaitSync" with gpu (fence wait), and
 # --json the same in api_calls and sub_cause; the 2 ms compile is in no
-# stall. Without a recorder the library passes the calls through.
+# stall. Without a recorder the library passes the calls through. Then the
+# Vulkan layer on lavapipe: ss-vkwait's 300 ms vkWaitForFences (a fence
+# nothing signals) is a span, and its stall says "in vkWaitForFences" and
+# gpu (fence wait); its sub-millisecond vkQueueWaitIdle is no span.
 . "$SS_SRC/tests/e2e/lib/record.sh"
 STUB=$SS_BUILD/stub
 SHIM=$SS_BUILD/libstallscope-frames.so
@@ -55,3 +58,21 @@ echo "ok: stalls names the call and its sub-cause, in text and JSON"
 LD_PRELOAD="$SHIM" "$STUB/ss-stubapi" 2 2 >plain.txt || fail "ss-stubapi without a recorder"
 expect_eq "without a recorder: stub calls" "$(sed -n 's/^stub calls //p' plain.txt)" 3
 echo "ok: without a recorder the calls pass through"
+
+LVP=$(ls /usr/share/vulkan/icd.d/lvp_icd*.json 2>/dev/null | head -n1)
+if [ -z "$LVP" ]; then
+	echo "skip: no lavapipe driver (package mesa-vulkan-drivers): the Vulkan part"
+	exit 77
+fi
+[ -x "$SS_BUILD/ss-vkwait" ] || { echo "skip: no $SS_BUILD/ss-vkwait (no Vulkan headers)"; exit 77; }
+VK_DRIVER_FILES=$LVP VK_ICD_FILENAMES=$LVP "$SS_BIN" record -q -o vk -- "$SS_BUILD/ss-vkwait" 300 ||
+	fail "record ss-vkwait"
+expect_eq "vk: wait result (VK_TIMEOUT)" "$(log vk "wait result")" 2
+expect_eq "vk: apispans" "$(ini vk/run.ini apispans)" 1
+"$SS_BIN" dump vk | grep -q "^apispan .* dur=0\.3[0-9]* .*name='vkWaitForFences'" ||
+	fail "vk: no 300 ms vkWaitForFences span"
+"$SS_BIN" stalls --warmup 0 vk >vk.txt || fail "stalls vk"
+cat vk.txt
+grep -Eq 'gpu \(fence wait\) .*in vkWaitForFences 30[0-9]\.[0-9] ms' vk.txt ||
+	fail "vk: the stall does not say gpu (fence wait), in vkWaitForFences 300 ms"
+echo "ok: the Vulkan layer's vkWaitForFences span names its stall"
