@@ -963,6 +963,41 @@ static void test_writer_edges(void)
 	free(big);
 }
 
+/* 2.2: API spans come back as written, a bad one is refused, and a span's
+ * name is a string of the record. */
+static void test_apispans(void)
+{
+	const char *path = tmpfile_path("spans.ssr");
+	struct rec_writer *w = NULL;
+	struct rec *r = NULL;
+	struct rec_apispan sp[2] = { { 1000000000ull, 281000000ull, 42, 0 },
+				     { 2000000000ull, 1000000ull, 43, 0 } };
+	struct rec_apispan bad = { UINT64_MAX, 2, 1, 0 };
+
+	CHECK_INT(rec_writer_new(path, &w), 0);
+	CHECK_INT(rec_writer_begin(w), 0);
+	sp[0].name = rec_writer_intern(w, "glLinkProgram");
+	sp[1].name = rec_writer_intern(w, "vkWaitForFences");
+	CHECK_INT(rec_writer_apispan(w, &sp[0]), 0);
+	CHECK_INT(rec_writer_flush(w), 0);
+	CHECK_INT(rec_writer_apispan(w, &sp[1]), 0);
+	CHECK_INT(rec_writer_apispan(w, &bad), -EINVAL);
+	CHECK_INT(rec_writer_close(w), 0);
+	CHECK_INT(rec_read_file(path, &r, NULL), 0);
+	unlink(path);
+	if (!r)
+		return;
+	CHECK_INT(r->version_minor, 2);
+	CHECK_INT(r->unknown_records, 0);
+	CHECK_INT(r->napispans, 2);
+	if (r->napispans == 2) {
+		CHECK(!memcmp(r->apispans, sp, sizeof(sp)));
+		CHECK(!strcmp(rec_str(r, r->apispans[0].name), "glLinkProgram"));
+		CHECK(!strcmp(rec_str(r, r->apispans[1].name), "vkWaitForFences"));
+	}
+	rec_free(r);
+}
+
 int main(void)
 {
 	T_RUN(test_random_round_trip);
@@ -978,5 +1013,6 @@ int main(void)
 	T_RUN(test_expansion_cap);
 	T_RUN(test_round_trip);
 	T_RUN(test_torn_tail);
+	T_RUN(test_apispans);
 	return t_exit();
 }
