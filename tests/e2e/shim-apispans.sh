@@ -12,7 +12,10 @@
 # stall. Without a recorder the library passes the calls through. Then the
 # Vulkan layer on lavapipe: ss-vkwait's 300 ms vkWaitForFences (a fence
 # nothing signals) is a span, and its stall says "in vkWaitForFences" and
-# gpu (fence wait); its sub-millisecond vkQueueWaitIdle is no span.
+# gpu (fence wait); its sub-millisecond vkQueueWaitIdle is no span; and a
+# test layer below ours (VK_LAYER_SS_slowpipe, tests/progs/vkslow.c) makes
+# its vkCreateGraphicsPipelines a 300 ms busy compile: "in
+# vkCreateGraphicsPipelines", cpu (shader compile).
 . "$SS_SRC/tests/e2e/lib/record.sh"
 STUB=$SS_BUILD/stub
 SHIM=$SS_BUILD/libstallscope-frames.so
@@ -65,14 +68,18 @@ if [ -z "$LVP" ]; then
 	exit 77
 fi
 [ -x "$SS_BUILD/ss-vkwait" ] || { echo "skip: no $SS_BUILD/ss-vkwait (no Vulkan headers)"; exit 77; }
-VK_DRIVER_FILES=$LVP VK_ICD_FILENAMES=$LVP "$SS_BIN" record -q -o vk -- "$SS_BUILD/ss-vkwait" 300 ||
-	fail "record ss-vkwait"
+[ -e "$SS_BUILD/vkslow/VkLayer_ss_slowpipe.json" ] || { echo "skip: no test layer"; exit 77; }
+VK_ADD_LAYER_PATH=$SS_BUILD/vkslow VK_DRIVER_FILES=$LVP VK_ICD_FILENAMES=$LVP \
+	"$SS_BIN" record -q -o vk -- "$SS_BUILD/ss-vkwait" 300 pipe || fail "record ss-vkwait"
 expect_eq "vk: wait result (VK_TIMEOUT)" "$(log vk "wait result")" 2
-expect_eq "vk: apispans" "$(ini vk/run.ini apispans)" 1
+expect_eq "vk: pipeline result (the test layer's)" "$(log vk "pipeline result")" 0
+expect_eq "vk: apispans" "$(ini vk/run.ini apispans)" 2
 "$SS_BIN" dump vk | grep -q "^apispan .* dur=0\.3[0-9]* .*name='vkWaitForFences'" ||
 	fail "vk: no 300 ms vkWaitForFences span"
 "$SS_BIN" stalls --warmup 0 vk >vk.txt || fail "stalls vk"
 cat vk.txt
 grep -Eq 'gpu \(fence wait\) .*in vkWaitForFences 30[0-9]\.[0-9] ms' vk.txt ||
 	fail "vk: the stall does not say gpu (fence wait), in vkWaitForFences 300 ms"
-echo "ok: the Vulkan layer's vkWaitForFences span names its stall"
+grep -Eq 'cpu \(shader compile\) .*in vkCreateGraphicsPipelines 30[0-9]\.[0-9] ms' vk.txt ||
+	fail "vk: the stall does not say cpu (shader compile), in vkCreateGraphicsPipelines 300 ms"
+echo "ok: the Vulkan layer's vkWaitForFences and vkCreateGraphicsPipelines spans name their stalls"

@@ -6,14 +6,19 @@
  * stallscope_frame() and, between two, waits WAIT_MS for a fence nothing
  * will signal (vkWaitForFences returns VK_TIMEOUT), then calls
  * vkQueueWaitIdle on an idle queue (well under a millisecond: no span).
+ * With "pipe", it enables the test layer VK_LAYER_SS_slowpipe (vkslow.c,
+ * found through VK_ADD_LAYER_PATH; enabled by the program, so below the
+ * layers of VK_INSTANCE_LAYERS) and, between two more frames, calls
+ * vkCreateGraphicsPipelines, which that layer makes a 300 ms busy compile.
  *
- *   ss-vkwait [WAIT_MS]   (default 300)
+ *   ss-vkwait [WAIT_MS [pipe]]   (default 300)
  *
  * Prints "wait result R" (2: VK_TIMEOUT). Exits 1 when Vulkan gives no
  * device.
  */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
 #include <vulkan/vulkan.h>
 
@@ -32,11 +37,18 @@ static void frames(int n)
 int main(int argc, char **argv)
 {
 	unsigned int wait_ms = argc > 1 ? (unsigned int)atoi(argv[1]) : 300;
+	int pipe = argc > 2 && !strcmp(argv[2], "pipe");
+	const char *slow = "VK_LAYER_SS_slowpipe";
 	VkApplicationInfo app = { .sType = VK_STRUCTURE_TYPE_APPLICATION_INFO,
 				  .pApplicationName = "ss-vkwait",
 				  .apiVersion = VK_API_VERSION_1_0 };
 	VkInstanceCreateInfo ici = { .sType = VK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO,
-				     .pApplicationInfo = &app };
+				     .pApplicationInfo = &app,
+				     .enabledLayerCount = pipe ? 1 : 0,
+				     .ppEnabledLayerNames = &slow };
+	VkGraphicsPipelineCreateInfo gci = { .sType =
+						     VK_STRUCTURE_TYPE_GRAPHICS_PIPELINE_CREATE_INFO };
+	VkPipeline pipeline = VK_NULL_HANDLE;
 	float prio = 1.0f;
 	VkDeviceQueueCreateInfo qci = { .sType = VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO,
 					.queueFamilyIndex = 0,
@@ -72,6 +84,11 @@ int main(int argc, char **argv)
 	frames(30);
 	vkQueueWaitIdle(queue);
 	frames(30);
+	if (pipe) {
+		printf("pipeline result %d\n",
+		       (int)vkCreateGraphicsPipelines(dev, VK_NULL_HANDLE, 1, &gci, NULL, &pipeline));
+		frames(30);
+	}
 	printf("wait result %d\n", (int)r);
 	vkDestroyFence(dev, fence, NULL);
 	vkDestroyDevice(dev, NULL);
