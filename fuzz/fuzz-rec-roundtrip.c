@@ -2,8 +2,8 @@
 /*
  * fuzz-rec-roundtrip.c: a libFuzzer target for the writer and reader
  * together: the input is a script of writer calls (fields, samples, frames,
- * thread snapshots, events, exact-mode intervals, API spans, flushes) whose values it
- * also supplies; the
+ * thread snapshots, events, exact-mode intervals, API spans, flushes) whose
+ * values it also supplies; the
  * record is written to a memory file (memfd), read back, and everything
  * must come back exactly. Aborts on any difference, so a coding asymmetry
  * between writer.c and reader.c is a crash.
@@ -174,7 +174,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			v->start_ns = take(&in, 8);
 			v->dur_ns = take(&in, 3);
 			v->tid = (uint32_t)take(&in, 4);
-			v->name = rec_writer_intern(w, op & 1 ? "glLinkProgram" : "vkWaitForFences");
+			v->name =
+				rec_writer_intern(w, op & 1 ? "glLinkProgram" : "vkWaitForFences");
 			if (v->start_ns + v->dur_ns < v->start_ns) {
 				MUST(rec_writer_apispan(w, v) == -EINVAL);
 				continue;

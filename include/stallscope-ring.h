@@ -77,7 +77,8 @@ static inline uint32_t ss_span_source(uint32_t call, uint64_t dur_ns)
 {
 	uint64_t us = dur_ns / 1000;
 
-	return SS_SRC_SPAN | (call & 0x7f) << 24 | (uint32_t)(us > SS_SPAN_US_MAX ? SS_SPAN_US_MAX : us);
+	return SS_SRC_SPAN | (call & 0x7f) << 24 |
+	       (uint32_t)(us > SS_SPAN_US_MAX ? SS_SPAN_US_MAX : us);
 }
 
 struct ss_ring_hdr {

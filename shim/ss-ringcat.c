@@ -6,8 +6,9 @@
  * prints one line per present: "t_ns tid source". A summary goes to stderr:
  * "ss-ringcat: pid P frames N overruns O stuck S" plus one "source N" line
  * per source seen, and "spans N" for the API spans (stallscope-ring.h,
- * SS_SRC_SPAN), which are not presents and not printed. The live tests of tests/e2e/shim-*.sh drive it; it is
- * what `stallscope record` does with the ring, without the rest.
+ * SS_SRC_SPAN), which are not presents and not printed. The live tests of
+ * tests/e2e/shim-*.sh drive it; it is what `stallscope record` does with the
+ * ring, without the rest.
  *
  * Assumes it is the only consumer of its ring. Not installed.
  */

@@ -10,7 +10,7 @@
 #include <stdint.h>
 
 enum api_kind {
-	API_KIND_OTHER,		/* a call that may block on anything (glReadPixels, vkQueueSubmit) */
+	API_KIND_OTHER,		/* may block on anything (glReadPixels, vkQueueSubmit) */
 	API_KIND_COMPILE,	/* compiles or links shaders or pipelines on the CPU */
 	API_KIND_FENCE,		/* waits for the GPU to finish */
 };

@@ -233,7 +233,8 @@ static uint64_t rate_take(struct recorder *r, uint64_t now, uint64_t want);
 static void write_span(struct recorder *r, const struct ring_frame *f, uint64_t now, uint64_t hi)
 {
 	const char *name = api_call_name(f->source >> 24 & 0x7f);
-	struct rec_apispan s = { f->t_ns, (uint64_t)(f->source & SS_SPAN_US_MAX) * 1000, f->tid, 0 };
+	struct rec_apispan s = { f->t_ns, (uint64_t)(f->source & SS_SPAN_US_MAX) * 1000, f->tid,
+				 0 };
 
 	if (!name || f->t_ns < ring_created_ns(r->ring) || f->t_ns + s.dur_ns < f->t_ns ||
 	    f->t_ns + s.dur_ns > hi || !f->tid || f->tid > INT_MAX ||
