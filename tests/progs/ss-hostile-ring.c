@@ -163,7 +163,8 @@ static void bad_stamps(void)
 		ss_ring_push(ring, now + 3600ull * 1000000000ull, me, SS_SRC_MARKER);
 		ss_ring_push(ring, now, me, k & 1 ? 0 : 99 + k);
 		ss_ring_push(ring, now, 0x80000000u + k, SS_SRC_MARKER);
-		ss_ring_push(ring, now - 2000000, me, ss_span_source(SS_API_GL_LINK_PROGRAM, 2000000));
+		ss_ring_push(ring, now - 2000000, me,
+			     ss_span_source(SS_API_GL_LINK_PROGRAM, 2000000));
 		ss_ring_push(ring, now - 2000000, me, SS_SRC_SPAN | 0x7fu << 24 | 2000);
 		ss_ring_push(ring, now - 2000000, me, ss_span_source(SS_API_GL_FINISH, 999000));
 		ss_ring_push(ring, now, me, ss_span_source(SS_API_GL_FINISH, 16000000000ull));

@@ -46,8 +46,9 @@ int main(int argc, char **argv)
 				     .pApplicationInfo = &app,
 				     .enabledLayerCount = pipe ? 1 : 0,
 				     .ppEnabledLayerNames = &slow };
-	VkGraphicsPipelineCreateInfo gci = { .sType =
-						     VK_STRUCTURE_TYPE_GRAPHICS_PIPELINE_CREATE_INFO };
+	VkGraphicsPipelineCreateInfo gci = {
+		.sType = VK_STRUCTURE_TYPE_GRAPHICS_PIPELINE_CREATE_INFO
+	};
 	VkPipeline pipeline = VK_NULL_HANDLE;
 	float prio = 1.0f;
 	VkDeviceQueueCreateInfo qci = { .sType = VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO,
@@ -85,8 +86,10 @@ int main(int argc, char **argv)
 	vkQueueWaitIdle(queue);
 	frames(30);
 	if (pipe) {
-		printf("pipeline result %d\n",
-		       (int)vkCreateGraphicsPipelines(dev, VK_NULL_HANDLE, 1, &gci, NULL, &pipeline));
+		VkResult pr = vkCreateGraphicsPipelines(dev, VK_NULL_HANDLE, 1, &gci, NULL,
+							&pipeline);
+
+		printf("pipeline result %d\n", (int)pr);
 		frames(30);
 	}
 	printf("wait result %d\n", (int)r);

@@ -122,7 +122,8 @@ static VKAPI_ATTR PFN_vkVoidFunction VKAPI_CALL slow_GetInstanceProcAddr(VkInsta
 
 VKAPI_ATTR VkResult VKAPI_CALL vkNegotiateLoaderLayerInterfaceVersion(VkNegotiateLayerInterface *p)
 {
-	if (!p || p->sType != LAYER_NEGOTIATE_INTERFACE_STRUCT || p->loaderLayerInterfaceVersion < 2)
+	if (!p || p->sType != LAYER_NEGOTIATE_INTERFACE_STRUCT ||
+	    p->loaderLayerInterfaceVersion < 2)
 		return VK_ERROR_INITIALIZATION_FAILED;
 	p->loaderLayerInterfaceVersion = 2;
 	p->pfnGetInstanceProcAddr = slow_GetInstanceProcAddr;
