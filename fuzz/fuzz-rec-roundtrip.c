@@ -2,8 +2,8 @@
 /*
  * fuzz-rec-roundtrip.c: a libFuzzer target for the writer and reader
  * together: the input is a script of writer calls (fields, samples, frames,
- * thread snapshots, events, exact-mode intervals, flushes) whose values it
- * also supplies; the
+ * thread snapshots, events, exact-mode intervals, API spans, flushes) whose
+ * values it also supplies; the
  * record is written to a memory file (memfd), read back, and everything
  * must come back exactly. Aborts on any difference, so a coding asymmetry
  * between writer.c and reader.c is a crash.
@@ -62,6 +62,7 @@ static struct {
 	size_t thn[8];
 	uint64_t tht[8];
 	struct rec_interval iv[MAXS];
+	struct rec_apispan sp[MAXS];
 } g;
 
 #define MUST(c)                                                                 \
@@ -79,7 +80,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct rec *r = NULL;
 	struct strbuf err = STRBUF_INIT;
 	char path[64], name[8];
-	size_t nf, ns = 0, nfr = 0, nth = 0, nev = 0, niv = 0, i;
+	size_t nf, ns = 0, nfr = 0, nth = 0, nev = 0, niv = 0, nsp = 0, i;
 	uint64_t t = 0, period;
 	int fd = memfd_create("rec", 0);
 
@@ -169,6 +170,20 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			v->waker_comm = op & 2 ? rec_writer_intern(w, "kworker") : 0;
 			MUST(rec_writer_interval(w, v) == 0);
 			niv++;
+		} else if (op < 253 && nsp < MAXS) {
+			struct rec_apispan *v = &g.sp[nsp];
+
+			v->start_ns = take(&in, 8);
+			v->dur_ns = take(&in, 3);
+			v->tid = (uint32_t)take(&in, 4);
+			v->name =
+				rec_writer_intern(w, op & 1 ? "glLinkProgram" : "vkWaitForFences");
+			if (v->start_ns + v->dur_ns < v->start_ns) {
+				MUST(rec_writer_apispan(w, v) == -EINVAL);
+				continue;
+			}
+			MUST(rec_writer_apispan(w, v) == 0);
+			nsp++;
 		} else {
 			MUST(rec_writer_flush(w) == 0);
 		}
@@ -177,7 +192,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	MUST(rec_read_file(path, &r, &err) == 0);
 	close(fd);
 	MUST(r->nfields == nf && r->nsamples == ns && r->nframes == nfr && r->nthreads == nth &&
-	     r->nevents == nev && r->nintervals == niv && r->complete && !r->torn_bytes);
+	     r->nevents == nev && r->nintervals == niv && r->napispans == nsp && r->complete &&
+	     !r->torn_bytes);
+	for (i = 0; i < nsp; i++)
+		MUST(!memcmp(&r->apispans[i], &g.sp[i], sizeof(g.sp[i])));
 	for (i = 0; i < niv; i++)
 		MUST(!memcmp(&r->intervals[i], &g.iv[i], sizeof(g.iv[i])));
 	for (i = 0; i < ns; i++) {

@@ -17,6 +17,13 @@
  *   of two), head (next slot a producer reserves), tail (next slot the
  *   consumer reads), overruns; then capacity entries of 24 bytes:
  *   seq (slot index + 1 once committed), t_ns (CLOCK_MONOTONIC), tid, source.
+ *
+ * An entry whose source has SS_SRC_SPAN set is not a present but an API
+ * call that took SS_SPAN_MIN_NS or more (glLinkProgram, vkWaitForFences,
+ * ...): t_ns is when the call began, bits 24..30 of source the call
+ * (enum ss_api_call), bits 0..23 its duration in microseconds (saturated
+ * at SS_SPAN_US_MAX, about 16.8 s). A recorder from before spans drops and
+ * counts such an entry (frames_bad), as any unknown source.
  */
 #ifndef STALLSCOPE_RING_H
 #define STALLSCOPE_RING_H
@@ -39,6 +46,40 @@ enum ss_frame_source {
 	SS_SRC_XPUT = 7,	/* XPutImage */
 	SS_SRC_WLSHM = 8,	/* a wl_surface commit of a wl_shm buffer */
 };
+
+#define SS_SRC_SPAN 0x80000000u	/* the entry is an API call's span (above) */
+#define SS_SPAN_US_MAX 0xffffffu
+#define SS_SPAN_MIN_NS 1000000ull	/* calls shorter than this are not written */
+
+/* The calls a span can name; numbers are the ring's and never reused. */
+enum ss_api_call {
+	SS_API_GL_COMPILE_SHADER = 1,
+	SS_API_GL_LINK_PROGRAM = 2,
+	SS_API_GL_GET_PROGRAMIV = 3,
+	SS_API_GL_GET_SHADERIV = 4,
+	SS_API_GL_PROGRAM_BINARY = 5,
+	SS_API_GL_FINISH = 6,
+	SS_API_GL_READ_PIXELS = 7,
+	SS_API_GL_CLIENT_WAIT_SYNC = 8,
+	SS_API_VK_CREATE_GRAPHICS_PIPELINES = 9,
+	SS_API_VK_CREATE_COMPUTE_PIPELINES = 10,
+	SS_API_VK_CREATE_SHADER_MODULE = 11,
+	SS_API_VK_WAIT_FOR_FENCES = 12,
+	SS_API_VK_QUEUE_WAIT_IDLE = 13,
+	SS_API_VK_DEVICE_WAIT_IDLE = 14,
+	SS_API_VK_ACQUIRE_NEXT_IMAGE = 15,
+	SS_API_VK_QUEUE_SUBMIT = 16,
+	SS_API_N
+};
+
+/* The source word of a span of CALL that lasted DUR_NS. */
+static inline uint32_t ss_span_source(uint32_t call, uint64_t dur_ns)
+{
+	uint64_t us = dur_ns / 1000;
+
+	return SS_SRC_SPAN | (call & 0x7f) << 24 |
+	       (uint32_t)(us > SS_SPAN_US_MAX ? SS_SPAN_US_MAX : us);
+}
 
 struct ss_ring_hdr {
 	uint64_t magic;

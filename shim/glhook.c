@@ -105,7 +105,7 @@ typedef uint32_t (*wl_id_fn)(void *proxy);
 
 /* ------------------------------------------------------------ the hooks */
 
-enum api { API_GLX, API_EGL, API_X11, API_WL };
+enum api { API_GLX, API_EGL, API_X11, API_WL, API_GL };
 
 enum hook_id {
 	H_GLX_SWAP,
@@ -122,6 +122,14 @@ enum hook_id {
 	H_WL_AC,
 	H_WL_ACV,
 	H_WL_A,
+	H_GL_COMPILE,
+	H_GL_LINK,
+	H_GL_GETPROG,
+	H_GL_GETSHADER,
+	H_GL_PROGBIN,
+	H_GL_FINISH,
+	H_GL_READPIX,
+	H_GL_WAITSYNC,
 	H_N
 };
 
@@ -172,6 +180,23 @@ static void *found_wl_acv(void *proxy, uint32_t opcode, union wl_arg *args, cons
 static void own_wl_a(void *proxy, uint32_t opcode, union wl_arg *args);
 static void found_wl_a(void *proxy, uint32_t opcode, union wl_arg *args);
 
+/* The timed GL calls ("API calls that stall" below): NAME's wrappers
+ * own_NAME and found_NAME with parameters P, and the type NAME_fn. */
+#define SPAN_DECL(nm, R, P) \
+	typedef R(*nm##_fn) P; \
+	static R own_##nm P; \
+	static R found_##nm P
+SPAN_DECL(gl_compile, void, (unsigned int shader));
+SPAN_DECL(gl_link, void, (unsigned int program));
+SPAN_DECL(gl_getprog, void, (unsigned int program, unsigned int pname, int *params));
+SPAN_DECL(gl_getshader, void, (unsigned int shader, unsigned int pname, int *params));
+SPAN_DECL(gl_progbin, void, (unsigned int program, unsigned int format, const void *binary,
+			     int length));
+SPAN_DECL(gl_finish, void, (void));
+SPAN_DECL(gl_readpix, void, (int x, int y, int w, int h, unsigned int format, unsigned int type,
+			     void *data));
+SPAN_DECL(gl_waitsync, unsigned int, (void *sync, unsigned int flags, uint64_t timeout));
+
 #define HOOK(n, a, e, o, f) { n, a, e, (void *)(o), (void *)(f), NULL, NULL }
 static struct hook hooks[H_N] = {
 	[H_GLX_SWAP] = HOOK("glXSwapBuffers", API_GLX, false, own_glx_swap, found_glx_swap),
@@ -196,6 +221,17 @@ static struct hook hooks[H_N] = {
 	[H_WL_ACV] = HOOK("wl_proxy_marshal_array_constructor_versioned", API_WL, false,
 			  own_wl_acv, found_wl_acv),
 	[H_WL_A] = HOOK("wl_proxy_marshal_array", API_WL, false, own_wl_a, found_wl_a),
+	/* timed calls ("API calls that stall") */
+	[H_GL_COMPILE] = HOOK("glCompileShader", API_GL, false, own_gl_compile, found_gl_compile),
+	[H_GL_LINK] = HOOK("glLinkProgram", API_GL, false, own_gl_link, found_gl_link),
+	[H_GL_GETPROG] = HOOK("glGetProgramiv", API_GL, false, own_gl_getprog, found_gl_getprog),
+	[H_GL_GETSHADER] = HOOK("glGetShaderiv", API_GL, false, own_gl_getshader,
+				found_gl_getshader),
+	[H_GL_PROGBIN] = HOOK("glProgramBinary", API_GL, false, own_gl_progbin, found_gl_progbin),
+	[H_GL_FINISH] = HOOK("glFinish", API_GL, false, own_gl_finish, found_gl_finish),
+	[H_GL_READPIX] = HOOK("glReadPixels", API_GL, false, own_gl_readpix, found_gl_readpix),
+	[H_GL_WAITSYNC] = HOOK("glClientWaitSync", API_GL, false, own_gl_waitsync,
+			       found_gl_waitsync),
 };
 
 /* The hook of NAME, or NULL. Cheap for the names no hook has (every gl*
@@ -205,7 +241,9 @@ static struct hook *hook_of(const char *name)
 	if (!name || !((name[0] == 'g' && name[1] == 'l' && name[2] == 'X') ||
 		       (name[0] == 'e' && name[1] == 'g' && name[2] == 'l') ||
 		       (name[0] == 'X' && (name[1] == 'P' || name[1] == 'S')) ||
-		       (name[0] == 'w' && name[1] == 'l' && name[2] == '_' && name[3] == 'p')))
+		       (name[0] == 'w' && name[1] == 'l' && name[2] == '_' && name[3] == 'p') ||
+		       (name[0] == 'g' && name[1] == 'l' &&
+			name[2] && strchr("CLGPFR", name[2]))))
 		return NULL;
 	for (int i = 0; i < H_N; i++)
 		if (strcmp(name, hooks[i].name) == 0)
@@ -1085,7 +1123,71 @@ static ss_fn found_egl_gpa(const char *name)
 	return egl_gpa(real_found(&hooks[H_EGL_GPA]), name);
 }
 
-/* ------------------------------------------------------------ exports */
+/* ------------------------------------------------------------ API calls that stall */
+
+/*
+ * The GL calls known to block or compile (docs/HOOKS.md, "API calls"): each
+ * wrapper reads the clock around the real call and writes a span into the
+ * ring when it took SS_SPAN_MIN_NS or more. Without a ring no clock is
+ * read. They are reached the ways the presents are: linked (exported
+ * below), through the GetProcAddresses and through dlsym.
+ */
+#define SPAN_VOID(nm, hid, call, P, A) \
+	static void own_##nm P \
+	{ \
+		void *real_ = real_next(&hooks[hid]); \
+		uint64_t t0_ = ss_shim_span_begin(); \
+		if (!real_) \
+			return; \
+		((nm##_fn)real_) A; \
+		ss_shim_span(call, t0_); \
+	} \
+	static void found_##nm P \
+	{ \
+		void *real_ = real_found(&hooks[hid]); \
+		uint64_t t0_ = ss_shim_span_begin(); \
+		if (!real_) \
+			return; \
+		((nm##_fn)real_) A; \
+		ss_shim_span(call, t0_); \
+	}
+
+SPAN_VOID(gl_compile, H_GL_COMPILE, SS_API_GL_COMPILE_SHADER, (unsigned int shader), (shader))
+SPAN_VOID(gl_link, H_GL_LINK, SS_API_GL_LINK_PROGRAM, (unsigned int program), (program))
+SPAN_VOID(gl_getprog, H_GL_GETPROG, SS_API_GL_GET_PROGRAMIV,
+	  (unsigned int program, unsigned int pname, int *params), (program, pname, params))
+SPAN_VOID(gl_getshader, H_GL_GETSHADER, SS_API_GL_GET_SHADERIV,
+	  (unsigned int shader, unsigned int pname, int *params), (shader, pname, params))
+SPAN_VOID(gl_progbin, H_GL_PROGBIN, SS_API_GL_PROGRAM_BINARY,
+	  (unsigned int program, unsigned int format, const void *binary, int length),
+	  (program, format, binary, length))
+SPAN_VOID(gl_finish, H_GL_FINISH, SS_API_GL_FINISH, (void), ())
+SPAN_VOID(gl_readpix, H_GL_READPIX, SS_API_GL_READ_PIXELS,
+	  (int x, int y, int w, int h, unsigned int format, unsigned int type, void *data),
+	  (x, y, w, h, format, type, data))
+
+/* glClientWaitSync returns GL_WAIT_FAILED (0x911D) when it cannot wait. */
+static unsigned int gl_waitsync(void *real, void *sync, unsigned int flags, uint64_t timeout)
+{
+	uint64_t t0 = ss_shim_span_begin();
+	unsigned int r;
+
+	if (!real)
+		return 0x911D;
+	r = ((gl_waitsync_fn)real)(sync, flags, timeout);
+	ss_shim_span(SS_API_GL_CLIENT_WAIT_SYNC, t0);
+	return r;
+}
+
+static unsigned int own_gl_waitsync(void *sync, unsigned int flags, uint64_t timeout)
+{
+	return gl_waitsync(real_next(&hooks[H_GL_WAITSYNC]), sync, flags, timeout);
+}
+
+static unsigned int found_gl_waitsync(void *sync, unsigned int flags, uint64_t timeout)
+{
+	return gl_waitsync(real_found(&hooks[H_GL_WAITSYNC]), sync, flags, timeout);
+}
 
 SS_ALIAS(glXSwapBuffers, own_glx_swap);
 SS_ALIAS(glXGetProcAddress, own_glx_gpa);
@@ -1100,6 +1202,14 @@ SS_ALIAS(wl_proxy_marshal_array_flags, own_wl_af);
 SS_ALIAS(wl_proxy_marshal_array_constructor, own_wl_ac);
 SS_ALIAS(wl_proxy_marshal_array_constructor_versioned, own_wl_acv);
 SS_ALIAS(wl_proxy_marshal_array, own_wl_a);
+SS_ALIAS(glCompileShader, own_gl_compile);
+SS_ALIAS(glLinkProgram, own_gl_link);
+SS_ALIAS(glGetProgramiv, own_gl_getprog);
+SS_ALIAS(glGetShaderiv, own_gl_getshader);
+SS_ALIAS(glProgramBinary, own_gl_progbin);
+SS_ALIAS(glFinish, own_gl_finish);
+SS_ALIAS(glReadPixels, own_gl_readpix);
+SS_ALIAS(glClientWaitSync, own_gl_waitsync);
 
 __attribute__((constructor)) static void glhook_init(void)
 {

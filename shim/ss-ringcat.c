@@ -5,8 +5,10 @@
  * (src/frames/hook.h), drains the ring every 10 ms while it runs, and then
  * prints one line per present: "t_ns tid source". A summary goes to stderr:
  * "ss-ringcat: pid P frames N overruns O stuck S" plus one "source N" line
- * per source seen. The live tests of tests/e2e/shim-*.sh drive it; it is
- * what `stallscope record` does with the ring, without the rest.
+ * per source seen, and "spans N" for the API spans (stallscope-ring.h,
+ * SS_SRC_SPAN), which are not presents and not printed. The live tests of
+ * tests/e2e/shim-*.sh drive it; it is what `stallscope record` does with the
+ * ring, without the rest.
  *
  * Assumes it is the only consumer of its ring. Not installed.
  */
@@ -59,7 +61,7 @@ static void usage(FILE *f)
 int main(int argc, char **argv)
 {
 	struct ring_frame buf[4096], *all = NULL;
-	size_t n_all = 0, alloc = 0;
+	size_t n_all = 0, alloc = 0, spans = 0;
 	uint64_t per_src[8] = { 0 };
 	const char *out_path = NULL;
 	unsigned what = HOOK_ALL;
@@ -158,6 +160,10 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	for (size_t i = 0; i < n_all; i++) {
+		if (all[i].source & SS_SRC_SPAN) {
+			spans++;
+			continue;
+		}
 		fprintf(out, "%llu %u %s\n", (unsigned long long)all[i].t_ns, all[i].tid,
 			source_name(all[i].source));
 		per_src[all[i].source & 7]++;
@@ -165,11 +171,13 @@ int main(int argc, char **argv)
 	if (out != stdout)
 		fclose(out);
 	fprintf(stderr, "ss-ringcat: pid %d frames %zu overruns %llu stuck %llu\n", (int)pid,
-		n_all, (unsigned long long)st.overruns, (unsigned long long)st.stuck);
+		n_all - spans, (unsigned long long)st.overruns, (unsigned long long)st.stuck);
 	for (int s = 0; s < 8; s++)
 		if (per_src[s])
 			fprintf(stderr, "ss-ringcat: %s %llu\n", source_name((uint32_t)s),
 				(unsigned long long)per_src[s]);
+	if (spans)
+		fprintf(stderr, "ss-ringcat: spans %zu\n", spans);
 	free(all);
 	ring_free(ring);
 	if (WIFEXITED(status))

@@ -56,4 +56,28 @@ static inline void ss_shim_stamp(uint32_t source)
 	ss_ring_push(r, t, ss_shim_tid, source);
 }
 
+/* A call of CALL (enum ss_api_call) that began at T0 and ends now: a span
+ * in the ring when it took SS_SPAN_MIN_NS or more; nothing without a ring
+ * (T0 is then 0: the caller read no clock). */
+static inline void ss_shim_span(uint32_t call, uint64_t t0)
+{
+	struct ss_ring *r = ss_shim_ring;
+	uint64_t t1;
+
+	if (!r || !t0)
+		return;
+	t1 = ss_now_ns();
+	if (t1 - t0 < SS_SPAN_MIN_NS)
+		return;
+	if (__builtin_expect(!ss_shim_tid, 0))
+		ss_shim_tid = (uint32_t)syscall(SYS_gettid);
+	ss_ring_push(r, t0, ss_shim_tid, ss_span_source(call, t1 - t0));
+}
+
+/* The start of a timed call: 0 (no clock read) without a ring. */
+static inline uint64_t ss_shim_span_begin(void)
+{
+	return ss_shim_ring ? ss_now_ns() : 0;
+}
+
 #endif

@@ -4,10 +4,14 @@
  * (libVkLayer_stallscope_frames.so with its manifest
  * VkLayer_stallscope_frames.json). It wraps vkQueuePresentKHR: the present
  * goes down the chain, and when it returns every swapchain it presented
- * successfully gets one stamp in the run's frame ring. Everything else goes
- * straight to the next layer or driver: this layer only intercepts what it
- * needs to build its chain (instance and device creation and destruction,
- * the two GetProcAddrs).
+ * successfully gets one stamp in the run's frame ring. It also times the
+ * device calls known to block or compile (vkCreate*Pipelines,
+ * vkCreateShaderModule, vkWaitForFences, vkQueueWaitIdle, vkDeviceWaitIdle,
+ * vkAcquireNextImageKHR, vkQueueSubmit) and writes a span into the ring for
+ * one that took 1 ms or more (docs/HOOKS.md, "API calls"). Everything else
+ * goes straight to the next layer or driver: this layer only intercepts
+ * what it needs to build its chain (instance and device creation and
+ * destruction, the two GetProcAddrs).
  *
  * Written against the loader's layer interface (Khronos, Vulkan-Loader
  * docs/LoaderLayerInterface.md; vk_layer.h): the loader calls the exported
@@ -24,6 +28,7 @@
  * the mutex once, uncontended). Without STALLSCOPE_RING the layer passes
  * presents through and stamps nothing.
  */
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -52,6 +57,14 @@ struct vk_dev {
 	PFN_vkGetDeviceProcAddr gdpa;		/* the next layer's */
 	PFN_vkDestroyDevice destroy;
 	PFN_vkQueuePresentKHR present;		/* NULL without VK_KHR_swapchain */
+	PFN_vkCreateGraphicsPipelines gfx_pipes;	/* the timed calls: the next's */
+	PFN_vkCreateComputePipelines comp_pipes;
+	PFN_vkCreateShaderModule shader_module;
+	PFN_vkWaitForFences wait_fences;
+	PFN_vkQueueWaitIdle queue_idle;
+	PFN_vkDeviceWaitIdle device_idle;
+	PFN_vkAcquireNextImageKHR acquire;
+	PFN_vkQueueSubmit submit;
 };
 
 static pthread_mutex_t vk_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -193,6 +206,14 @@ static VKAPI_ATTR VkResult VKAPI_CALL ss_CreateDevice(VkPhysicalDevice phys,
 	d->gdpa = gdpa;
 	d->destroy = (PFN_vkDestroyDevice)gdpa(*ret, "vkDestroyDevice");
 	d->present = (PFN_vkQueuePresentKHR)gdpa(*ret, "vkQueuePresentKHR");
+	d->gfx_pipes = (PFN_vkCreateGraphicsPipelines)gdpa(*ret, "vkCreateGraphicsPipelines");
+	d->comp_pipes = (PFN_vkCreateComputePipelines)gdpa(*ret, "vkCreateComputePipelines");
+	d->shader_module = (PFN_vkCreateShaderModule)gdpa(*ret, "vkCreateShaderModule");
+	d->wait_fences = (PFN_vkWaitForFences)gdpa(*ret, "vkWaitForFences");
+	d->queue_idle = (PFN_vkQueueWaitIdle)gdpa(*ret, "vkQueueWaitIdle");
+	d->device_idle = (PFN_vkDeviceWaitIdle)gdpa(*ret, "vkDeviceWaitIdle");
+	d->acquire = (PFN_vkAcquireNextImageKHR)gdpa(*ret, "vkAcquireNextImageKHR");
+	d->submit = (PFN_vkQueueSubmit)gdpa(*ret, "vkQueueSubmit");
 	pthread_mutex_lock(&vk_lock);
 	d->next = vk_devs;
 	vk_devs = d;
@@ -251,6 +272,106 @@ static VKAPI_ATTR VkResult VKAPI_CALL ss_QueuePresentKHR(VkQueue queue,
 	return res;
 }
 
+/* ----------------------------------------------------- API calls that stall */
+
+/*
+ * Each: the next layer's function of the device (a queue shares its
+ * device's key), timed; a span when it took SS_SPAN_MIN_NS or more. No
+ * clock is read without a ring. A handle of no device we made cannot be.
+ */
+#define VK_SPAN(field, call, handle, args) \
+	struct vk_dev d; \
+	uint64_t t0; \
+	VkResult res; \
+	if (dev_get(vk_key(handle), &d) < 0 || !d.field) \
+		return VK_ERROR_DEVICE_LOST; \
+	t0 = ss_shim_span_begin(); \
+	res = d.field args; \
+	ss_shim_span(call, t0); \
+	return res
+
+static VKAPI_ATTR VkResult VKAPI_CALL ss_CreateGraphicsPipelines(
+	VkDevice device, VkPipelineCache cache, uint32_t n,
+	const VkGraphicsPipelineCreateInfo *ci, const VkAllocationCallbacks *alloc, VkPipeline *ret)
+{
+	VK_SPAN(gfx_pipes, SS_API_VK_CREATE_GRAPHICS_PIPELINES, device,
+		(device, cache, n, ci, alloc, ret));
+}
+
+static VKAPI_ATTR VkResult VKAPI_CALL ss_CreateComputePipelines(
+	VkDevice device, VkPipelineCache cache, uint32_t n,
+	const VkComputePipelineCreateInfo *ci, const VkAllocationCallbacks *alloc, VkPipeline *ret)
+{
+	VK_SPAN(comp_pipes, SS_API_VK_CREATE_COMPUTE_PIPELINES, device,
+		(device, cache, n, ci, alloc, ret));
+}
+
+static VKAPI_ATTR VkResult VKAPI_CALL ss_CreateShaderModule(
+	VkDevice device, const VkShaderModuleCreateInfo *ci, const VkAllocationCallbacks *alloc,
+	VkShaderModule *ret)
+{
+	VK_SPAN(shader_module, SS_API_VK_CREATE_SHADER_MODULE, device, (device, ci, alloc, ret));
+}
+
+static VKAPI_ATTR VkResult VKAPI_CALL ss_WaitForFences(VkDevice device, uint32_t n,
+							 const VkFence *fences, VkBool32 all,
+							 uint64_t timeout)
+{
+	VK_SPAN(wait_fences, SS_API_VK_WAIT_FOR_FENCES, device, (device, n, fences, all, timeout));
+}
+
+static VKAPI_ATTR VkResult VKAPI_CALL ss_QueueWaitIdle(VkQueue queue)
+{
+	VK_SPAN(queue_idle, SS_API_VK_QUEUE_WAIT_IDLE, queue, (queue));
+}
+
+static VKAPI_ATTR VkResult VKAPI_CALL ss_DeviceWaitIdle(VkDevice device)
+{
+	VK_SPAN(device_idle, SS_API_VK_DEVICE_WAIT_IDLE, device, (device));
+}
+
+static VKAPI_ATTR VkResult VKAPI_CALL ss_AcquireNextImageKHR(VkDevice device,
+							       VkSwapchainKHR swapchain,
+							       uint64_t timeout, VkSemaphore sem,
+							       VkFence fence, uint32_t *index)
+{
+	VK_SPAN(acquire, SS_API_VK_ACQUIRE_NEXT_IMAGE, device,
+		(device, swapchain, timeout, sem, fence, index));
+}
+
+static VKAPI_ATTR VkResult VKAPI_CALL ss_QueueSubmit(VkQueue queue, uint32_t n,
+						       const VkSubmitInfo *submits, VkFence fence)
+{
+	VK_SPAN(submit, SS_API_VK_QUEUE_SUBMIT, queue, (queue, n, submits, fence));
+}
+
+/* Our wrapper of the timed device call NAME when the next layer has it
+ * (NEXT), else NULL; *timed says whether NAME is one of them. */
+static PFN_vkVoidFunction span_wrapper(const char *name, bool next, bool *timed)
+{
+	static const struct {
+		const char *name;
+		PFN_vkVoidFunction fn;
+	} w[] = {
+		{ "vkCreateGraphicsPipelines", (PFN_vkVoidFunction)ss_CreateGraphicsPipelines },
+		{ "vkCreateComputePipelines", (PFN_vkVoidFunction)ss_CreateComputePipelines },
+		{ "vkCreateShaderModule", (PFN_vkVoidFunction)ss_CreateShaderModule },
+		{ "vkWaitForFences", (PFN_vkVoidFunction)ss_WaitForFences },
+		{ "vkQueueWaitIdle", (PFN_vkVoidFunction)ss_QueueWaitIdle },
+		{ "vkDeviceWaitIdle", (PFN_vkVoidFunction)ss_DeviceWaitIdle },
+		{ "vkAcquireNextImageKHR", (PFN_vkVoidFunction)ss_AcquireNextImageKHR },
+		{ "vkQueueSubmit", (PFN_vkVoidFunction)ss_QueueSubmit },
+	};
+
+	*timed = false;
+	for (size_t i = 0; i < sizeof(w) / sizeof(w[0]); i++)
+		if (!strcmp(name, w[i].name)) {
+			*timed = true;
+			return next ? w[i].fn : NULL;
+		}
+	return NULL;
+}
+
 /* ---------------------------------------------------------- the lookups */
 
 static VKAPI_ATTR PFN_vkVoidFunction VKAPI_CALL ss_GetDeviceProcAddr(VkDevice device,
@@ -259,7 +380,9 @@ static VKAPI_ATTR PFN_vkVoidFunction VKAPI_CALL ss_GetDeviceProcAddr(VkDevice de
 static VKAPI_ATTR PFN_vkVoidFunction VKAPI_CALL ss_GetInstanceProcAddr(VkInstance instance,
 									 const char *name)
 {
+	PFN_vkVoidFunction next, ours;
 	struct vk_inst in;
+	bool timed;
 
 	if (!strcmp(name, "vkGetInstanceProcAddr"))
 		return (PFN_vkVoidFunction)ss_GetInstanceProcAddr;
@@ -277,13 +400,17 @@ static VKAPI_ATTR PFN_vkVoidFunction VKAPI_CALL ss_GetInstanceProcAddr(VkInstanc
 		return NULL;
 	if (!strcmp(name, "vkQueuePresentKHR"))
 		return in.gipa(instance, name) ? (PFN_vkVoidFunction)ss_QueuePresentKHR : NULL;
-	return in.gipa(instance, name);
+	next = in.gipa(instance, name);
+	ours = span_wrapper(name, next != NULL, &timed);
+	return timed ? ours : next;
 }
 
 static VKAPI_ATTR PFN_vkVoidFunction VKAPI_CALL ss_GetDeviceProcAddr(VkDevice device,
 								       const char *name)
 {
+	PFN_vkVoidFunction next, ours;
 	struct vk_dev d;
+	bool timed;
 
 	if (!strcmp(name, "vkGetDeviceProcAddr"))
 		return (PFN_vkVoidFunction)ss_GetDeviceProcAddr;
@@ -293,7 +420,9 @@ static VKAPI_ATTR PFN_vkVoidFunction VKAPI_CALL ss_GetDeviceProcAddr(VkDevice de
 		return (PFN_vkVoidFunction)ss_DestroyDevice;
 	if (!strcmp(name, "vkQueuePresentKHR"))
 		return d.present ? (PFN_vkVoidFunction)ss_QueuePresentKHR : NULL;
-	return d.gdpa(device, name);
+	next = d.gdpa(device, name);
+	ours = span_wrapper(name, next != NULL, &timed);
+	return timed ? ours : next;
 }
 
 /* ------------------------------------------------------- the interface */

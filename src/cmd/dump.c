@@ -150,7 +150,7 @@ static void dump_threads(const struct rec *r, const struct rec_threads *ts)
 }
 
 /* The streams, merged by time; the order of this enum breaks ties. */
-enum stream { S_CLOCK, S_SAMPLE, S_THREADS, S_EVENT, S_FRAME, S_INTERVAL, S_N };
+enum stream { S_CLOCK, S_SAMPLE, S_THREADS, S_EVENT, S_FRAME, S_INTERVAL, S_APISPAN, S_N };
 
 /* An exact-mode interval: its three times, who, why, and its strings. */
 static void dump_interval(const struct rec *r, const struct rec_interval *iv)
@@ -183,7 +183,7 @@ static void dump_body(const struct rec *r)
 {
 	size_t pos[S_N] = { 0 };
 	const size_t len[S_N] = { r->nclocks, r->nsamples, r->nthreads, r->nevents, r->nframes,
-				  r->nintervals };
+				  r->nintervals, r->napispans };
 
 	for (;;) {
 		int best = -1;
@@ -200,6 +200,7 @@ static void dump_body(const struct rec *r)
 			case S_THREADS: t = r->threads[pos[s]].t_ns; break;
 			case S_EVENT: t = r->events[pos[s]].t_ns; break;
 			case S_INTERVAL: t = r->intervals[pos[s]].in_ns; break;
+			case S_APISPAN: t = r->apispans[pos[s]].start_ns; break;
 			default: t = r->frames[pos[s]].t_ns; break;
 			}
 			if (best < 0 || t < bt) {
@@ -242,6 +243,18 @@ static void dump_body(const struct rec *r)
 		case S_INTERVAL:
 			dump_interval(r, &r->intervals[pos[best]]);
 			break;
+		case S_APISPAN: {
+			const struct rec_apispan *sp = &r->apispans[pos[best]];
+
+			fputs("apispan t=", stdout);
+			put_time(sp->start_ns);
+			fputs(" dur=", stdout);
+			put_time(sp->dur_ns);
+			printf(" tid=%" PRIu32 " name=", sp->tid);
+			put_str(rec_str(r, sp->name));
+			putchar('\n');
+			break;
+		}
 		default: {
 			const struct rec_frame *fr = &r->frames[pos[best]];
 
@@ -295,6 +308,8 @@ static void dump_summary(const struct rec *r, long long bytes)
 	printf(" damaged_bytes=%" PRIu64, r->damaged_bytes);
 	if (r->nintervals)
 		printf(" intervals=%zu", r->nintervals);
+	if (r->napispans)
+		printf(" apispans=%zu", r->napispans);
 	putchar('\n');
 }
 

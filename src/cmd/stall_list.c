@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "cmd/stall_list.h"
+#include "core/apicall.h"
 #include "core/exact.h"
 
 /* "futex" for wait_futex: the sub-cause without its cause's prefix, or NULL
@@ -24,6 +25,67 @@ const char *stall_sub_short(enum cause_sub s)
 	if (!strncmp(name, cause, n) && name[n] == '_')
 		return name + n + 1;
 	return name;
+}
+
+/*
+ * The frame hook's API spans (record 2.2) that overlap stall S from ANS to
+ * BNS, of the thread that presented its frame (every thread's when the
+ * source does not say): the longest into s->api, and the verdict's
+ * sub-cause where a kind of call covers half the stall or more: a cpu
+ * stall in compile calls is cpu (shader compile); a stall that is gpu or
+ * wait, asleep in a call that waits for the GPU, is gpu (fence wait).
+ */
+static void stall_apis(const struct analysis *a, size_t i, uint64_t ans, uint64_t bns,
+		       struct stall_item *s)
+{
+	const struct rec *r = a->rec;
+	uint32_t tid = a->f->tid ? a->f->tid[i] : 0;
+	double kind_ms[3] = { 0, 0, 0 }, stall_ms = (double)(bns - ans) / 1e6;
+
+	for (size_t k = 0; r && k < r->napispans; k++) {
+		const struct rec_apispan *sp = &r->apispans[k];
+		uint64_t lo = sp->start_ns > ans ? sp->start_ns : ans;
+		uint64_t hi = sp->start_ns + sp->dur_ns < bns ? sp->start_ns + sp->dur_ns : bns;
+		struct stall_api in;
+		size_t at;
+
+		if (hi <= lo || (tid && sp->tid != tid))
+			continue;
+		in = (struct stall_api){ rec_str(r, sp->name), (double)sp->dur_ns / 1e6,
+					 (double)(hi - lo) / 1e6 };
+		kind_ms[api_call_kind(in.name)] += in.in_ms;
+		for (at = s->napi; at > 0 && s->api[at - 1].in_ms < in.in_ms; at--)
+			if (at < STALL_APIS)
+				s->api[at] = s->api[at - 1];
+		if (at < STALL_APIS) {
+			s->api[at] = in;
+			if (s->napi < STALL_APIS)
+				s->napi++;
+		}
+	}
+	if (!(stall_ms > 0))
+		return;
+	if (s->v.cause == CAUSE_CPU && kind_ms[API_KIND_COMPILE] >= stall_ms / 2) {
+		s->v.sub = SUB_CPU_SHADER_COMPILE;
+		s->v.sub_share = kind_ms[API_KIND_COMPILE] / stall_ms;
+	} else if ((s->v.cause == CAUSE_GPU || s->v.cause == CAUSE_WAIT) &&
+		   kind_ms[API_KIND_FENCE] >= stall_ms / 2) {
+		s->v.cause = CAUSE_GPU;
+		s->v.sub = SUB_GPU_FENCE_WAIT;
+		s->v.sub_share = kind_ms[API_KIND_FENCE] / stall_ms;
+		if (s->v.share < s->v.sub_share)
+			s->v.share = s->v.sub_share;
+		if (s->v.second == CAUSE_GPU) {
+			s->v.second = -1;
+			s->v.second_share = NAN;
+		}
+	}
+}
+
+void stall_api_text(struct strbuf *sb, const struct stall_item *s)
+{
+	for (size_t k = 0; k < s->napi; k++)
+		sb_addf(sb, "%sin %s %.1f ms", k ? ", " : "", s->api[k].name, s->api[k].ms);
 }
 
 static void stall_fill(const struct causes *c, const struct analysis *a, size_t i,
@@ -45,6 +107,7 @@ static void stall_fill(const struct causes *c, const struct analysis *a, size_t 
 	s->exact = causes_is_exact(c);
 	s->niv_all = causes_exact_intervals(c, ans, bns, s->iv, STALL_INTERVALS);
 	s->niv = s->niv_all < STALL_INTERVALS ? s->niv_all : STALL_INTERVALS;
+	stall_apis(a, i, ans, bns, s);
 }
 
 /* An interval in words: "futex 300.1 ms, woken by 1234 (render)" with its

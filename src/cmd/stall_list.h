@@ -16,6 +16,14 @@
 #include "run/analyse.h"
 
 #define STALL_INTERVALS 8	/* intervals listed per stall (JSON; text: the first 2) */
+#define STALL_APIS 4		/* API call spans listed per stall */
+
+/* A timed API call of the frame thread that overlaps a stall. */
+struct stall_api {
+	const char *name;	/* borrowed from the record */
+	double ms;		/* the whole call's time */
+	double in_ms;		/* of it inside the stall */
+};
 
 struct stall_item {
 	size_t frame;
@@ -28,6 +36,8 @@ struct stall_item {
 	struct cause_split split;
 	struct cause_verdict v;
 	struct cause_evidence e;
+	size_t napi;		/* API calls listed, longest first */
+	struct stall_api api[STALL_APIS];
 };
 
 /* The stalls of one analysed run (A, with its record) into *ret_win and
@@ -43,6 +53,9 @@ const char *stall_sub_short(enum cause_sub s);
 
 /* The evidence as one line of text (STACK_LINES of a kernel stack). */
 void stall_evidence_text(struct strbuf *sb, const struct cause_evidence *e, long stack_lines);
+
+/* The API calls in words: "in glLinkProgram 281.0 ms" (nothing when none). */
+void stall_api_text(struct strbuf *sb, const struct stall_item *s);
 
 /* An interval in words: "futex 300.1 ms in futex, woken by 1234 (render),
  * at futex_do_wait". */

@@ -68,9 +68,11 @@ static int add_stall_row(struct table *t, const struct rec *rec, const struct st
 	r = table_add_num(t, s->t_s, 3);
 	r = r ? r : table_add_num(t, s->ms, 1);
 	if (!r) {
-		if (sub)
+		if (sub) {
 			sb_addf(&sb, "%s (%s)", cause_name(s->v.cause), sub);
-		else
+			for (char *u = sb.buf; (u = strchr(u, '_')); )
+				*u = ' ';	/* "cpu (shader compile)" */
+		} else
 			sb_adds(&sb, cause_name(s->v.cause));
 		r = table_add(t, sb.buf);
 	}
@@ -84,6 +86,10 @@ static int add_stall_row(struct table *t, const struct rec *rec, const struct st
 	}
 	if (!r) {
 		sb_reset(&sb);
+		if (s->napi) {
+			stall_api_text(&sb, s);
+			sb_adds(&sb, "; ");
+		}
 		stall_evidence_text(&sb, &s->e, stack_lines);
 		for (size_t k = 0; k < s->niv && k < 2; k++) {
 			sb_adds(&sb, k ? "; " : "; exact: ");
@@ -339,6 +345,22 @@ static void json_intervals(struct json *j, const struct rec *r, const struct sta
 	json_obj_end(j);
 }
 
+/* api_calls: the frame thread's timed API calls overlapping the stall
+ * (an empty array when none or the record has no spans). */
+static void json_api_calls(struct json *j, const struct stall_item *s)
+{
+	json_key(j, "api_calls");
+	json_arr_begin(j);
+	for (size_t k = 0; k < s->napi; k++) {
+		json_obj_begin(j);
+		json_kstr(j, "name", s->api[k].name);
+		json_knumf(j, "ms", s->api[k].ms, 3);
+		json_knumf(j, "in_stall_ms", s->api[k].in_ms, 3);
+		json_obj_end(j);
+	}
+	json_arr_end(j);
+}
+
 static void json_list(struct json *j, const struct rec *r, const char *key,
 		      const struct stall_item *s, size_t n)
 {
@@ -371,6 +393,7 @@ static void json_list(struct json *j, const struct rec *r, const char *key,
 		json_key(j, "evidence");
 		json_evidence(j, &s[i].e);
 		json_intervals(j, r, &s[i]);
+		json_api_calls(j, &s[i]);
 		json_where(j, r, &s[i]);
 		json_obj_end(j);
 	}

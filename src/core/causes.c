@@ -63,6 +63,8 @@ static const struct {
 	[SUB_WAIT_PIPE] = { "wait_pipe", CAUSE_WAIT },
 	[SUB_WAIT_SLEEP] = { "wait_sleep", CAUSE_WAIT },
 	[SUB_WAIT_OTHER] = { "wait_other", CAUSE_WAIT },
+	[SUB_CPU_SHADER_COMPILE] = { "cpu_shader_compile", CAUSE_CPU },
+	[SUB_GPU_FENCE_WAIT] = { "gpu_fence_wait", CAUSE_GPU },
 };
 
 static const char *const col_names[CAUSE_COL_N] = {

@@ -79,6 +79,10 @@ enum cause_sub {
 	SUB_WAIT_PIPE,		/* read of a pipe */
 	SUB_WAIT_SLEEP,		/* nanosleep, clock_nanosleep: a frame limiter */
 	SUB_WAIT_OTHER,		/* asleep in anything else */
+	/* from the frame hook's API spans (docs/CAUSES.md, "API calls"), never
+	 * from a sample: set on a stall's verdict only */
+	SUB_CPU_SHADER_COMPILE,	/* running inside a shader or pipeline compile call */
+	SUB_GPU_FENCE_WAIT,	/* inside glFinish, glClientWaitSync, vkWaitForFences, ... */
 	SUB_N
 };
 

@@ -40,6 +40,7 @@ void rec_free(struct rec *r)
 	}
 	free(r->events);
 	free(r->intervals);
+	free(r->apispans);
 	for (i = 0; i < r->nstrs; i++)
 		free(r->strs[i]);
 	free(r->strs);

@@ -90,6 +90,15 @@ struct rec_interval {
 	uint32_t stack;		/* interned: kernel functions, innermost first, one a line */
 };
 
+/* A graphics API call of the recorded program that took 1 ms or more
+ * (glLinkProgram, vkWaitForFences, ...), as the frame hook timed it. */
+struct rec_apispan {
+	uint64_t start_ns;	/* CLOCK_MONOTONIC when the call began */
+	uint64_t dur_ns;
+	uint32_t tid;		/* the calling thread */
+	uint32_t name;		/* interned: the call's name ("glLinkProgram") */
+};
+
 struct rec_meta {
 	char *key;
 	char *value;
@@ -127,6 +136,8 @@ struct rec {
 	struct rec_event *events;
 	size_t nintervals;	/* in file order (by in_ns) */
 	struct rec_interval *intervals;
+	size_t napispans;	/* in file order (by the end of the call) */
+	struct rec_apispan *apispans;
 	size_t nstrs;
 	char **strs;		/* strs[0] is "" */
 	uint64_t unknown_records;	/* records of types this reader skipped */

@@ -40,6 +40,7 @@ struct rd {
 	bool th_restart;	/* a key: the next snapshot edits an empty one */
 	uint64_t ev_tprev, iv_tprev;
 	size_t cap_intervals;
+	size_t cap_apispans;
 	uint64_t t_last;	/* the latest stamp decoded so far (for damage spans) */
 	uint64_t t_first_block;	/* the first stamp of the block being decoded, or 0 */
 	size_t *blocks, nblocks, cap_blocks;	/* offsets of the whole blocks to decode */

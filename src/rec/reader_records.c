@@ -601,6 +601,26 @@ static int rd_interval(struct rd *d, struct cur *c)
 	return 0;
 }
 
+/* A span's numbers are absolute (spans are rare: no delta state to keep
+ * across key blocks): start, duration, tid, name id. */
+static int rd_apispan(struct rd *d, struct cur *c)
+{
+	struct rec *r = d->r;
+	uint64_t v[4];
+
+	for (int i = 0; i < 4; i++)
+		if (!cur_varint(c, &v[i]))
+			return rd_bad(d, "apispan record: expected 4 numbers");
+	if (v[2] > UINT32_MAX || v[3] > UINT32_MAX || v[0] + v[1] < v[0])
+		return rd_bad(d, "apispan record: a number out of its range");
+	if (ARRAY_GROW(r->apispans, d->cap_apispans, r->napispans + 1) < 0)
+		return -ENOMEM;
+	r->apispans[r->napispans++] = (struct rec_apispan){
+		.start_ns = v[0], .dur_ns = v[1], .tid = (uint32_t)v[2], .name = (uint32_t)v[3]
+	};
+	return 0;
+}
+
 /* Adds the sample counts of the block's RT_SAMPLES records to the hint;
  * damage is left for rd_block to report. */
 void rd_count_samples(struct rd *d, const uint8_t *p, size_t n)
@@ -666,6 +686,9 @@ int rd_block(struct rd *d, const uint8_t *p, size_t n, size_t off)
 			break;
 		case RT_INTERVAL:
 			ret = rd_interval(d, &rc);
+			break;
+		case RT_APISPAN:
+			ret = rd_apispan(d, &rc);
 			break;
 		case RT_END:
 			d->r->complete = true;

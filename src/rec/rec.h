@@ -158,6 +158,8 @@ int rec_writer_event(struct rec_writer *w, uint64_t t_ns, uint32_t tid, const ch
 		     const char *text);
 /* An exact-mode interval; its string ids are rec_writer_intern's. */
 int rec_writer_interval(struct rec_writer *w, const struct rec_interval *iv);
+/* A graphics API call's span; its name id is rec_writer_intern's. */
+int rec_writer_apispan(struct rec_writer *w, const struct rec_apispan *s);
 /* Ends the block being filled and writes it (with its checksum) to the file;
  * the recorder calls it every second. Returns 0 or a negative errno. */
 int rec_writer_flush(struct rec_writer *w);

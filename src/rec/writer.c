@@ -853,6 +853,28 @@ int rec_writer_interval(struct rec_writer *w, const struct rec_interval *iv)
 	return maybe_flush(w);
 }
 
+int rec_writer_apispan(struct rec_writer *w, const struct rec_apispan *s)
+{
+	uint8_t p[4 * 10];
+	size_t n;
+	int r;
+
+	if (!w || !s || s->start_ns + s->dur_ns < s->start_ns)
+		return -EINVAL;
+	if ((r = w_enter(w)) < 0)
+		return r;
+	if (str_ensure(w, s->name) < 0)
+		return w->err ? w->err : -E2BIG;
+	n = varint_put(p, s->start_ns);
+	n += varint_put(p + n, s->dur_ns);
+	n += varint_put(p + n, s->tid);
+	n += varint_put(p + n, s->name);
+	r = w_record(w, RT_APISPAN, p, n);
+	if (r < 0)
+		return r;
+	return maybe_flush(w);
+}
+
 uint64_t rec_writer_bytes(const struct rec_writer *w)
 {
 	if (!w)

@@ -23,6 +23,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "core/apicall.h"
 #include "core/inifmt.h"
 #include "frames/hud.h"
 #include "frames/ring.h"
@@ -221,6 +222,35 @@ static bool entry_possible(const struct recorder *r, const struct ring_frame *f,
 	       f->source != REC_SOURCE_HUD && f->tid <= INT_MAX;
 }
 
+/*
+ * An API call's span (stallscope-ring.h, SS_SRC_SPAN) into the record: only
+ * one the hook can have written (a known call, begun after the ring was
+ * made, ended before HI, by a thread id the kernel can give, 1 ms or
+ * longer), else dropped and counted with frames_bad. Spans share the
+ * presents' rate (RING_MAX_FPS), so a flood of them cannot grow the record
+ * faster than one of presents.
+ */
+static uint64_t rate_take(struct recorder *r, uint64_t now, uint64_t want);
+
+static void write_span(struct recorder *r, const struct ring_frame *f, uint64_t now, uint64_t hi)
+{
+	const char *name = api_call_name(f->source >> 24 & 0x7f);
+	struct rec_apispan s = { f->t_ns, (uint64_t)(f->source & SS_SPAN_US_MAX) * 1000, f->tid,
+				 0 };
+
+	if (!name || f->t_ns < ring_created_ns(r->ring) || f->t_ns + s.dur_ns < f->t_ns ||
+	    f->t_ns + s.dur_ns > hi || !f->tid || f->tid > INT_MAX ||
+	    s.dur_ns < SS_SPAN_MIN_NS) {
+		r->frames_bad++;
+		return;
+	}
+	if (!rate_take(r, now, 1))
+		return;
+	s.name = rec_writer_intern(r->w, name);
+	if (s.name && rec_writer_apispan(r->w, &s) == 0)
+		r->apispans++;
+}
+
 /* How many of WANT presents may be recorded at NOW: RING_MAX_FPS a second
  * as a rate, with a second's worth at once. */
 static uint64_t rate_take(struct recorder *r, uint64_t now, uint64_t want)
@@ -277,6 +307,10 @@ void recorder_drain_ring(struct recorder *r, uint64_t now)
 		for (size_t i = 0; i < n; i++) {
 			struct rec_frame f = { buf[i].t_ns, buf[i].tid, buf[i].source };
 
+			if (buf[i].source & SS_SRC_SPAN) {
+				write_span(r, &buf[i], now, hi);
+				continue;
+			}
 			if (!entry_possible(r, &buf[i], hi)) {
 				r->frames_bad++;
 				continue;
@@ -362,6 +396,7 @@ void recorder_frames_guard_ini(const struct recorder *r, struct strbuf *sb)
 			    why);
 	else
 		inifmt_add(sb, "frames_ring", "ok");
+	inifmt_addf(sb, "apispans", "%llu", (unsigned long long)r->apispans);
 	inifmt_addf(sb, "frames_bad", "%llu", (unsigned long long)r->frames_bad);
 }
 

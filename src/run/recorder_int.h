@@ -137,6 +137,7 @@ struct recorder {
 					 * costs 1 s / RING_MAX_FPS, the credit grows with time */
 	uint64_t rate_credit_at;	/* when it last grew */
 	uint64_t frames_over_rate;	/* presents (or HUD lines) over RING_MAX_FPS, not recorded */
+	uint64_t apispans;		/* API call spans recorded (run.ini apispans) */
 	uint64_t frames_bad;		/* ring entries no present can have made, dropped */
 	int ring_refused[8];		/* presenting threads not of the run's processes */
 	bool ring_broken_said, ring_over_said, ring_refused_said;

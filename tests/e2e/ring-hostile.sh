@@ -10,7 +10,8 @@
 #   far-ahead, rewind, truncate  run.ini frames_ring says broken, the terminal
 #                                says so at the end (!! FRAMES STOPPED)
 #   order      slots committed last to first are all read: ring ok, none stuck
-#   stamps     impossible entries dropped (frames_bad), none in the record
+#   stamps     impossible entries dropped (frames_bad), none in the record;
+#              the good API spans recorded, no impossible one
 #   flood      presents over 20000/s counted (frames_over_rate), not recorded
 #   tid        a foreign process named as the presenting thread is not
 #              sampled (frame_pid) and not stopped at the end
@@ -102,6 +103,13 @@ grep -q 'frame ring entries no present can have made were dropped' stamps.err ||
 		if (t < t0 - 2 || t > t0 + d + 2) { print "frame at " t " outside the run"; bad++ }
 		split($4, b, "="); if (b[2] < 1 || b[2] > 8 || b[2] == 5) { print "source " b[2]; bad++ } }
 	END { exit bad > 0 }' || fail "stamps: an impossible frame is in the record"
+# API spans: the good ones recorded, none of the impossible ones (an unknown
+# call, under 1 ms, ending after its push, tid 0)
+expect_ge "stamps: apispans" "$(ini stamps/run.ini apispans)" 20
+"$SS_BIN" dump stamps | awk '$1 == "apispan" {
+		if ($5 != "name='"'"'glLinkProgram'"'"'" || $3 != "dur=0.002000000" || $4 == "tid=0") {
+			print; bad++ } }
+	END { exit bad > 0 }' || fail "stamps: an impossible API span is in the record"
 
 hostile flood
 over=$(ini flood/run.ini frames_over_rate)

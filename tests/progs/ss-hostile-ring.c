@@ -10,7 +10,9 @@
  *   far-ahead  head set to tail + 2^62 with one later slot committed
  *   rewind     tail set back in a loop, so that old entries look new
  *   order      slots reserved in batches and committed last to first (legal)
- *   stamps     entries with impossible stamps, sources and tids beside good ones
+ *   stamps     entries with impossible stamps, sources and tids beside good
+ *              ones; and API spans: a good one, one of an unknown call, one
+ *              under 1 ms, one that ends after it was pushed, one of tid 0
  *   flood      proper pushes as fast as it can (millions a second)
  *   tid        presents stamped with the thread id given by --tid, a
  *              process that is not the run's (the recorder must not follow it)
@@ -161,6 +163,12 @@ static void bad_stamps(void)
 		ss_ring_push(ring, now + 3600ull * 1000000000ull, me, SS_SRC_MARKER);
 		ss_ring_push(ring, now, me, k & 1 ? 0 : 99 + k);
 		ss_ring_push(ring, now, 0x80000000u + k, SS_SRC_MARKER);
+		ss_ring_push(ring, now - 2000000, me,
+			     ss_span_source(SS_API_GL_LINK_PROGRAM, 2000000));
+		ss_ring_push(ring, now - 2000000, me, SS_SRC_SPAN | 0x7fu << 24 | 2000);
+		ss_ring_push(ring, now - 2000000, me, ss_span_source(SS_API_GL_FINISH, 999000));
+		ss_ring_push(ring, now, me, ss_span_source(SS_API_GL_FINISH, 16000000000ull));
+		ss_ring_push(ring, now - 2000000, 0, ss_span_source(SS_API_GL_FINISH, 2000000));
 		/* a commit with the seq of a slot one lap ahead (not a frame),
 		 * then the right one with a stamp from before the ring */
 		if ((s = reserve()) != UINT64_MAX) {

@@ -16,16 +16,77 @@
  * through the global scope (dlsym(RTLD_DEFAULT)), as a careless layer
  * might; with the stub global, one present passes the hook's wrappers
  * twice (the nesting it must count once).
+ *
+ * The slow calls the hook times (tests/e2e/shim-apispans.sh): glLinkProgram
+ * and glCompileShader keep the CPU busy for as many milliseconds as their
+ * argument says (a planted compile), glClientWaitSync sleeps its timeout
+ * (a planted fence wait), glFinish does nothing; each counts itself
+ * (stub_calls()).
  */
 #include <dlfcn.h>
 #include <stdint.h>
 #include <string.h>
+#include <time.h>
 
 #define EXPORT __attribute__((visibility("default")))
 
 typedef void (*fn)(void);
 
-static int presents, nest;
+static int presents, nest, calls;
+
+EXPORT int stub_calls(void);
+EXPORT void glLinkProgram(unsigned int program);
+EXPORT void glCompileShader(unsigned int shader);
+EXPORT unsigned int glClientWaitSync(void *sync, unsigned int flags, uint64_t timeout);
+EXPORT void glFinish(void);
+
+int stub_calls(void)
+{
+	return calls;
+}
+
+static uint64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+static void busy_ms(unsigned int ms)
+{
+	uint64_t end = now_ns() + ms * 1000000ull;
+	volatile unsigned long x = 0;
+
+	while (now_ns() < end)
+		x++;
+}
+
+void glLinkProgram(unsigned int program)
+{
+	calls++;
+	busy_ms(program);
+}
+
+void glCompileShader(unsigned int shader)
+{
+	calls++;
+	busy_ms(shader);
+}
+
+unsigned int glClientWaitSync(void *sync, unsigned int flags, uint64_t timeout)
+{
+	struct timespec ts = { (time_t)(timeout / 1000000000u), (long)(timeout % 1000000000u) };
+
+	calls++;
+	nanosleep(&ts, NULL);
+	return 0x911C;	/* GL_CONDITION_SATISFIED */
+}
+
+void glFinish(void)
+{
+	calls++;
+}
 
 EXPORT int stub_presents(void);
 EXPORT void stub_set_nest(int on);
@@ -57,6 +118,10 @@ static fn glx_gpa(const char *n)
 		return (fn)glXSwapBuffers;
 	if (!strcmp(n, "glXSwapBuffersMscOML"))
 		return (fn)glXSwapBuffersMscOML;
+	if (!strcmp(n, "glLinkProgram"))
+		return (fn)glLinkProgram;
+	if (!strcmp(n, "glCompileShader"))
+		return (fn)glCompileShader;
 	return NULL;
 }
 
@@ -117,5 +182,7 @@ fn eglGetProcAddress(const char *name)
 		return (fn)eglSwapBuffersWithDamageKHR;
 	if (!strcmp(name, "eglSwapBuffersWithDamageEXT"))
 		return (fn)eglSwapBuffersWithDamageEXT;
+	if (!strcmp(name, "glClientWaitSync"))
+		return (fn)glClientWaitSync;
 	return NULL;
 }
