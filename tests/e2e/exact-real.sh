@@ -6,9 +6,9 @@
 # exact counters for the frame thread, which is the thread that presented
 # (run.ini frame_thread); the counters account for the frame thread's time:
 # in each sample period of one thread, run + runq + every blocked class add
-# up to the period (within 2 %, in 95 % of the periods or more: the slot is
-# read a few us after the sample's stamp); the frame loop's waits are
-# intervals; `stalls` splits by exact time. Skips (77) when not root, where
+# up to the period (within 2 %, in 85 % of the periods or more: the slot is
+# read a little after the sample's stamp), and over the run within 1 %;
+# the frame loop's waits are intervals; `stalls` splits by exact time. Skips (77) when not root, where
 # exact mode cannot load, or without Xvfb and glxgears.
 set -u
 . "$(dirname "$0")/shim-common.inc"
@@ -31,7 +31,7 @@ path, ft, what = sys.argv[1], sys.argv[2], sys.argv[3]
 parts = ["run_ns", "runq_ns"] + [c + "_ns" for c in (
     "file_fault", "swap_fault", "io_read", "io_write", "io_meta", "io_sync", "gpu", "futex",
     "poll", "socket", "sleep", "other", "reclaim_wait", "preempt")]
-d, prev, n, ok, tids = {}, None, 0, 0, set()
+d, prev, n, ok, tids, sum_d, sum_p = {}, None, 0, 0, set(), 0, 0
 for l in open(path):
     if not l.startswith("sample "):
         continue
@@ -45,12 +45,19 @@ for l in open(path):
     if prev and prev[1] == cur[1] and cur[1] != "0" and prev[2] > 0:
         period = (cur[0] - prev[0]) * 1e9
         n += 1
+        sum_d += cur[2] - prev[2]
+        sum_p += period
         if abs((cur[2] - prev[2]) - period) <= 0.02 * period:
             ok += 1
     prev = cur
-print("%s: %d of %d periods add up within 2 %%; ftx.tid %s; frame_thread %s" % (
-    what, ok, n, sorted(tids), ft))
-sys.exit(0 if n >= 50 and ok >= 0.95 * n and ft in tids else 1)
+# a period's counters are read a little after its stamp, by however long
+# the sampler took (preempted, or busy with stacks): one period's sum is
+# off by the difference of two such delays, while over the run those
+# telescope and the counters must add up to the time within 1 %
+print("%s: %d of %d periods add up within 2 %%, the run within %.2f %%; ftx.tid %s; "
+      "frame_thread %s" % (what, ok, n, 100 * abs(sum_d - sum_p) / max(sum_p, 1), sorted(tids), ft))
+sys.exit(0 if n >= 50 and ok >= 0.85 * n and abs(sum_d - sum_p) <= 0.01 * sum_p and ft in tids
+         else 1)
 PY
 	"$SS_BIN" stalls --json --warmup 0 "$run" >"$TMP/stalls.json" || fail "$what: stalls failed"
 	grep -q '"split": "exact"' "$TMP/stalls.json" || fail "$what: stalls does not split by exact time"

@@ -24,6 +24,7 @@ record --period -o /dev/null/r -- /bin/true
 record --duration -o /dev/null/r -- /bin/true
 record --kick -o /dev/null/r -- /bin/true
 record --exact-min -o /dev/null/r -- /bin/true
+record --stacks -o /dev/null/r -- /bin/true
 record --pid -o /dev/null/r
 report --warmup $N
 report --from $N
