@@ -476,14 +476,10 @@ static bool runq_wins(const struct causes *c, size_t i)
 	return wait > run;
 }
 
-enum cause_sub causes_io_sub(const struct causes *c, size_t i)
+/* The io sub-cause of a file system call's class; SUB_N for any other. */
+static enum cause_sub file_io_sub(enum syscall_class cls)
 {
-	const struct syscall_info *sci;
-
-	if (c->ft_state < 0 || c->ft_syscall < 0 || causes_val(c, i, c->ft_state) != 'D')
-		return SUB_N;
-	sci = syscall_lookup(c->arm64, (long)causes_val(c, i, c->ft_syscall));
-	switch (sci ? sci->cls : SYSC_OTHER) {
+	switch (cls) {
 	case SYSC_READ:
 		return SUB_IO_READ;
 	case SYSC_WRITE:
@@ -495,6 +491,16 @@ enum cause_sub causes_io_sub(const struct causes *c, size_t i)
 	default:
 		return SUB_N;
 	}
+}
+
+enum cause_sub causes_io_sub(const struct causes *c, size_t i)
+{
+	const struct syscall_info *sci;
+
+	if (c->ft_state < 0 || c->ft_syscall < 0 || causes_val(c, i, c->ft_state) != 'D')
+		return SUB_N;
+	sci = syscall_lookup(c->arm64, (long)causes_val(c, i, c->ft_syscall));
+	return file_io_sub(sci ? sci->cls : SYSC_OTHER);
 }
 
 /*
@@ -594,18 +600,10 @@ static enum cause_sub classify(const struct causes *c, size_t i)
 		return SUB_GPU_FENCE;
 	/* 4. D in a file syscall */
 	if (st == 'D') {
-		switch (cls) {
-		case SYSC_READ:
-			return SUB_IO_READ;
-		case SYSC_WRITE:
-			return SUB_IO_WRITE;
-		case SYSC_META:
-			return SUB_IO_META;
-		case SYSC_SYNC:
-			return SUB_IO_SYNC;
-		default:
-			break;
-		}
+		enum cause_sub fio = file_io_sub(cls);
+
+		if (fio != SUB_N)
+			return fio;
 	}
 	/* 5. running: the run queue, the CPU side of file syscalls, the CPU */
 	if (st == 'R') {
