@@ -21,6 +21,7 @@
  *            priority (nice -10 when permitted) pinned to the same CPU
  *   wait     a futex wait that another thread ends after MS
  *   sleep    nanosleep
+ *   pipe     a read of a pipe that another thread writes after MS
  *   sort     qsort (glibc) of an array whose comparator (sort_cmp) spins
  *            until MS have passed: a CPU stall inside libc's code
  *   reclaim  (root) writing a ring of fresh pages in a memory cgroup at a
@@ -41,8 +42,14 @@
  * The functions each stall runs in are not inlined, and the program is built
  * -O2 -fomit-frame-pointer (tools/CMakeLists.txt), so that its stacks
  * (docs/WHERE.md) name them through DWARF unwinding, not frame pointers:
- * cpu spin_until <- stall_cpu, sleep stall_sleep, wait stall_wait, sort
- * sort_cmp <- qsort <- stall_sort.
+ * cpu spin_until <- stall_cpu, sleep stall_sleep, wait stall_wait, pipe
+ * stall_pipe, sort sort_cmp <- qsort <- stall_sort.
+ *
+ * With --render-thread the frames (and the stalls) are a second thread's,
+ * "render", and the main thread waits for events meanwhile (main_events:
+ * poll with a 5 ms timeout), as a game whose main thread only runs its
+ * window does: the frame thread is then not the main thread, which
+ * stallscope samples as its second thread.
  *
  * This is a test program: the /proc and /sys paths it needs (cgroups, its
  * own fault counts) are here in tools/, not in src/.
@@ -51,6 +58,7 @@
 #include <fcntl.h>
 #include <getopt.h>
 #include <linux/futex.h>
+#include <poll.h>
 #include <pthread.h>
 #include <sched.h>
 #include <signal.h>
@@ -77,10 +85,11 @@
 #define RECLAIM_REGION_MB 16
 #define SWAP_MB 640
 
-enum kind { K_DISK, K_IO, K_CPU, K_RUNQ, K_WAIT, K_SLEEP, K_RECLAIM, K_SWAP, K_PREADS, K_SORT,
+enum kind { K_DISK, K_IO, K_CPU, K_RUNQ, K_WAIT, K_SLEEP, K_RECLAIM, K_SWAP, K_PREADS, K_SORT, K_PIPE,
 	    K_N };
 static const char *const kind_names[K_N] = { "disk", "io",   "cpu",	"runq",
-					     "wait", "sleep", "reclaim", "swap", "preads", "sort" };
+					     "wait", "sleep", "reclaim", "swap", "preads", "sort",
+					     "pipe" };
 
 struct stall {
 	enum kind kind;
@@ -95,6 +104,7 @@ static struct {
 	size_t nstalls;
 	struct stall stalls[MAX_STALLS];
 	bool quiet;
+	bool render_thread;	/* --render-thread */
 } opt = { .fps = 60, .seconds = 5, .dir = "/var/tmp" };
 
 static const char *prog = "fakegame";
@@ -267,6 +277,7 @@ static int cg_set(const struct cg *cg, const char *file, const char *value)
 }
 
 static long frames;	/* presents so far */
+static atomic_int frames_done;	/* the frame loop has ended */
 
 /* Marks the end of a frame. */
 static void present(void)
@@ -694,6 +705,39 @@ __attribute__((noinline)) static void stall_sleep(double ms, char *what, size_t 
 	snprintf(what, len, "nanosleep");
 }
 
+static int pipe_fd[2] = { -1, -1 };
+
+static void *pipe_writer_main(void *arg)
+{
+	struct timespec ts;
+	double ms = atomic_load(&waker_ms);
+
+	atomic_store(&waker_tid, (int)syscall(SYS_gettid));
+	ts.tv_sec = (time_t)(ms / 1000);
+	ts.tv_nsec = (long)((ms - (double)ts.tv_sec * 1000) * 1e6);
+	nanosleep(&ts, NULL);
+	if (write(pipe_fd[1], "x", 1) != 1)
+		die("cannot write the pipe%s", "", errno);
+	return arg;
+}
+
+__attribute__((noinline)) static void stall_pipe(double ms, char *what, size_t len)
+{
+	pthread_t th;
+	char c;
+
+	if (pipe_fd[0] < 0 && pipe2(pipe_fd, O_CLOEXEC) < 0)
+		die("cannot make a pipe%s", "", errno);
+	atomic_store(&waker_ms, ms);
+	if (pthread_create(&th, NULL, pipe_writer_main, NULL))
+		die("cannot start the writer thread%s", "", errno);
+	while (read(pipe_fd[0], &c, 1) < 0 && errno == EINTR)
+		;
+	pthread_join(th, NULL);
+	snprintf(what, len, "pipe read, written by another thread (tid %d)",
+		 atomic_load(&waker_tid));
+}
+
 /* Total "some" memory stall of the system so far, us (-1 when PSI is off). */
 static long long psi_mem_some_us(void)
 {
@@ -866,6 +910,7 @@ static void usage(FILE *f)
 		"  runq     a busy loop with higher-priority hogs on the same CPU\n"
 		"  wait     a futex wait that another thread ends\n"
 		"  sleep    nanosleep\n"
+		"  pipe     a read of a pipe that another thread writes\n"
 		"  reclaim  touching memory in a memory cgroup at its limit (root)\n"
 		"  swap     touching pages pushed out to swap (needs an active swap)\n"
 		"\n"
@@ -875,6 +920,8 @@ static void usage(FILE *f)
 		"  --dir DIR     where the disk/io file goes, on a disk (default /var/tmp)\n"
 		"  --load PATH   read PATH whole before the first frame: a level's data\n"
 		"                (prefetch's A/B)\n"
+		"  --render-thread  frames and stalls in a thread of their own; the main\n"
+		"                thread waits for events (poll) meanwhile\n"
 		"  --quiet       print nothing but errors\n"
 		"\n"
 		"environment: FAKEGAME_STALL=KIND:MS@SEC[,...] adds stalls (a bench switch)\n"
@@ -960,6 +1007,9 @@ static void do_stall(struct stall *s, double t0)
 	case K_SORT:
 		stall_sort(s->ms, what, sizeof(what));
 		break;
+	case K_PIPE:
+		stall_pipe(s->ms, what, sizeof(what));
+		break;
 	default:
 		break;
 	}
@@ -967,6 +1017,57 @@ static void do_stall(struct stall *s, double t0)
 	if (!opt.quiet)
 		printf("fakegame: stall %s %.1f ms at %.3f s (mono %.6f): %s\n",
 		       kind_names[s->kind], (now_s() - a) * 1000.0, a - t0, a, what);
+}
+
+/* The frames: at --fps for --seconds, each --stall in its turn. */
+__attribute__((noinline)) static void frame_loop(void)
+{
+	double t0, next, period;
+	size_t i;
+
+	period = 1.0 / opt.fps;
+	t0 = now_s();
+	next = t0 + period;
+	while (now_s() - t0 < opt.seconds) {
+		struct timespec ts;
+		double t;
+
+		ts.tv_sec = (time_t)next;
+		ts.tv_nsec = (long)((next - (double)ts.tv_sec) * 1e9);
+		while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) == EINTR)
+			;
+		present();
+		t = now_s();
+		next += period;
+		if (next < t)
+			next = t + period;
+		for (i = 0; i < opt.nstalls; i++) {
+			struct stall *s = &opt.stalls[i];
+
+			if (s->done || t - t0 < s->at_s)
+				continue;
+			do_stall(s, t0);
+			present();	/* the stall is this one frame */
+			next = now_s() + period;
+		}
+	}
+	atomic_store(&frames_done, 1);
+}
+
+/* --render-thread: the frame loop in a thread named "render". */
+static void *render_main(void *arg)
+{
+	pthread_setname_np(pthread_self(), "render");
+	frame_loop();
+	return arg;
+}
+
+/* --render-thread: the main thread waits for events until the frames end,
+ * as a game's window thread does. */
+__attribute__((noinline)) static void main_events(void)
+{
+	while (!atomic_load(&frames_done))
+		poll(NULL, 0, 5);
 }
 
 int main(int argc, char **argv)
@@ -978,11 +1079,11 @@ int main(int argc, char **argv)
 		{ "dir", required_argument, NULL, 'd' },
 		{ "load", required_argument, NULL, 'l' },
 		{ "quiet", no_argument, NULL, 'q' },
+		{ "render-thread", no_argument, NULL, 'r' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	bool need[K_N] = { false };
-	double t0, next, period;
 	size_t i;
 	int c;
 
@@ -1010,7 +1111,8 @@ int main(int argc, char **argv)
 			if (parse_stall(optarg) < 0) {
 				fprintf(stderr,
 					"%s: --stall: expected KIND:MS@SEC with KIND disk, io, preads, "
-					"cpu, runq, wait, sleep, reclaim, swap or sort, got '%s'\n",
+					"cpu, runq, wait, sleep, pipe, reclaim, swap or sort, got "
+					"'%s'\n",
 					prog, optarg);
 				return 2;
 			}
@@ -1023,6 +1125,9 @@ int main(int argc, char **argv)
 			break;
 		case 'q':
 			opt.quiet = true;
+			break;
+		case 'r':
+			opt.render_thread = true;
 			break;
 		case 'h':
 			usage(stdout);
@@ -1077,31 +1182,15 @@ int main(int argc, char **argv)
 	if (need[K_SWAP])
 		swap_setup();
 
-	period = 1.0 / opt.fps;
-	t0 = now_s();
-	next = t0 + period;
-	while (now_s() - t0 < opt.seconds) {
-		struct timespec ts;
-		double t;
+	if (opt.render_thread) {
+		pthread_t th;
 
-		ts.tv_sec = (time_t)next;
-		ts.tv_nsec = (long)((next - (double)ts.tv_sec) * 1e9);
-		while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) == EINTR)
-			;
-		present();
-		t = now_s();
-		next += period;
-		if (next < t)
-			next = t + period;
-		for (i = 0; i < opt.nstalls; i++) {
-			struct stall *s = &opt.stalls[i];
-
-			if (s->done || t - t0 < s->at_s)
-				continue;
-			do_stall(s, t0);
-			present();	/* the stall is this one frame */
-			next = now_s() + period;
-		}
+		if (pthread_create(&th, NULL, render_main, NULL))
+			die("cannot start the render thread%s", "", errno);
+		main_events();
+		pthread_join(th, NULL);
+	} else {
+		frame_loop();
 	}
 	if (!opt.quiet)
 		printf("fakegame: frames=%ld\n", frames);

@@ -12,6 +12,7 @@
 #include "cmd/stall_list.h"
 #include "core/apicall.h"
 #include "core/exact.h"
+#include "core/where.h"
 
 /* "futex" for wait_futex: the sub-cause without its cause's prefix, or NULL
  * when it says no more than the cause. */
@@ -110,8 +111,24 @@ static void stall_fill(const struct causes *c, const struct analysis *a, size_t 
 	stall_apis(a, i, ans, bns, s);
 }
 
+/* ", from pthread_cond_wait <- wait_for_worker <- ...": the user stack at
+ * IV's switch-out, when the record holds it (docs/WHERE.md). */
+static void interval_user_text(struct strbuf *sb, const struct rec *r,
+			       const struct rec_interval *iv)
+{
+	struct where w;
+
+	if (where_interval(r, iv, &w) == 0 && where_merge(&w, STALL_INTERVAL_FRAMES) == 0 &&
+	    w.n && w.st[0].nframes) {
+		sb_adds(sb, ", from ");
+		where_chain(sb, &w.st[0], 0);
+	}
+	where_free(&w);
+}
+
 /* An interval in words: "futex 300.1 ms, woken by 1234 (render)" with its
- * syscall's file and its innermost kernel function. */
+ * syscall's file, its innermost kernel function and the user stack at its
+ * switch-out. */
 void stall_interval_text(struct strbuf *sb, const struct rec *r, const struct rec_interval *iv)
 {
 	const char *cls = exact_class_name(iv->cls), *st = rec_str(r, iv->stack);
@@ -129,6 +146,7 @@ void stall_interval_text(struct strbuf *sb, const struct rec *r, const struct re
 		sb_addf(sb, ", woken by %u (%s)", iv->waker_tid, rec_str(r, iv->waker_comm));
 	if (*st)
 		sb_addf(sb, ", at %.*s", (int)strcspn(st, "\n"), st);
+	interval_user_text(sb, r, iv);
 }
 
 /* The syscall part of the evidence: "in pread64(/var/tmp/x)". */

@@ -17,6 +17,7 @@
 
 #define STALL_INTERVALS 8	/* intervals listed per stall (JSON; text: the first 2) */
 #define STALL_APIS 4		/* API call spans listed per stall */
+#define STALL_INTERVAL_FRAMES 5	/* user frames of an interval's switch-out in its text */
 
 /* A timed API call of the frame thread that overlaps a stall. */
 struct stall_api {
@@ -58,7 +59,8 @@ void stall_evidence_text(struct strbuf *sb, const struct cause_evidence *e, long
 void stall_api_text(struct strbuf *sb, const struct stall_item *s);
 
 /* An interval in words: "futex 300.1 ms in futex, woken by 1234 (render),
- * at futex_do_wait". */
+ * at futex_do_wait, from syscall <- stall_wait <- do_stall <- main <- ..."
+ * (the user frames where the record holds the switch-out's stack). */
 void stall_interval_text(struct strbuf *sb, const struct rec *r, const struct rec_interval *iv);
 
 #endif

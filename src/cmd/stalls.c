@@ -152,46 +152,85 @@ static int print_where(const struct rec *rec, const struct stall_item *s, size_t
 				       cli_shown(sb.buf), (unsigned long long)w.total);
 		}
 		where_free(&w);
+		/* the second sampled thread: its hottest stack, one line */
+		if (where_kind(rec, WHERE_KIND_THREAD2, a, b, 0, &w) < 0 ||
+		    where_merge(&w, WHERE_DEPTH) < 0) {
+			where_free(&w);
+			sb_release(&sb);
+			return -ENOMEM;
+		}
+		if (w.n) {
+			sb_reset(&sb);
+			where_line(&sb, &w.st[0], w.total, 0);
+			printf("  %10s    second thread %u: %s  (%llu samples)\n", "", w.tid,
+			       cli_shown(sb.buf), (unsigned long long)w.total);
+		}
+		where_free(&w);
 	}
 	sb_release(&sb);
 	return 0;
 }
 
-static void json_where(struct json *j, const struct rec *rec, const struct stall_item *s)
+/* A stack's frames as a JSON array of names. */
+static void json_frames(struct json *j, const struct where_stack *st)
 {
-	struct where w;
-	uint64_t a, b;
 	struct strbuf sb = STRBUF_INIT;
 
-	stall_ns(s, &a, &b);
-	if (where_stall(rec, a, b, &w) < 0)
-		return;
-	json_kuint(j, "stack_samples", w.total);
+	json_arr_begin(j);
+	for (size_t f = 0; f < st->nframes; f++) {
+		sb_reset(&sb);
+		where_frame_name(&sb, st->frames[f]);
+		json_str(j, sb.buf);
+	}
+	json_arr_end(j);
+	sb_release(&sb);
+}
+
+/* "stack_samples" and "stacks" of W. */
+static void json_stacks(struct json *j, const struct where *w)
+{
+	json_kuint(j, "stack_samples", w->total);
 	json_key(j, "stacks");
 	json_arr_begin(j);
-	for (size_t k = 0; k < w.n; k++) {
+	for (size_t k = 0; k < w->n; k++) {
 		json_obj_begin(j);
-		json_kuint(j, "n", w.st[k].n);
-		json_knumf(j, "share", (double)w.st[k].n / (double)w.total, 4);
+		json_kuint(j, "n", w->st[k].n);
+		json_knumf(j, "share", (double)w->st[k].n / (double)w->total, 4);
 		json_key(j, "frames");
-		json_arr_begin(j);
-		for (size_t f = 0; f < w.st[k].nframes; f++) {
-			sb_reset(&sb);
-			where_frame_name(&sb, w.st[k].frames[f]);
-			json_str(j, sb.buf);
-		}
-		json_arr_end(j);
-		if (w.st[k].nkframes) {
+		json_frames(j, &w->st[k]);
+		if (w->st[k].nkframes) {
 			json_key(j, "kernel");
 			json_arr_begin(j);
-			for (size_t f = 0; f < w.st[k].nkframes; f++)
-				json_str(j, w.st[k].kframes[f]);
+			for (size_t f = 0; f < w->st[k].nkframes; f++)
+				json_str(j, w->st[k].kframes[f]);
 			json_arr_end(j);
 		}
 		json_obj_end(j);
 	}
 	json_arr_end(j);
-	sb_release(&sb);
+}
+
+/* The frame thread's stacks in the stall, and "thread2": the second sampled
+ * thread's (its tid with the same keys), null when it has none there. */
+static void json_where(struct json *j, const struct rec *rec, const struct stall_item *s)
+{
+	struct where w;
+	uint64_t a, b;
+
+	stall_ns(s, &a, &b);
+	if (where_stall(rec, a, b, &w) < 0)
+		return;
+	json_stacks(j, &w);
+	where_free(&w);
+	json_key(j, "thread2");
+	if (where_kind(rec, WHERE_KIND_THREAD2, a, b, 0, &w) < 0 || !w.n) {
+		json_null(j);
+	} else {
+		json_obj_begin(j);
+		json_kuint(j, "tid", w.tid);
+		json_stacks(j, &w);
+		json_obj_end(j);
+	}
 	where_free(&w);
 }
 
@@ -301,6 +340,20 @@ static void json_evidence(struct json *j, const struct cause_evidence *e)
 	json_obj_end(j);
 }
 
+/* "user_stack": the user frames at IV's switch-out, innermost first
+ * (docs/WHERE.md), or null when the record has none for it. */
+static void json_user_stack(struct json *j, const struct rec *r, const struct rec_interval *iv)
+{
+	struct where w;
+
+	json_key(j, "user_stack");
+	if (where_interval(r, iv, &w) < 0 || !w.n)
+		json_null(j);
+	else
+		json_frames(j, &w.st[0]);
+	where_free(&w);
+}
+
 static void json_intervals(struct json *j, const struct rec *r, const struct stall_item *s)
 {
 	json_kstr(j, "split", s->exact ? "exact" : "samples");
@@ -339,6 +392,7 @@ static void json_intervals(struct json *j, const struct rec *r, const struct sta
 		json_kstr(j, "waker_comm", iv->waker_comm ? rec_str(r, iv->waker_comm) : NULL);
 		json_key(j, "stack");
 		json_lines(j, st);
+		json_user_stack(j, r, iv);
 		json_obj_end(j);
 	}
 	json_arr_end(j);

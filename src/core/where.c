@@ -129,16 +129,19 @@ static int by_count(const void *a, const void *b)
 	return x->nframes < y->nframes ? -1 : x->nframes > y->nframes;
 }
 
-int where_stall(const struct rec *r, uint64_t a_ns, uint64_t b_ns, struct where *w)
+int where_kind(const struct rec *r, const char *kind, uint64_t a_ns, uint64_t b_ns, uint32_t tid,
+	       struct where *w)
 {
 	memset(w, 0, sizeof(*w));
 	for (size_t i = 0; i < r->nevents; i++) {
 		const struct rec_event *ev = &r->events[i];
 		const char *p;
 
-		if (ev->t_ns < a_ns || ev->t_ns > b_ns || !ev->kind || strcmp(ev->kind, "ustack") ||
-		    !ev->text)
+		if (ev->t_ns < a_ns || ev->t_ns > b_ns || (tid && ev->tid != tid) || !ev->kind ||
+		    strcmp(ev->kind, kind) || !ev->text)
 			continue;
+		if (!w->tid)
+			w->tid = ev->tid;
 		for (p = ev->text; *p;) {
 			const char *nl = strchr(p, '\n');
 			size_t len = nl ? (size_t)(nl - p) : strlen(p);
@@ -154,6 +157,20 @@ int where_stall(const struct rec *r, uint64_t a_ns, uint64_t b_ns, struct where 
 	if (w->n > 1)
 		qsort(w->st, w->n, sizeof(*w->st), by_count);
 	return 0;
+}
+
+int where_stall(const struct rec *r, uint64_t a_ns, uint64_t b_ns, struct where *w)
+{
+	return where_kind(r, WHERE_KIND_STALL, a_ns, b_ns, 0, w);
+}
+
+int where_interval(const struct rec *r, const struct rec_interval *iv, struct where *w)
+{
+	if (!iv->tid) {
+		memset(w, 0, sizeof(*w));
+		return 0;
+	}
+	return where_kind(r, WHERE_KIND_INTERVAL, iv->out_ns, iv->out_ns, iv->tid, w);
 }
 
 int where_merge(struct where *w, size_t depth)
@@ -207,7 +224,7 @@ int where_merge(struct where *w, size_t depth)
 int where_any(const struct rec *r)
 {
 	for (size_t i = 0; i < r->nevents; i++)
-		if (r->events[i].kind && !strcmp(r->events[i].kind, "ustack"))
+		if (r->events[i].kind && !strcmp(r->events[i].kind, WHERE_KIND_STALL))
 			return 1;
 	return 0;
 }
@@ -220,20 +237,28 @@ void where_frame_name(struct strbuf *sb, const char *frame)
 	sb_add(sb, frame, at && at != frame ? (size_t)(at - frame) : strlen(frame));
 }
 
-void where_line(struct strbuf *sb, const struct where_stack *s, uint64_t total, size_t depth)
+void where_chain(struct strbuf *sb, const struct where_stack *s, size_t depth)
 {
 	size_t n = depth && depth < s->nframes ? depth : s->nframes;
 
+	for (size_t i = 0; i < n; i++) {
+		if (i)
+			sb_adds(sb, " <- ");
+		where_frame_name(sb, s->frames[i]);
+	}
+	if (n < s->nframes)
+		sb_adds(sb, " <- ...");
+}
+
+void where_line(struct strbuf *sb, const struct where_stack *s, uint64_t total, size_t depth)
+{
 	double pc = total ? 100.0 * (double)s->n / (double)total : 0.0;
 
 	if (pc > 0 && pc < 1)
 		sb_adds(sb, "<1 %");
 	else
 		sb_addf(sb, "%.0f %%", pc);
-	for (size_t i = 0; i < n; i++) {
-		sb_adds(sb, i ? " <- " : " ");
-		where_frame_name(sb, s->frames[i]);
-	}
-	if (n < s->nframes)
-		sb_adds(sb, " <- ...");
+	if (s->nframes)
+		sb_adds(sb, " ");
+	where_chain(sb, s, depth);
 }

@@ -1,15 +1,16 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * stacks.c: the frame thread's user stacks (stacks.h, docs/WHERE.md).
+ * stacks.c: the sampled threads' user stacks (stacks.h, docs/WHERE.md).
  *
- * Two perf events per sampled thread, sharing one mmap'ed ring
- * (PERF_EVENT_IOC_SET_OUTPUT): a cpu-clock event every 1/HZ s of the
+ * Two perf events per sampled thread (STACKS_THREADS slots: the frame
+ * thread and the second sampled thread), sharing one mmap'ed ring per
+ * thread (PERF_EVENT_IOC_SET_OUTPUT): a cpu-clock event every 1/HZ s of the
  * thread's CPU time, and a context-switch event (period 1) whose sample is
  * where the thread blocked. Each sample carries the user registers (x86-64:
  * the general registers and IP) and a copy of the top STACK_COPY bytes of
- * the user stack. The recorder drains the kernel's ring every period into
- * a ring of raw samples (the last two seconds of CPU time); only a window
- * asked for (a stall) is unwound: libdw's dwfl with our own thread
+ * the user stack. The recorder drains the kernel's rings every period into
+ * a ring of raw samples per thread (the last two seconds of its CPU time);
+ * only a window asked for (a stall, an interval's switch-out) is unwound: libdw's dwfl with our own thread
  * callbacks, whose memory reads come from the copied stack and whose
  * initial registers are the sampled ones, the mappings reported from
  * /proc/PID/maps while the process lives. Facts from the kernel's
@@ -83,11 +84,10 @@ struct uw {
 	} names[NAME_CACHE];
 };
 
-struct stacks {
-	int hz;
-	struct uw u;		/* the unwinder; u.dwfl kept for dwfl_pid */
-	int dwfl_pid;
-	int pid, tid;
+/* One sampled thread: its two events, the kernel's ring they share, and
+ * its ring of raw samples. */
+struct sthread {
+	int pid, tid;		/* 0: none */
 	int fd_clk, fd_cs;
 	void *ring;
 	size_t ring_len;
@@ -95,9 +95,16 @@ struct stacks {
 	size_t nslots;
 	size_t head;		/* next slot written */
 	size_t used;
+	bool callchain;		/* the samples carry the kernel's callchain */
+};
+
+struct stacks {
+	int hz;
+	struct uw u;		/* the unwinder; u.dwfl kept for dwfl_pid */
+	int dwfl_pid;
+	struct sthread th[STACKS_THREADS];
 	unsigned char rec[sizeof(struct perf_event_header) + 64 + 8 * (PERF_MAX_STACK_DEPTH + 8) +
 			  8 * NREGS + 16 + STACK_COPY + 64];
-	bool callchain;		/* the samples carry the kernel's callchain */
 	struct ksyms *ksyms;	/* /proc/kallsyms, loaded at the first kernel frame */
 	bool ksyms_tried;
 	struct stacks_stats st;
@@ -125,18 +132,18 @@ static void drop_dwfl(struct stacks *s)
 	s->dwfl_pid = 0;
 }
 
-static void close_events(struct stacks *s)
+static void close_events(struct sthread *t)
 {
-	if (s->ring)
-		munmap(s->ring, s->ring_len);
-	if (s->fd_cs >= 0)
-		close(s->fd_cs);
-	if (s->fd_clk >= 0)
-		close(s->fd_clk);
-	s->ring = NULL;
-	s->fd_clk = s->fd_cs = -1;
-	s->pid = s->tid = 0;
-	s->used = s->head = 0;
+	if (t->ring)
+		munmap(t->ring, t->ring_len);
+	if (t->fd_cs >= 0)
+		close(t->fd_cs);
+	if (t->fd_clk >= 0)
+		close(t->fd_clk);
+	t->ring = NULL;
+	t->fd_clk = t->fd_cs = -1;
+	t->pid = t->tid = 0;
+	t->used = t->head = 0;
 }
 
 int stacks_new(int hz, struct stacks **ret, struct strbuf *err)
@@ -149,16 +156,20 @@ int stacks_new(int hz, struct stacks **ret, struct strbuf *err)
 	n = (size_t)hz * RAW_S;
 	n = n < 64 ? 64 : n > 8192 ? 8192 : n;
 	s = calloc(1, sizeof(*s));
-	if (s) {
-		s->slots = calloc(n, sizeof(*s->slots));	/* touched as used */
-		s->nslots = n;
-	}
-	if (!s || !s->slots) {
-		free(s);
+	if (!s)
 		return sb_error(err, -ENOMEM, "stacks");
+	for (int k = 0; k < STACKS_THREADS; k++) {
+		struct sthread *t = &s->th[k];
+
+		t->fd_clk = t->fd_cs = -1;
+		t->slots = calloc(n, sizeof(*t->slots));	/* touched as used */
+		t->nslots = n;
+		if (!t->slots) {
+			stacks_free(s);
+			return sb_error(err, -ENOMEM, "stacks");
+		}
 	}
 	s->hz = hz;
-	s->fd_clk = s->fd_cs = -1;
 	sb_init(&s->u.frames);
 	/* kernel frames are root's: their names now, not in the middle of a
 	 * run (reading kallsyms takes a few hundred ms) */
@@ -175,12 +186,14 @@ void stacks_free(struct stacks *s)
 {
 	if (!s)
 		return;
-	close_events(s);
+	for (int k = 0; k < STACKS_THREADS; k++) {
+		close_events(&s->th[k]);
+		free(s->th[k].slots);
+	}
 	drop_dwfl(s);
 	names_reset(&s->u);
 	ksyms_free(s->ksyms);
 	sb_release(&s->u.frames);
-	free(s->slots);
 	free(s);
 }
 
@@ -222,67 +235,71 @@ static int paranoid(void)
 	return v;
 }
 
-int stacks_set_thread(struct stacks *s, int pid, int tid, struct strbuf *err)
+int stacks_set_thread(struct stacks *s, int which, int pid, int tid, struct strbuf *err)
 {
+	struct sthread *t;
 	bool user_only = false;
 	int e;
 
-	if (tid == s->tid && pid == s->pid)
+	if (which < 0 || which >= STACKS_THREADS)
+		return sb_error(err, -EINVAL, "stacks: no thread slot %d", which);
+	t = &s->th[which];
+	if (tid == t->tid && pid == t->pid)
 		return 0;
-	close_events(s);
+	close_events(t);
 	if (tid <= 0)
 		return 0;
 	/* kernel-mode samples (in a system call, and every switch-out) need
 	 * root or perf_event_paranoid <= 1; user-mode ones only the thread's
 	 * owner at paranoid 2 */
-	s->fd_clk = open_event(tid, PERF_COUNT_SW_CPU_CLOCK, 1000000000ull / (unsigned)s->hz, false);
-	if (s->fd_clk < 0 && (errno == EACCES || errno == EPERM)) {
+	t->fd_clk = open_event(tid, PERF_COUNT_SW_CPU_CLOCK, 1000000000ull / (unsigned)s->hz, false);
+	if (t->fd_clk < 0 && (errno == EACCES || errno == EPERM)) {
 		user_only = true;
-		s->fd_clk = open_event(tid, PERF_COUNT_SW_CPU_CLOCK,
+		t->fd_clk = open_event(tid, PERF_COUNT_SW_CPU_CLOCK,
 				       1000000000ull / (unsigned)s->hz, true);
 	}
-	if (s->fd_clk < 0) {
+	if (t->fd_clk < 0) {
 		e = -errno;
 		sb_error(err, e, "stacks: perf_event_open on thread %d: %s (perf_event_paranoid "
 			 "is %d; user stacks need it <= 2 and the thread's owner, or root)",
 			 tid, strerror(errno), paranoid());
-		close_events(s);
+		close_events(t);
 		return e;
 	}
 	for (size_t pages = RING_PAGES; pages >= 16; pages /= 2) {
-		s->ring_len = (1 + pages) * (size_t)sysconf(_SC_PAGESIZE);
-		s->ring = mmap(NULL, s->ring_len, PROT_READ | PROT_WRITE, MAP_SHARED, s->fd_clk, 0);
-		if (s->ring != MAP_FAILED || (errno != EPERM && errno != ENOMEM))
+		t->ring_len = (1 + pages) * (size_t)sysconf(_SC_PAGESIZE);
+		t->ring = mmap(NULL, t->ring_len, PROT_READ | PROT_WRITE, MAP_SHARED, t->fd_clk, 0);
+		if (t->ring != MAP_FAILED || (errno != EPERM && errno != ENOMEM))
 			break;
 	}
-	if (s->ring == MAP_FAILED) {
+	if (t->ring == MAP_FAILED) {
 		e = -errno;
-		s->ring = NULL;
+		t->ring = NULL;
 		sb_error(err, e, "stacks: mmap of the perf ring: %s", strerror(errno));
-		close_events(s);
+		close_events(t);
 		return e;
 	}
-	s->pid = pid;
-	s->tid = tid;
-	s->callchain = !user_only;
+	t->pid = pid;
+	t->tid = tid;
+	t->callchain = !user_only;
 	if (!user_only) {
-		s->fd_cs = open_event(tid, PERF_COUNT_SW_CONTEXT_SWITCHES, 1, false);
-		if (s->fd_cs >= 0 && ioctl(s->fd_cs, PERF_EVENT_IOC_SET_OUTPUT, s->fd_clk) < 0) {
-			close(s->fd_cs);
-			s->fd_cs = -1;
+		t->fd_cs = open_event(tid, PERF_COUNT_SW_CONTEXT_SWITCHES, 1, false);
+		if (t->fd_cs >= 0 && ioctl(t->fd_cs, PERF_EVENT_IOC_SET_OUTPUT, t->fd_clk) < 0) {
+			close(t->fd_cs);
+			t->fd_cs = -1;
 		}
 	}
-	if (user_only || s->fd_cs < 0)
+	if (user_only || t->fd_cs < 0)
 		sb_error(err, -EACCES, "stacks: user-mode CPU samples only (no switch-outs, no "
 			 "samples inside system calls): they need root or perf_event_paranoid "
 			 "<= 1 (it is %d)", paranoid());
-	return user_only || s->fd_cs < 0 ? 1 : 0;
+	return user_only || t->fd_cs < 0 ? 1 : 0;
 }
 
-static void take(struct stacks *s, const unsigned char *p, size_t len)
+static void take(struct stacks *s, struct sthread *t, const unsigned char *p, size_t len)
 {
 	const unsigned char *end = p + len;
-	struct slot *sl = &s->slots[s->head];
+	struct slot *sl = &t->slots[t->head];
 	uint32_t pt[2];
 	uint64_t abi, size, dyn;
 
@@ -292,7 +309,7 @@ static void take(struct stacks *s, const unsigned char *p, size_t len)
 	memcpy(&sl->t_ns, p + 8, 8);
 	p += 16;
 	sl->nk = 0;
-	if (s->callchain) {
+	if (t->callchain) {
 		uint64_t nr, ip;
 
 		if ((size_t)(end - p) < 8)
@@ -329,15 +346,15 @@ static void take(struct stacks *s, const unsigned char *p, size_t len)
 	memcpy(sl->stack, p, dyn);
 	sl->len = (uint32_t)dyn;
 	sl->tid = (int)pt[1];
-	s->head = (s->head + 1) % s->nslots;
-	if (s->used < s->nslots)
-		s->used++;
+	t->head = (t->head + 1) % t->nslots;
+	if (t->used < t->nslots)
+		t->used++;
 	s->st.samples++;
 }
 
-void stacks_drain(struct stacks *s)
+static void drain_thread(struct stacks *s, struct sthread *t)
 {
-	struct perf_event_mmap_page *mp = s->ring;
+	struct perf_event_mmap_page *mp = t->ring;
 	unsigned char *data;
 	uint64_t head, tail, size;
 
@@ -361,7 +378,7 @@ void stacks_drain(struct stacks *s)
 
 			memcpy(s->rec, data + o, first);
 			memcpy(s->rec + first, data, n - first);
-			take(s, s->rec, n);
+			take(s, t, s->rec, n);
 		} else if (h.type == PERF_RECORD_LOST && n >= 16) {
 			uint64_t lost = 0;
 
@@ -372,6 +389,12 @@ void stacks_drain(struct stacks *s)
 		tail += h.size;
 	}
 	__atomic_store_n(&mp->data_tail, tail, __ATOMIC_RELEASE);
+}
+
+void stacks_drain(struct stacks *s)
+{
+	for (int k = 0; k < STACKS_THREADS; k++)
+		drain_thread(s, &s->th[k]);
 }
 
 /* ---------------------------------------------------------------- unwinding */
@@ -563,30 +586,30 @@ static int agg_cmp(const void *a, const void *b)
 /* A Dwfl for S's process with its modules as /proc/PID/maps has them now:
  * kept from stall to stall (modules re-reported with the same file and range
  * keep their ELF, CFI and symbol tables), made anew for a new process. */
-static int dwfl_for(struct stacks *s, const struct slot *first)
+static int dwfl_for(struct stacks *s, int pid, const struct slot *first)
 {
-	report_pid = s->pid;
-	if (s->u.dwfl && s->dwfl_pid != s->pid)
+	report_pid = pid;
+	if (s->u.dwfl && s->dwfl_pid != pid)
 		drop_dwfl(s);
 	if (!s->u.dwfl) {
 		s->u.dwfl = dwfl_begin(&proc_callbacks);
 		if (!s->u.dwfl)
 			return -ENOMEM;
-		s->dwfl_pid = s->pid;
-		if (dwfl_linux_proc_report(s->u.dwfl, s->pid) != 0 ||
+		s->dwfl_pid = pid;
+		if (dwfl_linux_proc_report(s->u.dwfl, pid) != 0 ||
 		    dwfl_report_end(s->u.dwfl, NULL, NULL) != 0) {
 			drop_dwfl(s);
 			return -ESRCH;
 		}
 		s->u.cur = first;
-		if (!dwfl_attach_state(s->u.dwfl, NULL, s->pid, &uw_callbacks, &s->u)) {
+		if (!dwfl_attach_state(s->u.dwfl, NULL, pid, &uw_callbacks, &s->u)) {
 			drop_dwfl(s);
 			return -ENOTSUP;
 		}
 		return 0;
 	}
 	dwfl_report_begin(s->u.dwfl);
-	if (dwfl_linux_proc_report(s->u.dwfl, s->pid) != 0 ||
+	if (dwfl_linux_proc_report(s->u.dwfl, pid) != 0 ||
 	    dwfl_report_end(s->u.dwfl, NULL, NULL) != 0) {
 		drop_dwfl(s);
 		return -ESRCH;
@@ -594,25 +617,31 @@ static int dwfl_for(struct stacks *s, const struct slot *first)
 	return 0;
 }
 
-int stacks_window(struct stacks *s, uint64_t a_ns, uint64_t b_ns, struct strbuf *out)
+int stacks_window(struct stacks *s, int which, uint64_t a_ns, uint64_t b_ns,
+		  struct strbuf *out)
 {
 	struct uw *u = &s->u;
+	const struct sthread *t;
 	struct agg *agg = NULL;
 	size_t nagg = 0, cap = 0;
 	int got = 0, e = 0;
 	bool ready = false;
 
-	if (!s->used || !s->pid)
+	if (which < 0 || which >= STACKS_THREADS)
+		return -EINVAL;
+	t = &s->th[which];
+	if (!t->used || !t->pid)
 		return 0;
-	names_reset(u);	/* the mappings may have changed since the last stall */
-	for (size_t k = 0; k < s->used; k++) {
-		const struct slot *sl = &s->slots[(s->head + s->nslots - s->used + k) % s->nslots];
+	for (size_t k = 0; k < t->used; k++) {
+		const struct slot *sl = &t->slots[(t->head + t->nslots - t->used + k) % t->nslots];
 		size_t i;
 
 		if (sl->t_ns < a_ns || sl->t_ns > b_ns)
 			continue;
 		if (!ready) {
-			e = dwfl_for(s, sl);
+			/* the mappings may have changed since the last window */
+			names_reset(u);
+			e = dwfl_for(s, t->pid, sl);
 			if (e < 0)
 				break;
 			ready = true;
@@ -700,9 +729,9 @@ void stacks_free(struct stacks *s)
 	(void)s;
 }
 
-int stacks_set_thread(struct stacks *s, int pid, int tid, struct strbuf *err)
+int stacks_set_thread(struct stacks *s, int which, int pid, int tid, struct strbuf *err)
 {
-	(void)s, (void)pid, (void)tid, (void)err;
+	(void)s, (void)which, (void)pid, (void)tid, (void)err;
 	return -ENOTSUP;
 }
 
@@ -711,9 +740,10 @@ void stacks_drain(struct stacks *s)
 	(void)s;
 }
 
-int stacks_window(struct stacks *s, uint64_t a_ns, uint64_t b_ns, struct strbuf *out)
+int stacks_window(struct stacks *s, int which, uint64_t a_ns, uint64_t b_ns,
+		  struct strbuf *out)
 {
-	(void)s, (void)a_ns, (void)b_ns, (void)out;
+	(void)s, (void)which, (void)a_ns, (void)b_ns, (void)out;
 	return -ENOTSUP;
 }
 

@@ -1,10 +1,13 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * stacks.h: the user stacks of the frame thread, sampled with perf_event_open
- * (a cpu-clock event at HZ and a context-switch event, each sample carrying
- * the user registers and a copy of the top of the user stack), kept raw for
- * the last seconds in a bounded ring, and unwound (DWARF CFI, elfutils
- * libdw) only for the windows asked for: the stalls. docs/WHERE.md.
+ * stacks.h: the user stacks of the sampled threads (the frame thread, and
+ * the second sampled thread: its process's main thread when the frame
+ * thread is another), sampled with perf_event_open (a cpu-clock event at HZ
+ * and a context-switch event, each sample carrying the user registers and a
+ * copy of the top of the user stack), kept raw for the last seconds in a
+ * bounded ring per thread, and unwound (DWARF CFI, elfutils libdw) only for
+ * the windows asked for: the stalls, and exact mode's intervals inside
+ * them. docs/WHERE.md.
  */
 #ifndef SS_LINUX_STACKS_H
 #define SS_LINUX_STACKS_H
@@ -14,6 +17,7 @@
 #include "core/strbuf.h"
 
 #define STACKS_HZ_DEFAULT 1000
+#define STACKS_THREADS 2	/* sampled threads: 0 the frame thread, 1 the second */
 
 struct stacks;
 
@@ -28,24 +32,28 @@ int stacks_supported(struct strbuf *why);
 int stacks_new(int hz, struct stacks **ret, struct strbuf *err);
 void stacks_free(struct stacks *s);	/* NULL-safe */
 
-/* Samples thread TID of process PID from now on (0: none); the samples of
- * the thread before are dropped. 0, or a negative errno with the reason in
- * ERR (perf_event_paranoid, no such thread). */
-int stacks_set_thread(struct stacks *s, int pid, int tid, struct strbuf *err);
+/* Samples thread TID of process PID in slot WHICH (0 the frame thread, 1
+ * the second sampled thread; each its own events, kernel ring and raw
+ * ring) from now on (TID 0: none); the samples of the slot's thread before
+ * are dropped. 0; 1 when only user-mode CPU samples can be had (the reason
+ * in ERR); or a negative errno with the reason in ERR (perf_event_paranoid,
+ * no such thread, WHICH out of range). */
+int stacks_set_thread(struct stacks *s, int which, int pid, int tid, struct strbuf *err);
 
-/* Moves what the kernel has buffered into the raw ring (the oldest samples
- * fall out of it). Call it often (every recorder period). */
+/* Moves what the kernel has buffered into the raw rings (the oldest samples
+ * fall out of them), every slot's. Call it often (every recorder period). */
 void stacks_drain(struct stacks *s);
 
-/* Unwinds the raw samples stamped in [A_NS, B_NS] (CLOCK_MONOTONIC) and
- * appends to OUT one line per distinct stack, "COUNT\tFRAME\tFRAME...",
+/* Unwinds the raw samples of slot WHICH stamped in [A_NS, B_NS]
+ * (CLOCK_MONOTONIC) and appends to OUT one line per distinct stack, "COUNT\tFRAME\tFRAME...",
  * innermost frame first, where FRAME is a function name or FILE+0xOFFSET
  * (module-relative) or "[unknown]". Returns the samples unwound (0: none
  * in the window), or a negative errno. */
-int stacks_window(struct stacks *s, uint64_t a_ns, uint64_t b_ns, struct strbuf *out);
+int stacks_window(struct stacks *s, int which, uint64_t a_ns, uint64_t b_ns,
+		  struct strbuf *out);
 
-/* Counters for run.ini: samples taken, lost (kernel ring full), fallen out
- * of the raw ring unused, and unwound. */
+/* Counters for run.ini, over both slots: samples taken, lost (kernel ring
+ * full), unwound, and windows unwound. */
 struct stacks_stats {
 	uint64_t samples, lost, unwound, windows;
 };

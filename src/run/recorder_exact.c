@@ -58,9 +58,11 @@ void recorder_exact_write(struct recorder *r)
 	const struct rec_interval *iv;
 	size_t n = sampler_intervals(r->s, &iv);
 
-	for (size_t i = 0; i < n; i++)
+	for (size_t i = 0; i < n; i++) {
 		if (rec_writer_interval(r->w, &iv[i]) == 0)
 			r->exact_written++;
+		recorder_stacks_interval(r, (int)iv[i].tid, iv[i].out_ns, iv[i].in_ns);
+	}
 }
 
 void recorder_exact_ini(struct recorder *r, struct strbuf *sb, bool final)

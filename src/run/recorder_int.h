@@ -28,6 +28,18 @@
 #define HUD_SOURCE REC_SOURCE_HUD	/* struct rec_frame.source of a HUD line */
 #define SRC_N (REC_SOURCE_MAX + 1)	/* frame sources counted, by number */
 #define NPRESENTERS 8		/* threads whose presents are counted */
+#define RECORDER_STACKS_PENDING 32	/* exact intervals waiting for their gap's end */
+#define RECORDER_STACKS_STALLS 4	/* last stalls an interval is matched with */
+#define RECORDER_STACKS_IVS 8	/* intervals stacked per stall (stalls lists 8) */
+
+/* The stacks the recorder writes (recorder_stacks_emit), each its own
+ * event kind (core/where.h). */
+enum recorder_stack {
+	RSTACK_STALL,		/* the frame thread's in a stall: "ustack" */
+	RSTACK_THREAD2,		/* the second sampled thread's in it: "ustack2" */
+	RSTACK_INTERVAL,	/* an exact interval's switch-out: "ivstack" */
+	RSTACK_N
+};
 
 enum frame_mode { FRAMES_NONE, FRAMES_RING, FRAMES_HUD };
 
@@ -160,10 +172,20 @@ struct recorder {
 	uint64_t exact_written;	/* intervals written */
 	/* stacks (recorder_stacks.c) */
 	struct stacks *stk;
-	int stacks_tid;			/* the thread its events are on; 0: none */
-	bool stacks_on, stacks_failed;
+	int stacks_tid;			/* the frame thread sampled (slot 0); 0: none */
+	int stacks_tid2;		/* the second thread sampled (slot 1); 0: none */
+	int stacks_want2;		/* the second thread last asked for (ft2_tid) */
+	bool stacks_on, stacks_failed, stacks_why2_said;
 	char stacks_why[320];		/* why not, or why only in part */
-	uint64_t stacks_written, stacks_bytes, stacks_unwind_failed;
+	uint64_t stacks_kind_written[RSTACK_N];	/* events written, by kind */
+	uint64_t stacks_bytes, stacks_unwind_failed;
+	/* exact intervals of the frame thread waiting for their gap's end,
+	 * longest first; and the last stalls, with the intervals stacked in
+	 * each */
+	struct { uint64_t out_ns, in_ns; } stk_iv[RECORDER_STACKS_PENDING];
+	size_t stk_niv;
+	struct { uint64_t a, b; unsigned n; } stk_stall[RECORDER_STACKS_STALLS];
+	int stk_stall_next;
 	struct recorder_result res;
 };
 
@@ -202,6 +224,12 @@ struct stacks;
 void recorder_stacks_start(struct recorder *r);
 void recorder_stacks_tick(struct recorder *r);
 void recorder_stacks_gap(struct recorder *r, uint64_t a, uint64_t b);
+/* An exact interval of thread TID from OUT to IN (recorder_exact_write). */
+void recorder_stacks_interval(struct recorder *r, int tid, uint64_t out, uint64_t in);
+/* Every stack written: thread TID's samples in [A_NS, B_NS] as one event of
+ * KIND stamped A_NS; the samples written, 0 none, or a negative errno. */
+int recorder_stacks_emit(struct recorder *r, int tid, uint64_t a_ns, uint64_t b_ns,
+			 enum recorder_stack kind);
 void recorder_stacks_ini(struct recorder *r, struct strbuf *sb, bool final);
 void recorder_stacks_free(struct recorder *r);
 

@@ -9,9 +9,13 @@
 # spinning qsort comparator) unwinds across glibc: sort_cmp <- qsort <-
 # stall_sort; the futex stall's kernel frames name the futex wait. A
 # stripped copy shows fakegame.stripped+0xOFFSET and still unwinds; one
-# deleted while it runs is still named (from /proc/PID/exe). Then
-# --no-stacks records none. Root: kernel-mode samples (the
-# switch-outs) need it at perf_event_paranoid 2.
+# deleted while it runs is still named (from /proc/PID/exe). With the
+# frame thread the main thread there is no second thread's stack; with
+# --render-thread (frames from a thread of their own) the main thread is
+# the second sampled thread and its stacks in the stall name its code
+# (__poll <- main_events), the frame thread's render_main. Then
+# --no-stacks records none. Root: kernel-mode samples (the switch-outs)
+# need it at perf_event_paranoid 2.
 . "$SS_SRC/tests/e2e/lib/record.sh"
 [ "$(id -u)" = 0 ] || { echo "skip: not root (switch-out stacks need root at perf_event_paranoid >= 2)"; exit 77; }
 GAME=$SS_BUILD/fakegame
@@ -43,6 +47,10 @@ def stacks(i):
     return st[i].get("stacks", []), st[i].get("stack_samples", 0)
 if len(st) != 4:
     sys.exit("expected 4 stalls, got %d" % len(st))
+# the frame thread is the main thread: no second sampled thread
+if any(x.get("thread2", "absent") is not None for x in st):
+    bad.append("thread2 not null with the main thread presenting: %s"
+               % [x.get("thread2", "absent") for x in st])
 # cpu: the busy function in >= 90 % of the samples, called by stall_cpu
 s, n = stacks(0)
 busy = sum(x["n"] for x in s
@@ -80,6 +88,39 @@ if bad:
 PY
 grep -Eq '^ +[0-9.]+ s  where: (9[0-9]|100) % spin_until <- stall_cpu' stalls.txt ||
 	fail "no where: line for the cpu stall"
+grep -q 'second thread' stalls.txt && fail "a second thread's line with the main thread presenting"
+
+# frames from a thread of their own: the main thread is the second
+# sampled thread (polling for events, 5 ms at a time, while the frame
+# thread sleeps through its stall)
+"$SS_BIN" record -q -o run5 --no-exact -- "$GAME" --render-thread --fps 60 --seconds 1.1 \
+	--stall sleep:200@0.5 >rec5.out 2>&1 || fail "record --render-thread: $(tail -5 rec5.out)"
+expect_ge "stacks_thread2_stalls" "$(ini run5/run.ini stacks_thread2_stalls)" 1
+"$SS_BIN" stalls --json run5 >stalls5.json || fail "stalls --json (render thread)"
+"$SS_BIN" stalls run5 >stalls5.txt || fail "stalls (render thread)"
+python3 - stalls5.json <<'PY' || fail "the second thread's stacks (render thread): $(cat stalls5.txt)"
+import json, sys
+st = json.load(open(sys.argv[1]))[0]
+st = st["stalls"] + st["warm_stalls"]
+if len(st) != 1:
+    sys.exit("expected 1 stall, got %d" % len(st))
+s = st[0]
+t2 = s.get("thread2")
+if not t2:
+    sys.exit("no thread2 in the stall")
+ft = [x for x in s["stacks"] if "stall_sleep" in " ".join(x["frames"])]
+if not ft or not any(f == "render_main" for f in ft[0]["frames"]):
+    sys.exit("the frame thread's stack is not stall_sleep <- ... <- render_main: %s"
+             % s["stacks"][:2])
+n = t2["stack_samples"]
+hit = sum(x["n"] for x in t2["stacks"] if "main_events" in x["frames"])
+if n < 5 or hit < 0.9 * n:
+    sys.exit("thread2 %d: %d of %d samples in main_events: %s" % (t2["tid"], hit, n,
+             t2["stacks"][:2]))
+PY
+pid5=$(sed -n 's/^pid=//p' run5/run.ini)
+grep -Eq "^ +second thread ${pid5:-x}: (9[0-9]|100) % __poll <- main_events <- main" stalls5.txt ||
+	fail "no 'second thread $pid5:' line naming main_events: $(cat stalls5.txt)"
 # --folded: collapsed stacks by cause, the widths the stalls' microseconds
 "$SS_BIN" stalls --folded run >folded.txt || fail "stalls --folded"
 bad=$(grep -Evc '^[a-z]+(;[^;]+)+ [0-9]+$' folded.txt)
