@@ -155,7 +155,12 @@ fi
 
 # a binary deleted while it runs: its symbols come from /proc/PID/exe
 cp "$GAME" fakegame.del || fail "cp"
-(sleep 0.4; rm -f fakegame.del) &
+# deleted once it runs: record writes run.ini's pid after the exec (a
+# loaded machine may take a while to get there)
+(for _ in $(seq 400); do
+	grep -qs '^pid=' run4/run.ini && break
+	sleep 0.05
+done; rm -f fakegame.del) &
 "$SS_BIN" record -q -o run4 --no-exact -- ./fakegame.del --fps 60 --seconds 1.3 \
 	--stall cpu:200@0.8 >rec4.out 2>&1 || fail "record the deleted copy: $(tail -5 rec4.out)"
 wait
