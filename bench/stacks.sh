@@ -4,7 +4,10 @@
 # bench/stacks.sh: what the frame thread's stacks cost the recorder
 # (docs/WHERE.md, "Costs"). The fake game for BENCH_STACKS_S seconds (default
 # 10) at 60 fps with a 300 ms CPU stall every second, recorded with
-# --no-stacks and with --stacks 1000, side by side: the recorder's CPU time
+# --no-stacks and with --stacks 1000, then both again on the game's
+# --render-thread (frames and stalls in a thread of their own, the main
+# thread polling every 5 ms: the sampler's second thread, and with stacks
+# its stacks too), side by side: the recorder's CPU time
 # (run.ini recorder_cpu_s, without its helpers), the worst lateness of its
 # loop (a stall's unwinding runs in it), its peak RSS (GNU time), and with
 # stacks the bytes added per stall, samples taken, lost and unwound.
@@ -31,25 +34,28 @@ for ((i = 1; i < S; i++)); do st="$st --stall cpu:300@$i"; done
 TIME=/usr/bin/time
 [ -x $TIME ] || TIME=
 ini() { sed -n "s/^$2=//p" "$1" | head -n1; }
-printf '%-14s %10s %8s %10s %9s %12s %9s %8s %8s\n' mode cpu_s cpu_% late_ms rss_kb bytes/stall stalls samples lost
-for mode in --no-stacks "--stacks 1000"; do
-	d=$T/run${mode// /}
+printf '%-17s %10s %8s %10s %9s %12s %9s %8s %8s\n' mode cpu_s cpu_% late_ms rss_kb bytes/stall stalls samples lost
+# LABEL|RECORD OPTIONS|GAME OPTIONS
+for row in "no-stacks|--no-stacks|" "stacks 1000|--stacks 1000|" \
+	"no-stacks, 2 thr|--no-stacks|--render-thread" "stacks, 2 thr|--stacks 1000|--render-thread"; do
+	IFS='|' read -r label mode game <<<"$row"
+	d=$T/run${label// /}
 	rss=-
 	if [ -n "$TIME" ]; then
 		# shellcheck disable=SC2086
 		$TIME -f %M -o "$T/rss" "$SS_BIN" record -q --no-exact -o "$d" $mode -- "$GAME" \
-			--fps 60 --seconds "$S" $st >"$T/out" 2>&1 || { echo "record failed: $(tail -3 "$T/out")"; exit 1; }
+			--fps 60 --seconds "$S" $game $st >"$T/out" 2>&1 || { echo "record failed: $(tail -3 "$T/out")"; exit 1; }
 		rss=$(tail -1 "$T/rss")
 	else
 		# shellcheck disable=SC2086
-		"$SS_BIN" record -q --no-exact -o "$d" $mode -- "$GAME" --fps 60 --seconds "$S" $st \
-			>"$T/out" 2>&1 || { echo "record failed: $(tail -3 "$T/out")"; exit 1; }
+		"$SS_BIN" record -q --no-exact -o "$d" $mode -- "$GAME" --fps 60 --seconds "$S" $game \
+			$st >"$T/out" 2>&1 || { echo "record failed: $(tail -3 "$T/out")"; exit 1; }
 	fi
 	n=$(ini "$d/run.ini" stacks_stalls)
 	b=$(ini "$d/run.ini" stacks_bytes)
 	per=-
 	[ -n "$n" ] && [ "$n" -gt 0 ] && per=$((b / n))
-	printf '%-14s %10s %8s %10s %9s %12s %9s %8s %8s\n' "${mode#--}" "$(ini "$d/run.ini" recorder_cpu_s)" \
+	printf '%-17s %10s %8s %10s %9s %12s %9s %8s %8s\n' "$label" "$(ini "$d/run.ini" recorder_cpu_s)" \
 		"$(ini "$d/run.ini" recorder_cpu_pct)" "$(ini "$d/run.ini" recorder_late_max_ms)" "$rss" \
 		"$per" "${n:--}" "$(ini "$d/run.ini" stacks_samples)" "$(ini "$d/run.ini" stacks_lost)"
 	r=$(ini "$d/run.ini" stacks_reason)
