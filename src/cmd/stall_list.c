@@ -83,6 +83,16 @@ static void stall_apis(const struct analysis *a, size_t i, uint64_t ans, uint64_
 	}
 }
 
+int stall_where(const struct rec *r, const struct stall_item *s, struct where *w)
+{
+	double an = (double)s->t0_ns + s->t_s * 1e9;
+	/* the recorder stamps a stall's stacks at the frame that began it */
+	uint64_t a = an <= 1e6 ? 0 : (uint64_t)(an - 1e6);
+	uint64_t b = (uint64_t)(an + s->ms * 1e6);
+
+	return where_stall(r, a, b, w);
+}
+
 void stall_api_text(struct strbuf *sb, const struct stall_item *s)
 {
 	for (size_t k = 0; k < s->napi; k++)

@@ -13,6 +13,7 @@
 
 #include "core/causes.h"
 #include "core/strbuf.h"
+#include "core/where.h"
 #include "run/analyse.h"
 
 #define STALL_INTERVALS 8	/* intervals listed per stall (JSON; text: the first 2) */
@@ -54,6 +55,11 @@ const char *stall_sub_short(enum cause_sub s);
 
 /* The evidence as one line of text (STACK_LINES of a kernel stack). */
 void stall_evidence_text(struct strbuf *sb, const struct cause_evidence *e, long stack_lines);
+
+/* S's user stacks (core/where.h: where_stall over the stall's time, from
+ * 1 ms before it began, where the recorder stamps them, to its end) into
+ * *W, which where_free frees. 0 or -ENOMEM. */
+int stall_where(const struct rec *r, const struct stall_item *s, struct where *w);
 
 /* The API calls in words: "in glLinkProgram 281.0 ms" (nothing when none). */
 void stall_api_text(struct strbuf *sb, const struct stall_item *s);

@@ -46,6 +46,8 @@ static const char usage_text[] =
 	"  --stall-ms MS    a stall is a frame over MS (default 100)\n"
 	"  --rules FILE     reload rules (see stallscope-report(1))\n"
 	"  --pass S,...     pass starts, overriding run.ini's\n"
+	"  --at S           only the stall at S s (its t_s as listed, or any time\n"
+	"                   inside it), in every output below\n"
 	"  --folded         the stalls' stacks in the collapsed-stack format\n"
 	"                   (flamegraph.pl, speedscope, inferno), by cause, in us\n"
 	"  --stack-lines N  lines of a kernel stack, and user stacks per stall under\n"
@@ -55,7 +57,8 @@ static const char usage_text[] =
 	"\n"
 	"EXAMPLES\n"
 	"  stallscope stalls runs/2026*-fakegame/\n"
-	"  stallscope stalls --warmup 0 --json run/ | jq '.[0].stalls[].cause'\n";
+	"  stallscope stalls --warmup 0 --json run/ | jq '.[0].stalls[].cause'\n"
+	"  stallscope stalls --folded --at 1.008 run/ > stall.folded   # one stall's flame graph\n";
 
 
 static int add_stall_row(struct table *t, const struct rec *rec, const struct stall_item *s,
@@ -105,16 +108,6 @@ static int add_stall_row(struct table *t, const struct rec *rec, const struct st
 	return r;
 }
 
-/* The stall's window in the record's clock. */
-static void stall_ns(const struct stall_item *s, uint64_t *a, uint64_t *b)
-{
-	double an = (double)s->t0_ns + s->t_s * 1e9;
-
-	/* the recorder stamps a stall's stacks at the frame that began it */
-	*a = an <= 1e6 ? 0 : (uint64_t)(an - 1e6);
-	*b = (uint64_t)(an + s->ms * 1e6);
-}
-
 /* Under a list, each stall's hottest user stacks (docs/WHERE.md):
  * "where: 74 % spin_until <- stall_cpu <- main", LINES of them. */
 #define WHERE_DEPTH 5	/* frames shown per where line */
@@ -128,10 +121,8 @@ static int print_where(const struct rec *rec, const struct stall_item *s, size_t
 		return 0;
 	for (size_t i = 0; i < n; i++) {
 		struct where w;
-		uint64_t a, b;
 
-		stall_ns(&s[i], &a, &b);
-		if (where_stall(rec, a, b, &w) < 0 || where_merge(&w, WHERE_DEPTH) < 0) {
+		if (stall_where(rec, &s[i], &w) < 0 || where_merge(&w, WHERE_DEPTH) < 0) {
 			where_free(&w);
 			sb_release(&sb);
 			return -ENOMEM;
@@ -454,23 +445,74 @@ static void json_list(struct json *j, const struct rec *r, const char *key,
 	json_arr_end(j);
 }
 
-enum { OPT_STACK_LINES = 300 };
+enum option_values {
+	OPT_STACK_LINES = REPORT_OPT_EXTRA,
+	OPT_FOLDED,
+	OPT_AT,
+};
 
 struct stalls_own {
 	long stack_lines;
 	bool folded;
+	double at;		/* --at S; NAN: every stall */
 };
 
-/* --stack-lines N and --folded, stalls' own beside report's options. */
-static int take_stack_lines(void *ctx, int c, const char *arg)
+/* --stack-lines N, --folded and --at S, stalls' own beside report's options. */
+static int take_own(void *ctx, int c, const char *arg)
 {
 	struct stalls_own *own = ctx;
 
-	if (c == REPORT_OPT_EXTRA + 1) {
+	switch (c) {
+	case OPT_FOLDED:
 		own->folded = true;
 		return 0;
+	case OPT_AT:
+		return cli_parse_double("--at", arg, 0, 1e9, &own->at) < 0 ? -1 : 0;
+	default:
+		return cli_parse_int("--stack-lines", arg, 0, 1000, &own->stack_lines) < 0 ? -1 : 0;
 	}
-	return cli_parse_int("--stack-lines", arg, 0, 1000, &own->stack_lines) < 0 ? -1 : 0;
+}
+
+/* --at S: the stall at S seconds, the latest to begin at or before it (its
+ * t_s as printed, to the millisecond) and to last past it, alone in its list
+ * (*WIN or *WARM); the other list emptied. 0, or -ENOENT when no stall is
+ * there. */
+static int pick_at(double at, struct stall_item *win, size_t *nwin, struct stall_item *warm,
+		   size_t *nwarm)
+{
+	struct stall_item *best = NULL;
+	size_t n[2] = { *nwin, *nwarm };
+	struct stall_item *l[2] = { win, warm };
+
+	for (int k = 0; k < 2; k++)
+		for (size_t i = 0; i < n[k]; i++) {
+			const struct stall_item *s = &l[k][i];
+
+			if (s->t_s - 0.0005 <= at && at <= s->t_s + s->ms / 1000.0 &&
+			    (!best || s->t_s > best->t_s))
+				best = &l[k][i];
+		}
+	if (!best)
+		return -ENOENT;
+	if (best >= win && best < win + *nwin) {
+		win[0] = *best;
+		*nwin = 1;
+		*nwarm = 0;
+	} else {
+		warm[0] = *best;
+		*nwarm = 1;
+		*nwin = 0;
+	}
+	return 0;
+}
+
+/* The stalls' times, for an --at that found none: "1.008, 1.708". */
+static void stall_times(struct strbuf *sb, const struct stall_item *s, size_t n)
+{
+	for (size_t i = 0; i < n && i < 8; i++)
+		sb_addf(sb, "%s%.3f", sb->len ? ", " : "", s[i].t_s);
+	if (n > 8)
+		sb_adds(sb, ", ...");
 }
 
 /* A frame for the collapsed-stack format: no ';' (the separator) and no
@@ -499,10 +541,8 @@ static int print_folded(const struct rec *rec, const struct stall_item *s, size_
 	for (size_t i = 0; i < n; i++) {
 		const char *cause = cause_name(s[i].v.cause);
 		struct where w;
-		uint64_t a, b;
 
-		stall_ns(&s[i], &a, &b);
-		if (where_stall(rec, a, b, &w) < 0) {
+		if (stall_where(rec, &s[i], &w) < 0) {
 			sb_release(&sb);
 			return -ENOMEM;
 		}
@@ -537,17 +577,18 @@ int cmd_stalls(int argc, char **argv)
 	struct strbuf emsg = STRBUF_INIT;
 	double *pass = NULL;
 	static const struct option own[] = {
-		{ "stack-lines", required_argument, NULL, REPORT_OPT_EXTRA },
-		{ "folded", no_argument, NULL, REPORT_OPT_EXTRA + 1 },
+		{ "stack-lines", required_argument, NULL, OPT_STACK_LINES },
+		{ "folded", no_argument, NULL, OPT_FOLDED },
+		{ "at", required_argument, NULL, OPT_AT },
 	};
-	struct stalls_own so = { .stack_lines = 3 };
+	struct stalls_own so = { .stack_lines = 3, .at = NAN };
 	struct json j;
 	int first, i, status = 0;
 	bool any = false;
 
 	o.extra = own;
-	o.nextra = 2;
-	o.on_extra = take_stack_lines;
+	o.nextra = sizeof(own) / sizeof(own[0]);
+	o.on_extra = take_own;
 	o.extra_ctx = &so;
 	first = report_parse_common(argc, argv, usage_text, &o, &pass, NULL);
 	if (first == -2)
@@ -596,6 +637,20 @@ int cmd_stalls(int argc, char **argv)
 		r = stall_list_build(&a, &o.a.m, &win, &nwin, &warm, &nwarm);
 		if (r < 0) {
 			cli_error_errno(r, "'%s'", cli_shown(argv[i]));
+			analysis_release(&a);
+			status = 1;
+			continue;
+		}
+		if (!isnan(so.at) && pick_at(so.at, win, &nwin, warm, &nwarm) < 0) {
+			struct strbuf t = STRBUF_INIT;
+
+			stall_times(&t, win, nwin);
+			stall_times(&t, warm, nwarm);
+			cli_error("'%s': no stall at %.3f s (%s%s)", cli_shown(argv[i]), so.at,
+				  t.len ? "stalls at " : "no stall at all", t.buf);
+			sb_release(&t);
+			free(win);
+			free(warm);
 			analysis_release(&a);
 			status = 1;
 			continue;

@@ -13,9 +13,11 @@
 # frame thread the main thread there is no second thread's stack; with
 # --render-thread (frames from a thread of their own) the main thread is
 # the second sampled thread and its stacks in the stall name its code
-# (__poll <- main_events), the frame thread's render_main. Then
-# --no-stacks records none. Root: kernel-mode samples (the switch-outs)
-# need it at perf_event_paranoid 2.
+# (__poll <- main_events), the frame thread's render_main. `stalls --at S`
+# picks one stall (its t_s, or a time inside it): --folded then has its
+# stacks alone, weighted to its time, and --json that stall alone; a time
+# with no stall is an error. Then --no-stacks records none. Root:
+# kernel-mode samples (the switch-outs) need it at perf_event_paranoid 2.
 . "$SS_SRC/tests/e2e/lib/record.sh"
 [ "$(id -u)" = 0 ] || { echo "skip: not root (switch-out stacks need root at perf_event_paranoid >= 2)"; exit 77; }
 GAME=$SS_BUILD/fakegame
@@ -130,6 +132,33 @@ grep -Eq '^cpu;_start;.*;stall_cpu[^;]*;spin_until [0-9]+$' folded.txt ||
 us=$(awk '{ s += $NF } END { printf "%d", s / 1000 }' folded.txt)
 [ "$us" -ge 950 ] && [ "$us" -le 1150 ] ||
 	fail "--folded's widths add up to $us ms, not the four stalls' ~1000 ms"
+
+# --at S: one stall, by its t_s as listed or a time inside it
+read -r cpu_t cpu_ms sort_mid < <(python3 -c '
+import json, sys
+st = json.load(open(sys.argv[1]))[0]
+st = sorted(st["stalls"] + st["warm_stalls"], key=lambda s: s["t_s"])
+print("%.3f %.3f %.3f" % (st[0]["t_s"], st[0]["ms"], st[3]["t_s"] + st[3]["ms"] / 2000))' stalls.json)
+"$SS_BIN" stalls --folded --at "$cpu_t" run >at.txt || fail "stalls --folded --at $cpu_t"
+expect_eq "--folded --at (the cpu stall): lines not cpu;..." "$(grep -vc '^cpu;' at.txt)" 0
+grep -Eq '^cpu;_start;.*;stall_cpu[^;]*;spin_until [0-9]+$' at.txt || fail "--at $cpu_t: no spin_until: $(head -3 at.txt)"
+grep -Eq 'stall_(sleep|wait|sort)' at.txt && fail "--at $cpu_t has another stall's frames: $(grep -E 'stall_(sleep|wait|sort)' at.txt | head -2)"
+us=$(awk '{ s += $NF } END { printf "%d", s }' at.txt)
+python3 -c "import sys; sys.exit(abs($us / 1000 - $cpu_ms) > 1.0 + $(wc -l <at.txt) / 1000)" ||
+	fail "--at $cpu_t: widths add up to $us us, the stall is $cpu_ms ms"
+"$SS_BIN" stalls --folded --at "$sort_mid" run >at2.txt || fail "stalls --folded --at $sort_mid"
+grep -q 'sort_cmp' at2.txt && ! grep -q 'stall_cpu' at2.txt ||
+	fail "--at $sort_mid (inside the sort stall): $(head -3 at2.txt)"
+"$SS_BIN" stalls --json --at "$sort_mid" run >at.json || fail "stalls --json --at"
+python3 -c '
+import json, sys
+r = json.load(open(sys.argv[1]))[0]
+st = r["stalls"] + r["warm_stalls"]
+assert len(st) == 1 and abs(st[0]["t_s"] + st[0]["ms"] / 2000 - float(sys.argv[2])) < 0.001, st' at.json "$sort_mid" ||
+	fail "stalls --json --at $sort_mid: not the sort stall alone"
+"$SS_BIN" stalls --at 0.01 run >/dev/null 2>at.err
+expect_eq "stalls --at a time with no stall" $? 1
+grep -q "no stall at 0.010 s (stalls at $cpu_t, " at.err || fail "--at 0.01: $(cat at.err)"
 
 # a stripped copy: no symbol for its own functions (FILE+0xOFFSET), but its
 # .eh_frame still unwinds it into glibc's __libc_start_call_main
