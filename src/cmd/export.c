@@ -127,10 +127,11 @@ static int export_one(const struct analyse_opts *ao, const char *input, const ch
 			goto out;
 		print_notes(&a, &notes);
 		fprintf(stderr, "%s: wrote '%s': %zu frames, %zu stalls, %zu thread states, "
-			"%zu intervals, %zu counter values, %zu instants on %zu tracks "
-			"(%llu packets, %llu bytes%s)\n",
+			"%zu intervals, %zu counter values, %zu instants, %zu stack samples, "
+			"%zu API calls on %zu tracks (%llu packets, %llu bytes%s)\n",
 			cli_prog, cli_shown(output), st.frames, st.stalls, st.states, st.intervals,
-			st.counter_values, st.instants, st.tracks, (unsigned long long)packets,
+			st.counter_values, st.instants, st.stack_samples, st.api_calls, st.tracks,
+			(unsigned long long)packets,
 			(unsigned long long)bytes, gz ? " before gzip" : "");
 	}
 	status = 0;

@@ -10,8 +10,10 @@
  *     Stalls by cause          a slice per stall, named by its cause
  *     Segments                 warm-up, window, reloads, damaged spans
  *     counters of the process  major faults/s, CPU %
- *   <thread> (tid)             each sampled thread: its states
+ *   <thread> (tid)             each sampled thread: its states, and the
+ *                              stalls' stacks as callstack samples
  *     off-CPU (exact)          exact mode's intervals of that thread
+ *     API calls                the frame hook's timed calls of that thread
  *   System                     PSI and the disks' counters
  *   Timer probe                late wake-ups, a track per CPU
  *   Interference (watch)       the watcher's findings
@@ -19,7 +21,8 @@
  * Times are the record's CLOCK_MONOTONIC stamps, to the nanosecond; what
  * the analysis gives in seconds (segments) is converted with its t0. This
  * file has the frames, stalls, segments, clocks and the order of it all;
- * export_perfetto_samples.c the threads, counters, probe and watcher.
+ * export_perfetto_samples.c the threads, counters, probe and watcher;
+ * export_perfetto_stacks.c the stacks and the API calls.
  */
 #include <errno.h>
 #include <math.h>
@@ -473,6 +476,7 @@ int export_perfetto(const struct analysis *a, const char *rundir, struct pf_out 
 	ret = ret ? ret : stalls_track(&x);
 	ret = ret ? ret : segments(&x);
 	ret = ret ? ret : export_threads(&x);
+	ret = ret ? ret : export_stacks(&x);
 	ret = ret ? ret : export_counters(&x);
 	ret = ret ? ret : export_probe(&x);
 	ret = ret ? ret : export_interference(&x, rundir);

@@ -18,6 +18,7 @@
 
 struct export_stats {
 	size_t tracks, frames, stalls, states, intervals, counter_values, instants;
+	size_t stack_samples, api_calls;
 	size_t skipped;		/* intervals or deltas left out as inconsistent */
 };
 

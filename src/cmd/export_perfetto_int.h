@@ -49,4 +49,10 @@ int export_counters(struct ex *x);
 int export_probe(struct ex *x);
 int export_interference(struct ex *x, const char *rundir);
 
+/* export_perfetto_stacks.c: the stalls' stacks as callstack samples; the
+ * timed API calls of thread TID on a track under PARENT (its thread's).
+ * 0 or a negative errno. */
+int export_stacks(struct ex *x);
+int export_apispans(struct ex *x, uint64_t parent, int64_t tid);
+
 #endif

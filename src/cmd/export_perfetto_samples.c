@@ -286,6 +286,32 @@ int export_threads(struct ex *x)
 		pf_seq_free(s);
 		if (!ret && r->nintervals)
 			ret = thread_intervals(x, t.uuid, tids[j]);
+		if (!ret && r->napispans)
+			ret = export_apispans(x, t.uuid, tids[j]);
+	}
+	/* a thread that made timed API calls but was not sampled: a track
+	 * of its own for them */
+	for (size_t i = 0; !ret && i < r->napispans && ntids < 64; i++) {
+		int64_t tid = r->apispans[i].tid;
+		const char *name = thread_name(r, tid);
+		struct pf_track t = {
+			.kind = PF_TRACK_THREAD, .pid = pid_at(x, r->apispans[i].start_ns),
+			.tid = tid, .name = name && *name ? name : NULL, .rank = 10 + (int)ntids,
+			.description = "a thread of the program that made timed API calls "
+				       "(not sampled)",
+		};
+		struct pf_seq *s;
+		size_t j;
+
+		for (j = 0; j < ntids && tids[j] != tid; j++)
+			;
+		if (j < ntids || tid <= 0)
+			continue;
+		tids[ntids++] = tid;
+		ret = export_track_open(x, &t, &s);
+		pf_seq_free(s);
+		if (!ret)
+			ret = export_apispans(x, t.uuid, tid);
 	}
 	if (ntids == 64)
 		sb_addf(x->notes, "more than 64 sampled threads: the later ones have no track\n");

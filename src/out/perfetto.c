@@ -7,7 +7,8 @@
  * interned_data/interned_data.proto, track_event/track_event.proto,
  * track_event/track_descriptor.proto, track_event/counter_descriptor.proto,
  * track_event/debug_annotation.proto, track_event/process_descriptor.proto,
- * track_event/thread_descriptor.proto; read at commit ec5d16b of 2026-08),
+ * track_event/thread_descriptor.proto, profiling/profile_common.proto,
+ * profiling/profile_packet.proto; read at commit ec5d16b of 2026-08),
  * and tests/perfetto/stallscope.proto repeats them for protoc --decode.
  * The semantics (incremental clocks, sequence flags, interning) are those
  * of docs/concepts/clock-sync.md and docs/reference/synthetic-track-event.md
@@ -37,6 +38,7 @@ enum {
 	F_PKT_CLOCK_ID = 58,		/* timestamp_clock_id */
 	F_PKT_DEFAULTS = 59,		/* trace_packet_defaults */
 	F_PKT_TRACK_DESC = 60,
+	F_PKT_PERF_SAMPLE = 66,
 	F_PKT_FIRST_ON_SEQ = 87,	/* first_packet_on_sequence */
 };
 /* TracePacket.SequenceFlags */
@@ -73,9 +75,36 @@ enum {
 };
 /* InternedData; EventName, DebugAnnotationName and InternedString are all
  * { iid = 1; name or str = 2 } */
-enum { F_IN_EVENT_NAMES = 2, F_IN_ANNOTATION_NAMES = 3, F_IN_STRINGS = 29 };
+enum {
+	F_IN_EVENT_NAMES = 2,
+	F_IN_ANNOTATION_NAMES = 3,
+	F_IN_FUNCTION_NAMES = 5,	/* InternedString */
+	F_IN_FRAMES = 6,
+	F_IN_CALLSTACKS = 7,
+	F_IN_MAPPING_PATHS = 17,	/* InternedString */
+	F_IN_MAPPINGS = 19,
+	F_IN_STRINGS = 29,
+};
 #define F_ENTRY_IID 1
 #define F_ENTRY_NAME 2
+/* Mapping, Frame, Callstack (profile_common.proto) */
+#define F_MAP_IID 1
+#define F_MAP_PATH_IDS 7
+#define F_FRAME_IID 1
+#define F_FRAME_NAME_ID 2
+#define F_FRAME_MAPPING_ID 3
+#define F_FRAME_REL_PC 4
+#define F_CS_IID 1
+#define F_CS_FRAME_IDS 2
+/* PerfSample (profile_packet.proto) and Profiling.CpuMode */
+#define F_PS_PID 2
+#define F_PS_TID 3
+#define F_PS_CALLSTACK_IID 4
+#define F_PS_CPU_MODE 5
+enum { CPU_MODE_KERNEL = 1, CPU_MODE_USER = 2 };
+/* our two mappings: the program's (no path: frames come named) and
+ * Perfetto's kernel one ("/kernel", no build id) */
+enum { MAPPING_USER = 1, MAPPING_KERNEL = 2 };
 /* TrackDescriptor, ProcessDescriptor, ThreadDescriptor, CounterDescriptor */
 enum {
 	F_TD_UUID = 1,
@@ -317,34 +346,51 @@ struct pf_seq {
 	uint64_t t_ns;		/* the event being built */
 	bool uses_state;	/* it refers to interned strings */
 	bool oom;
+	bool mappings;		/* MAPPING_USER and MAPPING_KERNEL sent */
 	struct intern names, keys, strs;
+	struct intern fnames, frames, stacks;	/* callstacks: function names, frames */
+	struct strbuf key;	/* a frame's or callstack's interning key */
 	struct pbuf ev;		/* the TrackEvent being built */
 	struct pbuf in;		/* the InternedData entries it adds */
 };
 
-/* The iid of S in table T; a new one is added to s->in (FIELD of
- * InternedData). 0 when out of memory. */
-static uint64_t intern(struct pf_seq *s, struct intern *t, uint32_t field, const char *str)
+/* The iid of KEY in table T, *ISNEW when it was added (the caller then
+ * writes its entry). 0 when out of memory. */
+static uint64_t intern_key(struct pf_seq *s, struct intern *t, const char *key, bool *isnew)
 {
 	size_t k;
 
+	*isnew = false;
 	if (2 * (t->n + 1) > t->cap && intern_grow(t) < 0)
 		goto oom;
-	for (k = hash_str(str) & (t->cap - 1); t->key[k]; k = (k + 1) & (t->cap - 1))
-		if (!strcmp(t->key[k], str))
+	for (k = hash_str(key) & (t->cap - 1); t->key[k]; k = (k + 1) & (t->cap - 1))
+		if (!strcmp(t->key[k], key))
 			return t->iid[k];
-	t->key[k] = strdup(str);
+	t->key[k] = strdup(key);
 	if (!t->key[k])
 		goto oom;
 	t->iid[k] = ++t->n;
-	pb_begin(&s->in, field);
-	pb_varint(&s->in, F_ENTRY_IID, t->iid[k]);
-	pb_str(&s->in, F_ENTRY_NAME, str);
-	pb_end(&s->in);
+	*isnew = true;
 	return t->iid[k];
 oom:
 	s->oom = true;
 	return 0;
+}
+
+/* The iid of STR in table T; a new one is added to s->in (FIELD of
+ * InternedData: { iid = 1; name or str = 2 }). 0 when out of memory. */
+static uint64_t intern(struct pf_seq *s, struct intern *t, uint32_t field, const char *str)
+{
+	bool isnew;
+	uint64_t iid = intern_key(s, t, str, &isnew);
+
+	if (isnew) {
+		pb_begin(&s->in, field);
+		pb_varint(&s->in, F_ENTRY_IID, iid);
+		pb_str(&s->in, F_ENTRY_NAME, str);
+		pb_end(&s->in);
+	}
+	return iid;
 }
 
 int pf_seq_open(struct pf_out *o, uint32_t id, uint64_t track, uint64_t base_ns,
@@ -356,6 +402,7 @@ int pf_seq_open(struct pf_out *o, uint32_t id, uint64_t track, uint64_t base_ns,
 
 	if (!s)
 		return -ENOMEM;
+	sb_init(&s->key);
 	s->o = o;
 	s->id = id;
 	s->last_ns = base_ns;
@@ -393,6 +440,10 @@ void pf_seq_free(struct pf_seq *s)
 	intern_release(&s->names);
 	intern_release(&s->keys);
 	intern_release(&s->strs);
+	intern_release(&s->fnames);
+	intern_release(&s->frames);
+	intern_release(&s->stacks);
+	sb_release(&s->key);
 	pb_release(&s->ev);
 	pb_release(&s->in);
 	free(s);
@@ -543,4 +594,95 @@ int pf_counter(struct pf_seq *s, uint64_t t_ns, double v)
 	pb_varint(&s->ev, F_TE_TYPE, TE_TYPE_COUNTER);
 	pb_double(&s->ev, F_TE_DOUBLE_VALUE, v);
 	return seq_packet(s, F_PKT_TRACK_EVENT, &s->ev);
+}
+
+/* ---------------------------------------------------------- callstacks */
+
+/* The two mappings, in the packet that first needs them. */
+static void mappings(struct pf_seq *s)
+{
+	if (s->mappings)
+		return;
+	s->mappings = true;
+	pb_begin(&s->in, F_IN_MAPPING_PATHS);
+	pb_varint(&s->in, F_ENTRY_IID, 1);
+	pb_str(&s->in, F_ENTRY_NAME, "kernel");
+	pb_end(&s->in);
+	pb_begin(&s->in, F_IN_MAPPINGS);
+	pb_varint(&s->in, F_MAP_IID, MAPPING_USER);
+	pb_end(&s->in);
+	pb_begin(&s->in, F_IN_MAPPINGS);
+	pb_varint(&s->in, F_MAP_IID, MAPPING_KERNEL);
+	pb_varint(&s->in, F_MAP_PATH_IDS, 1);
+	pb_end(&s->in);
+}
+
+/* The iid of frame F (its name interned too). 0 when out of memory. */
+static uint64_t frame_iid(struct pf_seq *s, const struct pf_frame *f)
+{
+	uint64_t name, iid;
+	bool isnew;
+
+	sb_reset(&s->key);
+	if (sb_adds(&s->key, f->kernel ? "k" : "u") < 0 || sb_adds(&s->key, f->name) < 0) {
+		s->oom = true;
+		return 0;
+	}
+	iid = intern_key(s, &s->frames, s->key.buf, &isnew);
+	if (!isnew)
+		return iid;
+	name = intern(s, &s->fnames, F_IN_FUNCTION_NAMES, f->name);
+	mappings(s);
+	pb_begin(&s->in, F_IN_FRAMES);
+	pb_varint(&s->in, F_FRAME_IID, iid);
+	pb_varint(&s->in, F_FRAME_NAME_ID, name);
+	pb_varint(&s->in, F_FRAME_MAPPING_ID, f->kernel ? MAPPING_KERNEL : MAPPING_USER);
+	pb_varint(&s->in, F_FRAME_REL_PC, 0);
+	pb_end(&s->in);
+	return iid;
+}
+
+uint64_t pf_callstack(struct pf_seq *s, const struct pf_frame *f, size_t n)
+{
+	uint64_t *ids = calloc(n ? n : 1, sizeof(*ids)), iid;
+	bool isnew;
+	char num[24];
+
+	if (!ids) {
+		s->oom = true;
+		return 0;
+	}
+	for (size_t i = 0; i < n; i++)
+		ids[i] = frame_iid(s, &f[i]);
+	/* the key: the frames' iids */
+	sb_reset(&s->key);
+	for (size_t i = 0; i < n; i++) {
+		snprintf(num, sizeof(num), "%llu,", (unsigned long long)ids[i]);
+		if (sb_adds(&s->key, num) < 0)
+			s->oom = true;
+	}
+	iid = s->oom ? 0 : intern_key(s, &s->stacks, s->key.buf, &isnew);
+	if (iid && isnew) {
+		pb_begin(&s->in, F_IN_CALLSTACKS);
+		pb_varint(&s->in, F_CS_IID, iid);
+		for (size_t i = 0; i < n; i++)
+			pb_varint(&s->in, F_CS_FRAME_IDS, ids[i]);
+		pb_end(&s->in);
+	}
+	free(ids);
+	s->uses_state = true;
+	return iid;
+}
+
+int pf_sample(struct pf_seq *s, uint64_t t_ns, int32_t pid, int64_t tid, uint64_t callstack,
+	      bool kernel)
+{
+	pb_reset(&s->ev);
+	s->t_ns = t_ns;
+	pb_varint(&s->ev, F_PS_PID, (uint64_t)(uint32_t)pid);
+	pb_varint(&s->ev, F_PS_TID, (uint64_t)(uint32_t)tid);
+	pb_varint(&s->ev, F_PS_CALLSTACK_IID, callstack);
+	pb_varint(&s->ev, F_PS_CPU_MODE, kernel ? CPU_MODE_KERNEL : CPU_MODE_USER);
+	s->uses_state = true;
+	return seq_packet(s, F_PKT_PERF_SAMPLE, &s->ev);
 }

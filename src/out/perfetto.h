@@ -7,7 +7,8 @@
  * cites the .proto files), checked by tests/perfetto/stallscope.proto and
  * protoc --decode.
  *
- * The model: one packet sequence per track. A sequence starts with its
+ * The model: one packet sequence per track (and one for the stalls'
+ * callstack samples). A sequence starts with its
  * defaults (the track every event lands on, the clock) and a clock snapshot
  * of its own incremental clock against CLOCK_MONOTONIC, so that an event
  * costs its time as a delta from the previous one, in ns, and no track id;
@@ -97,5 +98,27 @@ int pf_emit(struct pf_seq *s);
 
 /* A counter track's value from T_NS on. 0 or a negative errno. */
 int pf_counter(struct pf_seq *s, uint64_t t_ns, double v);
+
+/*
+ * Callstack samples: Perfetto's PerfSample (the packet of its linux.perf
+ * data source), which its UI draws on the sampled thread's track and sums
+ * into a flame graph for a selected range. The thread is the sample's own
+ * (PID, TID), whatever S's track. A frame is a name; user frames sit in one
+ * mapping with no path (they come named, so none is needed to symbolize
+ * them), kernel frames in Perfetto's kernel mapping ("/kernel"); frames,
+ * their names and callstacks are interned per sequence.
+ */
+struct pf_frame {
+	const char *name;
+	bool kernel;
+};
+/* The iid of the callstack of the N frames F, outermost first (Perfetto's
+ * order), interned on S with its frames (sent with S's next packet). 0 when
+ * out of memory: S then fails its next packet. */
+uint64_t pf_callstack(struct pf_seq *s, const struct pf_frame *f, size_t n);
+/* A sample of thread TID of process PID at T_NS in CALLSTACK (pf_callstack's),
+ * taken in the kernel when KERNEL, else in user mode. 0 or a negative errno. */
+int pf_sample(struct pf_seq *s, uint64_t t_ns, int32_t pid, int64_t tid, uint64_t callstack,
+	      bool kernel);
 
 #endif

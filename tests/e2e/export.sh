@@ -13,7 +13,10 @@
 # track for each source the record holds; the threads' tracks with the
 # program's pid; the probe's and the watcher's tracks; the clock snapshot
 # relates MONOTONIC to BOOTTIME and REALTIME as run.ini says; -z writes the
-# same bytes gzip-compressed. Then a real program (glxgears under Xvfb), and
+# same bytes gzip-compressed; where the run has stacks, each stall's
+# callstack samples (PerfSample) are `stalls --json`'s stacks, sample for
+# sample, on the frame thread, inside the stall, and the cpu stall's name
+# spin_until <- stall_cpu. Then a real program (glxgears under Xvfb), and
 # the runs that hold little: no samples (--no-sample), no frames (sleep), a
 # killed recorder's torn record, a damaged block: each a valid trace with a
 # note. And the refusals: no format, a frame log, two runs, a bad -o.
@@ -132,6 +135,35 @@ for ts, name, a in t.instants[w["uuid"]]:
 snap = {3: int(ini["clock_mono_ns"]), 6: int(ini["clock_boot_ns"]), 1: int(ini["clock_real_ns"])}
 check(snap in t.clocks, "no snapshot %s in %s" % (snap, t.clocks[:2]))
 check(t.primary is None, "a record with BOOTTIME must not claim the trace's clock")
+# the stalls' stacks as callstack samples: stalls --json's, sample for sample
+if ini.get("stacks") == "on":
+    from collections import Counter
+    stl = sorted(sl["stalls"] + sl["warm_stalls"], key=lambda x: x["t_s"])
+    spans = [(s[0], s[1]) for s in fs if s[2] == "stall"]
+    check(len(spans) == len(stl), "%d stall slices, %d stalls" % (len(spans), len(stl)))
+    inside = 0
+    for (b, e), x in zip(spans, stl):
+        got = Counter((tuple(f), tuple(m)) for ts, pid, tid, f, mode, m in t.samples if b <= ts <= e)
+        want = Counter()
+        for y in x.get("stacks", []):
+            k = y.get("kernel", [])
+            want[(tuple(reversed(y["frames"])) + tuple(reversed(k)),
+                  ("",) * len(y["frames"]) + ("/kernel",) * len(k))] += y["n"]
+        check(got == want, "stall at %.3f s: samples %s, stalls --json %s" %
+              (x["t_s"], sorted(got.items())[:2], sorted(want.items())[:2]))
+        inside += sum(got.values())
+    check(inside == len(t.samples) > 0, "%d samples, %d inside stalls" % (len(t.samples), inside))
+    check(all(pid == int(ini["pid"]) and tid == int(ini["frame_thread"]) for _, pid, tid, _, _, _ in t.samples),
+          "samples not of the frame thread %s: %s" % (ini["frame_thread"], {s[1:3] for s in t.samples}))
+    check(all((mode == "MODE_KERNEL") == ("/kernel" in m) for _, _, _, _, mode, m in t.samples),
+          "a sample's cpu_mode is not whether it has kernel frames")
+    cpu = [s for (b, e), x in zip(spans, stl) if x["cause"] == "cpu" for s in t.samples if b <= s[0] <= e]
+    busy = [s for s in cpu if "spin_until" in s[3] and any(f.startswith("stall_cpu") for f in s[3][:s[3].index("spin_until")])]
+    check(len(cpu) >= 100 and len(busy) >= 0.9 * len(cpu),
+          "the cpu stall: %d of %d samples in stall_cpu -> spin_until" % (len(busy), len(cpu)))
+    print("ok: %d callstack samples, the cpu stall's %d in spin_until" % (len(t.samples), len(busy)))
+else:
+    print("(no stacks in this run: %s)" % ini.get("stacks_reason"))
 print("ok: %d packets, %d tracks, %d frames, stalls %s" % (t.packets, len(t.tracks), len(fs), got2))
 PY
 
@@ -222,4 +254,8 @@ expect_eq "export of two runs" $? 2
 expect_eq "export to a directory that is not there" $? 1
 grep -q "cannot write '/nonexistent/x.pftrace'" bad.err || fail "bad output: $(cat bad.err)"
 "$SS_BIN" export --help | grep -q "EXAMPLES" || fail "export --help"
+if [ "$(ini game/run.ini stacks)" != on ]; then
+	echo "skip: the run has no stacks ($(ini game/run.ini stacks_reason)): the callstack samples are not checked"
+	exit 77
+fi
 echo "ok"

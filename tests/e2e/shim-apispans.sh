@@ -9,7 +9,9 @@
 # passed on once; `stalls` must say "in glLinkProgram 300.x ms" with cause
 # cpu (shader compile) and "in glClientWaitSync" with gpu (fence wait), and
 # --json the same in api_calls and sub_cause; the 2 ms compile is in no
-# stall. Without a recorder the library passes the calls through. Then the
+# stall. `export --perfetto` puts the 3 calls as slices on an "API calls"
+# track under the calling thread's track (protoc decodes it). Without a
+# recorder the library passes the calls through. Then the
 # Vulkan layer on lavapipe: ss-vkwait's 300 ms vkWaitForFences (a fence
 # nothing signals) is a span, and its stall says "in vkWaitForFences" and
 # gpu (fence wait); its sub-millisecond vkQueueWaitIdle is no span; and a
@@ -58,13 +60,45 @@ assert all(not x["api_calls"] for x in s if x not in link + wait)
 PY
 echo "ok: stalls names the call and its sub-cause, in text and JSON"
 
+# export --perfetto: the spans as slices under the calling thread's track
+skip=
+if command -v protoc >/dev/null; then
+	"$SS_BIN" export --perfetto --warmup 0 -o api.pftrace api 2>export.err ||
+		fail "export: $(cat export.err)"
+	grep -q ", 3 API calls on " export.err || fail "export's summary: $(cat export.err)"
+	PYTHONPATH=$SS_SRC/tests/e2e/lib python3 - "$SS_SRC/tests/perfetto/stallscope.proto" api.pftrace \
+		"$("$SS_BIN" dump api | grep '^apispan ')" <<'PY' || fail "the trace's API calls"
+import re, sys, pftrace
+t = pftrace.load(sys.argv[2], sys.argv[1])
+assert not t.unknown and not t.errors and not t.unclosed, (t.unknown[:3], t.errors[:3])
+want = []
+for l in sys.argv[3].splitlines():
+    m = re.search(r"t=(\d+)\.(\d{9}) .*dur=(\d+)\.(\d{9}) .*tid=(\d+) .*name='(\w+)'", l)
+    assert m, l
+    a, d = int(m.group(1) + m.group(2)), int(m.group(3) + m.group(4))
+    want.append((int(m.group(5)), a, a + d, m.group(6)))
+got = []
+for tr in t.tracks.values():
+    if tr["name"] != "API calls":
+        continue
+    th = t.tracks[tr["parent"]]
+    assert th["kind"] == "thread", th
+    got += [(th["tid"], b, e, n) for b, e, n, a in t.slices.get(tr["uuid"], [])
+            if abs(a["ms"] - (e - b) / 1e6) < 0.001]
+assert sorted(got) == sorted(want) and len(want) == 3, (sorted(got), sorted(want))
+print("ok: the trace has the 3 calls on their thread's API calls track, to the ns: %s" % [g[3] for g in got])
+PY
+else
+	skip="no protoc (package protobuf-compiler): the trace's API calls"
+fi
+
 LD_PRELOAD="$SHIM" "$STUB/ss-stubapi" 2 2 >plain.txt || fail "ss-stubapi without a recorder"
 expect_eq "without a recorder: stub calls" "$(sed -n 's/^stub calls //p' plain.txt)" 3
 echo "ok: without a recorder the calls pass through"
 
 LVP=$(ls /usr/share/vulkan/icd.d/lvp_icd*.json 2>/dev/null | head -n1)
 if [ -z "$LVP" ]; then
-	echo "skip: no lavapipe driver (package mesa-vulkan-drivers): the Vulkan part"
+	echo "skip: no lavapipe driver (package mesa-vulkan-drivers): the Vulkan part${skip:+; $skip}"
 	exit 77
 fi
 [ -x "$SS_BUILD/ss-vkwait" ] || { echo "skip: no $SS_BUILD/ss-vkwait (no Vulkan headers)"; exit 77; }
@@ -83,3 +117,7 @@ grep -Eq 'gpu \(fence wait\) .*in vkWaitForFences 30[0-9]\.[0-9] ms' vk.txt ||
 grep -Eq 'cpu \(shader compile\) .*in vkCreateGraphicsPipelines 30[0-9]\.[0-9] ms' vk.txt ||
 	fail "vk: the stall does not say cpu (shader compile), in vkCreateGraphicsPipelines 300 ms"
 echo "ok: the Vulkan layer's vkWaitForFences and vkCreateGraphicsPipelines spans name their stalls"
+if [ -n "$skip" ]; then
+	echo "skip: $skip"
+	exit 77
+fi

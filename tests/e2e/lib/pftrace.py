@@ -15,6 +15,8 @@ paired begin with end per track, instants, counters.
     t.unclosed[uuid]   slices begun and never ended
     t.instants[uuid]   [(ns, name, args)]
     t.counters[uuid]   [(ns, value)]
+    t.samples          callstack samples (PerfSample): [(ns, pid, tid, frames
+                       outermost first, cpu mode, the frames' mapping paths)]
     t.errors           what did not read as trace_processor would
 """
 import gzip
@@ -68,6 +70,7 @@ class Trace:
         self.clocks = []         # the machine's clock snapshots: {id: ns}
         self.primary = None
         self.packets = 0
+        self.samples = []
         seqs = {}
         stacks = {}
         for key, pkt in _parse_text(text):
@@ -76,11 +79,11 @@ class Trace:
                 continue
             self.packets += 1
             sid = int(_get(pkt, "trusted_packet_sequence_id", "0"))
-            st = seqs.setdefault(sid, {"track": None, "clock": None, "last": None,
-                                       "names": {}, "keys": {}, "strs": {}})
+            st = seqs.setdefault(sid, {"track": None, "clock": None, "last": None})
             flags = int(_get(pkt, "sequence_flags", "0"))
-            if flags & 1:
-                st["names"], st["keys"], st["strs"] = {}, {}, {}
+            if flags & 1 or "names" not in st:
+                for table in ("names", "keys", "strs", "fnames", "frames", "stacks", "paths", "maps"):
+                    st[table] = {}
             d = _get(pkt, "trace_packet_defaults")
             if d is not None:
                 st["clock"] = int(_get(d, "timestamp_clock_id", "0"))
@@ -91,9 +94,20 @@ class Trace:
                 if not flags & 2:
                     self.errors.append("seq %d: interned data without SEQ_NEEDS_INCREMENTAL_STATE" % sid)
                 for kind, table in (("event_names", "names"), ("debug_annotation_names", "keys"),
-                                    ("debug_annotation_string_values", "strs")):
+                                    ("debug_annotation_string_values", "strs"),
+                                    ("function_names", "fnames"), ("mapping_paths", "paths")):
                     for e in _all(ind, kind):
                         st[table][int(_get(e, "iid"))] = _get(e, "name", _get(e, "str"))
+                # callstacks: what trace_processor's StackProfileSequenceState
+                # looks up (a frame's name and mapping, a mapping's path)
+                for e in _all(ind, "mappings"):
+                    st["maps"][int(_get(e, "iid"))] = [int(x) for x in _all(e, "path_string_ids")]
+                for e in _all(ind, "frames"):
+                    st["frames"][int(_get(e, "iid"))] = (int(_get(e, "function_name_id", "0")),
+                                                         int(_get(e, "mapping_id", "0")),
+                                                         _get(e, "rel_pc"))
+                for e in _all(ind, "callstacks"):
+                    st["stacks"][int(_get(e, "iid"))] = [int(x) for x in _all(e, "frame_ids")]
             cs = _get(pkt, "clock_snapshot")
             if cs is not None:
                 clk = {int(_get(c, "clock_id")): int(_get(c, "timestamp")) for c in _all(cs, "clocks")}
@@ -126,6 +140,10 @@ class Trace:
             td = _get(pkt, "track_descriptor")
             if td is not None:
                 self._track(td, t)
+                continue
+            ps = _get(pkt, "perf_sample")
+            if ps is not None:
+                self._sample(sid, st, flags, t, ps)
                 continue
             te = _get(pkt, "track_event")
             if te is None:
@@ -199,6 +217,35 @@ class Trace:
         if uuid in self.tracks:
             self.errors.append("track %d described twice" % uuid)
         self.tracks[uuid] = d
+
+    def _sample(self, sid, st, flags, t, ps):
+        if t is None:
+            self.errors.append("seq %d: a sample without a timestamp" % sid)
+            return
+        if not flags & 2:
+            self.errors.append("seq %d: a sample without SEQ_NEEDS_INCREMENTAL_STATE" % sid)
+        cs = int(_get(ps, "callstack_iid", "0"))
+        if cs not in st["stacks"]:
+            self.errors.append("seq %d: callstack iid %d not interned" % (sid, cs))
+            return
+        names, maps = [], []
+        for fid in st["stacks"][cs]:
+            if fid not in st["frames"]:
+                self.errors.append("seq %d: frame iid %d not interned" % (sid, fid))
+                return
+            nid, mid, rel_pc = st["frames"][fid]
+            if nid not in st["fnames"] or mid not in st["maps"] or rel_pc is None:
+                self.errors.append("seq %d: frame %d: name %d, mapping %d, rel_pc %s" %
+                                   (sid, fid, nid, mid, rel_pc))
+                return
+            path = st["maps"][mid]
+            if any(p not in st["paths"] for p in path):
+                self.errors.append("seq %d: mapping %d: a path not interned" % (sid, mid))
+                return
+            names.append(st["fnames"][nid])
+            maps.append("".join("/" + st["paths"][p] for p in path))
+        self.samples.append((t, int(_get(ps, "pid")), int(_get(ps, "tid")), names,
+                             _get(ps, "cpu_mode"), maps))
 
     def by_name(self, name, parent=None):
         for t in self.tracks.values():
