@@ -3,7 +3,7 @@
 # The html page's assets, embedded into ss_out (cmake/embed.cmake): the
 # vendored uPlot (third_party/uplot, checked here against its SHA256SUMS:
 # a changed file is a configure error, scripts/update-uplot.sh makes both),
-# the page's own script and style (share/html) and docs/METRICS.md, whose
+# the page's own scripts and style (share/html) and docs/METRICS.md, whose
 # column table gives the page its tooltips.
 
 file(STRINGS ${CMAKE_SOURCE_DIR}/third_party/uplot/SHA256SUMS uplot_sums)
@@ -16,11 +16,12 @@ foreach(line ${uplot_sums})
 	endif()
 endforeach()
 
-set(html_names ss_html_uplot_js ss_html_uplot_css ss_html_uplot_license ss_html_page_js
-	ss_html_page_css ss_html_metrics_md)
+set(html_names ss_html_uplot_js ss_html_uplot_css ss_html_uplot_license ss_html_flame_js
+	ss_html_page_js ss_html_page_css ss_html_metrics_md)
 set(html_files ${CMAKE_SOURCE_DIR}/third_party/uplot/uPlot.iife.min.js
 	${CMAKE_SOURCE_DIR}/third_party/uplot/uPlot.min.css
 	${CMAKE_SOURCE_DIR}/third_party/uplot/LICENSE
+	${CMAKE_SOURCE_DIR}/share/html/flame.js
 	${CMAKE_SOURCE_DIR}/share/html/page.js
 	${CMAKE_SOURCE_DIR}/share/html/page.css
 	${CMAKE_SOURCE_DIR}/docs/METRICS.md)

@@ -2,9 +2,10 @@
 // page.js: draws `stallscope html`'s page from its data (src/cmd/html.c):
 // per run, every frame on a uPlot plot with the segments shaded and the
 // stalls marked in their cause's colour, the stall table, the stall seconds
-// by cause, the frame-time histogram and percentile curve, the metrics with
-// METRICS.md's definitions, run.ini. window.ssReport exposes what was drawn
-// (the tests read it).
+// by cause, the flame graphs of the selected stall and of all stalls by
+// cause (flame.js), the frame-time histogram and percentile curve, the
+// metrics with METRICS.md's definitions, run.ini. window.ssReport exposes
+// what was drawn (the tests read it).
 "use strict";
 
 const CAUSE_COLORS = {
@@ -43,13 +44,18 @@ function metricDocs() {
 	return docs;
 }
 
-async function decodeGaps(frames) {
-	if (!frames.n) return new Float64Array(0);
-	const bin = atob(frames.gaps_u32le_gz_b64);
+// Base64 of gzip-compressed bytes, as an ArrayBuffer.
+async function gunzipB64(b64) {
+	const bin = atob(b64);
 	const bytes = new Uint8Array(bin.length);
 	for (let i = 0; i < bin.length; i++) bytes[i] = bin.charCodeAt(i);
 	const stream = new Blob([bytes]).stream().pipeThrough(new DecompressionStream("gzip"));
-	const buf = await new Response(stream).arrayBuffer();
+	return new Response(stream).arrayBuffer();
+}
+
+async function decodeGaps(frames) {
+	if (!frames.n) return new Float64Array(0);
+	const buf = await gunzipB64(frames.gaps_u32le_gz_b64);
 	const dv = new DataView(buf);
 	const n = buf.byteLength / 4;
 	if (n !== frames.n) throw new Error("frame data: " + n + " frames decoded, " + frames.n + " expected");
@@ -68,6 +74,7 @@ function tooltipText(s) {
 	let t = "t " + fmt(s.t_s, 3) + " s, " + fmt(s.ms, 1) + " ms: " + s.cause +
 		(s.sub ? " (" + s.sub + ")" : "") + " " + fmt(100 * s.share, 0) + " %";
 	if (s.second) t += ", second " + s.second + " " + fmt(100 * s.second_share, 0) + " %";
+	if (s.api) t += "\n" + s.api;
 	t += "\n" + s.evidence;
 	for (const iv of s.intervals) t += "\n  " + iv;
 	if (s.intervals_all > s.intervals.length)
@@ -188,8 +195,10 @@ function drawPlot(box, run, x, y, view) {
 }
 
 function stallTable(run, view) {
+	// the API call column where a stall sat in a timed call ("in glLinkProgram 281.0 ms")
+	const api = run.stalls.some((s) => s.api);
 	const cols = [["t_s", "t (s)"], ["ms", "ms"], ["cause", "cause"], ["share", "share %"],
-		["second", "second"], ["evidence", "evidence"]];
+		["second", "second"]].concat(api ? [["api", "API call"]] : [], [["evidence", "evidence"]]);
 	const tbody = el("tbody");
 	const rows = run.stalls.map((s) => {
 		const tr = el("tr", { class: "ss-stall" + (s.warm ? " ss-warm" : "") },
@@ -198,6 +207,7 @@ function stallTable(run, view) {
 				s.cause + (s.sub ? " (" + s.sub + ")" : "")),
 			el("td", { text: fmt(100 * s.share, 0) }),
 			el("td", { text: s.second ? s.second + " " + fmt(100 * s.second_share, 0) + " %" : "-" }),
+			api ? el("td", { class: "ss-api", text: s.api || "-" }) : null,
 			el("td", { class: "ss-ev", text: s.evidence + (s.intervals.length ? "; exact: " + s.intervals.join("; ") : "") +
 				(s.warm ? "; in the warm-up" : "") + (s.play ? "" : "; in a reload segment") }));
 		tr.addEventListener("click", () => view.select(s, true));
@@ -267,6 +277,97 @@ function distribution(box, y) {
 		series: [{}, { label: "ms", stroke: "#a33", points: { show: false } }] }, [ps, vs], pct);
 }
 
+// The stalls' stacks (html_stacks.c's document), one entry per stall.
+async function decodeStacks(run) {
+	if (!run.stacks) return null;
+	const doc = JSON.parse(new TextDecoder().decode(await gunzipB64(run.stacks.json_gz_b64)));
+	if (doc.stalls.length !== run.stalls.length)
+		throw new Error("stacks: " + doc.stalls.length + " stalls, " + run.stalls.length + " expected");
+	return doc;
+}
+
+function causeName(s) {
+	return s.cause + (s.sub ? " (" + s.sub + ")" : "");
+}
+
+// Adds stall entry E's stacks (NAMES) under PREFIX, each weighted by SCALE
+// per sample.
+function addStacks(root, prefix, e, names, scale) {
+	for (const [n, ...idx] of e.st) flameAdd(root, prefix.concat(idx.map((i) => names[i])), n * scale);
+	if (e.more[0]) flameAdd(root, prefix.concat(["[" + e.more[0] + " more stacks]"]), e.more[1] * scale);
+}
+
+// One stall's tree: its samples, the stall at the root.
+function stallTree(s, e, names) {
+	const root = flameNode(causeName(s) + " " + fmt(s.ms, 1) + " ms at " + fmt(s.t_s, 3) + " s");
+	if (e && e.n) addStacks(root, [], e, names, 1);
+	return root;
+}
+
+// Every stall's stacks by cause, weighted by time: a stall of MS spreads MS
+// over its samples (as stalls --folded does, there in microseconds).
+function causeTree(run, doc) {
+	const root = flameNode("all " + run.stalls.length + " stalls");
+	run.stalls.forEach((s, i) => {
+		const e = doc.stalls[i];
+		if (!e) flameAdd(root, [s.cause, "[stacks left out: the page's size]"], s.ms);
+		else if (!e.n) flameAdd(root, [s.cause, "[no stack]"], s.ms);
+		else addStacks(root, [s.cause], e, doc.names, s.ms / e.n);
+	});
+	return root;
+}
+
+function stacksMissing(run) {
+	const ini = Object.fromEntries(run.ini);
+	if (!("stacks" in ini)) return "no stacks: the record has none (a frame log, or recorded before stacks existed)";
+	return "no stacks in this record (run.ini: stacks=" + ini.stacks +
+		(ini.stacks_reason ? ", " + ini.stacks_reason : "") + ")";
+}
+
+// The flame graphs: the selected stall's (a click on a stall in the table
+// or on the plot selects it; the longest with stacks at first) and all
+// stalls' by cause.
+function flameSection(sec, run, doc, view) {
+	sec.append(el("h3", { text: "where: the frame thread's stacks in the stalls (flame graphs)" }));
+	if (!doc) {
+		sec.append(el("p", { class: "ss-flame-none", text: stacksMissing(run) }));
+		view.flame = null;
+		return;
+	}
+	sec.append(el("p", { class: "ss-help", text: "the outermost frame at the bottom, its callees above it, " +
+		"each as wide as its share; hover a frame for its name, click it to zoom in, click the zoomed frame " +
+		"or one below it to zoom out; kernel frames end in _[k]" + (run.stacks.left_out ? "; " +
+		run.stacks.left_out + " stalls' stacks left out to keep the page small (stalls --folded has them)" : "") }));
+	const title = el("p", { class: "ss-flame-title" });
+	const one = el("div", { class: "ss-flamebox" });
+	sec.append(title, one);
+	sec.append(el("p", { class: "ss-flame-title", text: "all stalls by cause, weighted by stall time " +
+		"(a stall's milliseconds spread over its samples)" }));
+	const all = el("div", { class: "ss-flamebox" });
+	sec.append(all);
+	const f = {
+		one: new Flame(one, (v) => v + " sample" + (v === 1 ? "" : "s")),
+		all: new Flame(all, (v) => fmt(v, 1) + " ms of stall time", CAUSE_COLORS),
+		stall: null,
+	};
+	view.flame = f;
+	f.all.set(causeTree(run, doc));
+	view.flameSelect = (s) => {
+		const e = doc.stalls[run.stalls.indexOf(s)];
+		f.stall = s;
+		title.textContent = "the stall at " + fmt(s.t_s, 3) + " s: " + causeName(s) + ", " + fmt(s.ms, 1) + " ms" +
+			(s.api ? ", " + s.api : "") + "; " + (e === null ? "its stacks were left out (the page's size)" :
+				e.n ? e.n + " samples" : "no stack recorded in it");
+		f.one.set(stallTree(s, e, doc.names));
+	};
+	let first = null;
+	run.stalls.forEach((s, i) => {
+		const e = doc.stalls[i];
+		if (e && e.n && (!first || s.ms > first.ms)) first = s;
+	});
+	if (first || run.stalls.length) view.flameSelect(first || run.stalls[0]);
+}
+
 function kvTable(rows, docs) {
 	const tb = el("tbody");
 	for (const [k, v, unit] of rows)
@@ -301,7 +402,8 @@ async function drawRun(app, run, docs, view) {
 	view.run = run;
 	view.nframes = x.length;
 	view.select = (s, zoom) => {
-		view.selected = view.markers.find((m) => m.stall === s) || null;
+		view.selected = (view.markers || []).find((m) => m.stall === s) || null;
+		if (view.flameSelect) view.flameSelect(s);
 		for (const r of run.stalls) r._row && r._row.classList.toggle("ss-sel", r === s);
 		if (s._row) s._row.scrollIntoView({ block: "nearest" });
 		if (zoom && view.plot) view.plot.setScale("x", { min: s.t_s - 1, max: s.t_s + s.ms / 1000 + 1 });
@@ -315,6 +417,7 @@ async function drawRun(app, run, docs, view) {
 	sec.append(el("h3", { text: run.stalls.length + " stall" + (run.stalls.length === 1 ? "" : "s") +
 		" (frames over " + run.stall_ms + " ms)" }));
 	if (run.stalls.length) sec.append(stallTable(run, view));
+	if (run.stalls.length) flameSection(sec, run, await decodeStacks(run), view);
 	sec.append(causeBars(run));
 	const dist = el("div", { class: "ss-dist" });
 	sec.append(dist);

@@ -23,6 +23,7 @@
 #include "cli.h"
 #include "cmd/cmd.h"
 #include "cmd/html.h"
+#include "cmd/html_int.h"
 #include "cmd/outfile.h"
 #include "cmd/report_threads.h"
 #include "cmd/report.h"
@@ -173,27 +174,42 @@ static void stall_data(struct json *j, const struct rec *rec, const struct stall
 	}
 	json_arr_end(j);
 	json_kuint(j, "intervals_all", s->niv_all);
+	sb_reset(&sb);
+	stall_api_text(&sb, s);
+	json_kstr(j, "api", sb.len ? sb.buf : NULL);
 	json_obj_end(j);
 	sb_release(&sb);
 }
 
+/* The stalls (the warm-up's, then the window's) and their stacks. */
 static int stalls_data(struct json *j, const struct analysis *a)
 {
 	struct stall_item *win = NULL, *warm = NULL;
-	size_t nwin = 0, nwarm = 0;
+	const struct stall_item **all = NULL;
+	size_t nwin = 0, nwarm = 0, n = 0;
 	int r = 0;
 
 	json_key(j, "stalls");
 	json_arr_begin(j);
 	if (a->rec && a->f) {
 		r = stall_list_build(a, &a->mo, &win, &nwin, &warm, &nwarm);
-		for (size_t k = 0; !r && k < nwarm; k++)
+		all = r ? NULL : malloc((nwarm + nwin + 1) * sizeof(*all));
+		if (!r && !all)
+			r = -ENOMEM;
+		for (size_t k = 0; !r && k < nwarm; k++) {
 			stall_data(j, a->rec, &warm[k], true);
-		for (size_t k = 0; !r && k < nwin; k++)
+			all[n++] = &warm[k];
+		}
+		for (size_t k = 0; !r && k < nwin; k++) {
 			stall_data(j, a->rec, &win[k], false);
+			all[n++] = &win[k];
+		}
 	}
 	json_arr_end(j);
 	json_kstr(j, "split", !a->rec ? NULL : causes_rec_exact(a->rec) ? "exact" : "samples");
+	if (!r)
+		r = html_stacks_data(j, a->rec, all, n);
+	free(all);
 	free(win);
 	free(warm);
 	return r;

@@ -10,9 +10,9 @@
 
 /* cmake/html.cmake embeds these (cmake/embed.cmake), each NUL-terminated. */
 extern const unsigned char ss_html_uplot_js[], ss_html_uplot_css[], ss_html_uplot_license[],
-	ss_html_page_js[], ss_html_page_css[], ss_html_metrics_md[];
+	ss_html_flame_js[], ss_html_page_js[], ss_html_page_css[], ss_html_metrics_md[];
 extern const size_t ss_html_uplot_js_len, ss_html_uplot_css_len, ss_html_uplot_license_len,
-	ss_html_page_js_len, ss_html_page_css_len, ss_html_metrics_md_len;
+	ss_html_flame_js_len, ss_html_page_js_len, ss_html_page_css_len, ss_html_metrics_md_len;
 
 static void put_escaped(FILE *f, const char *s)
 {
@@ -34,7 +34,7 @@ static void put_escaped(FILE *f, const char *s)
  * the page becomes script text and nothing draws. So none of the three may
  * appear. The data is JSON, where "<" occurs only inside strings: every "<"
  * is written "\u003c", which JSON.parse reads back as "<", and no markup can
- * be spelt. The assets (uPlot, page.js, METRICS.md) are ours: "</" is written
+ * be spelt. The assets (uPlot, flame.js, page.js, METRICS.md) are ours: "</" is written
  * "<\/" and "<!--" "<\!--" (the same characters in a JavaScript string or
  * regular expression); they hold no "<script" (test-out checks the page).
  */
@@ -89,6 +89,8 @@ int html_write(FILE *f, const char *title, const char *data, size_t len)
 	fputs("*/\n", f);
 	put_script_text(f, (const char *)ss_html_uplot_js, ss_html_uplot_js_len);
 	fputs("\n</script>\n<script>\n", f);
+	put_script_text(f, (const char *)ss_html_flame_js, ss_html_flame_js_len);
+	fputs("\n", f);
 	put_script_text(f, (const char *)ss_html_page_js, ss_html_page_js_len);
 	fputs("\n</script>\n</body>\n</html>\n", f);
 	return ferror(f) ? -EIO : 0;

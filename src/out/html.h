@@ -2,7 +2,7 @@
 /*
  * html.h: one self-contained page (`stallscope html`): the style, the data,
  * uPlot (third_party/uplot, MIT; its licence in the page) and the page's
- * script (share/html/page.js) inlined, so it opens from disk with no
+ * scripts (share/html/flame.js, page.js) inlined, so it opens from disk with no
  * network. The data is JSON; frame times inside it are gzip-compressed and
  * base64-encoded (html_b64gz), for the browser's DecompressionStream.
  */

@@ -11,7 +11,13 @@
 # per stall with the same causes; `record --html` writes a run's page (and
 # glxgears', a real program under Xvfb, draws every frame); the
 # comparison page of a small bench of two variants shows compare --json's
-# medians, p values and '~'. Then
+# medians, p values and '~'. Where the demo recorded stacks (docs/WHERE.md),
+# the flame graphs: the longest stall's at first; clicking the cpu stall's
+# row draws its canvas with exactly the frames `stalls --json` gives it
+# (spin_until <- stall_cpu), its samples at the root; hovering spin_until
+# names it, clicking it zooms; the sleep stall's row changes it
+# (stall_sleep, no spin_until); the all-stalls graph has the causes above
+# its root, weighted by stall time. Then
 # the bad inputs: an empty run, a run
 # with no frames, a frame log with one frame: a page that says so and no
 # script error. Screenshots go to $SS_BUILD/html-shots/ for a person to look
@@ -69,7 +75,9 @@ for b in empty noframes one.txt; do
 	"$SS_BIN" html -o "$T/$b.html" "$T/$b" 2>"$T/$b.err" || fail "html $b: $(cat "$T/$b.err")"
 done
 
-PYTHONPATH=$SS_SRC/tests/e2e/lib python3 - "$T" "$SHOTS" "$frames" "$gears" <<'PY' || exit 1
+stacks=$(sed -n 's/^stacks=//p' "$T/demo/run.ini")
+stacks_reason=$(sed -n 's/^stacks_reason=//p' "$T/demo/run.ini")
+PYTHONPATH=$SS_SRC/tests/e2e/lib python3 - "$T" "$SHOTS" "$frames" "$gears" "$stacks" <<'PY' || exit 1
 import json, sys, cdp
 T, shots, frames = sys.argv[1], sys.argv[2], int(sys.argv[3])
 COLORS = {"disk": "#1f77b4", "swap": "#9467bd", "reclaim": "#8c564b", "gpu": "#e377c2",
@@ -148,6 +156,69 @@ with cdp.Browser() as b:
     text = p.eval("document.body.innerText")
     check("CPU per frame, by thread" in text and "the recorder's own cost" in text and "[object" not in text,
           "the run page has the threads' CPU per frame and the recorder's figures")
+    # the flame graphs (share/html/flame.js), where the demo has stacks
+    st_json = json.load(open(T + "/stalls.json"))[0]["stalls"]
+    def frames_of(s):
+        return {f for x in s.get("stacks", []) for f in x["frames"]} | \
+               {k + "_[k]" for x in s.get("stacks", []) for k in x.get("kernel", [])}
+    def stall_with(fn):
+        return next((i for i, s in enumerate(st_json)
+                     if any(f.startswith(fn) for f in frames_of(s))), None)
+    if sys.argv[5] == "on":
+        f0 = p.eval("""(() => { const f = ssReport.runs[0].flame;
+            return f && f.stall ? [f.stall.t_s, f.one.rects.length] : null; })()""")
+        longest = max((s for s in st_json if s.get("stack_samples")), key=lambda s: s["ms"])
+        check(f0 is not None and abs(f0[0] - longest["t_s"]) < 1e-6 and f0[1] > 1,
+              "at first the flame graph is the longest stall's with stacks (%s)" % (f0,))
+        def pick(i):
+            p.eval("document.querySelectorAll('tr.ss-stall')[%d].click()" % i)
+            return p.eval("""(() => { const f = ssReport.runs[0].flame, c = f.one.canvas;
+                return { t: f.stall.t_s, root: f.one.root.value, w: c.width, h: c.height,
+                         names: f.one.rects.slice(1).map(r => r.name) }; })()""")
+        cpu, sleep = stall_with("stall_cpu"), stall_with("stall_sleep")
+        check(cpu is not None and sleep is not None,
+              "stalls --json names stall_cpu and stall_sleep (cpu stall %s, sleep stall %s)" % (cpu, sleep))
+        v = pick(cpu)
+        want = frames_of(st_json[cpu])
+        check(v["t"] == st_json[cpu]["t_s"] and set(v["names"]) == want and
+              v["root"] == st_json[cpu]["stack_samples"] and v["w"] > 0 and v["h"] > 0,
+              "clicking the cpu stall draws its frames, stalls --json's %d (%d samples): %s" %
+              (len(want), v["root"], sorted(set(v["names"]) ^ want)[:6]))
+        # the canvas has spin_until's colour where its rectangle is; hover, click
+        p.eval("ssReport.runs[0].flame.one.canvas.scrollIntoView({block: 'center'})")
+        r = p.eval("""(() => { const f = ssReport.runs[0].flame.one, c = f.canvas;
+            const r = f.rects.find(r => r.name === 'spin_until'), b = c.getBoundingClientRect();
+            const d = window.devicePixelRatio || 1;
+            const px = c.getContext('2d').getImageData((r.x + r.w / 2) * d, (r.y + r.h / 2) * d, 1, 1).data;
+            return { x: b.left + r.x + r.w / 2, y: b.top + r.y + 4, alpha: px[3], w: r.w, cw: b.width }; })()""")
+        check(r["alpha"] == 255 and r["w"] > 0.5 * r["cw"],
+              "spin_until is drawn, over half the width (%.0f of %.0f px)" % (r["w"], r["cw"]))
+        p.mouse("mouseMoved", r["x"], r["y"])
+        tip = p.eval("(() => { const t = ssReport.runs[0].flame.one.tip; return t.style.display === 'block' ? t.textContent : ''; })()")
+        check(tip.startswith("spin_until\n") and "samples" in tip, "hovering spin_until names it: %r" % tip[:80])
+        p.mouse("mousePressed", r["x"], r["y"], "left", 1, 1)
+        p.mouse("mouseReleased", r["x"], r["y"], "left", 0, 1)
+        z = p.eval("""(() => { const f = ssReport.runs[0].flame.one;
+            const r = f.rects.find(r => r.node === f.focus);
+            return [f.focus.name, r.w, f.canvas.getBoundingClientRect().width]; })()""")
+        check(z[0] == "spin_until" and abs(z[1] - z[2]) < 2, "clicking spin_until zooms into it: %s" % z)
+        p.screenshot(shots + "/flame.png", full=False)
+        v = pick(sleep)
+        check(v["t"] == st_json[sleep]["t_s"] and "spin_until" not in v["names"] and
+              any(n.startswith("stall_sleep") for n in v["names"]) and set(v["names"]) == frames_of(st_json[sleep]),
+              "the sleep stall's row changes it: stall_sleep, no spin_until: %s" % v["names"][:8])
+        a = p.eval("""(() => { const f = ssReport.runs[0].flame.all;
+            return { root: f.root.value, causes: [...f.root.kids.keys()].sort(),
+                     cpu: f.root.kids.get('cpu') ? f.root.kids.get('cpu').value : 0,
+                     names: f.rects.map(r => r.name) }; })()""")
+        causes = sorted({s["cause"] for s in st_json})
+        cpu_ms = sum(s["ms"] for s in st_json if s["cause"] == "cpu")
+        check(a["causes"] == causes and abs(a["root"] - sum(s["ms"] for s in st_json)) < 0.5 and
+              abs(a["cpu"] - cpu_ms) < 0.5 and "spin_until" in a["names"],
+              "all stalls by cause: %s over its root, cpu %.1f ms (stalls: %.1f)" % (a["causes"], a["cpu"], cpu_ms))
+    else:
+        text = p.eval("document.body.innerText")
+        check("no stacks in this record" in text, "a run without stacks says so where the flame graphs go")
     pdf = p.send("Page.printToPDF", {"printBackground": False}, timeout=60)
     check(len(pdf.get("data", "")) > 10000 and p.errors == [], "the page prints (%d bytes of PDF)" % len(pdf.get("data", "")))
     q = b.page("file://" + T + "/rh/report.html")
@@ -194,3 +265,7 @@ with cdp.Browser() as b:
 print("screenshots in " + shots)
 sys.exit(1 if bad else 0)
 PY
+if [ "$stacks" != on ]; then
+	echo "skip: the demo run has no stacks (run.ini: stacks=$stacks, $stacks_reason): the flame graphs are not checked"
+	exit 77
+fi
