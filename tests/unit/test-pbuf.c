@@ -270,10 +270,124 @@ static void test_perfetto_writer(void)
 	sb_release(&err);
 }
 
+/* Field NUM's message in the message at P (LEN bytes): 1 with *F, or 0. */
+static int field_msg(const uint8_t *p, size_t len, uint32_t num, struct field *f)
+{
+	const uint8_t *q = p;
+
+	while (next_field(&q, p + len, f) > 0)
+		if (f->num == num && f->wt == 2)
+			return 1;
+	return 0;
+}
+
+/* Callstack samples: frames, names and callstacks interned once per
+ * sequence, the mappings with the first frame, a kernel frame in the
+ * kernel mapping, frame ids outermost first. */
+static void test_perfetto_callstacks(void)
+{
+	char dir[] = "/tmp/ss-test-pbuf-XXXXXX", path[64];
+	struct strbuf err = STRBUF_INIT;
+	struct pf_out *o = NULL;
+	struct pf_seq *s = NULL;
+	const struct pf_frame a[] = { { "main", false }, { "spin", false } };
+	const struct pf_frame b[] = { { "main", false }, { "read", false }, { "schedule", true } };
+	uint64_t ia, ib, ia2;
+	uint8_t buf[4096];
+	const uint8_t *p, *end;
+	struct field f, in, ps, e;
+	int n = 0, names[3] = { 0 }, frames[3] = { 0 }, stacks[3] = { 0 }, maps[3] = { 0 };
+	int64_t cs[3] = { 0 }, mode[3] = { 0 }, tid[3] = { 0 }, kmap = -1, ids[3] = { 0 }, nids = 0;
+	FILE *fp;
+	size_t len;
+
+	t_tmpdir(dir);
+	snprintf(path, sizeof(path), "%s/t.pftrace", dir);
+	CHECK_INT(pf_out_open_fd(open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644), false,
+				 &o, &err), 0);
+	CHECK_INT(pf_seq_open(o, 2, 77, 1000, &s), 0);
+	ia = pf_callstack(s, a, 2);
+	CHECK_INT(pf_sample(s, 1100, 10, 11, ia, false), 0);
+	ia2 = pf_callstack(s, a, 2);
+	CHECK_INT(ia2, ia);
+	CHECK_INT(pf_sample(s, 1200, 10, 11, ia2, false), 0);
+	ib = pf_callstack(s, b, 3);
+	CHECK(ib != ia && ib != 0);
+	CHECK_INT(pf_sample(s, 1300, 10, 12, ib, true), 0);
+	pf_seq_free(s);
+	CHECK_INT(pf_out_close(o), 0);
+
+	fp = fopen(path, "rb");
+	CHECK(fp != NULL);
+	if (!fp)
+		return;
+	len = fread(buf, 1, sizeof(buf), fp);
+	fclose(fp);
+	p = buf;
+	end = buf + len;
+	while (next_field(&p, end, &f) > 0) {
+		if (!field_msg(f.p, f.len, 66, &ps) || n >= 3)
+			continue;	/* the sequence's first packets */
+		cs[n] = field_varint(ps.p, ps.len, 4);
+		mode[n] = field_varint(ps.p, ps.len, 5);
+		tid[n] = field_varint(ps.p, ps.len, 3);
+		CHECK_INT(field_varint(ps.p, ps.len, 2), 10);
+		CHECK_INT(field_varint(f.p, f.len, 13), 2);	/* SEQ_NEEDS_INCREMENTAL_STATE */
+		if (field_msg(f.p, f.len, 12, &in)) {
+			const uint8_t *q = in.p;
+
+			names[n] = count_field(in.p, in.len, 5);
+			frames[n] = count_field(in.p, in.len, 6);
+			stacks[n] = count_field(in.p, in.len, 7);
+			maps[n] = count_field(in.p, in.len, 19);
+			while (next_field(&q, in.p + in.len, &e) > 0) {
+				if (e.num == 6 && e.wt == 2 && field_varint(e.p, e.len, 3) == 2)
+					kmap = field_varint(e.p, e.len, 1);	/* the kernel frame */
+				if (e.num == 7 && e.wt == 2 && n == 2) {
+					const uint8_t *r = e.p;
+					struct field g;
+
+					while (next_field(&r, e.p + e.len, &g) > 0)
+						if (g.num == 2 && g.wt == 0 && nids < 3)
+							ids[nids++] = (int64_t)g.v;
+				}
+			}
+		}
+		n++;
+	}
+	CHECK_INT(n, 3);
+	CHECK_INT(cs[0], (int64_t)ia);
+	CHECK_INT(cs[1], (int64_t)ia);
+	CHECK_INT(cs[2], (int64_t)ib);
+	CHECK_INT(mode[0], 2);	/* MODE_USER */
+	CHECK_INT(mode[2], 1);	/* MODE_KERNEL */
+	CHECK_INT(tid[2], 12);
+	/* first: main, spin, their stack, both mappings; second: nothing new;
+	 * third: read and schedule, their stack, no mapping again */
+	CHECK_INT(names[0], 2);
+	CHECK_INT(frames[0], 2);
+	CHECK_INT(stacks[0], 1);
+	CHECK_INT(maps[0], 2);
+	CHECK_INT(names[1] + frames[1] + stacks[1] + maps[1], 0);
+	CHECK_INT(names[2], 2);
+	CHECK_INT(frames[2], 2);
+	CHECK_INT(stacks[2], 1);
+	CHECK_INT(maps[2], 0);
+	/* main (frame 1, shared), read (3), schedule (4, the kernel mapping's) */
+	CHECK_INT(nids, 3);
+	CHECK_INT(ids[0], 1);
+	CHECK_INT(ids[1], 3);
+	CHECK_INT(ids[2], 4);
+	CHECK_INT(kmap, 4);
+	t_rmtree(dir);
+	sb_release(&err);
+}
+
 int main(void)
 {
 	T_RUN(test_spec_examples);
 	T_RUN(test_nested_lengths);
 	T_RUN(test_perfetto_writer);
+	T_RUN(test_perfetto_callstacks);
 	return t_exit();
 }
