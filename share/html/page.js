@@ -320,6 +320,8 @@ function causeTree(run, doc) {
 function stacksMissing(run) {
 	const ini = Object.fromEntries(run.ini);
 	if (!("stacks" in ini)) return "no stacks: the record has none (a frame log, or recorded before stacks existed)";
+	if (ini.stacks === "on")
+		return "no stacks in this record: the recorder took none (it takes them for frames over 100 ms, docs/WHERE.md)";
 	return "no stacks in this record (run.ini: stacks=" + ini.stacks +
 		(ini.stacks_reason ? ", " + ini.stacks_reason : "") + ")";
 }
