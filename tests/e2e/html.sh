@@ -17,7 +17,9 @@
 # (spin_until <- stall_cpu), its samples at the root; hovering spin_until
 # names it, clicking it zooms; the sleep stall's row changes it
 # (stall_sleep, no spin_until); the all-stalls graph has the causes above
-# its root, weighted by stall time. Then
+# its root, weighted by stall time. The stub GL program's timed calls
+# (tests/progs/stub/ss-stubapi: a 300 ms glLinkProgram, a 250 ms
+# glClientWaitSync) show in the stall table's API call column. Then
 # the bad inputs: an empty run, a run
 # with no frames, a frame log with one frame: a page that says so and no
 # script error. Screenshots go to $SS_BUILD/html-shots/ for a person to look
@@ -66,6 +68,16 @@ B="hc:FAKEGAME_STALL=sleep:200@0.5"
 "$SS_BIN" html --db "$T/h.db" -o "$T/cmp.html" "hc:-" "$B" 2>"$T/cmp.err" ||
 	fail "html --db: $(cat "$T/cmp.err")"
 
+# the API call column: the stub GL program's timed calls (as
+# tests/e2e/shim-apispans.sh records them)
+api=
+if [ -x "$SS_BUILD/stub/ss-stubapi" ]; then
+	"$SS_BIN" record -q -o "$T/api" -- "$SS_BUILD/stub/ss-stubapi" 300 250 >"$T/api.out" 2>&1 ||
+		fail "record ss-stubapi: $(tail -5 "$T/api.out")"
+	"$SS_BIN" html --warmup 0 -o "$T/api.html" "$T/api" 2>/dev/null || fail "html of the API run"
+	api=1
+fi
+
 # the bad inputs
 "$SS_BIN" record -q -o "$T/empty" -- true >/dev/null 2>&1 || true
 "$SS_BIN" record -q -o "$T/noframes" --frames none --duration 1 -- sleep 3 >/dev/null 2>&1 ||
@@ -77,8 +89,8 @@ done
 
 stacks=$(sed -n 's/^stacks=//p' "$T/demo/run.ini")
 stacks_reason=$(sed -n 's/^stacks_reason=//p' "$T/demo/run.ini")
-PYTHONPATH=$SS_SRC/tests/e2e/lib python3 - "$T" "$SHOTS" "$frames" "$gears" "$stacks" <<'PY' || exit 1
-import json, sys, cdp
+PYTHONPATH=$SS_SRC/tests/e2e/lib python3 - "$T" "$SHOTS" "$frames" "$gears" "$stacks" "$api" <<'PY' || exit 1
+import json, re, sys, cdp
 T, shots, frames = sys.argv[1], sys.argv[2], int(sys.argv[3])
 COLORS = {"disk": "#1f77b4", "swap": "#9467bd", "reclaim": "#8c564b", "gpu": "#e377c2",
           "cpu": "#d62728", "runq": "#ff7f0e", "io": "#17becf", "wait": "#2ca02c",
@@ -233,6 +245,16 @@ with cdp.Browser() as b:
         check(q.errors == [] and n == int(gears) and n > 30,
               "glxgears' page draws all its %d frames (report: %s), no error %s" % (n, gears, q.errors))
         q.screenshot(shots + "/glxgears.png")
+    if sys.argv[6]:
+        q = b.page("file://" + T + "/api.html")
+        q.wait("window.ssReport && window.ssReport.ready", 60)
+        rows = q.eval("""[...document.querySelectorAll('tr.ss-stall')].map(tr =>
+            [tr.children[2].textContent, tr.querySelector('td.ss-api') ? tr.querySelector('td.ss-api').textContent : null])""")
+        link = [r for r in rows if r[1] and re.fullmatch(r"in glLinkProgram 3\d\d\.\d ms", r[1])]
+        wait = [r for r in rows if r[1] and re.fullmatch(r"in glClientWaitSync 2[5-9]\d\.\d ms", r[1])]
+        check(q.errors == [] and len(link) == 1 and len(wait) == 1 and
+              all(r[1] == "-" for r in rows if r not in link + wait),
+              "the API call column: %s" % rows)
     q = b.page("file://" + T + "/cmp.html")
     q.wait("window.ssReport && window.ssReport.ready", 30)
     shown = {r["metric"]: r for r in q.eval("ssReport.compare")}
@@ -265,6 +287,10 @@ with cdp.Browser() as b:
 print("screenshots in " + shots)
 sys.exit(1 if bad else 0)
 PY
+if [ -z "$api" ]; then
+	echo "skip: no $SS_BUILD/stub/ss-stubapi: the API call column is not checked"
+	exit 77
+fi
 if [ "$stacks" != on ]; then
 	echo "skip: the demo run has no stacks (run.ini: stacks=$stacks, $stacks_reason): the flame graphs are not checked"
 	exit 77
