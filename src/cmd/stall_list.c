@@ -83,13 +83,20 @@ static void stall_apis(const struct analysis *a, size_t i, uint64_t ans, uint64_
 	}
 }
 
-int stall_where(const struct rec *r, const struct stall_item *s, struct where *w)
+void stall_ns(const struct stall_item *s, uint64_t *a, uint64_t *b)
 {
 	double an = (double)s->t0_ns + s->t_s * 1e9;
-	/* the recorder stamps a stall's stacks at the frame that began it */
-	uint64_t a = an <= 1e6 ? 0 : (uint64_t)(an - 1e6);
-	uint64_t b = (uint64_t)(an + s->ms * 1e6);
 
+	/* the recorder stamps a stall's stacks at the frame that began it */
+	*a = an <= 1e6 ? 0 : (uint64_t)(an - 1e6);
+	*b = (uint64_t)(an + s->ms * 1e6);
+}
+
+int stall_where(const struct rec *r, const struct stall_item *s, struct where *w)
+{
+	uint64_t a, b;
+
+	stall_ns(s, &a, &b);
 	return where_stall(r, a, b, w);
 }
 

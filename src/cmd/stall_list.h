@@ -56,8 +56,10 @@ const char *stall_sub_short(enum cause_sub s);
 /* The evidence as one line of text (STACK_LINES of a kernel stack). */
 void stall_evidence_text(struct strbuf *sb, const struct cause_evidence *e, long stack_lines);
 
-/* S's user stacks (core/where.h: where_stall over the stall's time, from
- * 1 ms before it began, where the recorder stamps them, to its end) into
+/* S's window [*A, *B] in the record's clock (ns): from 1 ms before it
+ * began, where the recorder stamps its stacks, to its end. */
+void stall_ns(const struct stall_item *s, uint64_t *a, uint64_t *b);
+/* S's user stacks (core/where.h: where_stall over stall_ns's window) into
  * *W, which where_free frees. 0 or -ENOMEM. */
 int stall_where(const struct rec *r, const struct stall_item *s, struct where *w);
 

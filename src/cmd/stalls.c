@@ -121,8 +121,10 @@ static int print_where(const struct rec *rec, const struct stall_item *s, size_t
 		return 0;
 	for (size_t i = 0; i < n; i++) {
 		struct where w;
+		uint64_t a, b;
 
-		if (stall_where(rec, &s[i], &w) < 0 || where_merge(&w, WHERE_DEPTH) < 0) {
+		stall_ns(&s[i], &a, &b);
+		if (where_stall(rec, a, b, &w) < 0 || where_merge(&w, WHERE_DEPTH) < 0) {
 			where_free(&w);
 			sb_release(&sb);
 			return -ENOMEM;
