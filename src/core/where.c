@@ -2,12 +2,17 @@
 /*
  * where.c: a stall's user stacks, summed (where.h).
  *
- * A ustack event's text is one line per distinct stack the recorder saw in
- * the stall: "COUNT\tFRAME\tFRAME...", innermost first (docs/FORMAT.md).
+ * Two sources: a record of 2.3 holds its stacks interned (USTACK records:
+ * struct rec_uset, rec_ustack, rec_uframe), their user frames named by the
+ * analysis beforehand (rec->uframe_names, src/run/symbols.h); an older one
+ * has a ustack event per stall whose text is one line per distinct stack:
+ * "COUNT\tFRAME\tFRAME...", innermost first (docs/FORMAT.md). Both give
+ * the same struct where.
  */
 #include "core/where.h"
 
 #include <errno.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -65,12 +70,36 @@ static int push(char ***list, size_t *n, size_t *cap, const char *f)
 	return 0;
 }
 
+/* Adds ST (its frames W's from here on) with CNT samples to W: to the
+ * stack with the same frames, or as a new one. ST is emptied. */
+static int add_stack(struct where *w, struct where_stack *st, uint64_t cnt)
+{
+	size_t i;
+
+	for (i = 0; i < w->n && !same(&w->st[i], st); i++)
+		;
+	if (i == w->n) {
+		struct where_stack *g = realloc(w->st, (w->n + 1) * sizeof(*g));
+
+		if (!g)
+			return -ENOMEM;
+		w->st = g;
+		w->st[i] = *st;
+		w->st[i].n = 0;
+		w->n++;
+		memset(st, 0, sizeof(*st));
+	}
+	w->st[i].n += cnt;
+	w->total += cnt;
+	return 0;
+}
+
 /* Adds one line "COUNT\tF\tF..." (LEN bytes at P) to W. */
 static int add_line(struct where *w, const char *p, size_t len)
 {
 	char *line = strndup(p, len), *save = NULL, *tok, *end;
 	struct where_stack st = { 0 };
-	size_t cap = 0, kcap = 0, i;
+	size_t cap = 0, kcap = 0;
 	unsigned long long cnt;
 	int e = 0;
 
@@ -89,28 +118,53 @@ static int add_line(struct where *w, const char *p, size_t len)
 		else
 			e = push(&st.frames, &st.nframes, &cap, tok);
 	}
-	if (e)
-		goto out;
-	for (i = 0; i < w->n && !same(&w->st[i], &st); i++)
-		;
-	if (i == w->n) {
-		struct where_stack *g = realloc(w->st, (w->n + 1) * sizeof(*g));
-
-		if (!g) {
-			e = -ENOMEM;
-			goto out;
-		}
-		w->st = g;
-		w->st[i] = st;
-		w->st[i].n = 0;
-		w->n++;
-		memset(&st, 0, sizeof(st));
-	}
-	w->st[i].n += cnt;
-	w->total += cnt;
-out:
+	if (!e)
+		e = add_stack(w, &st, cnt);
 	stack_free(&st);
 	free(line);
+	return e;
+}
+
+const char *where_uframe_name(const struct rec *r, uint32_t id)
+{
+	const struct rec_uframe *f = id < r->nuframes ? &r->uframes[id] : NULL;
+
+	switch (f ? f->kind : REC_UF_NONE) {
+	case REC_UF_ADDR:
+		return r->uframe_names && r->uframe_names[id] ? r->uframe_names[id] : "[unknown]";
+	case REC_UF_NAMED:
+	case REC_UF_KERNEL:
+		return f->ref && f->ref < r->nstrs && r->strs[f->ref] ? r->strs[f->ref] : "[unknown]";
+	case REC_UF_JIT:
+		return "[jit]";
+	default:
+		return "[unknown]";
+	}
+}
+
+/* Adds interned stack ID of R, COUNT samples, to W. */
+static int add_ustack(struct where *w, const struct rec *r, uint32_t id, uint64_t cnt)
+{
+	const struct rec_ustack *u = id < r->nustacks ? &r->ustacks[id] : NULL;
+	struct where_stack st = { 0 };
+	size_t cap = 0, kcap = 0;
+	int e = 0;
+
+	for (uint32_t i = 0; u && i < u->n && !e; i++) {
+		uint32_t f = u->frames[i];
+		bool k = f < r->nuframes && r->uframes[f].kind == REC_UF_KERNEL;
+
+		/* the kernel's frames come before the user ones */
+		if (k && !st.nframes)
+			e = push(&st.kframes, &st.nkframes, &kcap, where_uframe_name(r, f));
+		else
+			e = push(&st.frames, &st.nframes, &cap, where_uframe_name(r, f));
+	}
+	if (!e && !st.nframes)
+		e = push(&st.frames, &st.nframes, &cap, "[unknown]");
+	if (!e)
+		e = add_stack(w, &st, cnt);
+	stack_free(&st);
 	return e;
 }
 
@@ -149,6 +203,20 @@ int where_stall(const struct rec *r, uint64_t a_ns, uint64_t b_ns, struct where 
 				return e;
 			}
 			p += len + (nl ? 1 : 0);
+		}
+	}
+	for (size_t i = 0; i < r->nusets; i++) {
+		const struct rec_uset *u = &r->usets[i];
+
+		if (u->t_ns < a_ns || u->t_ns > b_ns)
+			continue;
+		for (uint32_t k = 0; k < u->n; k++) {
+			int e = add_ustack(w, r, u->stack[k], u->count[k]);
+
+			if (e < 0) {
+				where_free(w);
+				return e;
+			}
 		}
 	}
 	if (w->n > 1)
@@ -206,6 +274,8 @@ int where_merge(struct where *w, size_t depth)
 
 int where_any(const struct rec *r)
 {
+	if (r->nusets)
+		return 1;
 	for (size_t i = 0; i < r->nevents; i++)
 		if (r->events[i].kind && !strcmp(r->events[i].kind, "ustack"))
 			return 1;

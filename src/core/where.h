@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * where.h: the code behind a stall: the frame thread's user stacks that the
- * recorder unwound inside it (the record's "ustack" events, docs/FORMAT.md,
- * docs/WHERE.md), summed over the stall.
+ * recorder unwound inside it (the record's USTACK records, or the "ustack"
+ * events of a record before 2.3; docs/FORMAT.md, docs/WHERE.md), summed
+ * over the stall. Pure: the names of a 2.3 record's user frames are the
+ * analysis's (rec->uframe_names, filled by src/run/symbols.h before).
  */
 #ifndef SS_CORE_WHERE_H
 #define SS_CORE_WHERE_H
@@ -27,8 +29,9 @@ struct where {
 	struct where_stack *st;
 };
 
-/* The stacks of R's ustack events stamped in [A_NS, B_NS] into *W (which
- * where_free frees). 0 (W->total 0: none recorded), or -ENOMEM. */
+/* The stacks of R stamped in [A_NS, B_NS] (USTACK windows and ustack
+ * events) into *W (which where_free frees). 0 (W->total 0: none
+ * recorded), or -ENOMEM. */
 int where_stall(const struct rec *r, uint64_t a_ns, uint64_t b_ns, struct where *w);
 void where_free(struct where *w);	/* NULL-safe; W stays valid and empty */
 
@@ -41,7 +44,10 @@ void where_line(struct strbuf *sb, const struct where_stack *s, uint64_t total, 
  * its first DEPTH frames (0: all) and "..." when cut, equal stacks merged,
  * most samples first. 0 or -ENOMEM. */
 int where_merge(struct where *w, size_t depth);
-/* Whether R holds any ustack event. */
+/* Frame ID of R (rec->uframes) as shown: its name, "[jit]" or "[unknown]";
+ * never NULL, owned by R. */
+const char *where_uframe_name(const struct rec *r, uint32_t id);
+/* Whether R holds any stacks (USTACK windows or ustack events). */
 int where_any(const struct rec *r);
 
 #endif

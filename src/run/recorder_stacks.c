@@ -3,10 +3,13 @@
  * recorder_stacks.c: the frame thread's stacks in the record (linux/stacks.h,
  * docs/WHERE.md). The raw samples of the last seconds stay in memory; when a
  * frame gap longer than the stall threshold ends, the samples inside it are
- * unwound and written as one "ustack" event, stamped at the gap's start, and
- * the rest are dropped as they age: only stalls pay.
+ * unwound and written as one USTACK window (rec.h: its mappings, frames and
+ * stacks interned), stamped at the gap's start, and the rest are dropped as
+ * they age: only stalls pay. The user frames are written as (file,
+ * build-id, offset) and named at analysis time (run/symbols.h).
  */
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "core/inifmt.h"
@@ -56,10 +59,63 @@ void recorder_stacks_tick(struct recorder *r)
 	stacks_drain(r->stk);
 }
 
+/* Writes the window's stacks OUT of thread TID, stamped at T, as one
+ * USTACK window with its mappings, frames and stacks interned (rec.h). 0
+ * or a negative errno. */
+static int write_stacks(struct recorder *r, uint64_t t, uint32_t tid, const struct stacks_out *out)
+{
+	uint32_t *maps = calloc(out->nmaps ? out->nmaps : 1, sizeof(*maps));
+	uint32_t *ids = calloc(out->n, sizeof(*ids)), fr[REC_USTACK_MAX];
+	uint64_t *cnt = calloc(out->n, sizeof(*cnt));
+	struct rec_uset set = { .t_ns = t, .tid = tid, .stack = ids, .count = cnt };
+	int e = 0;
+
+	if (!maps || !ids || !cnt) {
+		e = -ENOMEM;
+		goto out;
+	}
+	for (size_t i = 0; i < out->nmaps; i++)
+		maps[i] = rec_writer_umap(r->w, out->maps[i].path, out->maps[i].build_id,
+					  out->maps[i].build_id_len);
+	for (size_t i = 0; i < out->n; i++) {
+		const struct stacks_stack *st = &out->st[i];
+		size_t n = 0;
+
+		for (size_t k = 0; k < st->nframes && n < REC_USTACK_MAX; k++) {
+			const struct stacks_frame *f = &st->frames[k];
+			struct rec_uframe u = { .kind = f->kind };
+
+			if (f->kind == REC_UF_ADDR) {
+				u.ref = f->map < out->nmaps ? maps[f->map] : 0;
+				u.off = f->off;
+			} else if (f->kind == REC_UF_NAMED || f->kind == REC_UF_KERNEL) {
+				u.ref = rec_writer_intern(r->w, f->name);
+			}
+			if ((f->kind == REC_UF_ADDR || f->kind == REC_UF_NAMED ||
+			     f->kind == REC_UF_KERNEL) && !u.ref) {
+				u.kind = REC_UF_UNKNOWN;	/* a name or file refused */
+				u.ref = 0;
+			}
+			if ((fr[n] = rec_writer_uframe(r->w, &u)))
+				n++;
+		}
+		if (n && (ids[set.n] = rec_writer_ustack(r->w, fr, n))) {
+			cnt[set.n] = st->n;
+			set.n++;
+		}
+	}
+	e = set.n ? rec_writer_uset(r->w, &set) : -ENOMEM;
+out:
+	free(maps);
+	free(ids);
+	free(cnt);
+	return e;
+}
+
 /* A frame gap from A to B ended: when it is a stall, its stacks. */
 void recorder_stacks_gap(struct recorder *r, uint64_t a, uint64_t b)
 {
-	struct strbuf out = STRBUF_INIT;
+	struct stacks_out out;
 	uint64_t min = (uint64_t)(RECORDER_STACKS_STALL_MS * 1e6);
 	int n;
 
@@ -70,13 +126,14 @@ void recorder_stacks_gap(struct recorder *r, uint64_t a, uint64_t b)
 	if (n > 0) {
 		uint64_t before = rec_writer_bytes(r->w);
 
-		rec_writer_event(r->w, a, (uint32_t)r->stacks_tid, "ustack", out.buf);
-		r->stacks_written++;
+		if (write_stacks(r, a, (uint32_t)r->stacks_tid, &out) == 0)
+			r->stacks_written++;
+		else
+			r->stacks_unwind_failed++;
 		r->stacks_bytes += rec_writer_bytes(r->w) - before;
 	} else if (n < 0) {
 		r->stacks_unwind_failed++;
 	}
-	sb_release(&out);
 }
 
 void recorder_stacks_ini(struct recorder *r, struct strbuf *sb, bool final)
