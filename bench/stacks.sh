@@ -9,6 +9,11 @@
 # loop (a stall's unwinding runs in it), its peak RSS (GNU time), and with
 # stacks the bytes added per stall, samples taken, lost and unwound.
 # Goal (issue 28): added CPU <= 2 % of one core, <= 64 KB per 300 ms stall.
+# Then the symbols at analysis time: an hour's record with 360 stalls
+# (bench/rec-bench.c's synthetic hour at 60 fps, each stall given one of the
+# stacks run's windows in turn: its files are this machine's), `stalls` on
+# it with those stacks and on the same hour without them, median time and
+# peak RSS of 3 runs (goal: the stacks' part well under a second).
 set -u
 [ -n "${SS_BIN:-}" ] || SS_BIN=${1:-build}/stallscope
 build=$(dirname "$SS_BIN")
@@ -47,4 +52,30 @@ for mode in --no-stacks "--stacks 1000"; do
 	r=$(ini "$d/run.ini" stacks_reason)
 	[ -n "$r" ] && echo "  ($r)"
 done
+
+src=$(cd "$(dirname "$0")/.." && pwd)
+stk=$T/run--stacks1000/record.ssr
+if [ -z "$TIME" ] || [ ! -f "$build/libss_rec.a" ] || ! "$SS_BIN" dump "$stk" | grep -q '^ustack'; then
+	echo "(no hour of stalls: needs GNU time, $build/libss_rec.a and stacks recorded above)"
+	exit 0
+fi
+${CC:-cc} -O2 -std=gnu11 -D_GNU_SOURCE -I"$src/src" -I"$src/include" "$src/bench/rec-bench.c" \
+	"$build/libss_rec.a" "$build/libss_core.a" -lpthread -o "$T/rec-bench" || exit 1
+mkdir -p "$T/hour" "$T/hour-stk"
+"$T/rec-bench" gen "$T/hour/record.ssr" 360000 steady 60 >/dev/null || exit 1
+"$T/rec-bench" gen "$T/hour-stk/record.ssr" 360000 steady 60 "$stk" >/dev/null || exit 1
+for h in hour hour-stk; do
+	printf 'program=synthetic\nstate=done\nend=exit\nexit_status=0\n' >"$T/$h/run.ini"
+done
+hour() {
+	for _ in 1 2 3; do
+		$TIME -f "%e %M" -o "$T/t" "$SS_BIN" stalls --warmup 0 "$T/$1" >"$T/stalls.out" 2>&1
+		cat "$T/t"
+	done | sort -n | awk -v w="$2" -v n="$(grep -c '  where: ' "$T/stalls.out")" \
+		'{ s[NR] = $1; m[NR] = $2 } END { k = int((NR + 1) / 2);
+		   printf "%-34s %8.2f s %9.1f MB %8d where: lines\n", w, s[k], m[k] / 1024, n }'
+}
+printf '%-34s %10s %12s\n' "stalls on an hour, 360 stalls" time peak_rss
+hour hour "without stacks"
+hour hour-stk "with stacks (symbolized)"
 exit 0

@@ -191,15 +191,17 @@ static int open_elf(const struct entry *en, const char *path, Elf **ret_elf, str
 		return fd;
 	if (size > SYM_FILE_MAX) {
 		close(fd);
-		return sb_error(why, -EFBIG, "'%s' is larger than %llu GiB", path,
-				(unsigned long long)(SYM_FILE_MAX >> 30));
+		sb_error(why, 0, "'%s' is larger than %llu GiB", path,
+			 (unsigned long long)(SYM_FILE_MAX >> 30));
+		return -EFBIG;
 	}
 	e = elf_begin(fd, ELF_C_READ, NULL);
 	if (!e || !elf_whole(e, size)) {
 		if (e)
 			elf_end(e);
 		close(fd);
-		return sb_error(why, -EINVAL, "'%s' is not a whole ELF file", path);
+		sb_error(why, 0, "'%s' is not a whole ELF file", path);
+		return -EINVAL;
 	}
 	/* the build-id first: nothing else of a file that is not the one
 	 * recorded is used */
