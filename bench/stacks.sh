@@ -69,13 +69,17 @@ for h in hour hour-stk; do
 done
 hour() {
 	for _ in 1 2 3; do
-		$TIME -f "%e %M" -o "$T/t" "$SS_BIN" stalls --warmup 0 "$T/$1" >"$T/stalls.out" 2>&1
+		$TIME -f "%e %M %U %S" -o "$T/t" "$SS_BIN" stalls --warmup 0 "$T/$1" >"$T/stalls.out" 2>&1
 		cat "$T/t"
-	done | sort -n | awk -v w="$2" -v n="$(grep -c '  where: ' "$T/stalls.out")" \
-		'{ s[NR] = $1; m[NR] = $2 } END { k = int((NR + 1) / 2);
-		   printf "%-34s %8.2f s %9.1f MB %8d where: lines\n", w, s[k], m[k] / 1024, n }'
+	done >"$T/times"
+	# medians of 3: elapsed, CPU (user + system), peak RSS
+	printf '%-34s %8.2f s %8.2f s %9.1f MB %8d where: lines\n' "$2" \
+		"$(awk '{ print $1 }' "$T/times" | sort -n | sed -n 2p)" \
+		"$(awk '{ print $3 + $4 }' "$T/times" | sort -n | sed -n 2p)" \
+		"$(awk '{ print $2 / 1024 }' "$T/times" | sort -n | sed -n 2p)" \
+		"$(grep -c '  where: ' "$T/stalls.out")"
 }
-printf '%-34s %10s %12s\n' "stalls on an hour, 360 stalls" time peak_rss
+printf '%-34s %10s %10s %12s\n' "stalls on an hour, 360 stalls" time cpu peak_rss
 hour hour "without stacks"
 hour hour-stk "with stacks (symbolized)"
 exit 0
