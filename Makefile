@@ -6,6 +6,8 @@
 #   make          build build/stallscope (and the shim, the fake game)
 #   make demo     install what is missing, build, run the main job on the built-in demo
 #   make test     install what tests need, build, run the whole suite (ctest)
+#   make check    the fast subset for the edit loop: unit tests and the e2e
+#                 tests that record nothing live (labels live, slow, root left out)
 #   make bench    the benchmarks; they print their figures
 #   make install  PREFIX=/usr/local by default; DESTDIR honoured
 #   make fuzz     build the fuzz targets with clang and libFuzzer, run each briefly
@@ -16,7 +18,7 @@ PREFIX ?= /usr/local
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 CMAKE_FLAGS ?=
 
-.PHONY: all build demo test test-only bench install fuzz clean deps deps-test
+.PHONY: all build demo test test-only check bench install fuzz clean deps deps-test
 
 all: build
 
@@ -41,6 +43,12 @@ test-only:
 	@cmake -S . -B $(TEST_BUILD) -DCMAKE_BUILD_TYPE=Debug -DSTALLSCOPE_SANITIZE=ON $(CMAKE_FLAGS) >/dev/null
 	@cmake --build $(TEST_BUILD) -j $(JOBS) -- --no-print-directory
 	@cd $(TEST_BUILD) && ctest --output-on-failure -j $(JOBS) $(CTEST_FLAGS)
+
+# The edit loop's subset: no recording of live programs, nothing slow, no root.
+check: build
+	@cmake -S . -B $(TEST_BUILD) -DCMAKE_BUILD_TYPE=Debug -DSTALLSCOPE_SANITIZE=ON $(CMAKE_FLAGS) >/dev/null
+	@cmake --build $(TEST_BUILD) -j $(JOBS) -- --no-print-directory
+	@cd $(TEST_BUILD) && ctest --output-on-failure -j $(JOBS) -LE 'live|slow|root' $(CTEST_FLAGS)
 
 bench: deps-test build
 	@scripts/bench.sh $(BUILD)

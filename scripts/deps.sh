@@ -49,6 +49,8 @@ TEST_PKGS="$TEST_PKGS wine wine64 mingw-w64 libvkd3d1"
 # export --perfetto's traces are decoded against tests/perfetto/stallscope.proto;
 # bench/pbuf.sh measures our encoder against protobuf-c's.
 TEST_PKGS="$TEST_PKGS protobuf-compiler protobuf-c-compiler libprotobuf-c-dev"
+# bench/stacks.sh sets our stacks beside `perf record --call-graph dwarf`.
+TEST_PKGS="$TEST_PKGS linux-perf"
 # The results database's PostgreSQL back end is tested on a throwaway server.
 TEST_PKGS="$TEST_PKGS postgresql-15"
 

@@ -9,6 +9,15 @@
  * without calling down (the program never uses them; the create infos need
  * not be valid). Everything else goes to the next layer. One instance and
  * one device at a time: a test layer.
+ *
+ * For a real program (vkcube, tests/e2e/shim-vkcube.sh), which creates its
+ * pipelines before its first present and then draws with them:
+ * SS_SLOWPIPE_DOWN=1 calls the next layer's vkCreateGraphicsPipelines after
+ * the busy time (real pipelines), and SS_SLOWPIPE_STALE=N makes the Nth
+ * vkQueuePresentKHR (presented as usual) return VK_ERROR_OUT_OF_DATE_KHR,
+ * as a resized window does: the program recreates its swapchain and its
+ * pipelines between two frames, and only the creates after that present
+ * are slowed.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -24,6 +33,9 @@ vkNegotiateLoaderLayerInterfaceVersion(VkNegotiateLayerInterface *p);
 static PFN_vkGetInstanceProcAddr next_gipa;
 static PFN_vkGetDeviceProcAddr next_gdpa;
 static VkInstance the_instance;
+static PFN_vkCreateGraphicsPipelines next_create_pipelines;
+static PFN_vkQueuePresentKHR next_present;
+static unsigned presents;
 
 static VKAPI_ATTR VkResult VKAPI_CALL slow_CreateInstance(const VkInstanceCreateInfo *ci,
 							    const VkAllocationCallbacks *alloc,
@@ -67,7 +79,33 @@ static VKAPI_ATTR VkResult VKAPI_CALL slow_CreateDevice(VkPhysicalDevice phys,
 	next_gdpa = link->u.pLayerInfo->pfnNextGetDeviceProcAddr;
 	link->u.pLayerInfo = link->u.pLayerInfo->pNext;
 	create = (PFN_vkCreateDevice)gipa(the_instance, "vkCreateDevice");
-	return create ? create(phys, ci, alloc, ret) : VK_ERROR_INITIALIZATION_FAILED;
+	if (!create)
+		return VK_ERROR_INITIALIZATION_FAILED;
+	VkResult res = create(phys, ci, alloc, ret);
+	if (res == VK_SUCCESS) {
+		next_create_pipelines = (PFN_vkCreateGraphicsPipelines)next_gdpa(
+			*ret, "vkCreateGraphicsPipelines");
+		next_present = (PFN_vkQueuePresentKHR)next_gdpa(*ret, "vkQueuePresentKHR");
+	}
+	return res;
+}
+
+/* SS_SLOWPIPE_STALE's present number, 0 when unset */
+static unsigned stale_at(void)
+{
+	const char *env = getenv("SS_SLOWPIPE_STALE");
+
+	return env ? (unsigned)atoi(env) : 0;
+}
+
+static VKAPI_ATTR VkResult VKAPI_CALL slow_QueuePresentKHR(VkQueue queue,
+							     const VkPresentInfoKHR *info)
+{
+	VkResult res = next_present ? next_present(queue, info) : VK_ERROR_DEVICE_LOST;
+
+	if (++presents == stale_at() && res == VK_SUCCESS)
+		return VK_ERROR_OUT_OF_DATE_KHR;
+	return res;
 }
 
 static uint64_t now_ns(void)
@@ -83,12 +121,16 @@ static VKAPI_ATTR VkResult VKAPI_CALL slow_CreateGraphicsPipelines(
 	const VkGraphicsPipelineCreateInfo *ci, const VkAllocationCallbacks *alloc, VkPipeline *ret)
 {
 	const char *env = getenv("SS_SLOWPIPE_MS");
+	const char *down = getenv("SS_SLOWPIPE_DOWN");
 	uint64_t end = now_ns() + (uint64_t)(env ? atoi(env) : 300) * 1000000ull;
 	volatile unsigned long x = 0;
 
-	(void)device, (void)cache, (void)ci, (void)alloc;
-	while (now_ns() < end)
-		x++;
+	if (presents >= stale_at())
+		while (now_ns() < end)
+			x++;
+	if (down && *down == '1')
+		return next_create_pipelines ? next_create_pipelines(device, cache, n, ci, alloc, ret)
+					     : VK_ERROR_INITIALIZATION_FAILED;
 	for (uint32_t i = 0; i < n; i++)
 		ret[i] = VK_NULL_HANDLE;
 	return VK_SUCCESS;
@@ -101,6 +143,8 @@ static VKAPI_ATTR PFN_vkVoidFunction VKAPI_CALL slow_GetDeviceProcAddr(VkDevice 
 		return (PFN_vkVoidFunction)slow_GetDeviceProcAddr;
 	if (!strcmp(name, "vkCreateGraphicsPipelines"))
 		return (PFN_vkVoidFunction)slow_CreateGraphicsPipelines;
+	if (!strcmp(name, "vkQueuePresentKHR") && stale_at())
+		return (PFN_vkVoidFunction)slow_QueuePresentKHR;
 	return next_gdpa ? next_gdpa(device, name) : NULL;
 }
 
