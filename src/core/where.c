@@ -70,23 +70,89 @@ static int push(char ***list, size_t *n, size_t *cap, const char *f)
 	return 0;
 }
 
+/* An index of W's stacks by their frames, so that adding a stack costs one
+ * probe, not a walk over every stack so far (a record is untrusted: a
+ * stall of a million distinct stacks must not take hours). Open
+ * addressing; slot = stack index + 1, 0 empty. */
+struct widx {
+	size_t *slot;
+	size_t cap;		/* a power of two, or 0 */
+};
+
+static uint64_t hash_list(uint64_t h, char **l, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		for (const char *p = l[i]; *p; p++)
+			h = (h ^ (uint8_t)*p) * 1099511628211ull;
+		h = (h ^ 0xff) * 1099511628211ull;	/* the separator */
+	}
+	return h;
+}
+
+static uint64_t stack_hash(const struct where_stack *s)
+{
+	return hash_list(hash_list(14695981039346656037ull, s->kframes, s->nkframes) ^ 1,
+			 s->frames, s->nframes);
+}
+
+/* Rebuilds IX for W's first N stacks, with room for twice as many. */
+static int widx_build(struct widx *ix, const struct where *w, size_t n)
+{
+	size_t cap = 64;
+
+	while (cap < 2 * (n + 1))
+		cap *= 2;
+	free(ix->slot);
+	ix->slot = calloc(cap, sizeof(*ix->slot));
+	ix->cap = ix->slot ? cap : 0;
+	if (!ix->slot)
+		return -ENOMEM;
+	for (size_t i = 0; i < n; i++) {
+		size_t j = (size_t)stack_hash(&w->st[i]) & (cap - 1);
+
+		while (ix->slot[j])
+			j = (j + 1) & (cap - 1);
+		ix->slot[j] = i + 1;
+	}
+	return 0;
+}
+
+/* The index of the stack among W's first N with ST's frames, or N when
+ * none (and then, with IX grown for it, the slot it takes in *RET_SLOT). */
+static size_t widx_find(const struct widx *ix, const struct where *w, size_t n,
+			const struct where_stack *st, size_t *ret_slot)
+{
+	size_t j = (size_t)stack_hash(st) & (ix->cap - 1);
+
+	for (; ix->slot[j]; j = (j + 1) & (ix->cap - 1))
+		if (ix->slot[j] - 1 < n && same(&w->st[ix->slot[j] - 1], st))
+			return ix->slot[j] - 1;
+	*ret_slot = j;
+	return n;
+}
+
 /* Adds ST (its frames W's from here on) with CNT samples to W: to the
  * stack with the same frames, or as a new one. ST is emptied. */
-static int add_stack(struct where *w, struct where_stack *st, uint64_t cnt)
+static int add_stack(struct where *w, struct widx *ix, struct where_stack *st, uint64_t cnt)
 {
-	size_t i;
+	size_t i, j = 0;
 
-	for (i = 0; i < w->n && !same(&w->st[i], st); i++)
-		;
+	if ((w->n + 1) * 2 > ix->cap && widx_build(ix, w, w->n) < 0)
+		return -ENOMEM;
+	i = widx_find(ix, w, w->n, st, &j);
 	if (i == w->n) {
-		struct where_stack *g = realloc(w->st, (w->n + 1) * sizeof(*g));
+		/* room doubles when n reaches a power of two (none kept apart) */
+		if (!(w->n & (w->n - 1))) {
+			struct where_stack *g = realloc(w->st, (w->n ? 2 * w->n : 1) * sizeof(*g));
 
-		if (!g)
-			return -ENOMEM;
-		w->st = g;
+			if (!g)
+				return -ENOMEM;
+			w->st = g;
+		}
 		w->st[i] = *st;
 		w->st[i].n = 0;
 		w->n++;
+		ix->slot[j] = i + 1;
 		memset(st, 0, sizeof(*st));
 	}
 	w->st[i].n += cnt;
@@ -95,7 +161,7 @@ static int add_stack(struct where *w, struct where_stack *st, uint64_t cnt)
 }
 
 /* Adds one line "COUNT\tF\tF..." (LEN bytes at P) to W. */
-static int add_line(struct where *w, const char *p, size_t len)
+static int add_line(struct where *w, struct widx *ix, const char *p, size_t len)
 {
 	char *line = strndup(p, len), *save = NULL, *tok, *end;
 	struct where_stack st = { 0 };
@@ -119,7 +185,7 @@ static int add_line(struct where *w, const char *p, size_t len)
 			e = push(&st.frames, &st.nframes, &cap, tok);
 	}
 	if (!e)
-		e = add_stack(w, &st, cnt);
+		e = add_stack(w, ix, &st, cnt);
 	stack_free(&st);
 	free(line);
 	return e;
@@ -143,7 +209,8 @@ const char *where_uframe_name(const struct rec *r, uint32_t id)
 }
 
 /* Adds interned stack ID of R, COUNT samples, to W. */
-static int add_ustack(struct where *w, const struct rec *r, uint32_t id, uint64_t cnt)
+static int add_ustack(struct where *w, struct widx *ix, const struct rec *r, uint32_t id,
+		      uint64_t cnt)
 {
 	const struct rec_ustack *u = id < r->nustacks ? &r->ustacks[id] : NULL;
 	struct where_stack st = { 0 };
@@ -163,7 +230,7 @@ static int add_ustack(struct where *w, const struct rec *r, uint32_t id, uint64_
 	if (!e && !st.nframes)
 		e = push(&st.frames, &st.nframes, &cap, "[unknown]");
 	if (!e)
-		e = add_stack(w, &st, cnt);
+		e = add_stack(w, ix, &st, cnt);
 	stack_free(&st);
 	return e;
 }
@@ -185,6 +252,9 @@ static int by_count(const void *a, const void *b)
 
 int where_stall(const struct rec *r, uint64_t a_ns, uint64_t b_ns, struct where *w)
 {
+	struct widx ix = { 0 };
+	int e = 0;
+
 	memset(w, 0, sizeof(*w));
 	for (size_t i = 0; i < r->nevents; i++) {
 		const struct rec_event *ev = &r->events[i];
@@ -196,12 +266,9 @@ int where_stall(const struct rec *r, uint64_t a_ns, uint64_t b_ns, struct where 
 		for (p = ev->text; *p;) {
 			const char *nl = strchr(p, '\n');
 			size_t len = nl ? (size_t)(nl - p) : strlen(p);
-			int e = add_line(w, p, len);
 
-			if (e < 0) {
-				where_free(w);
-				return e;
-			}
+			if ((e = add_line(w, &ix, p, len)) < 0)
+				goto fail;
 			p += len + (nl ? 1 : 0);
 		}
 	}
@@ -210,22 +277,23 @@ int where_stall(const struct rec *r, uint64_t a_ns, uint64_t b_ns, struct where 
 
 		if (u->t_ns < a_ns || u->t_ns > b_ns)
 			continue;
-		for (uint32_t k = 0; k < u->n; k++) {
-			int e = add_ustack(w, r, u->stack[k], u->count[k]);
-
-			if (e < 0) {
-				where_free(w);
-				return e;
-			}
-		}
+		for (uint32_t k = 0; k < u->n; k++)
+			if ((e = add_ustack(w, &ix, r, u->stack[k], u->count[k])) < 0)
+				goto fail;
 	}
+	free(ix.slot);
 	if (w->n > 1)
 		qsort(w->st, w->n, sizeof(*w->st), by_count);
 	return 0;
+fail:
+	free(ix.slot);
+	where_free(w);
+	return e;
 }
 
 int where_merge(struct where *w, size_t depth)
 {
+	struct widx ix = { 0 };
 	size_t out = 0;
 
 	for (size_t i = 0; i < w->n; i++) {
@@ -250,22 +318,29 @@ int where_merge(struct where *w, size_t depth)
 		if (depth && s->nframes > depth) {
 			char *more = strdup("...");
 
-			if (!more)
+			if (!more) {
+				free(ix.slot);
 				return -ENOMEM;
+			}
 			for (size_t f = depth; f < s->nframes; f++)
 				free(s->frames[f]);
 			s->frames[depth] = more;
 			s->nframes = depth + 1;
 		}
-		for (k = 0; k < out && !same(&w->st[k], s); k++)
-			;
+		if ((out + 1) * 2 > ix.cap && widx_build(&ix, w, out) < 0)
+			return -ENOMEM;
+		size_t j = 0;
+
+		k = widx_find(&ix, w, out, s, &j);
 		if (k < out) {
 			w->st[k].n += s->n;
 			stack_free(s);
 		} else {
-			w->st[out++] = *s;
+			w->st[out] = *s;
+			ix.slot[j] = ++out;
 		}
 	}
+	free(ix.slot);
 	w->n = out;
 	if (w->n > 1)
 		qsort(w->st, w->n, sizeof(*w->st), by_count);

@@ -26,7 +26,8 @@ struct where_stack {
 struct where {
 	uint64_t total;		/* samples in the stall */
 	size_t n;		/* distinct stacks, most samples first */
-	struct where_stack *st;
+	struct where_stack *st;	/* room for n, doubled by where.c when n reaches a
+				 * power of two */
 };
 
 /* The stacks of R stamped in [A_NS, B_NS] (USTACK windows and ustack
