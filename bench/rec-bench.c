@@ -21,7 +21,9 @@
  * moves half the time, lateness 0-100 us, 4 busy threads. Deterministic (a
  * fixed seed). FPS (gen): frames at that rate on average instead, a 150 ms
  * stall every 10 s included, with a jitter of 1.2 % (bench/export.sh's 144
- * fps hour: 518,400 frames).
+ * fps hour: 518,400 frames). STACKS.ssr (gen, after FPS): a record with
+ * stacks (2.3); each stall gets one of its windows in turn, as the recorder
+ * would write them (bench/stacks.sh: an hour's 360 stalls to symbolize).
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -104,6 +106,43 @@ static int idx(const char *name)
 
 /* The frames' pacing: 60 fps +- 0.2 ms, or gen's FPS argument. */
 static uint64_t frame_ns = 16666667, frame_jitter_ns = 200000, stall_every;
+/* gen's sixth argument: a record whose stacks (2.3) each stall gets, in turn */
+static struct rec *stk_src;
+static size_t stk_next;
+
+/* Writes window stk_next of stk_src (its mappings, frames and stacks
+ * interned again in W) at T: what the recorder writes for a stall. */
+static void copy_window(struct rec_writer *w, uint64_t t)
+{
+	const struct rec *s = stk_src;
+	const struct rec_uset *u = &s->usets[stk_next++ % s->nusets];
+	uint32_t ids[512], fr[REC_USTACK_MAX];
+	uint64_t cnt[512];
+	struct rec_uset set = { .t_ns = t, .tid = 4000, .stack = ids, .count = cnt };
+
+	for (uint32_t k = 0; k < u->n && set.n < 512; k++) {
+		const struct rec_ustack *st = &s->ustacks[u->stack[k]];
+		size_t n = 0;
+
+		for (uint32_t i = 0; i < st->n; i++) {
+			struct rec_uframe f = s->uframes[st->frames[i]];
+
+			if (f.kind == REC_UF_ADDR) {
+				const struct rec_umap *m = &s->umaps[f.ref];
+
+				f.ref = rec_writer_umap(w, m->path, m->build_id, m->build_id_len);
+			} else if (f.kind == REC_UF_NAMED || f.kind == REC_UF_KERNEL) {
+				f.ref = rec_writer_intern(w, rec_str(s, f.ref));
+			}
+			if ((fr[n] = rec_writer_uframe(w, &f)))
+				n++;
+		}
+		if (n && (ids[set.n] = rec_writer_ustack(w, fr, n)))
+			cnt[set.n++] = u->count[k];
+	}
+	if (set.n)
+		rec_writer_uset(w, &set);
+}
 
 static int gen(const char *path, size_t nsamples, bool busy)
 {
@@ -211,8 +250,11 @@ rare:
 			rec_writer_frame(w, &f);
 			next_frame += frame_ns + (uint64_t)uni(-(int64_t)frame_jitter_ns,
 							       (int64_t)frame_jitter_ns);
-			if (stall_every && ++nframe % stall_every == 0)
+			if (stall_every && ++nframe % stall_every == 0) {
 				next_frame += 150000000;
+				if (stk_src)
+					copy_window(w, f.t_ns);
+			}
 		}
 		if (i % 10 == 0) {
 			for (int k = 0; k < (busy ? 4 : 2); k++)
@@ -352,17 +394,28 @@ int main(int argc, char **argv)
 			frame_ns = (uint64_t)(1e9 / fps - 150e6 / (double)stall_every);
 			frame_jitter_ns = frame_ns * 12 / 1000;
 		}
+		if (argc > 6) {
+			struct strbuf err = STRBUF_INIT;
+
+			if (rec_read_file(argv[6], &stk_src, &err) < 0 || !stk_src->nusets) {
+				fprintf(stderr, "rec-bench: '%s': %s\n", argv[6],
+					err.len ? err.buf : "no stacks (USTACK windows) in it");
+				return 1;
+			}
+			sb_release(&err);
+		}
 		r = gen(argv[2], argc > 3 ? strtoul(argv[3], NULL, 10) : 1000,
 			    argc > 4 && !strcmp(argv[4], "busy"));
 
 		if (r < 0)
 			fprintf(stderr, "rec-bench: cannot write '%s': %s\n", argv[2], strerror(-r));
+		rec_free(stk_src);
 		return r < 0;
 	}
 	if (argc >= 2 && !strcmp(argv[1], "measure"))
 		return measure(argc > 2 ? strtoul(argv[2], NULL, 10) : 360000,
 			       argc > 3 && !strcmp(argv[3], "busy"));
-	fprintf(stderr, "usage: rec-bench gen FILE [SAMPLES [steady|busy [FPS]]]\n"
+	fprintf(stderr, "usage: rec-bench gen FILE [SAMPLES [steady|busy [FPS [STACKS.ssr]]]]\n"
 			"       rec-bench measure [SAMPLES [steady|busy]]\n");
 	return 2;
 }

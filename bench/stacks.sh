@@ -20,6 +20,11 @@
 # stack names the busy function (spin_until or stall_cpu): ours from
 # `stalls --json`, perf's from `perf script` within each stall's time range
 # (run.ini t0_mono + t_s, + ms). Goal: within 5 points.
+# Then the symbols at analysis time: an hour's record with 360 stalls
+# (bench/rec-bench.c's synthetic hour at 60 fps, each stall given one of the
+# stacks run's windows in turn: its files are this machine's), `stalls` on
+# it with those stacks and on the same hour without them, median time and
+# peak RSS of 3 runs (goal: the stacks' part well under a second).
 set -u
 [ -n "${SS_BIN:-}" ] || SS_BIN=${1:-build}/stallscope
 build=$(dirname "$SS_BIN")
@@ -124,4 +129,34 @@ if on and pn:
 PY
 }
 perf_compare
+
+src=$(cd "$(dirname "$0")/.." && pwd)
+stk=$T/run--stacks1000/record.ssr
+if [ -z "$TIME" ] || [ ! -f "$build/libss_rec.a" ] || ! "$SS_BIN" dump "$stk" | grep -q '^ustack'; then
+	echo "(no hour of stalls: needs GNU time, $build/libss_rec.a and stacks recorded above)"
+	exit 0
+fi
+${CC:-cc} -O2 -std=gnu11 -D_GNU_SOURCE -I"$src/src" -I"$src/include" "$src/bench/rec-bench.c" \
+	"$build/libss_rec.a" "$build/libss_core.a" -lpthread -o "$T/rec-bench" || exit 1
+mkdir -p "$T/hour" "$T/hour-stk"
+"$T/rec-bench" gen "$T/hour/record.ssr" 360000 steady 60 >/dev/null || exit 1
+"$T/rec-bench" gen "$T/hour-stk/record.ssr" 360000 steady 60 "$stk" >/dev/null || exit 1
+for h in hour hour-stk; do
+	printf 'program=synthetic\nstate=done\nend=exit\nexit_status=0\n' >"$T/$h/run.ini"
+done
+hour() {
+	for _ in 1 2 3; do
+		$TIME -f "%e %M %U %S" -o "$T/t" "$SS_BIN" stalls --warmup 0 "$T/$1" >"$T/stalls.out" 2>&1
+		cat "$T/t"
+	done >"$T/times"
+	# medians of 3: elapsed, CPU (user + system), peak RSS
+	printf '%-34s %8.2f s %8.2f s %9.1f MB %8d where: lines\n' "$2" \
+		"$(awk '{ print $1 }' "$T/times" | sort -n | sed -n 2p)" \
+		"$(awk '{ print $3 + $4 }' "$T/times" | sort -n | sed -n 2p)" \
+		"$(awk '{ print $2 / 1024 }' "$T/times" | sort -n | sed -n 2p)" \
+		"$(grep -c '  where: ' "$T/stalls.out")"
+}
+printf '%-34s %10s %10s %12s\n' "stalls on an hour, 360 stalls" time cpu peak_rss
+hour hour "without stacks"
+hour hour-stk "with stacks (symbolized)"
 exit 0

@@ -2,7 +2,8 @@
 /*
  * fuzz-rec-roundtrip.c: a libFuzzer target for the writer and reader
  * together: the input is a script of writer calls (fields, samples, frames,
- * thread snapshots, events, exact-mode intervals, API spans, flushes) whose
+ * thread snapshots, events, exact-mode intervals, API spans, interned
+ * stacks (2.3: mappings, frames, stacks and windows), flushes) whose
  * values it also supplies; the
  * record is written to a memory file (memfd), read back, and everything
  * must come back exactly. Aborts on any difference, so a coding asymmetry
@@ -63,6 +64,12 @@ static struct {
 	uint64_t tht[8];
 	struct rec_interval iv[MAXS];
 	struct rec_apispan sp[MAXS];
+	struct {
+		uint64_t t, count, off;
+		uint32_t tid;
+		uint8_t kinds[3];
+		size_t nfr;
+	} us[MAXS];
 } g;
 
 #define MUST(c)                                                                 \
@@ -80,7 +87,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct rec *r = NULL;
 	struct strbuf err = STRBUF_INIT;
 	char path[64], name[8];
-	size_t nf, ns = 0, nfr = 0, nth = 0, nev = 0, niv = 0, nsp = 0, i;
+	size_t nf, ns = 0, nfr = 0, nth = 0, nev = 0, niv = 0, nsp = 0, nus = 0, i;
 	uint64_t t = 0, period;
 	int fd = memfd_create("rec", 0);
 
@@ -170,6 +177,37 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			v->waker_comm = op & 2 ? rec_writer_intern(w, "kworker") : 0;
 			MUST(rec_writer_interval(w, v) == 0);
 			niv++;
+		} else if (op == 252 && nus < MAXS) {
+			uint8_t bid[20] = { (uint8_t)take(&in, 1), 7 };
+			uint8_t how = (uint8_t)take(&in, 1);
+			uint32_t m = rec_writer_umap(w, how & 1 ? "/lib/x.so" : "/bin/game", bid, 20);
+			uint32_t fr[3], sid;
+			struct rec_uframe uf = { .kind = REC_UF_ADDR, .ref = m, .off = take(&in, 3) };
+
+			MUST(m);
+			g.us[nus].off = uf.off;
+			g.us[nus].nfr = 0;
+			g.us[nus].kinds[g.us[nus].nfr] = REC_UF_ADDR;
+			MUST((fr[g.us[nus].nfr++] = rec_writer_uframe(w, &uf)));
+			if (how & 2) {
+				uf = (struct rec_uframe){ .kind = REC_UF_KERNEL,
+							  .ref = rec_writer_intern(w, "schedule") };
+				g.us[nus].kinds[g.us[nus].nfr] = REC_UF_KERNEL;
+				MUST((fr[g.us[nus].nfr++] = rec_writer_uframe(w, &uf)));
+			}
+			if (how & 4) {
+				uf = (struct rec_uframe){ .kind = how & 8 ? REC_UF_JIT : REC_UF_UNKNOWN };
+				g.us[nus].kinds[g.us[nus].nfr] = uf.kind;
+				MUST((fr[g.us[nus].nfr++] = rec_writer_uframe(w, &uf)));
+			}
+			MUST((sid = rec_writer_ustack(w, fr, g.us[nus].nfr)));
+			g.us[nus].t = take(&in, 8);
+			g.us[nus].tid = (uint32_t)take(&in, 4);
+			g.us[nus].count = take(&in, 2) + 1;
+			MUST(rec_writer_uset(w, &(struct rec_uset){ .t_ns = g.us[nus].t,
+					 .tid = g.us[nus].tid, .n = 1, .stack = &sid,
+					 .count = &g.us[nus].count }) == 0);
+			nus++;
 		} else if (op < 253 && nsp < MAXS) {
 			struct rec_apispan *v = &g.sp[nsp];
 
@@ -193,7 +231,23 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	close(fd);
 	MUST(r->nfields == nf && r->nsamples == ns && r->nframes == nfr && r->nthreads == nth &&
 	     r->nevents == nev && r->nintervals == niv && r->napispans == nsp && r->complete &&
-	     !r->torn_bytes);
+	     !r->torn_bytes && r->nusets == nus);
+	for (i = 0; i < nus; i++) {
+		const struct rec_uset *u = &r->usets[i];
+		const struct rec_ustack *st;
+
+		MUST(u->t_ns == g.us[i].t && u->tid == g.us[i].tid && u->n == 1 &&
+		     u->count[0] == g.us[i].count && u->stack[0] < r->nustacks);
+		st = &r->ustacks[u->stack[0]];
+		MUST(st->n == g.us[i].nfr);
+		for (size_t k = 0; k < st->n; k++) {
+			MUST(st->frames[k] < r->nuframes);
+			MUST(r->uframes[st->frames[k]].kind == g.us[i].kinds[k]);
+		}
+		MUST(r->uframes[st->frames[0]].off == g.us[i].off);
+		MUST(r->uframes[st->frames[0]].ref < r->numaps &&
+		     r->umaps[r->uframes[st->frames[0]].ref].path);
+	}
 	for (i = 0; i < nsp; i++)
 		MUST(!memcmp(&r->apispans[i], &g.sp[i], sizeof(g.sp[i])));
 	for (i = 0; i < niv; i++)

@@ -26,6 +26,7 @@
 #include "cmd/cmd.h"
 #include "core/display.h"
 #include "core/exact.h"
+#include "core/where.h"
 #include "rec/rec.h"
 
 struct dump_opts {
@@ -150,7 +151,7 @@ static void dump_threads(const struct rec *r, const struct rec_threads *ts)
 }
 
 /* The streams, merged by time; the order of this enum breaks ties. */
-enum stream { S_CLOCK, S_SAMPLE, S_THREADS, S_EVENT, S_FRAME, S_INTERVAL, S_APISPAN, S_N };
+enum stream { S_CLOCK, S_SAMPLE, S_THREADS, S_EVENT, S_FRAME, S_INTERVAL, S_APISPAN, S_USET, S_N };
 
 /* An exact-mode interval: its three times, who, why, and its strings. */
 static void dump_interval(const struct rec *r, const struct rec_interval *iv)
@@ -179,11 +180,48 @@ static void dump_interval(const struct rec *r, const struct rec_interval *iv)
 	putchar('\n');
 }
 
+/* A window's stacks (2.3): "ustack t=T tid=N" ("ustack2", "ivstack": the
+ * second thread's, an exact interval's), then a line per stack,
+ * "  COUNT F|F|...": a frame in a file as MAP:0xOFFSET (the mapping's id:
+ * the "umap" lines of the summary give its file), others by name. */
+static void dump_uset(const struct rec *r, const struct rec_uset *u)
+{
+	static const char *const kind[REC_USET_KINDS] = {
+		[REC_USET_STALL] = "ustack", [REC_USET_THREAD2] = "ustack2",
+		[REC_USET_INTERVAL] = "ivstack",
+	};
+
+	printf("%s t=", u->kind < REC_USET_KINDS ? kind[u->kind] : "ustack?");
+	put_time(u->t_ns);
+	printf(" tid=%" PRIu32 " stacks=%" PRIu32 "\n", u->tid, u->n);
+	for (uint32_t k = 0; k < u->n; k++) {
+		const struct rec_ustack *st = u->stack[k] < r->nustacks ? &r->ustacks[u->stack[k]] : NULL;
+		struct strbuf sb = STRBUF_INIT;
+
+		for (uint32_t i = 0; st && i < st->n; i++) {
+			uint32_t f = st->frames[i];
+			const struct rec_uframe *fr = f < r->nuframes ? &r->uframes[f] : NULL;
+
+			if (i)
+				sb_addc(&sb, '|');
+			if (fr && fr->kind == REC_UF_ADDR)
+				sb_addf(&sb, "%" PRIu32 ":0x%" PRIx64, fr->ref, fr->off);
+			else
+				sb_addf(&sb, "%s%s", fr && fr->kind == REC_UF_KERNEL ? "k:" : "",
+					where_uframe_name(r, f));
+		}
+		printf("  %" PRIu64 " ", u->count[k]);
+		put_str(sb.len ? sb.buf : "-");
+		putchar('\n');
+		sb_release(&sb);
+	}
+}
+
 static void dump_body(const struct rec *r)
 {
 	size_t pos[S_N] = { 0 };
 	const size_t len[S_N] = { r->nclocks, r->nsamples, r->nthreads, r->nevents, r->nframes,
-				  r->nintervals, r->napispans };
+				  r->nintervals, r->napispans, r->nusets };
 
 	for (;;) {
 		int best = -1;
@@ -201,6 +239,7 @@ static void dump_body(const struct rec *r)
 			case S_EVENT: t = r->events[pos[s]].t_ns; break;
 			case S_INTERVAL: t = r->intervals[pos[s]].in_ns; break;
 			case S_APISPAN: t = r->apispans[pos[s]].start_ns; break;
+			case S_USET: t = r->usets[pos[s]].t_ns; break;
 			default: t = r->frames[pos[s]].t_ns; break;
 			}
 			if (best < 0 || t < bt) {
@@ -255,6 +294,9 @@ static void dump_body(const struct rec *r)
 			putchar('\n');
 			break;
 		}
+		case S_USET:
+			dump_uset(r, &r->usets[pos[best]]);
+			break;
 		default: {
 			const struct rec_frame *fr = &r->frames[pos[best]];
 
@@ -270,6 +312,17 @@ static void dump_body(const struct rec *r)
 
 static void dump_summary(const struct rec *r, long long bytes)
 {
+	/* the files of the stacks' frames (2.3), by id */
+	for (size_t i = 1; i < r->numaps; i++) {
+		if (!r->umaps[i].path)
+			continue;
+		printf("umap id=%zu build_id=", i);
+		for (size_t b = 0; b < r->umaps[i].build_id_len; b++)
+			printf("%02x", r->umaps[i].build_id[b]);
+		fputs(" path=", stdout);
+		put_str(r->umaps[i].path);
+		putchar('\n');
+	}
 	/* damage first, on lines of its own: what was skipped, and when */
 	for (size_t k = 0; k < r->ndamage; k++) {
 		const struct rec_damage *d = &r->damage[k];
@@ -310,6 +363,8 @@ static void dump_summary(const struct rec *r, long long bytes)
 		printf(" intervals=%zu", r->nintervals);
 	if (r->napispans)
 		printf(" apispans=%zu", r->napispans);
+	if (r->nusets)
+		printf(" ustacks=%zu", r->nusets);
 	putchar('\n');
 }
 

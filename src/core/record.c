@@ -41,6 +41,22 @@ void rec_free(struct rec *r)
 	free(r->events);
 	free(r->intervals);
 	free(r->apispans);
+	for (i = 0; i < r->numaps; i++)
+		free(r->umaps[i].path);
+	free(r->umaps);
+	free(r->uframes);
+	for (i = 0; i < r->nustacks; i++)
+		free(r->ustacks[i].frames);
+	free(r->ustacks);
+	for (i = 0; i < r->nusets; i++) {
+		free(r->usets[i].stack);
+		free(r->usets[i].count);
+	}
+	free(r->usets);
+	if (r->uframe_names)
+		for (i = 0; i < r->nuframes; i++)
+			free(r->uframe_names[i]);
+	free(r->uframe_names);
 	for (i = 0; i < r->nstrs; i++)
 		free(r->strs[i]);
 	free(r->strs);

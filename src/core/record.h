@@ -99,6 +99,63 @@ struct rec_apispan {
 	uint32_t name;		/* interned: the call's name ("glLinkProgram") */
 };
 
+/* Stacks (2.3, docs/FORMAT.md "Stacks", docs/WHERE.md): the recorder's
+ * user and kernel stacks of a window (a stall), interned. A mapping is a
+ * file by its path and build-id; a frame is a place in one (a file offset,
+ * named at analysis time) or a name the recorder gave it; a stack is a list
+ * of frames, innermost first, the kernel's before the user's. Ids index
+ * the arrays (id 0 is unused); an id defined only in a damaged block is a
+ * hole: a mapping with a NULL path, a frame of kind REC_UF_NONE, a stack of
+ * no frames. */
+#define REC_BUILD_ID_MAX 64	/* bytes of a build-id (GNU's are 20) */
+#define REC_USTACK_MAX 256	/* frames of a stack */
+
+struct rec_umap {
+	char *path;		/* as /proc/PID/maps named it; NULL: a hole */
+	uint8_t build_id_len;	/* 1..REC_BUILD_ID_MAX */
+	uint8_t build_id[REC_BUILD_ID_MAX];
+};
+
+enum rec_uframe_kind {
+	REC_UF_NONE = 0,	/* a hole */
+	REC_UF_ADDR = 1,	/* in mapping ref, at file offset off */
+	REC_UF_NAMED = 2,	/* a user frame the recorder named: string id ref */
+	REC_UF_KERNEL = 3,	/* a kernel frame (kallsyms, at record time): string ref */
+	REC_UF_UNKNOWN = 4,	/* a PC in no mapping */
+	REC_UF_JIT = 5,		/* a PC in an anonymous executable mapping */
+};
+
+struct rec_uframe {
+	uint64_t off;		/* REC_UF_ADDR: the offset in the mapping's file */
+	uint32_t ref;		/* REC_UF_ADDR: mapping id; NAMED, KERNEL: string id */
+	uint8_t kind;		/* enum rec_uframe_kind */
+};
+
+struct rec_ustack {
+	uint32_t n;		/* frames; 0: a hole */
+	uint32_t *frames;	/* frame ids, innermost first */
+};
+
+/* Whose stacks a window holds (docs/FORMAT.md, "Stacks"). */
+enum rec_uset_kind {
+	REC_USET_STALL = 0,	/* the frame thread's in a stall, stamped at its start */
+	REC_USET_THREAD2 = 1,	/* the second sampled thread's in a stall, the same */
+	REC_USET_INTERVAL = 2,	/* an exact interval's switch-out: stamped at the
+				 * interval's out_ns, on its thread */
+	REC_USET_KINDS
+};
+
+/* One window's stacks (a stall's, stamped at its start): N distinct stacks
+ * with the samples each had. */
+struct rec_uset {
+	uint64_t t_ns;
+	uint32_t tid;		/* the sampled thread */
+	uint8_t kind;		/* enum rec_uset_kind */
+	uint32_t n;
+	uint32_t *stack;	/* stack ids */
+	uint64_t *count;	/* samples, >= 1 */
+};
+
 struct rec_meta {
 	char *key;
 	char *value;
@@ -138,6 +195,16 @@ struct rec {
 	struct rec_interval *intervals;
 	size_t napispans;	/* in file order (by the end of the call) */
 	struct rec_apispan *apispans;
+	size_t numaps, nuframes, nustacks;	/* ids 0 .. n - 1 */
+	struct rec_umap *umaps;
+	struct rec_uframe *uframes;
+	struct rec_ustack *ustacks;
+	size_t nusets;		/* in file order */
+	struct rec_uset *usets;
+	/* The names of the REC_UF_ADDR frames, by frame id (nuframes of them),
+	 * as the analysis found them in the mapped files (src/run/symbols.h);
+	 * NULL until then, and a NULL entry: not named ("[unknown]"). */
+	char **uframe_names;
 	size_t nstrs;
 	char **strs;		/* strs[0] is "" */
 	uint64_t unknown_records;	/* records of types this reader skipped */

@@ -2,12 +2,17 @@
 /*
  * where.c: a stall's user stacks, summed (where.h).
  *
- * A ustack event's text is one line per distinct stack the recorder saw in
- * the stall: "COUNT\tFRAME\tFRAME...", innermost first (docs/FORMAT.md).
+ * Two sources: a record of 2.3 holds its stacks interned (USTACK records:
+ * struct rec_uset, rec_ustack, rec_uframe), their user frames named by the
+ * analysis beforehand (rec->uframe_names, src/run/symbols.h); an older one
+ * has a ustack event per stall whose text is one line per distinct stack:
+ * "COUNT\tFRAME\tFRAME...", innermost first (docs/FORMAT.md). Both give
+ * the same struct where.
  */
 #include "core/where.h"
 
 #include <errno.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -65,12 +70,102 @@ static int push(char ***list, size_t *n, size_t *cap, const char *f)
 	return 0;
 }
 
+/* An index of W's stacks by their frames, so that adding a stack costs one
+ * probe, not a walk over every stack so far (a record is untrusted: a
+ * stall of a million distinct stacks must not take hours). Open
+ * addressing; slot = stack index + 1, 0 empty. */
+struct widx {
+	size_t *slot;
+	size_t cap;		/* a power of two, or 0 */
+};
+
+static uint64_t hash_list(uint64_t h, char **l, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		for (const char *p = l[i]; *p; p++)
+			h = (h ^ (uint8_t)*p) * 1099511628211ull;
+		h = (h ^ 0xff) * 1099511628211ull;	/* the separator */
+	}
+	return h;
+}
+
+static uint64_t stack_hash(const struct where_stack *s)
+{
+	return hash_list(hash_list(14695981039346656037ull, s->kframes, s->nkframes) ^ 1,
+			 s->frames, s->nframes);
+}
+
+/* Rebuilds IX for W's first N stacks, with room for twice as many. */
+static int widx_build(struct widx *ix, const struct where *w, size_t n)
+{
+	size_t cap = 64;
+
+	while (cap < 2 * (n + 1))
+		cap *= 2;
+	free(ix->slot);
+	ix->slot = calloc(cap, sizeof(*ix->slot));
+	ix->cap = ix->slot ? cap : 0;
+	if (!ix->slot)
+		return -ENOMEM;
+	for (size_t i = 0; i < n; i++) {
+		size_t j = (size_t)stack_hash(&w->st[i]) & (cap - 1);
+
+		while (ix->slot[j])
+			j = (j + 1) & (cap - 1);
+		ix->slot[j] = i + 1;
+	}
+	return 0;
+}
+
+/* The index of the stack among W's first N with ST's frames, or N when
+ * none (and then, with IX grown for it, the slot it takes in *RET_SLOT). */
+static size_t widx_find(const struct widx *ix, const struct where *w, size_t n,
+			const struct where_stack *st, size_t *ret_slot)
+{
+	size_t j = (size_t)stack_hash(st) & (ix->cap - 1);
+
+	for (; ix->slot[j]; j = (j + 1) & (ix->cap - 1))
+		if (ix->slot[j] - 1 < n && same(&w->st[ix->slot[j] - 1], st))
+			return ix->slot[j] - 1;
+	*ret_slot = j;
+	return n;
+}
+
+/* Adds ST (its frames W's from here on) with CNT samples to W: to the
+ * stack with the same frames, or as a new one. ST is emptied. */
+static int add_stack(struct where *w, struct widx *ix, struct where_stack *st, uint64_t cnt)
+{
+	size_t i, j = 0;
+
+	if ((w->n + 1) * 2 > ix->cap && widx_build(ix, w, w->n) < 0)
+		return -ENOMEM;
+	i = widx_find(ix, w, w->n, st, &j);
+	if (i == w->n) {
+		/* room doubles when n reaches a power of two (none kept apart) */
+		if (!(w->n & (w->n - 1))) {
+			struct where_stack *g = realloc(w->st, (w->n ? 2 * w->n : 1) * sizeof(*g));
+
+			if (!g)
+				return -ENOMEM;
+			w->st = g;
+		}
+		w->st[i] = *st;
+		w->st[i].n = 0;
+		w->n++;
+		ix->slot[j] = i + 1;
+		memset(st, 0, sizeof(*st));
+	}
+	w->st[i].n += cnt;
+	w->total += cnt;
+	return 0;
+}
+
 /* Adds one line "COUNT\tF\tF..." (LEN bytes at P) to W. */
-static int add_line(struct where *w, const char *p, size_t len)
+static int add_line(struct where *w, struct widx *ix, const char *p, size_t len)
 {
 	char *line = strndup(p, len), *save = NULL, *tok, *end;
 	struct where_stack st = { 0 };
-	size_t cap = 0, kcap = 0, i;
+	size_t cap = 0, kcap = 0;
 	unsigned long long cnt;
 	int e = 0;
 
@@ -89,28 +184,54 @@ static int add_line(struct where *w, const char *p, size_t len)
 		else
 			e = push(&st.frames, &st.nframes, &cap, tok);
 	}
-	if (e)
-		goto out;
-	for (i = 0; i < w->n && !same(&w->st[i], &st); i++)
-		;
-	if (i == w->n) {
-		struct where_stack *g = realloc(w->st, (w->n + 1) * sizeof(*g));
-
-		if (!g) {
-			e = -ENOMEM;
-			goto out;
-		}
-		w->st = g;
-		w->st[i] = st;
-		w->st[i].n = 0;
-		w->n++;
-		memset(&st, 0, sizeof(st));
-	}
-	w->st[i].n += cnt;
-	w->total += cnt;
-out:
+	if (!e)
+		e = add_stack(w, ix, &st, cnt);
 	stack_free(&st);
 	free(line);
+	return e;
+}
+
+const char *where_uframe_name(const struct rec *r, uint32_t id)
+{
+	const struct rec_uframe *f = id < r->nuframes ? &r->uframes[id] : NULL;
+
+	switch (f ? f->kind : REC_UF_NONE) {
+	case REC_UF_ADDR:
+		return r->uframe_names && r->uframe_names[id] ? r->uframe_names[id] : "[unknown]";
+	case REC_UF_NAMED:
+	case REC_UF_KERNEL:
+		return f->ref && f->ref < r->nstrs && r->strs[f->ref] ? r->strs[f->ref] : "[unknown]";
+	case REC_UF_JIT:
+		return "[jit]";
+	default:
+		return "[unknown]";
+	}
+}
+
+/* Adds interned stack ID of R, COUNT samples, to W. */
+static int add_ustack(struct where *w, struct widx *ix, const struct rec *r, uint32_t id,
+		      uint64_t cnt)
+{
+	const struct rec_ustack *u = id < r->nustacks ? &r->ustacks[id] : NULL;
+	struct where_stack st = { 0 };
+	size_t cap = 0, kcap = 0;
+	int e = 0;
+
+	for (uint32_t i = 0; u && i < u->n && !e; i++) {
+		uint32_t f = u->frames[i];
+		bool k = f < r->nuframes && r->uframes[f].kind == REC_UF_KERNEL;
+
+		/* the kernel's frames come before the user ones */
+		if (k && !st.nframes)
+			e = push(&st.kframes, &st.nkframes, &kcap, where_uframe_name(r, f));
+		else
+			e = push(&st.frames, &st.nframes, &cap, where_uframe_name(r, f));
+	}
+	if (!e && !st.nframes)
+		e = push(&st.frames, &st.nframes, &cap, "[unknown]");
+	if (!e)
+		e = add_stack(w, ix, &st, cnt);
+	stack_free(&st);
 	return e;
 }
 
@@ -129,34 +250,52 @@ static int by_count(const void *a, const void *b)
 	return x->nframes < y->nframes ? -1 : x->nframes > y->nframes;
 }
 
-int where_kind(const struct rec *r, const char *kind, uint64_t a_ns, uint64_t b_ns, uint32_t tid,
+int where_kind(const struct rec *r, int kind, uint64_t a_ns, uint64_t b_ns, uint32_t tid,
 	       struct where *w)
 {
+	struct widx ix = { 0 };
+	int e = 0;
+
 	memset(w, 0, sizeof(*w));
 	for (size_t i = 0; i < r->nevents; i++) {
 		const struct rec_event *ev = &r->events[i];
 		const char *p;
 
-		if (ev->t_ns < a_ns || ev->t_ns > b_ns || (tid && ev->tid != tid) || !ev->kind ||
-		    strcmp(ev->kind, kind) || !ev->text)
+		/* before 2.3: the frame thread's stall stacks only, as text */
+		if (kind != WHERE_KIND_STALL || ev->t_ns < a_ns || ev->t_ns > b_ns ||
+		    (tid && ev->tid != tid) || !ev->kind || strcmp(ev->kind, WHERE_EVENT_STALL) ||
+		    !ev->text)
 			continue;
 		if (!w->tid)
 			w->tid = ev->tid;
 		for (p = ev->text; *p;) {
 			const char *nl = strchr(p, '\n');
 			size_t len = nl ? (size_t)(nl - p) : strlen(p);
-			int e = add_line(w, p, len);
 
-			if (e < 0) {
-				where_free(w);
-				return e;
-			}
+			if ((e = add_line(w, &ix, p, len)) < 0)
+				goto fail;
 			p += len + (nl ? 1 : 0);
 		}
 	}
+	for (size_t i = 0; i < r->nusets; i++) {
+		const struct rec_uset *u = &r->usets[i];
+
+		if (u->kind != kind || u->t_ns < a_ns || u->t_ns > b_ns || (tid && u->tid != tid))
+			continue;
+		if (!w->tid)
+			w->tid = u->tid;
+		for (uint32_t k = 0; k < u->n; k++)
+			if ((e = add_ustack(w, &ix, r, u->stack[k], u->count[k])) < 0)
+				goto fail;
+	}
+	free(ix.slot);
 	if (w->n > 1)
 		qsort(w->st, w->n, sizeof(*w->st), by_count);
 	return 0;
+fail:
+	free(ix.slot);
+	where_free(w);
+	return e;
 }
 
 int where_stall(const struct rec *r, uint64_t a_ns, uint64_t b_ns, struct where *w)
@@ -175,6 +314,7 @@ int where_interval(const struct rec *r, const struct rec_interval *iv, struct wh
 
 int where_merge(struct where *w, size_t depth)
 {
+	struct widx ix = { 0 };
 	size_t out = 0;
 
 	for (size_t i = 0; i < w->n; i++) {
@@ -199,22 +339,29 @@ int where_merge(struct where *w, size_t depth)
 		if (depth && s->nframes > depth) {
 			char *more = strdup("...");
 
-			if (!more)
+			if (!more) {
+				free(ix.slot);
 				return -ENOMEM;
+			}
 			for (size_t f = depth; f < s->nframes; f++)
 				free(s->frames[f]);
 			s->frames[depth] = more;
 			s->nframes = depth + 1;
 		}
-		for (k = 0; k < out && !same(&w->st[k], s); k++)
-			;
+		if ((out + 1) * 2 > ix.cap && widx_build(&ix, w, out) < 0)
+			return -ENOMEM;
+		size_t j = 0;
+
+		k = widx_find(&ix, w, out, s, &j);
 		if (k < out) {
 			w->st[k].n += s->n;
 			stack_free(s);
 		} else {
-			w->st[out++] = *s;
+			w->st[out] = *s;
+			ix.slot[j] = ++out;
 		}
 	}
+	free(ix.slot);
 	w->n = out;
 	if (w->n > 1)
 		qsort(w->st, w->n, sizeof(*w->st), by_count);
@@ -223,8 +370,11 @@ int where_merge(struct where *w, size_t depth)
 
 int where_any(const struct rec *r)
 {
+	for (size_t i = 0; i < r->nusets; i++)
+		if (r->usets[i].kind == WHERE_KIND_STALL)
+			return 1;
 	for (size_t i = 0; i < r->nevents; i++)
-		if (r->events[i].kind && !strcmp(r->events[i].kind, WHERE_KIND_STALL))
+		if (r->events[i].kind && !strcmp(r->events[i].kind, WHERE_EVENT_STALL))
 			return 1;
 	return 0;
 }

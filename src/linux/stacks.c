@@ -19,6 +19,7 @@
  */
 #include "linux/stacks.h"
 #include "linux/ksyms.h"
+#include "linux/symbolize.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -26,7 +27,8 @@
 
 #ifdef SS_HAVE_LIBDW
 
-#include <dlfcn.h>
+#include "core/grow.h"
+
 #include <elfutils/libdwfl.h>
 #include <fcntl.h>
 #include <dwarf.h>
@@ -68,20 +70,31 @@ struct slot {
 	unsigned char stack[STACK_COPY];
 };
 
-#define NAME_CACHE 1024	/* a stall's distinct PCs, named once each */
+#define PC_CACHE 1024	/* a stall's distinct PCs, looked at once each */
+
+/* A line of /proc/PID/maps with code in it, read at a window's start. */
+struct pmap {
+	uint64_t start, end, pgoff;
+	char *path;		/* "" for anonymous memory */
+	int wmap;		/* -2: not looked at yet; -1: its frames are named
+				 * now; >= 0: its index in the window's maps */
+};
 
 struct uw {
 	const struct slot *cur;
 	Dwfl *dwfl;
-	struct strbuf frames;
+	struct stacks *s;
 	int depth;
-	/* PC -> its frame's text, for one stall: libdw looks a symbol up by a
-	 * walk over the module's symbol table, and a stall's samples come
-	 * back to the same few PCs */
+	size_t nfr;
+	struct stacks_frame fr[KDEPTH + MAX_DEPTH];
+	/* PC -> its frame, for one window: a stall's samples come back to
+	 * the same few PCs (and libdw's symbol lookup, for the frames named
+	 * now, walks the module's symbol table) */
 	struct {
 		uint64_t pc;
-		char *name;
-	} names[NAME_CACHE];
+		bool used;
+		struct stacks_frame f;
+	} pcs[PC_CACHE];
 };
 
 /* One sampled thread: its two events, the kernel's ring they share, and
@@ -108,6 +121,16 @@ struct stacks {
 	struct ksyms *ksyms;	/* /proc/kallsyms, loaded at the first kernel frame */
 	bool ksyms_tried;
 	struct stacks_stats st;
+	/* the window being unwound: the process's code mappings, the files
+	 * its frames are in, the names given now, the distinct stacks */
+	struct pmap *pm;
+	size_t npm, cap_pm;
+	struct stacks_map *wm;
+	size_t nwm, cap_wm;
+	char **wn;
+	size_t nwn, cap_wn;
+	struct stacks_stack *ws;
+	size_t nws, cap_ws;
 };
 
 int stacks_supported(struct strbuf *why)
@@ -116,12 +139,20 @@ int stacks_supported(struct strbuf *why)
 	return 1;
 }
 
-static void names_reset(struct uw *u)
+/* Forgets the last window (its maps, names and stacks). */
+static void window_reset(struct stacks *s)
 {
-	for (size_t i = 0; i < NAME_CACHE; i++) {
-		free(u->names[i].name);
-		u->names[i].name = NULL;
-	}
+	for (size_t i = 0; i < s->npm; i++)
+		free(s->pm[i].path);
+	for (size_t i = 0; i < s->nwm; i++)
+		free(s->wm[i].path);
+	for (size_t i = 0; i < s->nwn; i++)
+		free(s->wn[i]);
+	for (size_t i = 0; i < s->nws; i++)
+		free(s->ws[i].frames);
+	s->npm = s->nwm = s->nwn = s->nws = 0;
+	for (size_t i = 0; i < PC_CACHE; i++)
+		s->u.pcs[i].used = false;
 }
 
 static void drop_dwfl(struct stacks *s)
@@ -170,7 +201,7 @@ int stacks_new(int hz, struct stacks **ret, struct strbuf *err)
 		}
 	}
 	s->hz = hz;
-	sb_init(&s->u.frames);
+	s->u.s = s;
 	/* kernel frames are root's: their names now, not in the middle of a
 	 * run (reading kallsyms takes a few hundred ms) */
 	if (geteuid() == 0) {
@@ -191,9 +222,12 @@ void stacks_free(struct stacks *s)
 		free(s->th[k].slots);
 	}
 	drop_dwfl(s);
-	names_reset(&s->u);
+	window_reset(s);
+	free(s->pm);
+	free(s->wm);
+	free(s->wn);
+	free(s->ws);
 	ksyms_free(s->ksyms);
-	sb_release(&s->u.frames);
 	free(s);
 }
 
@@ -481,41 +515,8 @@ static const Dwfl_Callbacks proc_callbacks = {
 	.find_debuginfo = dwfl_standard_find_debuginfo,
 };
 
-/* C++ (and Rust's legacy, _ZN...) names demangled by libstdc++'s
- * __cxa_demangle, looked up at run time so that stallscope does not link
- * the C++ library: NULL where it is not installed (the names stay mangled). */
-typedef char *(*demangle_fn)(const char *name, char *buf, size_t *len, int *status);
-
-static demangle_fn demangler(void)
-{
-	static demangle_fn fn;
-	static bool tried;
-
-	if (!tried) {
-		void *h = dlopen("libstdc++.so.6", RTLD_NOW | RTLD_LOCAL);
-
-		tried = true;
-		if (h)
-			*(void **)&fn = dlsym(h, "__cxa_demangle");
-	}
-	return fn;
-}
-
-/* SYM as shown: demangled when it is a C++ name and can be. */
-static void add_symbol(struct strbuf *sb, const char *sym)
-{
-	demangle_fn d = !strncmp(sym, "_Z", 2) ? demangler() : NULL;
-	char *dm = NULL;
-	int st = -1;
-
-	if (d)
-		dm = d(sym, NULL, NULL, &st);
-	sb_adds(sb, dm && st == 0 ? dm : sym);
-	free(dm);
-}
-
-/* The text of the frame at ADJ (a PC inside the call): its symbol,
- * FILE+0xOFF, or [unknown]. */
+/* The text of the frame at ADJ (a PC inside the call) named now: its
+ * symbol (demangled: linux/symbolize.h), FILE+0xOFF, or [unknown]. */
 static void frame_name(struct uw *u, Dwarf_Addr adj, struct strbuf *sb)
 {
 	Dwfl_Module *m = dwfl_addrmodule(u->dwfl, adj);
@@ -528,19 +529,164 @@ static void frame_name(struct uw *u, Dwarf_Addr adj, struct strbuf *sb)
 		mod = dwfl_module_info(m, NULL, &start, NULL, NULL, NULL, NULL, NULL);
 	}
 	if (sym && *sym) {
-		add_symbol(sb, sym);
+		sym_demangle(sb, sym);
 	} else if (mod) {
 		const char *b = strrchr(mod, '/');
 
-		sb_addf(sb, "%s+0x%llx", b ? b + 1 : mod, (unsigned long long)(adj - start));
+		/* libdw calls the vDSO "[vdso: PID]" */
+		sb_addf(sb, "%s+0x%llx", !strncmp(mod, "[vdso", 5) ? "[vdso]" : b ? b + 1 : mod,
+			(unsigned long long)(adj - start));
 	} else {
 		sb_adds(sb, "[unknown]");
 	}
-	/* a file's or a symbol's name is the program's to choose: the tab and
-	 * the newline are the text's separators (FORMAT.md, ustack) */
+	/* a file's or a symbol's name is the program's to choose: no tab or
+	 * newline in ours (the text of an older record's ustack event) */
 	for (size_t i = at; i < sb->len; i++)
 		if (sb->buf[i] == '\t' || sb->buf[i] == '\n')
 			sb->buf[i] = ' ';
+}
+
+/* Keeps NAME (a copy) for the window; the copy, or NULL on ENOMEM. */
+static const char *keep_name(struct stacks *s, const char *name)
+{
+	char *c = strdup(name);
+
+	if (!c || ARRAY_GROW(s->wn, s->cap_wn, s->nwn + 1) < 0) {
+		free(c);
+		return NULL;
+	}
+	return s->wn[s->nwn++] = c;
+}
+
+/* The process's code mappings as /proc/PID/maps has them now. 0 or a
+ * negative errno. */
+static int maps_read(struct stacks *s, int pid)
+{
+	char path[64], *line = NULL;
+	size_t cap = 0;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/maps", pid);
+	f = fopen(path, "re");
+	if (!f)
+		return -errno;
+	while (getline(&line, &cap, f) > 0) {
+		unsigned long long a, b, off;
+		char perm[8];
+		int at = 0;
+		char *p;
+
+		if (sscanf(line, "%llx-%llx %7s %llx %*s %*s %n", &a, &b, perm, &off, &at) < 4 ||
+		    !at || !strchr(perm, 'x'))
+			continue;
+		p = line + at;
+		p[strcspn(p, "\n")] = 0;
+		if (ARRAY_GROW(s->pm, s->cap_pm, s->npm + 1) < 0)
+			break;
+		s->pm[s->npm] = (struct pmap){ a, b, off, strdup(p), -2 };
+		if (!s->pm[s->npm].path)
+			break;
+		s->npm++;
+	}
+	free(line);
+	fclose(f);
+	return 0;
+}
+
+static struct pmap *maps_find(struct stacks *s, uint64_t pc)
+{
+	size_t lo = 0, hi = s->npm;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (s->pm[mid].end <= pc)
+			lo = mid + 1;
+		else if (s->pm[mid].start > pc)
+			hi = mid;
+		else
+			return &s->pm[mid];
+	}
+	return NULL;
+}
+
+static bool ends_with(const char *s, const char *suf)
+{
+	size_t n = strlen(s), k = strlen(suf);
+
+	return n >= k && !strcmp(s + n - k, suf);
+}
+
+/* The window's index of the file of mapping M (whose code holds PC), or
+ * -1 when its frames are to be named now: a file deleted (or replaced)
+ * while the program runs, which will not be there for the analysis, or
+ * one whose build-id cannot be read (nothing could check the file then). */
+static int map_index(struct stacks *s, struct pmap *m, Dwarf_Addr pc)
+{
+	const unsigned char *bits;
+	Dwfl_Module *mod;
+	GElf_Addr vaddr;
+	Dwarf_Addr bias;
+	int n;
+
+	if (m->wmap != -2)
+		return m->wmap;
+	m->wmap = -1;
+	if (ends_with(m->path, " (deleted)"))
+		return -1;
+	for (size_t i = 0; i < s->nwm; i++)
+		if (!strcmp(s->wm[i].path, m->path))
+			return m->wmap = (int)i;
+	mod = dwfl_addrmodule(s->u.dwfl, pc);
+	if (!mod || !dwfl_module_getelf(mod, &bias))
+		return -1;
+	n = dwfl_module_build_id(mod, &bits, &vaddr);
+	if (n <= 0 || n > 64 || ARRAY_GROW(s->wm, s->cap_wm, s->nwm + 1) < 0)
+		return -1;
+	s->wm[s->nwm].path = strdup(m->path);
+	if (!s->wm[s->nwm].path)
+		return -1;
+	memcpy(s->wm[s->nwm].build_id, bits, (size_t)n);
+	s->wm[s->nwm].build_id_len = (size_t)n;
+	return m->wmap = (int)s->nwm++;
+}
+
+/* The frame at ADJ (a PC inside the call). */
+static void frame_of(struct uw *u, Dwarf_Addr adj, struct stacks_frame *f)
+{
+	struct stacks *s = u->s;
+	size_t h = (size_t)((adj * 0x9e3779b97f4a7c15ull) >> 54) % PC_CACHE;
+	struct pmap *m;
+	int wi = -1;
+
+	if (u->pcs[h].used && u->pcs[h].pc == adj) {
+		*f = u->pcs[h].f;
+		return;
+	}
+	memset(f, 0, sizeof(*f));
+	m = maps_find(s, adj);
+	if (!m) {
+		f->kind = REC_UF_UNKNOWN;
+	} else if ((m->path[0] != '/' && strcmp(m->path, "[vdso]")) ||
+		   !strncmp(m->path, "/memfd:", 7)) {
+		f->kind = REC_UF_JIT;	/* code in memory of no file */
+	} else if (m->path[0] == '/' && (wi = map_index(s, m, adj)) >= 0) {
+		f->kind = REC_UF_ADDR;
+		f->map = (uint32_t)wi;
+		f->off = adj - m->start + m->pgoff;
+	} else {
+		struct strbuf sb = STRBUF_INIT;
+
+		frame_name(u, adj, &sb);
+		f->kind = REC_UF_NAMED;
+		f->name = sb.buf ? keep_name(s, sb.buf) : NULL;
+		if (!f->name)
+			f->kind = REC_UF_UNKNOWN;
+		sb_release(&sb);
+	}
+	u->pcs[h].pc = adj;
+	u->pcs[h].f = *f;
+	u->pcs[h].used = true;
 }
 
 static int uw_frame(Dwfl_Frame *st, void *arg)
@@ -548,39 +694,58 @@ static int uw_frame(Dwfl_Frame *st, void *arg)
 	struct uw *u = arg;
 	Dwarf_Addr pc, adj;
 	bool act = false;
-	size_t h;
 
 	if (!dwfl_frame_pc(st, &pc, &act))
 		return DWARF_CB_ABORT;
 	adj = act ? pc : pc - 1;
-	if (u->frames.len)
-		sb_addc(&u->frames, '\t');
-	h = (size_t)((adj * 0x9e3779b97f4a7c15ull) >> 54) % NAME_CACHE;
-	if (u->names[h].name && u->names[h].pc == adj) {
-		sb_adds(&u->frames, u->names[h].name);
-	} else {
-		size_t at = u->frames.len;
-
-		frame_name(u, adj, &u->frames);
-		free(u->names[h].name);
-		u->names[h].name = strdup(u->frames.buf + at);	/* NULL: not cached */
-		u->names[h].pc = adj;
-	}
+	frame_of(u, adj, &u->fr[u->nfr++]);
 	return ++u->depth >= MAX_DEPTH ? DWARF_CB_ABORT : DWARF_CB_OK;
 }
 
-struct agg {
-	char *stack;
-	uint64_t n;
-};
-
-static int agg_cmp(const void *a, const void *b)
+static bool frame_eq(const struct stacks_frame *a, const struct stacks_frame *b)
 {
-	const struct agg *x = a, *y = b;
+	if (a->kind != b->kind)
+		return false;
+	if (a->kind == REC_UF_ADDR)
+		return a->map == b->map && a->off == b->off;
+	if (a->kind == REC_UF_NAMED || a->kind == REC_UF_KERNEL)
+		return !strcmp(a->name, b->name);
+	return true;
+}
 
-	if (x->n != y->n)
-		return x->n < y->n ? 1 : -1;
-	return strcmp(x->stack, y->stack);
+/* Adds the stack in U->fr to the window's, one sample. 0 or -ENOMEM. */
+static int add_stack(struct stacks *s, const struct uw *u)
+{
+	size_t i, k;
+
+	for (i = 0; i < s->nws; i++) {
+		if (s->ws[i].nframes != u->nfr)
+			continue;
+		for (k = 0; k < u->nfr && frame_eq(&s->ws[i].frames[k], &u->fr[k]); k++)
+			;
+		if (k == u->nfr)
+			break;
+	}
+	if (i == s->nws) {
+		struct stacks_frame *fr;
+
+		if (ARRAY_GROW(s->ws, s->cap_ws, s->nws + 1) < 0)
+			return -ENOMEM;
+		fr = malloc(u->nfr * sizeof(*fr));
+		if (!fr)
+			return -ENOMEM;
+		memcpy(fr, u->fr, u->nfr * sizeof(*fr));
+		s->ws[s->nws++] = (struct stacks_stack){ .n = 0, .nframes = u->nfr, .frames = fr };
+	}
+	s->ws[i].n++;
+	return 0;
+}
+
+static int ws_cmp(const void *a, const void *b)
+{
+	const struct stacks_stack *x = a, *y = b;
+
+	return x->n != y->n ? (x->n < y->n ? 1 : -1) : 0;
 }
 
 /* A Dwfl for S's process with its modules as /proc/PID/maps has them now:
@@ -618,37 +783,37 @@ static int dwfl_for(struct stacks *s, int pid, const struct slot *first)
 }
 
 int stacks_window(struct stacks *s, int which, uint64_t a_ns, uint64_t b_ns,
-		  struct strbuf *out)
+		  struct stacks_out *out)
 {
 	struct uw *u = &s->u;
 	const struct sthread *t;
-	struct agg *agg = NULL;
-	size_t nagg = 0, cap = 0;
 	int got = 0, e = 0;
 	bool ready = false;
 
+	memset(out, 0, sizeof(*out));
 	if (which < 0 || which >= STACKS_THREADS)
 		return -EINVAL;
 	t = &s->th[which];
+	/* the mappings may have changed since the last window */
+	window_reset(s);
 	if (!t->used || !t->pid)
 		return 0;
-	for (size_t k = 0; k < t->used; k++) {
+	for (size_t k = 0; k < t->used && !e; k++) {
 		const struct slot *sl = &t->slots[(t->head + t->nslots - t->used + k) % t->nslots];
-		size_t i;
+		size_t nk;
 
 		if (sl->t_ns < a_ns || sl->t_ns > b_ns)
 			continue;
 		if (!ready) {
-			/* the mappings may have changed since the last window */
-			names_reset(u);
 			e = dwfl_for(s, t->pid, sl);
 			if (e < 0)
 				break;
+			maps_read(s, t->pid);
 			ready = true;
 		}
 		u->cur = sl;
 		u->depth = 0;
-		sb_reset(&u->frames);
+		u->nfr = 0;
 		if (sl->nk && !s->ksyms_tried) {
 			s->ksyms_tried = true;
 			if (ksyms_load(NULL, &s->ksyms) < 0)
@@ -656,51 +821,41 @@ int stacks_window(struct stacks *s, int which, uint64_t a_ns, uint64_t b_ns,
 		}
 		for (uint32_t q = 0; q < sl->nk; q++) {
 			const char *name = s->ksyms ? ksyms_find(s->ksyms, sl->kips[q]) : NULL;
+			struct stacks_frame *f = &u->fr[u->nfr];
 
-			if (u->frames.len)
-				sb_addc(&u->frames, '\t');
-			if (name)
-				sb_addf(&u->frames, "k:%s", name);
-			else
-				sb_addf(&u->frames, "k:0x%llx", (unsigned long long)sl->kips[q]);
+			if (!name) {
+				char a[32];
+
+				snprintf(a, sizeof(a), "0x%llx", (unsigned long long)sl->kips[q]);
+				name = keep_name(s, a);
+			}
+			if (!name)
+				continue;
+			memset(f, 0, sizeof(*f));
+			f->kind = REC_UF_KERNEL;
+			f->name = name;
+			u->nfr++;
 		}
+		nk = u->nfr;
 		dwfl_getthread_frames(u->dwfl, sl->tid, uw_frame, u);
-		if (!u->frames.len)
-			sb_adds(&u->frames, "[unknown]");
-		got++;
-		for (i = 0; i < nagg && strcmp(agg[i].stack, u->frames.buf); i++)
-			;
-		if (i == nagg) {
-			if (nagg == cap) {
-				struct agg *g = realloc(agg, (cap = cap ? cap * 2 : 16) * sizeof(*g));
-
-				if (!g) {
-					e = -ENOMEM;
-					break;
-				}
-				agg = g;
-			}
-			agg[nagg].stack = strdup(u->frames.buf);
-			agg[nagg].n = 0;
-			if (!agg[nagg].stack) {
-				e = -ENOMEM;
-				break;
-			}
-			nagg++;
+		if (u->nfr == nk) {	/* no user frame at all */
+			memset(&u->fr[u->nfr], 0, sizeof(u->fr[0]));
+			u->fr[u->nfr++].kind = REC_UF_UNKNOWN;
 		}
-		agg[i].n++;
+		got++;
+		e = add_stack(s, u);
 	}
-	if (agg)
-		qsort(agg, nagg, sizeof(*agg), agg_cmp);
-	for (size_t i = 0; i < nagg; i++) {
-		if (!e)
-			sb_addf(out, "%llu\t%s\n", (unsigned long long)agg[i].n, agg[i].stack);
-		free(agg[i].stack);
-	}
-	free(agg);
+	if (s->nws > 1)
+		qsort(s->ws, s->nws, sizeof(*s->ws), ws_cmp);
 	s->st.unwound += (uint64_t)got;
 	s->st.windows++;
-	return e ? e : got;
+	if (e)
+		return e;
+	out->nmaps = s->nwm;
+	out->maps = s->wm;
+	out->n = s->nws;
+	out->st = s->ws;
+	return got;
 }
 
 void stacks_stats(const struct stacks *s, struct stacks_stats *st)
@@ -741,9 +896,10 @@ void stacks_drain(struct stacks *s)
 }
 
 int stacks_window(struct stacks *s, int which, uint64_t a_ns, uint64_t b_ns,
-		  struct strbuf *out)
+		  struct stacks_out *out)
 {
-	(void)s, (void)which, (void)a_ns, (void)b_ns, (void)out;
+	(void)s, (void)which, (void)a_ns, (void)b_ns;
+	memset(out, 0, sizeof(*out));
 	return -ENOTSUP;
 }
 

@@ -14,6 +14,7 @@
 
 #include <stdint.h>
 
+#include "core/record.h"
 #include "core/strbuf.h"
 
 #define STACKS_HZ_DEFAULT 1000
@@ -44,13 +45,44 @@ int stacks_set_thread(struct stacks *s, int which, int pid, int tid, struct strb
  * fall out of them), every slot's. Call it often (every recorder period). */
 void stacks_drain(struct stacks *s);
 
+/*
+ * A window's stacks (docs/WHERE.md, "Design"): a frame is a place in a
+ * mapped file, named later from the file (kind REC_UF_ADDR: the file's path
+ * and build-id in maps[map], the file offset in off), or one named now
+ * (REC_UF_NAMED: a user frame whose file cannot be had later: deleted while
+ * the program runs, the vDSO, a file without a build-id; REC_UF_KERNEL:
+ * kallsyms), or REC_UF_JIT (anonymous executable memory), REC_UF_UNKNOWN
+ * (in no mapping). Stacks are innermost first, the kernel's frames before
+ * the user ones, most samples first.
+ */
+struct stacks_map {
+	char *path;			/* as /proc/PID/maps names it */
+	unsigned char build_id[64];
+	size_t build_id_len;		/* 1..64 */
+};
+struct stacks_frame {
+	uint8_t kind;			/* enum rec_uframe_kind (core/record.h) */
+	uint32_t map;			/* REC_UF_ADDR: index in maps */
+	uint64_t off;			/* REC_UF_ADDR: the offset in the file */
+	const char *name;		/* REC_UF_NAMED, REC_UF_KERNEL */
+};
+struct stacks_stack {
+	uint64_t n;			/* samples */
+	size_t nframes;
+	struct stacks_frame *frames;
+};
+struct stacks_out {
+	size_t nmaps, n;
+	const struct stacks_map *maps;
+	const struct stacks_stack *st;
+};
+
 /* Unwinds the raw samples of slot WHICH stamped in [A_NS, B_NS]
- * (CLOCK_MONOTONIC) and appends to OUT one line per distinct stack, "COUNT\tFRAME\tFRAME...",
- * innermost frame first, where FRAME is a function name or FILE+0xOFFSET
- * (module-relative) or "[unknown]". Returns the samples unwound (0: none
- * in the window), or a negative errno. */
+ * (CLOCK_MONOTONIC) into *OUT, one entry per distinct stack; what OUT
+ * points to is S's until the next call. Returns the samples unwound (0:
+ * none in the window), or a negative errno. */
 int stacks_window(struct stacks *s, int which, uint64_t a_ns, uint64_t b_ns,
-		  struct strbuf *out);
+		  struct stacks_out *out);
 
 /* Counters for run.ini, over both slots: samples taken, lost (kernel ring
  * full), unwound, and windows unwound. */

@@ -23,7 +23,8 @@
 #define REC_MAGIC 0x1a0a0d4345525353ULL
 #define REC_MAGIC_SWAPPED 0x53535245430d0a1aULL
 #define REC_VERSION_MAJOR 2
-#define REC_VERSION_MINOR 2	/* 2.1: INTERVAL records (exact mode); 2.2: APISPAN records */
+#define REC_VERSION_MINOR 3	/* 2.1: INTERVAL records (exact mode); 2.2: APISPAN records;
+				 * 2.3: USTACK records */
 #define REC_FILE_HEADER 16	/* magic u64, major u16, minor u16, flags u32 */
 #define REC_BLOCK_HEADER 8	/* payload length u32, crc32c u32 */
 #define REC_BLOCK_MAX (64u << 20)	/* a block's payload never exceeds this */
@@ -52,6 +53,19 @@ enum rec_type {
 	RT_INTERVAL = 11,	/* 2.1: an exact-mode off-CPU interval */
 	RT_KEY = 10,	/* 2.x: sync u32, varint key number; coding state restarts */
 	RT_APISPAN = 13,	/* 2.2: a graphics API call that took >= 1 ms */
+	RT_USTACK = 14,		/* 2.3: u8 part (USTACK_*), then its payload */
+};
+
+/* The parts of an RT_USTACK record (docs/FORMAT.md, "Stacks"). */
+enum {
+	USTACK_MAP = 1,		/* id, build-id length u8, build-id, path */
+	USTACK_FRAME = 2,	/* id, head (ref << 3 | kind), [offset] */
+	USTACK_STACK = 3,	/* id, n, n frame ids */
+	USTACK_SET = 4,		/* t, tid, n, n x (stack id, count): a stall's, the
+				 * frame thread's */
+	USTACK_SET_THREAD2 = 5,	/* the same, the second sampled thread's in a stall */
+	USTACK_SET_INTERVAL = 6,	/* the same, an exact interval's switch-out,
+					 * stamped at its start on its thread */
 };
 
 /* Thread-snapshot entry flags (low 4 bits of the entry's token). */

@@ -2,7 +2,7 @@
 /*
  * reader_int.h: what the record reader's two files share (reader.c: the
  * file, its blocks, damage and the API; reader_records.c: the records a
- * block holds). Not for use outside src/rec/reader*.c.
+ * block holds; reader_stacks.c: the stacks' records). Not for use outside src/rec/reader*.c.
  */
 #ifndef SS_REC_READER_INT_H
 #define SS_REC_READER_INT_H
@@ -41,6 +41,7 @@ struct rd {
 	uint64_t ev_tprev, iv_tprev;
 	size_t cap_intervals;
 	size_t cap_apispans;
+	size_t cap_umaps, cap_uframes, cap_ustacks, cap_usets;
 	uint64_t t_last;	/* the latest stamp decoded so far (for damage spans) */
 	uint64_t t_first_block;	/* the first stamp of the block being decoded, or 0 */
 	size_t *blocks, nblocks, cap_blocks;	/* offsets of the whole blocks to decode */
@@ -57,5 +58,7 @@ void rd_count_samples(struct rd *d, const uint8_t *p, size_t n);
 /* Decodes the N bytes of records of the block at file offset OFF. 0, or
  * -EINVAL (rd_bad) or -ENOMEM. */
 int rd_block(struct rd *d, const uint8_t *p, size_t n, size_t off);
+/* An RT_USTACK record (reader_stacks.c). 0, -EINVAL (rd_bad) or -ENOMEM. */
+int rd_ustack(struct rd *d, struct cur *c);
 
 #endif

@@ -690,6 +690,9 @@ int rd_block(struct rd *d, const uint8_t *p, size_t n, size_t off)
 		case RT_APISPAN:
 			ret = rd_apispan(d, &rc);
 			break;
+		case RT_USTACK:
+			ret = rd_ustack(d, &rc);
+			break;
 		case RT_END:
 			d->r->complete = true;
 			break;

@@ -160,6 +160,23 @@ int rec_writer_event(struct rec_writer *w, uint64_t t_ns, uint32_t tid, const ch
 int rec_writer_interval(struct rec_writer *w, const struct rec_interval *iv);
 /* A graphics API call's span; its name id is rec_writer_intern's. */
 int rec_writer_apispan(struct rec_writer *w, const struct rec_apispan *s);
+/*
+ * Stacks (2.3; docs/FORMAT.md, "Stacks"): a mapping, a frame and a stack are
+ * interned as strings are (ids file-wide, 1, 2, ...; each written once in
+ * every segment that uses it, before the record that does). The intern
+ * calls return the id, or 0: for a bad argument (a build-id of 0 or over
+ * REC_BUILD_ID_MAX bytes, an empty path, a frame of an unknown kind, a
+ * stack of 0 or over REC_USTACK_MAX frames), on ENOMEM (kept as the
+ * writer's error) or after an error. A frame's ids (mapping, string) and
+ * a stack's frame ids must be ids these calls returned.
+ */
+uint32_t rec_writer_umap(struct rec_writer *w, const char *path, const uint8_t *build_id,
+			 size_t build_id_len);
+uint32_t rec_writer_uframe(struct rec_writer *w, const struct rec_uframe *f);
+uint32_t rec_writer_ustack(struct rec_writer *w, const uint32_t *frames, size_t n);
+/* One window's stacks: S->n stack ids with their counts (>= 1). 0 or a
+ * negative errno (-EINVAL: an id not interned, a count of 0, n of 0). */
+int rec_writer_uset(struct rec_writer *w, const struct rec_uset *s);
 /* Ends the block being filled and writes it (with its checksum) to the file;
  * the recorder calls it every second. Returns 0 or a negative errno. */
 int rec_writer_flush(struct rec_writer *w);

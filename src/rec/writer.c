@@ -29,71 +29,11 @@
 #include "core/grow.h"
 #include "rec/codec.h"
 #include "rec/rec.h"
-
-#define STR_MAX (1u << 20)	/* a longer string is refused (-E2BIG) */
-
-struct obuf {
-	uint8_t *p;
-	size_t len, cap;
-};
-
-struct intern_slot {
-	char *s;
-	uint32_t id;
-	uint32_t hash;
-};
-
-struct rec_writer {
-	int fd;
-	int err;		/* the first error, sticky */
-	bool begun;
-	uint64_t written;	/* bytes in the file */
-	struct obuf main;	/* records of the block being filled, in call order */
-	struct obuf samples;	/* its samples: a bit stream, see codec.h */
-	uint64_t bw_acc;	/* bits not yet in samples */
-	unsigned bw_n;
-	struct obuf frames;	/* its frames, coded back to back */
-	struct obuf scratch;
-	uint64_t block_samples, block_frames;
-	uint64_t nsamples, nframes;
-
-	size_t nfields;
-	char **field_names;
-	uint8_t *kinds;
-	uint64_t period;
-	struct samp_state ss;
-	uint64_t *errs;
-	uint8_t *newchg;
-
-	/* frames */
-	uint64_t f_n, f_tprev, f_dtprev;
-	uint32_t f_tid, f_source;
-	/* thread snapshots: the previous one */
-	struct rec_thread *th_prev;
-	size_t th_nprev, th_cap;
-	uint64_t th_n, th_tprev, th_dtprev;
-	/* events, intervals */
-	uint64_t ev_tprev, iv_tprev;
-
-	/* interned strings: open addressing, power-of-two size */
-	struct intern_slot *slots;
-	size_t nslots, nstrs;
-	/* by id: the string, and the segment whose blocks last wrote it */
-	const char **str_of;
-	uint32_t *str_seg;
-	size_t str_cap;
-	size_t *str_fields, nstr_fields;	/* the REC_STR fields */
-
-	/* key blocks */
-	bool block_open;	/* the data block being filled has begun */
-	uint64_t data_blocks;	/* data blocks written */
-	uint32_t seg;		/* the segment being written (1, 2, ...; 0: header) */
-	unsigned key_every;	/* a key block every this many data blocks */
-};
+#include "rec/writer_int.h"
 
 /* ---------------------------------------------------------------- buffers */
 
-static int ob_reserve(struct obuf *b, size_t extra)
+int ob_reserve(struct obuf *b, size_t extra)
 {
 	size_t need = b->len + extra;
 
@@ -103,19 +43,19 @@ static int ob_reserve(struct obuf *b, size_t extra)
 }
 
 /* The callers reserve first; these never fail. */
-static void ob_varint(struct obuf *b, uint64_t v)
+void ob_varint(struct obuf *b, uint64_t v)
 {
 	b->len += varint_put(b->p + b->len, v);
 }
 
-static void ob_bytes(struct obuf *b, const void *p, size_t n)
+void ob_bytes(struct obuf *b, const void *p, size_t n)
 {
 	if (n)
 		memcpy(b->p + b->len, p, n);
 	b->len += n;
 }
 
-static int w_fail(struct rec_writer *w, int err)
+int w_fail(struct rec_writer *w, int err)
 {
 	if (!w->err)
 		w->err = err;
@@ -123,7 +63,7 @@ static int w_fail(struct rec_writer *w, int err)
 }
 
 /* Appends a record of TYPE with payload P (N bytes) to the main buffer. */
-static int w_record(struct rec_writer *w, uint8_t type, const void *p, size_t n)
+int w_record(struct rec_writer *w, uint8_t type, const void *p, size_t n)
 {
 	if (n > REC_BLOCK_MAX / 2)
 		return -E2BIG;
@@ -274,7 +214,7 @@ int rec_writer_flush(struct rec_writer *w)
 }
 
 /* Ends the block when it has grown past REC_BLOCK_AUTOFLUSH. */
-static int maybe_flush(struct rec_writer *w)
+int maybe_flush(struct rec_writer *w)
 {
 	if (block_size(w) >= REC_BLOCK_AUTOFLUSH)
 		return rec_writer_flush(w);
@@ -473,7 +413,7 @@ static int open_block(struct rec_writer *w)
 /* The start of every data record: the first error of the file, -EINVAL
  * before rec_writer_begin, else the block opened (its KEY when it starts a
  * segment). 0 or a negative errno. */
-static int w_enter(struct rec_writer *w)
+int w_enter(struct rec_writer *w)
 {
 	if (w->err)
 		return w->err;
@@ -483,7 +423,7 @@ static int w_enter(struct rec_writer *w)
 }
 
 /* Writes string ID (RT_STR: its id and bytes) unless this segment did. */
-static int str_ensure(struct rec_writer *w, uint64_t id)
+int str_ensure(struct rec_writer *w, uint64_t id)
 {
 	uint8_t p[10];
 	size_t n, len;
@@ -919,6 +859,7 @@ int rec_writer_close(struct rec_writer *w)
 	free(w->samples.p);
 	free(w->frames.p);
 	free(w->scratch.p);
+	wstacks_free(w);
 	free(w);
 	return r;
 }

@@ -27,6 +27,7 @@
 #include "core/wrapper.h"
 #include "rec/rec.h"
 #include "run/analyse.h"
+#include "run/symbols.h"
 
 #ifndef SS_DATADIR
 #define SS_DATADIR "/usr/local/share/stallscope"
@@ -423,6 +424,13 @@ static int load_run_dir(const char *dir, const struct analyse_opts *o, struct an
 	if (isnan(t0))
 		sb_addf(notes, "'%s': no t0_mono in run.ini or the record; times are from the first "
 			       "present\n", dir);
+	/* kept for stalls, html, export: its stacks' user frames named now,
+	 * from the files on this machine (a 2.3 record: docs/WHERE.md) */
+	if (!ret_causes && run_symbols(rec, path.buf, notes) < 0) {
+		r = sb_error(emsg, -ENOMEM, "'%s': naming the stacks' frames", path.buf);
+		rec_free(rec);
+		goto fail;
+	}
 	r = frames_of_rec(rec, t0, ret_f);
 	*ret_rec = rec;
 	if (r < 0) {

@@ -36,8 +36,8 @@
  * event kind (core/where.h). */
 enum recorder_stack {
 	RSTACK_STALL,		/* the frame thread's in a stall: "ustack" */
-	RSTACK_THREAD2,		/* the second sampled thread's in it: "ustack2" */
-	RSTACK_INTERVAL,	/* an exact interval's switch-out: "ivstack" */
+	RSTACK_THREAD2,		/* the second sampled thread's in it (REC_USET_THREAD2) */
+	RSTACK_INTERVAL,	/* an exact interval's switch-out (REC_USET_INTERVAL) */
 	RSTACK_N
 };
 

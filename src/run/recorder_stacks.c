@@ -3,15 +3,17 @@
  * recorder_stacks.c: the sampled threads' stacks in the record
  * (linux/stacks.h, docs/WHERE.md). The raw samples of the last seconds stay
  * in memory; when a frame gap longer than the stall threshold ends, the
- * samples inside it are unwound and written, the frame thread's as one
- * "ustack" event and the second sampled thread's as one "ustack2" event,
- * stamped at the gap's start; in exact mode each interval of the frame
- * thread inside a stall (or itself as long as one) gets its switch-out's
- * stack as an "ivstack" event stamped at its start. The rest are dropped as
- * they age: only stalls pay. Every stack written goes through
- * recorder_stacks_emit.
+ * samples inside it are unwound and written as USTACK windows (rec.h: their
+ * mappings, frames and stacks interned), the frame thread's and the second
+ * sampled thread's, stamped at the gap's start; in exact mode each interval
+ * of the frame thread inside a stall (or itself as long as one) gets its
+ * switch-out's stack as a window stamped at its start. The rest are dropped
+ * as they age: only stalls pay. The user frames are written as (file,
+ * build-id, offset) and named at analysis time (run/symbols.h). Every stack
+ * written goes through recorder_stacks_emit.
  */
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "core/inifmt.h"
@@ -22,11 +24,11 @@
 
 #define STALL_NS ((uint64_t)(RECORDER_STACKS_STALL_MS * 1e6))
 
-/* The event kind of each stack the recorder writes (core/where.h). */
-static const char *const stack_kinds[RSTACK_N] = {
-	[RSTACK_STALL] = WHERE_KIND_STALL,
-	[RSTACK_THREAD2] = WHERE_KIND_THREAD2,
-	[RSTACK_INTERVAL] = WHERE_KIND_INTERVAL,
+/* The window kind of each stack the recorder writes (core/record.h). */
+static const uint8_t uset_kinds[RSTACK_N] = {
+	[RSTACK_STALL] = REC_USET_STALL,
+	[RSTACK_THREAD2] = REC_USET_THREAD2,
+	[RSTACK_INTERVAL] = REC_USET_INTERVAL,
 };
 
 /* At the start, before the program runs: the sampler (and, as root, the
@@ -84,17 +86,71 @@ void recorder_stacks_tick(struct recorder *r)
 	stacks_drain(r->stk);
 }
 
+/* Writes the window's stacks OUT of thread TID, stamped at T, as one
+ * USTACK window of KIND (enum rec_uset_kind) with its mappings, frames and
+ * stacks interned (rec.h). 0 or a negative errno. */
+static int write_stacks(struct recorder *r, uint64_t t, uint32_t tid, uint8_t kind,
+			const struct stacks_out *out)
+{
+	uint32_t *maps = calloc(out->nmaps ? out->nmaps : 1, sizeof(*maps));
+	uint32_t *ids = calloc(out->n, sizeof(*ids)), fr[REC_USTACK_MAX];
+	uint64_t *cnt = calloc(out->n, sizeof(*cnt));
+	struct rec_uset set = { .t_ns = t, .tid = tid, .kind = kind, .stack = ids, .count = cnt };
+	int e = 0;
+
+	if (!maps || !ids || !cnt) {
+		e = -ENOMEM;
+		goto out;
+	}
+	for (size_t i = 0; i < out->nmaps; i++)
+		maps[i] = rec_writer_umap(r->w, out->maps[i].path, out->maps[i].build_id,
+					  out->maps[i].build_id_len);
+	for (size_t i = 0; i < out->n; i++) {
+		const struct stacks_stack *st = &out->st[i];
+		size_t n = 0;
+
+		for (size_t k = 0; k < st->nframes && n < REC_USTACK_MAX; k++) {
+			const struct stacks_frame *f = &st->frames[k];
+			struct rec_uframe u = { .kind = f->kind };
+
+			if (f->kind == REC_UF_ADDR) {
+				u.ref = f->map < out->nmaps ? maps[f->map] : 0;
+				u.off = f->off;
+			} else if (f->kind == REC_UF_NAMED || f->kind == REC_UF_KERNEL) {
+				u.ref = rec_writer_intern(r->w, f->name);
+			}
+			if ((f->kind == REC_UF_ADDR || f->kind == REC_UF_NAMED ||
+			     f->kind == REC_UF_KERNEL) && !u.ref) {
+				u.kind = REC_UF_UNKNOWN;	/* a name or file refused */
+				u.ref = 0;
+			}
+			if ((fr[n] = rec_writer_uframe(r->w, &u)))
+				n++;
+		}
+		if (n && (ids[set.n] = rec_writer_ustack(r->w, fr, n))) {
+			cnt[set.n] = st->n;
+			set.n++;
+		}
+	}
+	e = set.n ? rec_writer_uset(r->w, &set) : -ENOMEM;
+out:
+	free(maps);
+	free(ids);
+	free(cnt);
+	return e;
+}
+
 /*
  * Every stack the recorder writes: the raw samples of sampled thread TID
  * (the frame thread or the second one) stamped in [A_NS, B_NS], unwound,
- * as one event of KIND's event kind on TID, stamped A_NS (a stall's start,
+ * as one USTACK window of KIND's kind on TID, stamped A_NS (a stall's start,
  * an interval's switch-out). The samples it wrote, 0 when there were none
  * (nothing written), or a negative errno (counted).
  */
 int recorder_stacks_emit(struct recorder *r, int tid, uint64_t a_ns, uint64_t b_ns,
 			 enum recorder_stack kind)
 {
-	struct strbuf out = STRBUF_INIT;
+	struct stacks_out out;
 	int which, n;
 
 	if (!r->stk || !tid || b_ns < a_ns)
@@ -106,13 +162,14 @@ int recorder_stacks_emit(struct recorder *r, int tid, uint64_t a_ns, uint64_t b_
 	if (n > 0) {
 		uint64_t before = rec_writer_bytes(r->w);
 
-		rec_writer_event(r->w, a_ns, (uint32_t)tid, stack_kinds[kind], out.buf);
-		r->stacks_kind_written[kind]++;
+		if (write_stacks(r, a_ns, (uint32_t)tid, uset_kinds[kind], &out) == 0)
+			r->stacks_kind_written[kind]++;
+		else
+			r->stacks_unwind_failed++;
 		r->stacks_bytes += rec_writer_bytes(r->w) - before;
 	} else if (n < 0) {
 		r->stacks_unwind_failed++;
 	}
-	sb_release(&out);
 	return n;
 }
 

@@ -69,5 +69,5 @@ all=$(ini run/run.ini exact_intervals)
 expect_ge "stacks_intervals" "$n" 3
 expect_ge "exact_intervals" "$all" 40
 [ "$n" -le 24 ] || fail "stacks_intervals is $n (of $all intervals): more than the three stalls' (8 each at most)"
-expect_eq "ivstack events against run.ini" "$("$SS_BIN" dump run | grep -c "kind='ivstack'")" "$n"
+expect_eq "ivstack windows against run.ini" "$("$SS_BIN" dump run | grep -c '^ivstack t=')" "$n"
 echo "ok"

@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "rec/codec.h"
+#include "core/where.h"
 #include "rec/rec.h"
 #include "t.h"
 
@@ -995,7 +996,7 @@ static void test_apispans(void)
 	unlink(path);
 	if (!r)
 		return;
-	CHECK_INT(r->version_minor, 2);
+	CHECK_INT(r->version_minor, 3);
 	CHECK_INT(r->unknown_records, 0);
 	CHECK_INT(r->napispans, 2);
 	if (r->napispans == 2) {
@@ -1003,6 +1004,99 @@ static void test_apispans(void)
 		CHECK(!strcmp(rec_str(r, r->apispans[0].name), "glLinkProgram"));
 		CHECK(!strcmp(rec_str(r, r->apispans[1].name), "vkWaitForFences"));
 	}
+	rec_free(r);
+}
+
+/* 2.3: interned stacks come back as written, across segments (a key every
+ * block: each window's block defines again what it uses), and where_stall
+ * sums them with the analysis's names; bad ids are refused. */
+static void test_ustacks(void)
+{
+	const char *path = tmpfile_path("ustacks.ssr");
+	static const uint8_t bid[20] = { 0xab, 0xcd, 1, 2, 3 };
+	struct rec_writer *w = NULL;
+	struct rec *r = NULL;
+	struct where wh;
+	uint32_t m, f[4], st[2], k;
+	uint64_t cnt[2] = { 7, 2 };
+	struct rec_uset set = { .t_ns = 5000, .tid = 9, .n = 2, .stack = st, .count = cnt };
+	struct rec_uframe uf;
+
+	CHECK_INT(rec_writer_new(path, &w), 0);
+	CHECK_INT(rec_writer_key_every(w, 1), 0);
+	CHECK_INT(rec_writer_begin(w), 0);
+	CHECK_INT(rec_writer_umap(w, "/bin/game", bid, 0), 0);	/* no build-id */
+	CHECK_INT(rec_writer_umap(w, "", bid, 20), 0);
+	m = rec_writer_umap(w, "/bin/game", bid, 20);
+	CHECK_INT(m, 1);
+	CHECK_INT(rec_writer_umap(w, "/bin/game", bid, 20), 1);	/* interned */
+	uf = (struct rec_uframe){ .kind = REC_UF_ADDR, .ref = m, .off = 0x1234 };
+	f[0] = rec_writer_uframe(w, &uf);
+	uf.off = 0x2000;
+	f[1] = rec_writer_uframe(w, &uf);
+	k = rec_writer_intern(w, "schedule");
+	uf = (struct rec_uframe){ .kind = REC_UF_KERNEL, .ref = k };
+	f[2] = rec_writer_uframe(w, &uf);
+	uf = (struct rec_uframe){ .kind = REC_UF_JIT };
+	f[3] = rec_writer_uframe(w, &uf);
+	CHECK_INT(f[0] && f[1] && f[2] && f[3], 1);
+	uf = (struct rec_uframe){ .kind = REC_UF_ADDR, .ref = 99 };	/* no such map */
+	CHECK_INT(rec_writer_uframe(w, &uf), 0);
+	st[0] = rec_writer_ustack(w, f, 2);
+	st[1] = rec_writer_ustack(w, (uint32_t[]){ f[2], f[3], f[1] }, 3);
+	CHECK_INT(st[0] && st[1] && st[0] != st[1], 1);
+	CHECK_INT(rec_writer_ustack(w, (uint32_t[]){ 77 }, 1), 0);
+	CHECK_INT(rec_writer_uset(w, &set), 0);
+	CHECK_INT(rec_writer_flush(w), 0);
+	set.t_ns = 9000;
+	CHECK_INT(rec_writer_uset(w, &set), 0);	/* a new segment: defined again */
+	set.count[0] = 0;
+	CHECK_INT(rec_writer_uset(w, &set), -EINVAL);
+	set.count[0] = 7;
+	CHECK_INT(rec_writer_close(w), 0);
+	CHECK_INT(rec_read_file(path, &r, NULL), 0);
+	unlink(path);
+	if (!r)
+		return;
+	CHECK_INT(r->nusets, 2);
+	CHECK_INT(r->numaps, 2);
+	CHECK_INT(r->nuframes, 5);
+	CHECK_INT(r->nustacks, 3);
+	if (r->nusets != 2 || r->numaps != 2 || r->nuframes != 5 || r->nustacks != 3) {
+		rec_free(r);
+		return;
+	}
+	CHECK(!strcmp(r->umaps[1].path, "/bin/game"));
+	CHECK_INT(r->umaps[1].build_id_len, 20);
+	CHECK(!memcmp(r->umaps[1].build_id, bid, 20));
+	CHECK_INT(r->uframes[f[0]].kind, REC_UF_ADDR);
+	CHECK_INT((int)r->uframes[f[0]].off, 0x1234);
+	CHECK_INT(r->usets[1].t_ns, 9000);
+	CHECK_INT((int)r->usets[0].count[0], 7);
+	/* unnamed (no symbols pass): [unknown]; then the analysis's names */
+	CHECK_INT(where_stall(r, 0, 6000, &wh), 0);
+	CHECK_INT((int)wh.total, 9);
+	CHECK_INT((int)wh.n, 2);
+	if (wh.n == 2) {
+		CHECK(!strcmp(wh.st[0].frames[0], "[unknown]"));
+		CHECK_INT((int)wh.st[1].nkframes, 1);
+		CHECK(!strcmp(wh.st[1].kframes[0], "schedule"));
+		CHECK(!strcmp(wh.st[1].frames[0], "[jit]"));
+	}
+	where_free(&wh);
+	r->uframe_names = calloc(r->nuframes, sizeof(char *));
+	if (r->uframe_names) {
+		r->uframe_names[f[0]] = strdup("spin");
+		r->uframe_names[f[1]] = strdup("main");
+	}
+	CHECK_INT(where_stall(r, 0, UINT64_MAX, &wh), 0);
+	CHECK_INT((int)wh.total, 18);
+	if (wh.n >= 1) {
+		CHECK_INT((int)wh.st[0].nframes, 2);
+		CHECK(!strcmp(wh.st[0].frames[0], "spin"));
+		CHECK(!strcmp(wh.st[0].frames[1], "main"));
+	}
+	where_free(&wh);
 	rec_free(r);
 }
 
@@ -1022,5 +1116,6 @@ int main(void)
 	T_RUN(test_round_trip);
 	T_RUN(test_torn_tail);
 	T_RUN(test_apispans);
+	T_RUN(test_ustacks);
 	return t_exit();
 }
