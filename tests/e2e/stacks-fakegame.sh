@@ -195,11 +195,11 @@ fi
 
 # a non-PIE build: its frames' file offsets turned into its fixed addresses
 if [ -x "$SS_BUILD/fakegame-nopie" ]; then
-	"$SS_BIN" record -q -o run5 --no-exact -- "$SS_BUILD/fakegame-nopie" --fps 60 --seconds 1.2 \
-		--stall cpu:200@0.5 >rec5.out 2>&1 || fail "record the non-PIE game: $(tail -5 rec5.out)"
-	"$SS_BIN" stalls run5 >stalls5.txt || fail "stalls (non-PIE)"
-	grep -Eq '^ +[0-9.]+ s  where: ([5-9][0-9]|100) % spin_until <- stall_cpu' stalls5.txt ||
-		fail "the non-PIE game's functions are not named: $(cat stalls5.txt)"
+	"$SS_BIN" record -q -o run6 --no-exact -- "$SS_BUILD/fakegame-nopie" --fps 60 --seconds 1.2 \
+		--stall cpu:200@0.5 >rec6.out 2>&1 || fail "record the non-PIE game: $(tail -5 rec6.out)"
+	"$SS_BIN" stalls run6 >stalls6.txt || fail "stalls (non-PIE)"
+	grep -Eq '^ +[0-9.]+ s  where: ([5-9][0-9]|100) % spin_until <- stall_cpu' stalls6.txt ||
+		fail "the non-PIE game's functions are not named: $(cat stalls6.txt)"
 fi
 
 # a binary deleted while it runs: its frames are named at record time (the
