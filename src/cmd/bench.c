@@ -43,10 +43,12 @@
 #include "cmd/html.h"
 #include "cmd/watch_opts.h"
 #include "core/argsplit.h"
+#include "core/build.h"
 #include "core/inifmt.h"
 #include "core/strbuf.h"
 #include "db/db.h"
 #include "linux/child.h"
+#include "linux/gitbuild.h"
 #include "linux/safefile.h"
 #include "linux/sched.h"
 #include "linux/sysstate.h"
@@ -181,6 +183,10 @@ static void usage(FILE *f)
 		"                      $XDG_DATA_HOME/stallscope/results.db)\n"
 		"  --rig NAME          the rig the runs are filed under (default:\n"
 		"                      $STALLSCOPE_RIG, else from /etc/machine-id)\n"
+		"  --build STR         the build the runs measure (default: $STALLSCOPE_BUILD);\n"
+		"                      history orders runs by it (docs/HISTORY.md)\n"
+		"  --build-of DIR      the build is 'git -C DIR describe --always --dirty',\n"
+		"                      taken once before the first run\n"
 		"  --results DIR       where run directories go (default runs/)\n"
 		"  --recipe FILE       the program's recipe (INI; see docs/BENCH.md)\n"
 		"  --frames SOURCE     record's frame source (auto, marker, gl, vk, hud:PATH)\n"
@@ -242,7 +248,7 @@ static int parse_options(int argc, char **argv, struct bench_opts *o)
 {
 	enum { O_VARIANTS = 256, O_ROUNDS, O_WARMUP, O_WINDOW, O_DURATION, O_STOP, O_RULES, O_DB, O_RIG,
 	       O_RESULTS, O_RECIPE, O_FRAMES, O_QUIET, O_QCPU, O_QIO, O_QTIMEOUT, O_DROP,
-	       O_RERUN, O_AB, O_NOWATCH, O_DRY, O_HTML, O_AS_ROOT };
+	       O_RERUN, O_AB, O_NOWATCH, O_DRY, O_HTML, O_AS_ROOT, O_BUILD, O_BUILD_OF };
 	static const struct option own[] = {
 		{ "variants", required_argument, NULL, O_VARIANTS },
 		{ "rounds", required_argument, NULL, O_ROUNDS },
@@ -253,6 +259,8 @@ static int parse_options(int argc, char **argv, struct bench_opts *o)
 		{ "rules", required_argument, NULL, O_RULES },
 		{ "db", required_argument, NULL, O_DB },
 		{ "rig", required_argument, NULL, O_RIG },
+		{ "build", required_argument, NULL, O_BUILD },
+		{ "build-of", required_argument, NULL, O_BUILD_OF },
 		{ "results", required_argument, NULL, O_RESULTS },
 		{ "recipe", required_argument, NULL, O_RECIPE },
 		{ "frames", required_argument, NULL, O_FRAMES },
@@ -306,6 +314,27 @@ static int parse_options(int argc, char **argv, struct bench_opts *o)
 		case O_DB:
 			o->db = optarg;
 			break;
+		case O_BUILD:
+		case O_BUILD_OF: {
+			/* the runs' build: record reads it from the environment */
+			char built[BUILD_MAX + 1];
+			struct strbuf e = STRBUF_INIT;
+			int r = 0;
+
+			if (c == O_BUILD && !build_name_ok(optarg))
+				return -cli_usage_error("option '--build': expected a build (printable, "
+							"no blanks, at most %d characters), got '%s'",
+							BUILD_MAX, optarg);
+			if (c == O_BUILD_OF && (r = gitbuild_describe(optarg, built, sizeof(built),
+								      &e)) < 0)
+				cli_error("%s", e.buf);
+			sb_release(&e);
+			if (r < 0)
+				return -EXIT_USAGE;
+			if (setenv("STALLSCOPE_BUILD", c == O_BUILD ? optarg : built, 1) < 0)
+				return -cli_error_errno(-errno, "--build");
+			break;
+		}
 		case O_RIG:
 			/* the runs' rig: record reads it from the environment */
 			if (!*optarg || setenv("STALLSCOPE_RIG", optarg, 1) < 0)

@@ -20,7 +20,9 @@
 #include "cmd/cmd.h"
 #include "cmd/html.h"
 #include "cmd/watch_opts.h"
+#include "core/build.h"
 #include "core/runini.h"
+#include "linux/gitbuild.h"
 #include "core/strbuf.h"
 #include "run/recorder.h"
 
@@ -28,6 +30,7 @@ enum {
 	OPT_NO_SAMPLE = 256, OPT_META, OPT_WATCH, OPT_PERIOD, OPT_DURATION, OPT_STOP_FILE,
 	OPT_FRAMES, OPT_RT, OPT_NAIVE, OPT_PROBE, OPT_KICK, OPT_NO_HOOK, OPT_THREAD,
 	OPT_EXACT, OPT_NO_EXACT, OPT_EXACT_MIN, OPT_STACKS, OPT_NO_STACKS, OPT_HTML, OPT_RIG, OPT_AS_ROOT,
+	OPT_BUILD, OPT_BUILD_OF,
 };
 
 #define MAX_META 32
@@ -198,6 +201,9 @@ static void usage(FILE *f)
 		"                        nothing: bench --recorder-ab)\n"
 		"      --rig NAME        the rig (machine) the results database files the run\n"
 		"                        under (default: $STALLSCOPE_RIG, else from /etc/machine-id)\n"
+		"      --build STR       the build the run measures: a commit, a version, a driver\n"
+		"                        string (default: $STALLSCOPE_BUILD; run.ini build=)\n"
+		"      --build-of DIR    the build is 'git -C DIR describe --always --dirty'\n"
 		"      --meta KEY=VALUE  an extra run.ini key (bench: name, variant, switches,\n"
 		"                        round); record's own keys win\n"
 		"      --watch           run the interference detector beside the program\n"
@@ -228,6 +234,21 @@ static int take_meta(const char *arg, const char **meta, size_t *n)
 		return cli_usage_error("option '--meta': %d at most", MAX_META);
 	meta[(*n)++] = arg;
 	return 0;
+}
+
+/* --build-of DIR: the tree's build (git describe) into *RET; 0 or 1 (said). */
+static int take_build_of(const char *dir, const char **ret)
+{
+	static char build[BUILD_MAX + 1];
+	struct strbuf err = STRBUF_INIT;
+	int r = gitbuild_describe(dir, build, sizeof(build), &err);
+
+	if (r < 0)
+		cli_error("%s", err.buf);
+	else
+		*ret = build;
+	sb_release(&err);
+	return r < 0 ? 1 : 0;
 }
 
 static bool want_html;	/* --html */
@@ -269,6 +290,8 @@ static int parse_options(int argc, char **argv, struct recorder_opts *o,
 		{ "kick", required_argument, NULL, OPT_KICK },
 		{ "no-sample", no_argument, NULL, OPT_NO_SAMPLE },
 		{ "rig", required_argument, NULL, OPT_RIG },
+		{ "build", required_argument, NULL, OPT_BUILD },
+		{ "build-of", required_argument, NULL, OPT_BUILD_OF },
 		{ "meta", required_argument, NULL, OPT_META },
 		{ "watch", no_argument, NULL, OPT_WATCH },
 		{ "no-hook", no_argument, NULL, OPT_NO_HOOK },
@@ -335,6 +358,16 @@ static int parse_options(int argc, char **argv, struct recorder_opts *o,
 			break;
 		case OPT_RIG:
 			o->rig = optarg;
+			break;
+		case OPT_BUILD:
+			if (!build_name_ok(optarg))
+				return -cli_usage_error("option '--build': expected a build (printable, "
+							"no blanks, at most %d characters), got '%s'",
+							BUILD_MAX, optarg);
+			o->build = optarg;
+			break;
+		case OPT_BUILD_OF:
+			bad = take_build_of(optarg, &o->build);
 			break;
 		case OPT_META:
 			bad = take_meta(optarg, meta, &o->nmeta);
@@ -405,6 +438,10 @@ int cmd_record(int argc, char **argv)
 	o.argc = argc - first;
 	if (o.pid && o.argc)
 		return cli_usage_error("give either -p PID or a command, not both");
+	if (!o.build && getenv("STALLSCOPE_BUILD") && !build_name_ok(getenv("STALLSCOPE_BUILD")))
+		return cli_usage_error("$STALLSCOPE_BUILD: expected a build (printable, no blanks, "
+				       "at most %d characters), got '%s'", BUILD_MAX,
+				       getenv("STALLSCOPE_BUILD"));
 	if (!o.pid && !o.argc)
 		return cli_usage_error("expected a command to run, or -p PID");
 	if (recorder_frames_valid(&o, &err) < 0) {

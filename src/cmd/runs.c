@@ -65,12 +65,14 @@ static int each_run(const struct db_run *r, void *ctx)
 		json_kbool(c->j, "failed", r->failed != 0);
 		json_kstr(c->j, "failure", r->failure);
 		json_kstr(c->j, "rig", rig);
+		json_kstr(c->j, "build", r->build);
 		json_obj_end(c->j);
 		return 0;
 	}
 	if (table_addf(c->t, "%lld", r->id) < 0 || table_add(c->t, r->name) < 0 ||
 	    table_add(c->t, r->variant) < 0 || table_addf(c->t, "%d", r->round) < 0 ||
-	    table_add(c->t, rig) < 0 || table_add(c->t, r->started) < 0 ||
+	    table_add(c->t, rig) < 0 || table_add(c->t, r->build) < 0 ||
+	    table_add(c->t, r->started) < 0 ||
 	    (r->interfered < 0 ? table_add(c->t, NULL) : table_addf(c->t, "%d", r->interfered)) < 0 ||
 	    (r->exit_status < 0 ? table_add(c->t, NULL) : table_addf(c->t, "%d", r->exit_status)) < 0 ||
 	    table_add(c->t, r->failed ? "1" : "0") < 0 ||
@@ -86,7 +88,8 @@ static void usage(FILE *f)
 		"usage: stallscope runs [--name N] [--rig NAME] [--db PATH] [--json | --csv]\n"
 		"\n"
 		"Lists the runs in the results database: id, name, variant, round, the rig\n"
-		"(machine) that made it ('-': recorded before rigs were), start (UTC),\n"
+		"(machine) that made it ('-': recorded before rigs were), the build it\n"
+		"measured ('-': none given: record --build), start (UTC),\n"
 		"intf (1 interfered, 0 clean, - not watched), the program's exit status,\n"
 		"failed (1: the program failed, no frames or it ended short), the run\n"
 		"directory, the watcher's summary and why the run failed. Interfered and\n"
@@ -117,7 +120,8 @@ int cmd_runs(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 },
 	};
-	static const char *const hdr[] = { "id", "name", "variant", "round", "rig", "started",
+	static const char *const hdr[] = { "id", "name", "variant", "round", "rig", "build",
+					   "started",
 					   "intf", "exit", "failed", "rundir", "interference",
 					   "failure" };
 	struct runs_opts o = { 0 };

@@ -23,7 +23,7 @@
 
 #include "core/strbuf.h"
 
-#define DB_SCHEMA_VERSION 4
+#define DB_SCHEMA_VERSION 5
 
 struct db;
 
@@ -45,6 +45,7 @@ struct db_run {
 	const char *failure;	/* why, or NULL */
 	const char *rig;	/* the rig that made it (NULL: "-", unknown) */
 	const struct db_rig *rig_info;	/* its facts, stored beside (NULL: none) */
+	const char *build;	/* the build it measured (record --build, --build-of), or NULL */
 };
 
 /* A rig: one machine that makes runs, by a stable id (record --rig NAME,

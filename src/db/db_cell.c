@@ -143,6 +143,7 @@ int db_run_from_cells(struct db *db, const struct db_cell *c, struct db_run *ret
 	run.rundir = c[DB_RUN_RUNDIR].s;
 	run.interference = c[DB_RUN_INTERFERENCE].s;
 	run.failure = c[DB_RUN_FAILURE].s;
+	run.build = c[DB_RUN_BUILD].s;
 	*ret = run;
 	return 0;
 }

@@ -69,6 +69,8 @@ static const char *const migrations[] = {
 	"ALTER TABLE runs DROP CONSTRAINT runs_rundir_key;"
 	"ALTER TABLE runs ADD CONSTRAINT runs_rig_rundir UNIQUE (rig, rundir);"
 	"CREATE INDEX runs_by_rig ON runs(rig);",
+	/* 4 -> 5: the build a run measured */
+	"ALTER TABLE runs ADD COLUMN build text;",
 };
 
 _Static_assert(sizeof(migrations) / sizeof(migrations[0]) == DB_SCHEMA_VERSION,
@@ -247,8 +249,9 @@ static long long pg_add_run(struct db *db, const struct db_run *run, const char 
 {
 	static const char ins_run[] =
 		"INSERT INTO runs (name, variant, switches, round, started, host, kernel,"
-		" rundir, interfered, interference, exit_status, failed, failure, rig)"
-		" VALUES ($1, $2, $3, $4, $5::timestamptz, $6, $7, $8, $9, $10, $11, $12, $13, $14)"
+		" rundir, interfered, interference, exit_status, failed, failure, rig, build)"
+		" VALUES ($1, $2, $3, $4, $5::timestamptz, $6, $7, $8, $9, $10, $11, $12, $13, $14,"
+		" $15)"
 		" RETURNING id";
 	static const char put_rig[] =
 		"INSERT INTO rigs (rig, host, kernel, cpu, cpus, mem_kb, gpu, version, seen)"
@@ -261,10 +264,11 @@ static long long pg_add_run(struct db *db, const struct db_run *run, const char 
 	const char *rig = run->rig ? run->rig : "-";
 	char cpus[16], mem[24];
 	char round[16], intf[16], status[16], failed[4], id_s[24];
-	const char *p[14] = {
+	const char *p[15] = {
 		run->name, run->variant ? run->variant : "-", run->switches, round, run->started,
 		run->host, run->kernel, run->rundir, run->interfered < 0 ? NULL : intf,
 		run->interference, status, failed, run->failed ? run->failure : NULL, rig,
+		run->build,
 	};
 	struct strbuf sql = STRBUF_INIT;
 	const char **mp = NULL;
@@ -288,7 +292,7 @@ static long long pg_add_run(struct db *db, const struct db_run *run, const char 
 			goto rollback;
 		PQclear(res);
 	}
-	res = query(db, ins_run, 14, p, err, "unable to store the run");
+	res = query(db, ins_run, 15, p, err, "unable to store the run");
 	if (!res)
 		goto rollback;
 	snprintf(id_s, sizeof(id_s), "%s", PQgetvalue(res, 0, 0));
@@ -362,8 +366,8 @@ static int pg_each_run(struct db *db, const char *name,
 	static const char sql[] =
 		"SELECT id, name, variant, switches, round,"
 		" to_char(started AT TIME ZONE 'UTC', 'YYYY-MM-DD\"T\"HH24:MI:SS.US\"Z\"'),"
-		" host, kernel, rundir, interfered, interference, exit_status, failed, failure, rig"
-		" FROM runs WHERE $1::text IS NULL OR name = $1"
+		" host, kernel, rundir, interfered, interference, exit_status, failed, failure, rig,"
+		" build FROM runs WHERE $1::text IS NULL OR name = $1"
 		" ORDER BY name COLLATE \"C\", variant COLLATE \"C\", round, started NULLS FIRST, id";
 	PGresult *res = query(db, sql, 1, &name, err, "unable to list runs");
 	int r = 0;

@@ -83,6 +83,9 @@ static const char *const migrations[] = {
 	"ALTER TABLE runs4 RENAME TO runs;"
 	"CREATE INDEX runs_by_name ON runs(name, variant);"
 	"CREATE INDEX runs_by_rig ON runs(rig);",
+	/* 4 -> 5: the build a run measured (record --build, --build-of); NULL
+	 * for the runs stored before, which history leaves out */
+	"ALTER TABLE runs ADD COLUMN build TEXT;",
 };
 
 _Static_assert(sizeof(migrations) / sizeof(migrations[0]) == DB_SCHEMA_VERSION,
@@ -266,8 +269,8 @@ static long long sq_add_run(struct db *db, const struct db_run *run, const char 
 {
 	static const char ins_run[] =
 		"INSERT INTO runs (name, variant, switches, round, started, host, kernel,"
-		" rundir, interfered, interference, exit_status, failed, failure, rig)"
-		" VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14)";
+		" rundir, interfered, interference, exit_status, failed, failure, rig, build)"
+		" VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15)";
 	static const char put_rig[] =
 		"INSERT INTO rigs (rig, host, kernel, cpu, cpus, mem_kb, gpu, version, seen)"
 		" VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9) ON CONFLICT (rig) DO UPDATE SET"
@@ -314,6 +317,7 @@ static long long sq_add_run(struct db *db, const struct db_run *run, const char 
 	sqlite3_bind_int(st, 12, run->failed != 0);
 	bind_text(st, 13, run->failed ? run->failure : NULL);
 	bind_text(st, 14, run->rig ? run->rig : "-");
+	bind_text(st, 15, run->build);
 	if (sqlite3_step(st) != SQLITE_DONE)
 		goto fail;
 	sqlite3_finalize(st);
@@ -397,7 +401,7 @@ static int sq_each_run(struct db *db, const char *name,
 {
 	static const char sql[] =
 		"SELECT id, name, variant, switches, round, started, host, kernel, rundir,"
-		" interfered, interference, exit_status, failed, failure, rig FROM runs"
+		" interfered, interference, exit_status, failed, failure, rig, build FROM runs"
 		" WHERE ?1 IS NULL OR name = ?1 ORDER BY name, variant, round, started, id";
 	sqlite3_stmt *st;
 	int rc, r = 0;

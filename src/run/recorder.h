@@ -62,6 +62,7 @@ struct recorder_opts {
 	bool as_root;		/* under sudo, run the program as root (default: as
 				 * the user who ran sudo) */
 	const char *rig;	/* --rig: the rig's name; NULL: $STALLSCOPE_RIG or the machine's */
+	const char *build;	/* --build, --build-of: the build measured; NULL: $STALLSCOPE_BUILD */
 	enum recorder_exact exact;
 	double exact_min_ms;	/* intervals this long are kept; 0: 0.5 */
 	int stacks_hz;		/* user stacks of the frame thread; 0: 1000 Hz */

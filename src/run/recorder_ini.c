@@ -26,6 +26,7 @@
 #include "linux/probe.h"
 #include "linux/recsys.h"
 #include "linux/rig.h"
+#include "core/build.h"
 #include "linux/sampler.h"
 #include "linux/sched.h"
 #include "rec/rec.h"
@@ -189,6 +190,13 @@ static void ini_start(struct recorder *r, struct strbuf *sb)
 		if (rig.gpu[0])
 			inifmt_add(sb, "rig_gpu", rig.gpu);
 		inifmt_add(sb, "stallscope_version", STALLSCOPE_VERSION);
+	}
+	{	/* the build measured (record checked --build; the environment's
+		 * is taken only when it is a build's name) */
+		const char *b = r->o.build ? r->o.build : getenv("STALLSCOPE_BUILD");
+
+		if (build_name_ok(b))
+			inifmt_add(sb, "build", b);
 	}
 	if (hz)
 		inifmt_add(sb, "hz", hz);

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/build.h"
 #include "core/runini.h"
 #include "db/db.h"
 #include "run/store.h"
@@ -62,6 +63,9 @@ long long store_run(struct db *db, const char *rundir, const struct analysis *a,
 	/* the rig that made it, and its facts (record writes them; a run
 	 * recorded before rigs has none: '-') */
 	run.rig = ini_str(a->ini, "rig");
+	run.build = ini_str(a->ini, "build");
+	if (run.build && !build_name_ok(run.build))
+		run.build = NULL;	/* run.ini is untrusted: a name only when it is one */
 	if (run.rig) {
 		rig.rig = run.rig;
 		rig.host = ini_str(a->ini, "rig_host");

@@ -40,16 +40,16 @@ hostile() {	# hostile FILE [SQL]: a fresh hostile database, SQL applied
 		echo "CREATE TABLE runs (id INTEGER PRIMARY KEY, name TEXT, variant TEXT,"
 		echo " switches TEXT, round INTEGER, started TEXT, host TEXT, kernel TEXT, rundir TEXT,"
 		echo " interfered INTEGER, exit_status INTEGER, interference TEXT, failed INTEGER,"
-		echo " failure TEXT, rig TEXT);"
+		echo " failure TEXT, rig TEXT, build TEXT);"
 		echo "CREATE TABLE metrics (run_id INTEGER, metric TEXT, value REAL);"
 		echo "CREATE TABLE rigs (rig TEXT);"
-		echo "PRAGMA user_version = 4;"
+		echo "PRAGMA user_version = 5;"
 		id=0
 		for round in 1 2 3 4; do
 			for v in - X=1; do
 				id=$((id + 1))
 				echo "INSERT INTO runs VALUES ($id, 'game', '$v', NULL, $round, NULL, NULL,"
-				echo " NULL, '$T/nowhere/$id', 0, 0, NULL, 0, NULL, '-');"
+				echo " NULL, '$T/nowhere/$id', 0, 0, NULL, 0, NULL, '-', NULL);"
 				echo "INSERT INTO metrics VALUES ($id, 'fps', $((58 + id))), ($id, 'stalls', $((id % 3)));"
 			done
 		done

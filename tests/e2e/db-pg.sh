@@ -71,12 +71,13 @@ OLD="host=$PGDIR dbname=old user=postgres"
 nm=$(pg_as "$PGBIN/psql" -X -At -h "$PGDIR" -U postgres -d old -c "SELECT count(*) FROM metrics")
 pg_as "$PGBIN/psql" -X -q -h "$PGDIR" -U postgres -d old -c "DROP TABLE rigs; DROP INDEX runs_by_rig;
 	ALTER TABLE runs DROP CONSTRAINT runs_rig_rundir; ALTER TABLE runs DROP COLUMN rig;
-	ALTER TABLE runs ADD CONSTRAINT runs_rundir_key UNIQUE (rundir); UPDATE stallscope_schema SET version = 3" ||
+	ALTER TABLE runs ADD CONSTRAINT runs_rundir_key UNIQUE (rundir); ALTER TABLE runs DROP COLUMN build;
+	UPDATE stallscope_schema SET version = 3" ||
 	fail "psql: back to schema 3"
 "$SS_BIN" runs --db "$OLD" >"$T/old.out" 2>&1
 [ $? = 1 ] && grep -q "schema version 3 is older" "$T/old.out" || fail "an older schema read: $(cat "$T/old.out")"
 "$SS_BIN" db upgrade --db "$OLD" >"$T/up.out" 2>&1 || fail "db upgrade: $(cat "$T/up.out")"
-grep -q "upgraded to schema version 4" "$T/up.out" || fail "db upgrade: $(cat "$T/up.out")"
+grep -q "upgraded to schema version 5" "$T/up.out" || fail "db upgrade: $(cat "$T/up.out")"
 [ "$(pg_as "$PGBIN/psql" -X -At -h "$PGDIR" -U postgres -d old -c "SELECT count(*) FROM runs WHERE rig = '-'")" = 6 ] ||
 	fail "the upgraded runs"
 [ "$(pg_as "$PGBIN/psql" -X -At -h "$PGDIR" -U postgres -d old -c "SELECT count(*) FROM metrics")" = "$nm" ] ||

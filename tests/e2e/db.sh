@@ -36,9 +36,9 @@ mk() {	# mk DIR VARIANT ROUND [run.ini lines...]
 	  echo "warmup_s=0"; echo "t0_utc=2026-11-30T10:0$3:00Z"; echo "kernel=6.18.0"
 	  echo "exit_status=0"; shift 3; printf '%s\n' "$@"; } >"$d/run.ini"
 }
-mk r1 - 1 interfered=0 "interference=none (1 input devices watched)"
+mk r1 - 1 interfered=0 "interference=none (1 input devices watched)" build=abc123-dirty
 mk r2 FOO=1 1 interfered=0 "interference=none (1 input devices watched)"
-mk r3 - 2
+mk r3 - 2 "build=has a blank"
 mk r4 FOO=1 2 interfered=1 "interference=1 key press at 0.4 s"
 R=$T/runs
 
@@ -79,6 +79,8 @@ assert len(a) == 4 and sorted(x[\"interfered\"] for x in a if x[\"interfered\"] 
 r4 = [x for x in a if x[\"rundir\"].endswith(\"/r4\")][0]
 assert r4[\"variant\"] == \"FOO=1\" and r4[\"round\"] == 2 and r4[\"interference\"].startswith(\"1 key\"), r4
 assert [x for x in a if x[\"rundir\"].endswith(\"/r3\")][0][\"interfered\"] is None
+b = {x[\"rundir\"][-2:]: x[\"build\"] for x in a}
+assert b == {\"r1\": \"abc123-dirty\", \"r2\": None, \"r3\": None, \"r4\": None}, b
 "'
 "$B" report --json "$R/r1" "$R/r2" "$R/r3" "$R/r4" >"$T/rep.json"
 check "database rows equal report --json" '/usr/bin/python3 - "$D" "$T/rep.json" <<"PY"
@@ -114,12 +116,12 @@ run 2 "$B" report --db "$D" "$R/r1"
 sqlite3 "$T/v1.db" <"$SS_FIXTURES/db/v1.sql"
 for c in "db info" runs; do
 	run 1 "$B" $c --db "$T/v1.db"
-	check "$c on schema 1: says how to upgrade, changes nothing" 'grep -q "schema version 1 is older than this stallscope.s (4); .stallscope db upgrade --db .*v1.db. upgrades it" "$T/err" && [ "$(sqlite3 "$T/v1.db" "pragma user_version")" = 1 ]'
+	check "$c on schema 1: says how to upgrade, changes nothing" 'grep -q "schema version 1 is older than this stallscope.s (5); .stallscope db upgrade --db .*v1.db. upgrades it" "$T/err" && [ "$(sqlite3 "$T/v1.db" "pragma user_version")" = 1 ]'
 done
 run 0 "$B" db upgrade --db "$T/v1.db"
-check "db upgrade: schema 1 migrates to 4" 'grep -q "upgraded to schema version 4" "$T/out" && [ "$(sqlite3 "$T/v1.db" "pragma user_version")" = 4 ]'
+check "db upgrade: schema 1 migrates to 5" 'grep -q "upgraded to schema version 5" "$T/out" && [ "$(sqlite3 "$T/v1.db" "pragma user_version")" = 5 ]'
 run 0 "$B" db info --db "$T/v1.db"
-check "the upgraded database keeps its runs" 'grep -q "schema version: 4" "$T/out" && grep -q "runs: *2 (1 interfered, 0 failed)" "$T/out"'
+check "the upgraded database keeps its runs" 'grep -q "schema version: 5" "$T/out" && grep -q "runs: *2 (1 interfered, 0 failed)" "$T/out"'
 run 0 "$B" db upgrade --db "$T/v1.db"
 check "db upgrade again: nothing to do" 'grep -q "nothing to upgrade" "$T/out"'
 run 1 "$B" db upgrade --db "$T/none.db"
@@ -175,10 +177,26 @@ run 1 "$B" bench fg --dry-run --recipe "$T/bad2.ini"
 check "bad recipe command: the column" 'grep -q "command: unterminated" "$T/err"'
 # the quiet step says what it waited for and what it found, also in run.ini
 # (whether this shared machine settles is not for a test to say)
+# (and the build the runs measured: --build-of a git tree, issue 30)
+if command -v git >/dev/null; then
+	git init -q "$T/src" && echo 1 >"$T/src/f" && git -C "$T/src" add f &&
+		git -C "$T/src" -c user.name=t -c user.email=t@t commit -qm one || echo "FAIL git init"
+	want=$(git -C "$T/src" describe --always --dirty)
+	bof=(--build-of "$T/src")
+else
+	want=b1 bof=(--build b1)
+fi
 run 0 "$B" bench q --db "$T/q.db" --results qruns --quiet --quiet-timeout 2 --quiet-cpu 100 \
-	--quiet-io 1000000 --rounds 1 --frames none --no-watch --warmup 0 -- /bin/sleep 0.2
+	--quiet-io 1000000 --rounds 1 --frames none --no-watch --warmup 0 "${bof[@]}" -- /bin/sleep 0.2
 check "quiet step: said and recorded" 'grep -Eq "quiet step: (settled|NOT settled) after [0-9]+ s.*CPU [0-9]+ % busy" "$T/err" && grep -Eq "^quiet=(settled|NOT settled)" qruns/*/run.ini'
 check "no fps to compute: '-', never 0" 'grep -q "fps -, interference: not watched" "$T/err"'
+check "bench --build-of: the tree's describe in run.ini and the database" '[ -n "$want" ] && grep -qx "build=$want" qruns/*/run.ini && [ "$(sqlite3 "$T/q.db" "select build from runs")" = "$want" ]'
+run 2 "$B" bench q --dry-run --build-of "$T/list" -- /bin/true
+check "--build-of a file: refused, git never run" 'grep -q "build-of .*list.: expected a directory" "$T/err"'
+run 2 "$B" bench q --dry-run --build "two words" -- /bin/true
+run 2 "$B" record --build "" -- /bin/true
+STALLSCOPE_BUILD="a b" run 2 "$B" record -- /bin/true
+check "a bad \$STALLSCOPE_BUILD: refused" 'grep -q "STALLSCOPE_BUILD: expected a build" "$T/err"'
 run 2 "$B" bench
 run 2 "$B" bench nocmd --dry-run
 check "no command, no recipe: says what is expected" 'grep -q "expected -- CMD ARGS..., or a recipe" "$T/err"'

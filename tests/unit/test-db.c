@@ -38,6 +38,7 @@ struct seen {
 	int failed[8];
 	char failure[8][96];
 	char rig[8][32];
+	char build[8][32];
 };
 
 static int collect(const struct db_run *run, void *ctx)
@@ -51,6 +52,7 @@ static int collect(const struct db_run *run, void *ctx)
 		s->failed[s->n] = run->failed;
 		snprintf(s->failure[s->n], 96, "%s", run->failure ? run->failure : "(null)");
 		snprintf(s->rig[s->n], 32, "%s", run->rig ? run->rig : "(null)");
+		snprintf(s->build[s->n], 32, "%s", run->build ? run->build : "(null)");
 	}
 	s->n++;
 	return 0;
@@ -129,7 +131,9 @@ static void roundtrip(const char *target, const char *name_part)
 		run.name = "lab";
 		run.rundir = "/r/same";
 		run.rig = "rig-a";
+		run.build = "v1.2-3-gabc";	/* the build it measured (schema 5) */
 		CHECK(db_add_run(db, &run, names, vals, 3, &err) > 0);
+		run.build = NULL;
 		run.rig = "rig-b";
 		run.rig_info = &ri;
 		CHECK(db_add_run(db, &run, names, vals, 3, &err) > 0);
@@ -143,6 +147,8 @@ static void roundtrip(const char *target, const char *name_part)
 		CHECK_INT(s.n, 2);
 		CHECK_STR(s.rig[0], "rig-a");
 		CHECK_STR(s.rig[1], "rig-b");
+		CHECK_STR(s.build[0], "v1.2-3-gabc");
+		CHECK_STR(s.build[1], "(null)");
 		CHECK_INT(db_run_metric(db, s.ids[1], "fps", &v, NULL), 1);
 		CHECK_NEAR(v, 42, 0);
 		run.name = "game";
@@ -424,14 +430,14 @@ static void test_foreign(void)
  * hold NULL or text. */
 static const char hostile_schema[] =
 	"CREATE TABLE runs (id, name, variant, switches, round, started, host, kernel, rundir,"
-	" interfered, exit_status, interference, failed, failure, rig);"
+	" interfered, exit_status, interference, failed, failure, rig, build);"
 	"CREATE TABLE metrics (run_id, metric, value);"
 	"CREATE TABLE rigs (rig);"
-	"PRAGMA user_version = 4;"
+	"PRAGMA user_version = 5;"
 	"INSERT INTO runs VALUES (1, 'game', '-', NULL, 1, NULL, NULL, NULL, '/r/1', NULL, 0,"
-	" NULL, 0, NULL, '-');"
+	" NULL, 0, NULL, '-', NULL);"
 	"INSERT INTO runs VALUES (2, 'game', 'B=1', NULL, 1, NULL, NULL, NULL, '/r/2', 0, NULL,"
-	" NULL, 0, NULL, '-');"
+	" NULL, 0, NULL, '-', 'b2');"
 	"INSERT INTO metrics VALUES (1, 'fps', 60), (2, 'fps', 61.5), (2, 'stalls', 2);";
 
 static int count_runs(const struct db_run *run, void *ctx)
