@@ -138,10 +138,11 @@ int cli_bad_option(int c, char *const *argv)
 int cli_finish(int status)
 {
 	/* only the documented codes leave: 0, 1 (an error), 2 (usage), 3 (the
-	 * program or some runs failed: record, bench), 130/143 (bench stopped
-	 * by SIGINT/SIGTERM); anything else, cli_error()'s -1 included, is 1 */
-	if (status != 0 && status != 1 && status != EXIT_USAGE && status != 3 && status != 130 &&
-	    status != 143)
+	 * program or some runs failed: record, bench), 4 (a CI gate: a metric
+	 * got worse), 130/143 (bench stopped by SIGINT/SIGTERM); anything else,
+	 * cli_error()'s -1 included, is 1 */
+	if (status != 0 && status != 1 && status != EXIT_USAGE && status != 3 &&
+	    status != EXIT_WORSE && status != 130 && status != 143)
 		status = 1;
 	if (fflush(stdout) != 0 || ferror(stdout)) {
 		if (errno != EPIPE)

@@ -15,6 +15,9 @@
 #include <stdio.h>
 
 #define EXIT_USAGE 2
+/* A CI gate failed: compare --fail-on, history --fail-on-change (a metric got
+ * worse). */
+#define EXIT_WORSE 4
 
 /* The name messages start with ("stallscope report"); set by main. */
 extern const char *cli_prog;

@@ -39,6 +39,7 @@ static const struct command commands[] = {
 	{ "db", cmd_db, "the results database: import run directories, show its state" },
 	{ "matrix", cmd_matrix, "one CSV per metric: runs side by side, with medians" },
 	{ "compare", cmd_compare, "A/B comparison of variants with significance" },
+	{ "history", cmd_history, "a benchmark over its builds: change points, a CI gate" },
 	{ "version", cmd_version, "print the version" },
 };
 

@@ -25,6 +25,7 @@ int cmd_probe(int argc, char **argv);
 int cmd_record(int argc, char **argv);
 int cmd_report(int argc, char **argv);
 int cmd_runs(int argc, char **argv);
+int cmd_history(int argc, char **argv);
 int cmd_stalls(int argc, char **argv);
 int cmd_version(int argc, char **argv);
 int cmd_watch(int argc, char **argv);

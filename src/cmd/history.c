@@ -1,0 +1,527 @@
+// SPDX-License-Identifier: MIT
+/*
+ * history.c: `stallscope history NAME[:VARIANT]`: a benchmark's metrics over
+ * its builds, per rig: each build's median with an interval, and the change
+ * points E-Divisive finds among them (run/history.h, docs/HISTORY.md), as a
+ * table, --json or --csv; --fail-on-change exits 4 when the newest build
+ * is in a segment worse than the one before it; --junit writes one
+ * testcase per rig and metric.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <math.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "cmd/cmd.h"
+#include "cmd/outfile.h"
+#include "core/build.h"
+#include "core/file.h"
+#include "core/metrics.h"
+#include "core/strbuf.h"
+#include "db/db.h"
+#include "out/json.h"
+#include "out/junit.h"
+#include "out/table.h"
+#include "run/history.h"
+
+#define DEFAULT_METRICS "fps,low1,p99_ms,longest_ms,stalls,stall_s"
+
+enum { O_DB = 256, O_METRICS, O_RIG, O_SINCE, O_ORDER, O_JSON, O_CSV, O_ALPHA, O_PERMS,
+       O_MIN_CHANGE, O_MIN_SEG, O_FAIL, O_JUNIT };
+
+static struct {
+	const char *db, *metrics, *rig, *since, *order, *junit;
+	bool json, csv, fail_on_change;
+	struct ediv_opts ed;
+} opt;
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+		"usage: stallscope history [--db PATH] [--metrics M,...] [--rig NAME] [--since T]\n"
+		"                          [--order FILE] [--json|--csv] [--fail-on-change]\n"
+		"                          [--junit FILE] NAME[:VARIANT]\n"
+		"\n"
+		"A benchmark's metrics over its builds (record/bench --build, --build-of), per\n"
+		"rig: each build's median with its interval (95%% CI from 6 runs, else min..max),\n"
+		"and the change points among the builds by E-Divisive with means and a\n"
+		"permutation test (docs/HISTORY.md): the builds either side, the medians\n"
+		"before and after, the change and its p, and for stall metrics the stall\n"
+		"seconds by cause before and after. Runs without a build, interfered and\n"
+		"failed runs are left out. Builds are in the order of their first run.\n"
+		"\n"
+		"options:\n"
+		"  --db PATH            the results database (default $STALLSCOPE_DB, else\n"
+		"                       $XDG_DATA_HOME/stallscope/results.db)\n"
+		"  --metrics LIST       the metrics (default " DEFAULT_METRICS ")\n"
+		"  --rig NAME           only this rig's runs (default: each rig its own series)\n"
+		"  --since T            only runs started at or after T (UTC, 2026-11-30 or\n"
+		"                       2026-11-30T10:00:00)\n"
+		"  --order FILE         the builds in order, one a line (runs of others left out)\n"
+		"  --alpha P            a split's significance (default 0.05)\n"
+		"  --permutations N     permutations a split's test makes (default 199)\n"
+		"  --min-change PCT     drop change points smaller than PCT %% (default 0)\n"
+		"  --min-segment N      the fewest builds between change points (default 3)\n"
+		"  --json, --csv        JSON, or CSV with one row per rig, metric and build\n"
+		"  --fail-on-change     exit 4 when the newest build is in a segment worse than\n"
+		"                       the one before it (a CI gate)\n"
+		"  --junit FILE         a JUnit XML report: one testcase per rig and metric\n"
+		"  -h, --help           this text\n"
+		"\n"
+		"exit status: 0 ok, 1 failure, 2 usage, 4 --fail-on-change and a metric got worse\n"
+		"\n"
+		"examples:\n"
+		"  stallscope history game\n"
+		"  stallscope history game --metrics stalls,p99_ms --rig ci-amd --json\n"
+		"  stallscope history game --fail-on-change --junit history.xml\n");
+}
+
+static const char *unit_of(const char *metric)
+{
+	int m = metric_find(metric);
+
+	return m >= 0 ? metric_descs[m].unit : "";
+}
+
+static void print_change(const struct history_cp *c, char *buf, size_t len)
+{
+	if (isfinite(c->change_pct))
+		snprintf(buf, len, "%+.1f%%", c->change_pct);
+	else if (c->after != c->before)
+		snprintf(buf, len, "%s from 0", c->after > c->before ? "up" : "down");
+	else
+		snprintf(buf, len, "-");
+}
+
+static void print_causes(FILE *f, const struct history_cp *c)
+{
+	bool any = false;
+
+	for (size_t i = 0; i < c->ncauses; i++) {
+		const struct history_cause *z = &c->causes[i];
+
+		if (isnan(z->before) && isnan(z->after))
+			continue;
+		if (fabs((isnan(z->after) ? 0 : z->after) - (isnan(z->before) ? 0 : z->before)) < 0.0005)
+			continue;
+		fprintf(f, "%s %s %.3f -> %.3f s", any ? "," : "; stall seconds a run by cause:",
+			z->cause, z->before, z->after);
+		any = true;
+	}
+}
+
+static void print_text(const struct history *h)
+{
+	for (size_t i = 0; i < h->nseries; i++) {
+		const struct history_series *s = &h->series[i];
+		static const char *const hd[] = { "build", "runs", "median", "interval", "" };
+		struct table *t = table_new(5, hd);
+		int dir = history_worse(s->metric);
+		size_t next = 0;
+
+		printf("%s%s on rig %s (%s; %s)\n", i ? "\n" : "", s->metric, cli_shown(s->rig),
+		       unit_of(s->metric), dir > 0 ? "higher is worse" : dir < 0 ? "lower is worse"
+									  : "neither way is worse");
+		for (size_t b = 0; t && b < s->nbuilds; b++) {
+			const struct history_build *x = &s->builds[b];
+			bool cp = next < s->ncps && s->cps[next].at == b;
+
+			table_add(t, x->build);
+			table_addf(t, "%zu", x->runs);
+			table_addf(t, "%.4g", x->median);
+			table_addf(t, "%.4g..%.4g%s", x->lo, x->hi, x->ci ? "" : " (range)");
+			table_add(t, cp ? "<- change" : "");
+			next += cp;
+		}
+		if (t)
+			table_print(t, stdout);
+		table_free(t);
+		if (s->too_few)
+			printf("  no change points: %zu build(s), a split needs at least %zu "
+			       "(--min-segment %zu a side)\n", s->nbuilds, 2 * opt.ed.min_seg,
+			       opt.ed.min_seg);
+		else if (!s->ncps)
+			printf("  no change points (alpha %g)\n", opt.ed.alpha);
+		for (size_t k = 0; k < s->ncps; k++) {
+			const struct history_cp *c = &s->cps[k];
+			char ch[48];
+
+			print_change(c, ch, sizeof(ch));
+			printf("  change %s -> %s: %.4g -> %.4g (%s), p %.3f%s", s->builds[c->at - 1].build,
+			       s->builds[c->at].build, c->before, c->after, ch, c->p,
+			       c->worse ? ", WORSE" : "");
+			print_causes(stdout, c);
+			printf("\n");
+		}
+	}
+	printf("\n%zu run(s) of %zu build(s) on %zu rig(s)", h->runs, h->nbuilds, h->nrigs);
+	if (h->no_build || h->interfered || h->failed || h->unordered)
+		printf("; left out: %zu without a build, %zu interfered, %zu failed, %zu of builds "
+		       "not in --order", h->no_build, h->interfered, h->failed, h->unordered);
+	printf("\n");
+}
+
+static void print_csv(const struct history *h)
+{
+	static const char *const hd[] = { "rig", "metric", "build", "runs", "median", "lo", "hi",
+					  "interval", "change_before", "change_after", "change_pct",
+					  "p", "worse" };
+	struct table *t = table_new(13, hd);
+
+	for (size_t i = 0; t && i < h->nseries; i++) {
+		const struct history_series *s = &h->series[i];
+		size_t next = 0;
+
+		for (size_t b = 0; b < s->nbuilds; b++) {
+			const struct history_build *x = &s->builds[b];
+			const struct history_cp *c = next < s->ncps && s->cps[next].at == b ?
+						     &s->cps[next++] : NULL;
+
+			table_add(t, s->rig);
+			table_add(t, s->metric);
+			table_add(t, x->build);
+			table_addf(t, "%zu", x->runs);
+			table_addf(t, "%.17g", x->median);
+			table_addf(t, "%.17g", x->lo);
+			table_addf(t, "%.17g", x->hi);
+			table_add(t, x->ci ? "ci95" : "range");
+			if (c) {
+				table_addf(t, "%.17g", c->before);
+				table_addf(t, "%.17g", c->after);
+				if (isfinite(c->change_pct))
+					table_addf(t, "%.17g", c->change_pct);
+				else
+					table_add(t, NULL);
+				table_addf(t, "%.6g", c->p);
+				table_add(t, c->worse ? "1" : "0");
+			} else {
+				for (int k = 0; k < 5; k++)
+					table_add(t, NULL);
+			}
+		}
+	}
+	if (t)
+		table_print_csv(t, stdout);
+	table_free(t);
+}
+
+static void print_json(const struct history *h, const char *name, const char *variant)
+{
+	struct json j;
+
+	json_init(&j, stdout, true);
+	json_obj_begin(&j);
+	json_kstr(&j, "name", name);
+	json_kstr(&j, "variant", variant);
+	json_key(&j, "builds");
+	json_arr_begin(&j);
+	for (size_t i = 0; i < h->nbuilds; i++)
+		json_str(&j, h->builds[i]);
+	json_arr_end(&j);
+	json_kuint(&j, "runs", h->runs);
+	json_key(&j, "left_out");
+	json_obj_begin(&j);
+	json_kuint(&j, "no_build", h->no_build);
+	json_kuint(&j, "interfered", h->interfered);
+	json_kuint(&j, "failed", h->failed);
+	json_kuint(&j, "not_in_order", h->unordered);
+	json_obj_end(&j);
+	json_key(&j, "method");
+	json_obj_begin(&j);
+	json_kstr(&j, "name", "e-divisive means");
+	json_knum(&j, "alpha", opt.ed.alpha);
+	json_kuint(&j, "permutations", opt.ed.permutations);
+	json_knum(&j, "min_change_pct", opt.ed.min_change * 100);
+	json_kuint(&j, "min_segment", opt.ed.min_seg);
+	json_obj_end(&j);
+	json_key(&j, "series");
+	json_arr_begin(&j);
+	for (size_t i = 0; i < h->nseries; i++) {
+		const struct history_series *s = &h->series[i];
+		int dir = history_worse(s->metric);
+
+		json_obj_begin(&j);
+		json_kstr(&j, "rig", s->rig);
+		json_kstr(&j, "metric", s->metric);
+		json_kstr(&j, "worse", dir > 0 ? "higher" : dir < 0 ? "lower" : NULL);
+		json_kbool(&j, "too_few_builds", s->too_few);
+		json_kbool(&j, "newest_worse", s->newest_worse);
+		json_key(&j, "builds");
+		json_arr_begin(&j);
+		for (size_t b = 0; b < s->nbuilds; b++) {
+			const struct history_build *x = &s->builds[b];
+
+			json_obj_begin(&j);
+			json_kstr(&j, "build", x->build);
+			json_kuint(&j, "runs", x->runs);
+			json_knum(&j, "median", x->median);
+			json_knum(&j, "lo", x->lo);
+			json_knum(&j, "hi", x->hi);
+			json_kstr(&j, "interval", x->ci ? "ci95" : "range");
+			json_obj_end(&j);
+		}
+		json_arr_end(&j);
+		json_key(&j, "change_points");
+		json_arr_begin(&j);
+		for (size_t k = 0; k < s->ncps; k++) {
+			const struct history_cp *c = &s->cps[k];
+
+			json_obj_begin(&j);
+			json_kstr(&j, "build_before", s->builds[c->at - 1].build);
+			json_kstr(&j, "build_after", s->builds[c->at].build);
+			json_knum(&j, "median_before", c->before);
+			json_knum(&j, "median_after", c->after);
+			json_knum(&j, "change_pct", c->change_pct);
+			json_knum(&j, "p", c->p);
+			json_kbool(&j, "worse", c->worse);
+			if (c->ncauses) {
+				json_key(&j, "causes");
+				json_arr_begin(&j);
+				for (size_t q = 0; q < c->ncauses; q++) {
+					json_obj_begin(&j);
+					json_kstr(&j, "cause", c->causes[q].cause);
+					json_knum(&j, "before_s", c->causes[q].before);
+					json_knum(&j, "after_s", c->causes[q].after);
+					json_obj_end(&j);
+				}
+				json_arr_end(&j);
+			}
+			json_obj_end(&j);
+		}
+		json_arr_end(&j);
+		json_obj_end(&j);
+	}
+	json_arr_end(&j);
+	json_obj_end(&j);
+	json_end(&j);
+}
+
+static int write_junit(const struct history *h, const char *spec)
+{
+	struct sf_out o;
+	FILE *f = outfile_open(opt.junit, &o);
+	struct strbuf suite = STRBUF_INIT, msg = STRBUF_INIT, cls = STRBUF_INIT;
+	size_t fails = 0;
+
+	if (!f)
+		return -1;
+	for (size_t i = 0; i < h->nseries; i++)
+		fails += h->series[i].newest_worse;
+	sb_addf(&suite, "stallscope history %s", spec);
+	junit_begin(f, suite.buf, h->nseries, fails);
+	for (size_t i = 0; i < h->nseries; i++) {
+		const struct history_series *s = &h->series[i];
+		const struct history_cp *c = s->ncps ? &s->cps[s->ncps - 1] : NULL;
+		char ch[48];
+
+		sb_reset(&msg);
+		sb_reset(&cls);
+		sb_addf(&cls, "history.%s", s->rig);
+		if (s->newest_worse) {
+			print_change(c, ch, sizeof(ch));
+			sb_addf(&msg, "%s got worse from build %s: %.4g -> %.4g (%s), p %.3f", s->metric,
+				s->builds[c->at].build, c->before, c->after, ch, c->p);
+			for (size_t q = 0; q < c->ncauses; q++)
+				if (isfinite(c->causes[q].after) && isfinite(c->causes[q].before) &&
+				    fabs(c->causes[q].after - c->causes[q].before) >= 0.0005)
+					sb_addf(&msg, "; %s %.3f -> %.3f s", c->causes[q].cause,
+						c->causes[q].before, c->causes[q].after);
+		}
+		junit_case(f, cls.buf, s->metric, s->newest_worse ? msg.buf : NULL, NULL);
+	}
+	junit_end(f);
+	sb_release(&suite);
+	sb_release(&msg);
+	sb_release(&cls);
+	return outfile_close(opt.junit, f, &o, !ferror(f));
+}
+
+/* --metrics: each a metric runs store; the list into *RET (NULL-terminated). */
+static int split_metrics(const char *list, char ***ret)
+{
+	char *copy = strdup(list), *tok, *save = NULL, **v;
+	size_t n = 0;
+
+	v = calloc(strlen(list) + 2, sizeof(*v));
+	if (!copy || !v) {
+		free(copy);
+		free(v);
+		return cli_error_errno(-ENOMEM, "--metrics");
+	}
+	for (tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		if (metric_find(tok) < 0) {
+			int r = cli_usage_error("option '--metrics': expected metric names "
+						"(docs/METRICS.md), got '%s'", tok);
+
+			build_list_free(v);
+			free(copy);
+			return r;
+		}
+		if (!(v[n++] = strdup(tok))) {
+			build_list_free(v);
+			free(copy);
+			return cli_error_errno(-ENOMEM, "--metrics");
+		}
+	}
+	free(copy);
+	if (!n) {
+		free(v);
+		return cli_usage_error("option '--metrics': expected metric names, got '%s'", list);
+	}
+	*ret = v;
+	return 0;
+}
+
+/* --since: a date or a UTC time, ISO 8601, as runs store their start. */
+static bool since_ok(const char *s)
+{
+	size_t n = strlen(s);
+
+	return n >= 10 && n <= 30 && s[4] == '-' && s[7] == '-' &&
+	       strspn(s, "0123456789-:T.Z") == n;
+}
+
+int cmd_history(int argc, char **argv)
+{
+	static const struct option lo[] = {
+		{ "db", required_argument, NULL, O_DB },
+		{ "metrics", required_argument, NULL, O_METRICS },
+		{ "rig", required_argument, NULL, O_RIG },
+		{ "since", required_argument, NULL, O_SINCE },
+		{ "order", required_argument, NULL, O_ORDER },
+		{ "json", no_argument, NULL, O_JSON },
+		{ "csv", no_argument, NULL, O_CSV },
+		{ "alpha", required_argument, NULL, O_ALPHA },
+		{ "permutations", required_argument, NULL, O_PERMS },
+		{ "min-change", required_argument, NULL, O_MIN_CHANGE },
+		{ "min-segment", required_argument, NULL, O_MIN_SEG },
+		{ "fail-on-change", no_argument, NULL, O_FAIL },
+		{ "junit", required_argument, NULL, O_JUNIT },
+		{ "help", no_argument, NULL, 'h' },
+		{ 0 },
+	};
+	struct history_opts ho = { 0 };
+	struct strbuf path = STRBUF_INIT, err = STRBUF_INIT, text = STRBUF_INIT;
+	struct history *h = NULL;
+	struct db *db = NULL;
+	char **metrics = NULL, **order = NULL, *name = NULL;
+	const char *colon;
+	double d;
+	long l;
+	int c, r, ret = 1;
+
+	opt.ed = (struct ediv_opts)EDIV_OPTS_INIT;
+	optind = 1;
+	while ((c = getopt_long(argc, argv, ":h", lo, NULL)) != -1) {
+		int bad = 0;
+
+		switch (c) {
+		case O_DB: opt.db = optarg; break;
+		case O_METRICS: opt.metrics = optarg; break;
+		case O_RIG: opt.rig = optarg; break;
+		case O_SINCE: opt.since = optarg; break;
+		case O_ORDER: opt.order = optarg; break;
+		case O_JSON: opt.json = true; break;
+		case O_CSV: opt.csv = true; break;
+		case O_FAIL: opt.fail_on_change = true; break;
+		case O_JUNIT: opt.junit = optarg; break;
+		case O_ALPHA:
+			bad = cli_parse_double("--alpha", optarg, 1e-6, 0.5, &opt.ed.alpha);
+			break;
+		case O_PERMS:
+			bad = cli_parse_int("--permutations", optarg, 1, 100000, &l);
+			opt.ed.permutations = (unsigned)l;
+			break;
+		case O_MIN_CHANGE:
+			bad = cli_parse_double("--min-change", optarg, 0, 1e6, &d);
+			opt.ed.min_change = d / 100;
+			break;
+		case O_MIN_SEG:
+			bad = cli_parse_int("--min-segment", optarg, 2, 10000, &l);
+			opt.ed.min_seg = (size_t)l;
+			break;
+		case 'h': usage(stdout); return 0;
+		default: return cli_bad_option(c, argv);
+		}
+		if (bad)
+			return EXIT_USAGE;
+	}
+	if (argc - optind != 1)
+		return cli_usage_error("expected one benchmark, NAME[:VARIANT]");
+	if (opt.json && opt.csv)
+		return cli_usage_error("--json and --csv exclude each other");
+	if (opt.since && !since_ok(opt.since))
+		return cli_usage_error("option '--since': expected a UTC date or time "
+				       "(2026-11-30, 2026-11-30T10:00:00), got '%s'", opt.since);
+	if ((r = split_metrics(opt.metrics ? opt.metrics : DEFAULT_METRICS, &metrics)) != 0)
+		return r;
+	colon = strchr(argv[optind], ':');
+	name = colon ? strndup(argv[optind], (size_t)(colon - argv[optind])) : strdup(argv[optind]);
+	if (!name || !*name) {
+		ret = name ? cli_usage_error("expected NAME[:VARIANT], got '%s'", argv[optind])
+			   : cli_error_errno(-ENOMEM, "history");
+		goto out;
+	}
+	if (opt.order) {
+		r = file_read_text(opt.order, "the build order", 1 << 20, &text, &err);
+		if (r >= 0)
+			r = build_order_parse(text.buf, text.len, opt.order, &order, &err);
+		if (r < 0) {
+			cli_error("%s", err.len ? err.buf : strerror(-r));
+			goto out;
+		}
+	}
+	if (opt.db)
+		sb_adds(&path, opt.db);
+	else if (db_default_path(&path) < 0) {
+		cli_error("no --db and neither XDG_DATA_HOME nor HOME is set");
+		goto out;
+	}
+	if ((r = db_open(path.buf, false, &db, &err)) < 0) {
+		cli_error("%s", err.len ? err.buf : strerror(-r));
+		goto out;
+	}
+	ho.name = name;
+	ho.variant = colon && colon[1] ? colon + 1 : "-";
+	ho.rig = opt.rig;
+	ho.since = opt.since;
+	ho.order = order;
+	ho.metrics = metrics;
+	ho.ed = opt.ed;
+	if ((r = history_compute(db, &ho, &h, &err)) < 0) {
+		cli_error("%s", err.len ? err.buf : strerror(-r));
+		goto out;
+	}
+	if (opt.json)
+		print_json(h, name, ho.variant);
+	else if (opt.csv)
+		print_csv(h);
+	else
+		print_text(h);
+	if (opt.junit && write_junit(h, argv[optind]) < 0)
+		goto out;
+	ret = 0;
+	if (opt.fail_on_change)
+		for (size_t i = 0; i < h->nseries; i++)
+			if (h->series[i].newest_worse) {
+				fprintf(stderr, "stallscope history: %s on rig %s got worse from build "
+					"%s (--fail-on-change)\n", h->series[i].metric,
+					cli_shown(h->series[i].rig),
+					h->series[i].builds[h->series[i].cps[h->series[i].ncps - 1].at].build);
+				ret = EXIT_WORSE;
+			}
+out:
+	history_free(h);
+	db_close(db);
+	build_list_free(metrics);
+	build_list_free(order);
+	free(name);
+	sb_release(&path);
+	sb_release(&err);
+	sb_release(&text);
+	return ret;
+}
