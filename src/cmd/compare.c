@@ -22,7 +22,9 @@
 #include "core/strbuf.h"
 #include "db/db.h"
 #include "run/compare.h"
+#include "cmd/outfile.h"
 #include "out/json.h"
+#include "out/junit.h"
 #include "out/table.h"
 
 struct compare_opts {
@@ -32,13 +34,25 @@ struct compare_opts {
 	bool include_failed;	/* --include-failed */
 	const char *rig;	/* --rig: only this rig's runs */
 	bool across_rigs;	/* --across-rigs: pool runs of several rigs */
+	const char *fail_on;	/* --fail-on: the gate, METRIC:+N[%],... */
+	const char *junit;	/* --junit FILE */
+};
+
+/* One metric of --fail-on: worse when it moved by more than AMOUNT (in %
+ * when PCT) the way SIGN says (+1 up, -1 down), significantly. */
+struct gate {
+	char metric[65];
+	int sign;
+	double amount;
+	bool pct;
 };
 
 static void usage(FILE *f)
 {
 	fprintf(f,
 		"usage: stallscope compare [--db PATH] [--rig NAME|--across-rigs] [--metrics M,...] [--json|--csv]\n"
-		"                          NAME:VARIANT NAME:VARIANT\n"
+		"                          [--fail-on M:+N[%%],...] [--junit FILE]\n"
+		"                          NAME[:VARIANT][@BUILD] NAME[:VARIANT][@BUILD]\n"
 		"\n"
 		"Compares two sets of runs in the results database, metric by metric: each\n"
 		"side's median with its 95%% confidence interval, the change from the first to\n"
@@ -47,6 +61,7 @@ static void usage(FILE *f)
 		"failed, no frames, ended short) are left out and listed; a side with no runs\n"
 		"left is an error. VARIANT '-' is the base; NAME alone means NAME:-. Runs of\n"
 		"different rigs (machines) are not pooled unless asked (--across-rigs).\n"
+		"@BUILD takes only the runs of that build (record --build, --build-of).\n"
 		"\n"
 		"options:\n"
 		"  --db PATH        the results database: a file or a PostgreSQL connection string\n"
@@ -57,12 +72,21 @@ static void usage(FILE *f)
 		"  --json           a JSON object: a, b, metrics[]\n"
 		"  --csv            CSV, one row per metric\n"
 		"  --include-failed keep failed runs (marked in the listing below the table)\n"
+		"  --fail-on LIST   a CI gate: exit 4 when a metric of LIST (METRIC:+N or\n"
+		"                   METRIC:-N%%, comma-separated: up or down by more than N or\n"
+		"                   N %%) changed significantly from the first side to the\n"
+		"                   second by more than that; stalls:+0 fails on any rise\n"
+		"  --junit FILE     a JUnit XML report: one testcase per metric, a failure\n"
+		"                   for each the gate fails on\n"
 		"  -h, --help       this text\n"
 		"\n"
 		"examples:\n"
 		"  stallscope compare game:- game:MESA_SHADER_CACHE=0\n"
 		"  stallscope compare --metrics stalls,p99_ms --json game game:PATCH=1\n"
-		"  stallscope compare --db postgresql://ci@db.lab/bench --rig ci-amd game game:PATCH=1\n");
+		"  stallscope compare --db postgresql://ci@db.lab/bench --rig ci-amd game game:PATCH=1\n"
+		"  stallscope compare --fail-on 'stalls:+0,p99_ms:+5%%,low1:-5%%' game@abc123 game@def456\n"
+		"\n"
+		"exit status: 0 ok, 1 failure, 2 usage, 4 --fail-on and a metric got worse\n");
 }
 
 static void fmt_ci(char *buf, size_t len, double lo, double hi)
@@ -192,6 +216,90 @@ static int check_metrics(const char *list)
 	return r ? -1 : 0;
 }
 
+/* --fail-on LIST into G (room for N); the count, or -1 after a usage error. */
+static int parse_gates(const char *list, struct gate *g, int n)
+{
+	char *copy = strdup(list), *tok, *save = NULL;
+	int k = 0;
+
+	if (!copy)
+		return cli_error_errno(-ENOMEM, "--fail-on"), -1;
+	for (tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		char *colon = strchr(tok, ':'), *end;
+		size_t ml = colon ? (size_t)(colon - tok) : 0;
+
+		if (k == n || !colon || !ml || ml >= sizeof(g->metric) ||
+		    (colon[1] != '+' && colon[1] != '-'))
+			goto bad;
+		memcpy(g[k].metric, tok, ml);
+		g[k].metric[ml] = '\0';
+		if (metric_find(g[k].metric) < 0)
+			goto bad;
+		g[k].sign = colon[1] == '+' ? 1 : -1;
+		errno = 0;
+		g[k].amount = strtod(colon + 2, &end);
+		g[k].pct = *end == '%';
+		if (errno || end == colon + 2 || (*end && strcmp(end, "%")) ||
+		    !(g[k].amount >= 0) || !isfinite(g[k].amount) || strspn(colon + 2, "0123456789.") !=
+		    (size_t)(end - colon - 2))
+			goto bad;
+		k++;
+	}
+	free(copy);
+	if (!k)
+		return cli_usage_error("option '--fail-on': expected METRIC:+N or METRIC:-N%%, "
+				       "comma-separated, got '%s'", list), -1;
+	return k;
+bad:
+	cli_usage_error("option '--fail-on': expected METRIC:+N or METRIC:-N%% (a metric of "
+			"docs/METRICS.md, an amount >= 0), got '%s'", tok);
+	free(copy);
+	return -1;
+}
+
+/* Whether ROW fails gate G: a significant change the bad way by more than
+ * the amount. */
+static bool gate_fails(const struct gate *g, const struct compare_row *r)
+{
+	double delta = r->b_med - r->a_med;
+
+	if (r->significant != 1 || delta * g->sign <= 0)
+		return false;
+	if (!g->pct)
+		return fabs(delta) > g->amount;
+	return !isfinite(r->change) || fabs(r->change) > g->amount;	/* from 0: any */
+}
+
+static int write_junit(const char *path, const struct compare_side *a,
+		       const struct compare_side *b, const struct compare_row *rows, size_t n,
+		       const bool *failed, size_t nfailed)
+{
+	struct strbuf suite = STRBUF_INIT, msg = STRBUF_INIT;
+	struct sf_out o;
+	FILE *f = outfile_open(path, &o);
+
+	if (!f)
+		return -1;
+	sb_addf(&suite, "stallscope compare %s %s", a->spec, b->spec);
+	junit_begin(f, suite.buf, n, nfailed);
+	for (size_t i = 0; i < n; i++) {
+		const struct compare_row *r = &rows[i];
+
+		sb_reset(&msg);
+		if (failed[i]) {
+			sb_addf(&msg, "%s got worse: %.4g -> %.4g", r->metric, r->a_med, r->b_med);
+			if (isfinite(r->change))
+				sb_addf(&msg, " (%+.1f%%)", r->change);
+			sb_addf(&msg, ", p %.3g, runs %zu+%zu", r->p, r->na, r->nb);
+		}
+		junit_case(f, "compare", r->metric, failed[i] ? msg.buf : NULL, NULL);
+	}
+	junit_end(f);
+	sb_release(&suite);
+	sb_release(&msg);
+	return outfile_close(path, f, &o, !ferror(f));
+}
+
 /* The metrics to compare: --metrics, else every metric either name has. */
 int cmd_compare(int argc, char **argv)
 {
@@ -203,10 +311,17 @@ int cmd_compare(int argc, char **argv)
 		{ "include-failed", no_argument, NULL, 'F' },
 		{ "rig", required_argument, NULL, 'r' },
 		{ "across-rigs", no_argument, NULL, 'A' },
+		{ "fail-on", required_argument, NULL, 'G' },
+		{ "junit", required_argument, NULL, 'J' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 }
 	};
 	struct compare_opts o = { 0 };
+	enum { MAX_GATES = 64 };
+	struct gate gates[MAX_GATES];
+	int ngates = 0;
+	bool *failed = NULL;
+	size_t nfailed = 0;
 	struct strbuf path = STRBUF_INIT, err = STRBUF_INIT;
 	struct compare_side a = { .failures = STRBUF_INIT }, b = { .failures = STRBUF_INIT };
 	struct db *db = NULL;
@@ -225,18 +340,22 @@ int cmd_compare(int argc, char **argv)
 		case 'F': o.include_failed = true; break;
 		case 'r': o.rig = optarg; break;
 		case 'A': o.across_rigs = true; break;
+		case 'G': o.fail_on = optarg; break;
+		case 'J': o.junit = optarg; break;
 		case 'h': usage(stdout); return 0;
 		default: return cli_bad_option(c, argv);
 		}
 	}
 	if (argc - optind != 2)
 		return cli_usage_error("expected two sides, NAME:VARIANT NAME:VARIANT");
+	if (o.fail_on && (ngates = parse_gates(o.fail_on, gates, MAX_GATES)) < 0)
+		return EXIT_USAGE;
 	if (o.metrics && check_metrics(o.metrics) < 0)
 		return EXIT_USAGE;
 	if (o.json && o.csv)
 		return cli_usage_error("--json and --csv exclude each other");
 	if (compare_side_parse(&a, argv[optind]) < 0 || compare_side_parse(&b, argv[optind + 1]) < 0) {
-		status = cli_usage_error("expected NAME:VARIANT, got '%s'",
+		status = cli_usage_error("expected NAME[:VARIANT][@BUILD], got '%s'",
 					 a.name && *a.name ? argv[optind + 1] : argv[optind]);
 		goto out;
 	}
@@ -261,8 +380,9 @@ int cmd_compare(int argc, char **argv)
 	if (!a.n || !b.n) {
 		struct compare_side *s = !a.n ? &a : &b;
 
-		cli_error("no runs of '%s:%s'%s%s in '%s'%s%s%s", cli_shown(s->name),
-			  cli_shown(s->variant), o.rig ? " of rig " : "",
+		cli_error("no runs of '%s:%s%s%s'%s%s in '%s'%s%s%s", cli_shown(s->name),
+			  cli_shown(s->variant), s->build ? "@" : "", s->build ? cli_shown(s->build) : "",
+			  o.rig ? " of rig " : "",
 			  o.rig ? cli_shown(o.rig) : "", cli_shown(db_name(db)),
 			  s->interfered || s->failed ? " that" : "",
 			  s->interfered ? " were not interfered" : "",
@@ -347,7 +467,40 @@ int cmd_compare(int argc, char **argv)
 			cli_shown_lines(b.failures.buf));
 	}
 	status = 0;
+	/* the gate: each metric of --fail-on judged on its row */
+	failed = calloc(nrows + 1, sizeof(*failed));
+	if (!failed) {
+		status = cli_error("out of memory");
+		goto out;
+	}
+	for (int g = 0; g < ngates; g++) {
+		size_t k = 0;
+
+		while (k < nrows && strcmp(rows[k].metric, gates[g].metric))
+			k++;
+		if (k == nrows) {
+			cli_error("--fail-on: metric '%s' was not compared (no run of either side has "
+				  "it, or --metrics left it out)", gates[g].metric);
+			status = 1;
+			continue;
+		}
+		if (rows[k].significant < 0)
+			cli_warn("--fail-on: %s cannot be judged: %s", rows[k].metric, rows[k].why);
+		if (gate_fails(&gates[g], &rows[k]) && !failed[k]) {
+			failed[k] = true;
+			nfailed++;
+			fprintf(stderr, "stallscope compare: %s got worse: %.4g -> %.4g, p %.3g "
+				"(--fail-on %s:%c%g%s)\n", rows[k].metric, rows[k].a_med, rows[k].b_med,
+				rows[k].p, gates[g].metric, gates[g].sign > 0 ? '+' : '-',
+				gates[g].amount, gates[g].pct ? "%" : "");
+		}
+	}
+	if (o.junit && write_junit(o.junit, &a, &b, rows, nrows, failed, nfailed) < 0)
+		status = 1;
+	if (status == 0 && nfailed)
+		status = EXIT_WORSE;
 out:
+	free(failed);
 	if (metrics) {
 		for (i = 0; i < (size_t)nm; i++)
 			free(metrics[i]);

@@ -16,19 +16,29 @@
 int compare_side_parse(struct compare_side *s, const char *spec)
 {
 	/* a bench NAME holds no ':'; a variant may (FOO=sleep:300@1) */
-	const char *colon = strchr(spec, ':');
+	const char *colon = strchr(spec, ':'), *at = strrchr(spec, '@');
 
 	s->spec = spec;
 	if (colon) {
 		s->name = strndup(spec, (size_t)(colon - spec));
-		s->variant = strdup(colon[1] ? colon + 1 : "-");
+		if (at && at > colon) {
+			s->variant = at > colon + 1 ? strndup(colon + 1, (size_t)(at - colon - 1))
+						    : strdup("-");
+			s->whole = strdup(colon + 1);
+			if (!s->whole)
+				return -ENOMEM;
+		} else {
+			s->variant = strdup(colon[1] ? colon + 1 : "-");
+		}
 	} else {
-		s->name = strdup(spec);
+		s->name = at ? strndup(spec, (size_t)(at - spec)) : strdup(spec);
 		s->variant = strdup("-");
 	}
+	if (at && (!colon || at > colon) && !(s->build = strdup(at + 1)))
+		return -ENOMEM;
 	if (!s->name || !s->variant)
 		return -ENOMEM;
-	if (!*s->name)
+	if (!*s->name || (s->build && !*s->build))
 		return -EINVAL;
 	return 0;
 }
@@ -37,6 +47,8 @@ void compare_side_release(struct compare_side *s)
 {
 	free(s->name);
 	free(s->variant);
+	free(s->build);
+	free(s->whole);
 	for (size_t i = 0; i < s->n && s->dirs; i++)
 		free(s->dirs[i]);
 	free(s->dirs);
@@ -86,6 +98,8 @@ static int collect_run(const struct db_run *run, void *ctx)
 
 	if (strcmp(run->variant, s->variant) || (s->rig && strcmp(rig, s->rig)))
 		return 0;
+	if (s->build && (!run->build || strcmp(run->build, s->build)))
+		return 0;
 	if (run->interfered == 1) {
 		s->interfered++;
 		if (ARRAY_GROW(s->intf_ids, s->aintf, s->interfered) < 0)
@@ -113,7 +127,20 @@ static int collect_run(const struct db_run *run, void *ctx)
 
 int compare_side_collect(struct db *db, struct compare_side *s, struct strbuf *err)
 {
-	return db_each_run(db, s->name, collect_run, s, err);
+	int r = db_each_run(db, s->name, collect_run, s, err);
+
+	/* NAME:FOO=sleep:300@1 is variant FOO=sleep:300@1 when no run is of
+	 * variant FOO=sleep:300 and build 1 */
+	if (r == 0 && s->whole && !s->n && !s->interfered && !s->failed) {
+		free(s->variant);
+		free(s->build);
+		s->variant = s->whole;
+		s->whole = NULL;
+		s->build = NULL;
+		sb_reset(&s->failures);
+		r = db_each_run(db, s->name, collect_run, s, err);
+	}
+	return r;
 }
 
 /* The values of METRIC over the side's runs into V (room for s->n); returns

@@ -17,9 +17,13 @@
 #include "db/db.h"
 
 struct compare_side {
-	const char *spec;	/* as given: NAME:VARIANT */
+	const char *spec;	/* as given: NAME[:VARIANT][@BUILD] */
 	char *name;
 	char *variant;
+	char *build;		/* only the runs of this build; NULL: any */
+	char *whole;		/* the variant with its '@...' when the '@' may be
+				 * the variant's own (FOO=sleep:300@1): tried when the
+				 * split finds no run; NULL: none */
 	long long *ids;
 	size_t n, alloc;
 	size_t interfered;	/* runs left out */
@@ -35,8 +39,10 @@ struct compare_side {
 	size_t nrigs, arigs;
 };
 
-/* NAME:VARIANT (a variant may hold ':'; none: "-"). 0, -EINVAL (no name),
- * -ENOMEM. */
+/* NAME[:VARIANT][@BUILD] (a variant may hold ':'; none: "-"; the build is
+ * after the last '@'; a variant that holds an '@' of its own is found as a
+ * whole when no run matches the split). 0, -EINVAL (no name, an empty
+ * build), -ENOMEM. */
 int compare_side_parse(struct compare_side *s, const char *spec);
 void compare_side_release(struct compare_side *s);
 /* The side's runs from DB (ids, interfered ones apart, failures, the rigs

@@ -82,6 +82,42 @@ assert m[\"change_pct\"] is None and m[\"significant\"] is True and \"median is 
 "$SS_BIN" compare --db "$db" --csv --metrics stalls,fps game game:PATCH=1 >"$tmp/csv"
 check "--csv: a header and a row per metric" '[ "$(head -1 "$tmp/csv")" = "metric,a,a_ci95,b,b_ci95,change,p,n" ] && grep -q "^stalls,13.5,.*,-[0-9.]*%,.*,6+6$" "$tmp/csv" && grep -q "^fps,.*,~," "$tmp/csv" && [ $(wc -l <"$tmp/csv") = 3 ]'
 
+# the gate (issue 30): --fail-on exits 4 when a named metric got
+# significantly worse by more than its amount; --junit says which; a side
+# may name a build (NAME[:VARIANT]@BUILD)
+sqlite3 "$db" "UPDATE runs SET build = CASE variant WHEN '-' THEN 'b1' ELSE 'b2' END"
+"$SS_BIN" compare --db "$db" --fail-on 'stalls:+0,fps:-5%' --junit "$tmp/j.xml" game:PATCH=1@b2 game@b1 >"$tmp/g" 2>"$tmp/gerr"; rc=$?
+check "--fail-on: stalls rose, exit 4, said" '[ $rc = 4 ] && grep -q "stalls got worse: 2.5 -> 13.5" "$tmp/gerr" && ! grep -q "fps got worse" "$tmp/gerr"'
+if command -v xmllint >/dev/null; then
+	check "--junit: valid XML" 'xmllint --noout "$tmp/j.xml"'
+fi
+check "--junit: a testcase per metric, one failure (stalls)" '/usr/bin/python3 - "$tmp/j.xml" "$tmp/g" <<"PY"
+import sys, xml.etree.ElementTree as ET
+s = ET.parse(sys.argv[1]).getroot().find("testsuite")
+cases = s.findall("testcase")
+rows = [l for l in open(sys.argv[2]) if l[:1].isalpha() and not l.startswith(("metric", "left", "kept"))]
+assert len(cases) == len(rows) == 3, (len(cases), len(rows))
+assert [c.get("name") for c in cases if c.find("failure") is not None] == ["stalls"]
+assert s.get("failures") == "1"
+PY'
+"$SS_BIN" compare --db "$db" --fail-on 'stalls:+0' game game:PATCH=1 >/dev/null 2>&1; rc=$?
+check "--fail-on: stalls fell, exit 0" '[ $rc = 0 ]'
+"$SS_BIN" compare --db "$db" --fail-on 'stalls:-90%' game game:PATCH=1 >/dev/null 2>&1; rc=$?
+check "--fail-on: down 81 %, not by more than 90 %: exit 0" '[ $rc = 0 ]'
+"$SS_BIN" compare --db "$db" --fail-on 'stalls:-50%' game game:PATCH=1 >/dev/null 2>&1; rc=$?
+check "--fail-on: down 81 %, by more than 50 %: exit 4" '[ $rc = 4 ]'
+"$SS_BIN" compare --db "$db" --fail-on 'stalls:-11' game game:PATCH=1 >/dev/null 2>&1; rc=$?
+check "--fail-on: down by 11 frames, not more than 11: exit 0" '[ $rc = 0 ]'
+"$SS_BIN" compare --db "$db" --json game@b1 game:PATCH=1@b2 | sed 1,3d >"$tmp/b.json"
+"$SS_BIN" compare --db "$db" --json game game:PATCH=1 | sed 1,3d >"$tmp/v.json"
+check "sides by build: the same runs" 'cmp -s "$tmp/b.json" "$tmp/v.json" && [ -s "$tmp/b.json" ]'
+"$SS_BIN" compare --db "$db" game@b2 game:PATCH=1 >/dev/null 2>"$tmp/err"; rc=$?
+check "a build with no runs on that side: exit 1, named" '[ $rc = 1 ] && grep -q "no runs of .game:-@b2." "$tmp/err"'
+for bad in stalls 'nope:+1' 'stalls:*1' 'stalls:+x' 'stalls:+1%%'; do
+	"$SS_BIN" compare --db "$db" --fail-on "$bad" game game:PATCH=1 >/dev/null 2>"$tmp/err"; rc=$?
+	check "--fail-on '$bad': usage, exit 2" '[ $rc = 2 ] && grep -q "option .--fail-on." "$tmp/err"'
+done
+
 # a side whose every run failed: no comparison, exit 1, the runs listed
 # (the old answer was "stalls -100 %, p 0.013", an improvement)
 "$SS_BIN" compare --db "$db" game:- game:BROKEN=1 >"$tmp/broken" 2>"$tmp/broken-err"; rc=$?
