@@ -126,14 +126,16 @@ static void within(struct work *w, double *out, int step)
 	}
 }
 
-/* The best split of w->z with MIN_SEG a side (n >= 2 * min_seg). */
-static void best(struct work *w, size_t min_seg, size_t *ret_tau, double *ret_q)
+/* The best split of w->z with MIN_SEG a side (n >= 2 * min_seg); w->rank
+ * holds the values' ranks when RANKED. */
+static void best(struct work *w, size_t min_seg, bool ranked, size_t *ret_tau, double *ret_q)
 {
 	size_t n = w->n;
 	double all, bq = -INFINITY;
 	size_t bt = min_seg;
 
-	rank_values(w);
+	if (!ranked)
+		rank_values(w);
 	within(w, w->wl, 1);
 	within(w, w->wr, -1);
 	all = w->wl[n];
@@ -161,7 +163,7 @@ int ediv_best_split(const double *z, size_t n, size_t min_seg, size_t *ret_tau, 
 	if (work_init(&w, n) < 0)
 		return -ENOMEM;
 	memcpy(w.z, z, n * sizeof(*z));
-	best(&w, min_seg, ret_tau, ret_q);
+	best(&w, min_seg, false, ret_tau, ret_q);
 	work_free(&w);
 	return 0;
 }
@@ -198,7 +200,7 @@ static int seg_best(const double *z, struct seg *s, size_t min_seg, struct work 
 		return 0;
 	w->n = n;
 	memcpy(w->z, z + s->from, n * sizeof(*z));
-	best(w, min_seg, &tau, &s->q);
+	best(w, min_seg, false, &tau, &s->q);
 	s->tau = s->from + tau;
 	return 0;
 }
@@ -212,15 +214,18 @@ static double perm_test(const double *z, const struct seg *s, const struct ediv_
 
 	w->n = n;
 	memcpy(w->z, z + s->from, n * sizeof(*z));
+	rank_values(w);	/* once: a value keeps its rank wherever it moves */
 	for (unsigned r = 0; r < o->permutations; r++) {
 		for (size_t i = n - 1; i > 0; i--) {	/* Fisher-Yates */
-			size_t j = (size_t)(next(rng) % (i + 1));
+			size_t j = (size_t)(next(rng) % (i + 1)), tr = w->rank[i];
 			double t = w->z[i];
 
 			w->z[i] = w->z[j];
 			w->z[j] = t;
+			w->rank[i] = w->rank[j];
+			w->rank[j] = tr;
 		}
-		best(w, o->min_seg, &tau, &q);
+		best(w, o->min_seg, true, &tau, &q);
 		/* a tolerance for the sums' rounding: a permutation as extreme as
 		 * the series itself counts */
 		ge += q >= s->q - 1e-9 * fabs(s->q);

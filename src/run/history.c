@@ -128,23 +128,20 @@ static double median(double *v, size_t n)
 	return signif_median(v, n);
 }
 
-/* The median over the runs of builds [from, to) of series S's rig: values
- * V (by run), HAVE; TMP room for all runs. */
-static double seg_median(const struct collect *c, size_t rig, const size_t *border, size_t from,
+/* The median over the runs of RIG whose build is at a series position in
+ * [from, to) (POS: a build's position, or (size_t)-1 when it has no point):
+ * values V (by run) where HAVE; TMP room for all runs. */
+static double seg_median(const struct collect *c, size_t rig, const size_t *pos, size_t from,
 			 size_t to, const double *v, const bool *have, double *tmp)
 {
 	size_t k = 0;
 
 	for (size_t i = 0; i < c->n; i++) {
 		const struct hrun *r = &c->runs[i];
+		size_t p = pos[r->b];
 
-		if (r->r != rig || !have[i])
-			continue;
-		for (size_t j = from; j < to; j++)
-			if (border[j] == r->b) {
-				tmp[k++] = v[i];
-				break;
-			}
+		if (r->r == rig && have[i] && p >= from && p < to)
+			tmp[k++] = v[i];
 	}
 	return k ? median(tmp, k) : NAN;
 }
@@ -156,12 +153,12 @@ static int series_of(struct collect *c, size_t rig, const char *metric, const do
 	const struct history_opts *o = c->o;
 	struct history_series *s;
 	double *tmp = calloc(c->n + 1, sizeof(*tmp)), *pts = calloc(h->nbuilds + 1, sizeof(*pts));
-	size_t *border = calloc(h->nbuilds + 1, sizeof(*border));
+	size_t *pos = malloc((h->nbuilds + 1) * sizeof(*pos)), *first = NULL, *byb = NULL;
 	struct ediv_cp *cp = NULL;
 	int r = 0, k;
 
 	(void)err;
-	if (!tmp || !pts || !border) {
+	if (!tmp || !pts || !pos) {
 		r = -ENOMEM;
 		goto out;
 	}
@@ -172,13 +169,29 @@ static int series_of(struct collect *c, size_t rig, const char *metric, const do
 		r = -ENOMEM;
 		goto out;
 	}
+	/* the rig's runs with a value, by build (a counting sort): first[b] ..
+	 * first[b + 1] in byb */
+	first = calloc(h->nbuilds + 2, sizeof(*first));
+	byb = malloc((c->n + 1) * sizeof(*byb));
+	if (!first || !byb) {
+		r = -ENOMEM;
+		goto out;
+	}
+	for (size_t i = 0; i < c->n; i++)
+		if (c->runs[i].r == rig && have[i])
+			first[c->runs[i].b + 2]++;
+	for (size_t b = 2; b < h->nbuilds + 2; b++)
+		first[b] += first[b - 1];
+	for (size_t i = 0; i < c->n; i++)
+		if (c->runs[i].r == rig && have[i])
+			byb[first[c->runs[i].b + 1]++] = i;
 	for (size_t b = 0; b < h->nbuilds; b++) {
 		struct history_build *hb = &s->builds[s->nbuilds];
 		size_t n = 0;
 
-		for (size_t i = 0; i < c->n; i++)
-			if (c->runs[i].r == rig && c->runs[i].b == b && have[i])
-				tmp[n++] = v[i];
+		pos[b] = (size_t)-1;
+		for (size_t q = first[b]; q < first[b + 1]; q++)
+			tmp[n++] = v[byb[q]];
 		if (!n)
 			continue;
 		hb->build = h->builds[b];
@@ -193,7 +206,7 @@ static int series_of(struct collect *c, size_t rig, const char *metric, const do
 			}
 		}
 		pts[s->nbuilds] = hb->median;
-		border[s->nbuilds++] = b;
+		pos[b] = s->nbuilds++;
 	}
 	k = s->nbuilds ? ediv_detect(pts, s->nbuilds, &o->ed, &cp) : -EDOM;
 	if (k == -EDOM) {
@@ -216,8 +229,8 @@ static int series_of(struct collect *c, size_t rig, const char *metric, const do
 
 		hc->at = cp[i].at;
 		hc->p = cp[i].p;
-		hc->before = seg_median(c, rig, border, from, cp[i].at, v, have, tmp);
-		hc->after = seg_median(c, rig, border, cp[i].at, to, v, have, tmp);
+		hc->before = seg_median(c, rig, pos, from, cp[i].at, v, have, tmp);
+		hc->after = seg_median(c, rig, pos, cp[i].at, to, v, have, tmp);
 		hc->change_pct = hc->before != 0 ? (hc->after - hc->before) / fabs(hc->before) * 100
 						 : NAN;
 		hc->worse = (dir > 0 && hc->after > hc->before) || (dir < 0 && hc->after < hc->before);
@@ -227,8 +240,8 @@ static int series_of(struct collect *c, size_t rig, const char *metric, const do
 			const bool *xh = chave[(kind - 1) * NCAUSES + q];
 
 			hz->cause = causes[q];
-			hz->before = seg_median(c, rig, border, from, cp[i].at, x, xh, tmp);
-			hz->after = seg_median(c, rig, border, cp[i].at, to, x, xh, tmp);
+			hz->before = seg_median(c, rig, pos, from, cp[i].at, x, xh, tmp);
+			hz->after = seg_median(c, rig, pos, cp[i].at, to, x, xh, tmp);
 		}
 	}
 	s->newest_worse = s->ncps && s->cps[s->ncps - 1].worse;
@@ -236,7 +249,9 @@ out:
 	free(cp);
 	free(tmp);
 	free(pts);
-	free(border);
+	free(pos);
+	free(first);
+	free(byb);
 	return r;
 }
 
