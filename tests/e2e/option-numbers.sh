@@ -33,6 +33,11 @@ report --stall-ms $N
 report --pass $N
 stalls --warmup $N
 stalls --stack-lines $N
+stalls --at $N
+history --alpha game --db /nonexistent/x.db
+history --min-change game --db /nonexistent/x.db
+history --min-segment game --db /nonexistent/x.db
+history --permutations game --db /nonexistent/x.db
 matrix --warmup -o /dev/null/m $N
 db --warmup /nonexistent/run
 db --stall-ms /nonexistent/run
