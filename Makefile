@@ -11,6 +11,8 @@
 #   make bench    the benchmarks; they print their figures
 #   make install  PREFIX=/usr/local by default; DESTDIR honoured
 #   make fuzz     build the fuzz targets with clang and libFuzzer, run each briefly
+#   make fuzz-long  the fuzzing campaign: each target 10M executions or an hour
+#                 (FUZZ_EXECS, FUZZ_SECONDS), then the readers' line coverage
 
 BUILD ?= build
 TEST_BUILD ?= build-test
@@ -18,7 +20,7 @@ PREFIX ?= /usr/local
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 CMAKE_FLAGS ?=
 
-.PHONY: all build demo test test-only check bench install fuzz clean deps deps-test
+.PHONY: all build demo test test-only check bench install fuzz fuzz-long clean deps deps-test
 
 all: build
 
@@ -58,6 +60,9 @@ install: build
 
 fuzz:
 	@scripts/fuzz.sh
+
+fuzz-long:
+	@scripts/fuzz-long.sh
 
 clean:
 	rm -rf $(BUILD) $(TEST_BUILD) build-fuzz

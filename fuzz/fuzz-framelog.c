@@ -6,10 +6,11 @@
  * format forced; a parsed log is walked (every frame time and end, which
  * must be finite and in order) so that ASan and UBSan see any count or
  * pointer that disagrees with what was filled. Seeds: the framelog
- * fixtures in tests/fixtures/framelog-corpus/. Built and run by
+ * fixtures in fuzz/corpus/framelog/. Built and run by
  * scripts/fuzz.sh (`make fuzz`) and tests/e2e/fuzz-rec.sh.
  *
  * fuzz-sources: src/frames/framelog*.c src/core/file.c src/core/frames.c src/core/strbuf.c
+ * fuzz-reader: src/frames/framelog.c src/frames/framelog_lex.c src/frames/framelog_mangohud.c src/frames/framelog_presentmon.c
  */
 #include <math.h>
 #include <stdint.h>

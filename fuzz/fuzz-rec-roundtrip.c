@@ -10,6 +10,7 @@
  * between writer.c and reader.c is a crash.
  *
  * fuzz-sources: src/rec/[a-z]*.c src/core/file.c src/core/grow.c src/core/record.c src/core/runini.c src/core/display.c src/core/strbuf.c
+ * fuzz-reader: src/rec/writer.c src/rec/reader.c src/rec/reader_records.c src/rec/codec.c
  */
 #include <errno.h>
 #include <stdint.h>

@@ -6,14 +6,25 @@
  * whose length fits recomputed, so that mutations reach the record decoders
  * instead of stopping at the checksum. A parsed record is walked through the
  * accessors (every string a str field names, every meta key, every thread)
- * so that ASan sees any inconsistent count or pointer. Built and run by
- * scripts/fuzz.sh (`make fuzz`) and tests/e2e/fuzz-rec.sh.
+ * so that ASan sees any inconsistent count or pointer. The second is also
+ * read as report reads it, streamed (a ring of 4 rows, threads skipped;
+ * one input in 16 from a file, a memfd, through rec_read_file_stream), and must give
+ * the whole parse's answer: the same verdict, samples, stamps, last rows,
+ * frames and damage, else abort(). Built and run by scripts/fuzz.sh
+ * (`make fuzz`), tests/e2e/fuzz-rec.sh and scripts/fuzz-long.sh.
  *
  * fuzz-sources: src/rec/[a-z]*.c src/core/file.c src/core/grow.c src/core/record.c src/core/runini.c src/core/display.c src/core/strbuf.c src/core/where.c
+ * fuzz-seeds: tests/fixtures/rec-corpus
+ * fuzz-reader: src/rec/reader.c src/rec/reader_records.c src/rec/codec.c src/core/where.c
+ * fuzz-functions: ^(r[de]_.*|rec_parse.*|rec_read_f.*|reader\.c:.*|reader_records\.c:.*|where_.*|where\.c:.*)$
  */
+#include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 #include "rec/codec.h"
 #include "core/where.h"
@@ -65,17 +76,80 @@ static void walk(const struct rec *r)
 	sink = n;
 }
 
-static void parse(const uint8_t *data, size_t size)
+#define RING 4
+
+static const struct rec *whole;	/* the whole parse, for on_samples */
+
+/* Every ring_rows / 4 samples: the rows the ring holds are the whole
+ * parse's. */
+static int on_samples(void *ctx, const struct rec *r)
+{
+	(void)ctx;
+	if (!whole)
+		return 0;	/* the whole parse refused it: the stream must too, at its end */
+	if (r->nsamples > whole->nsamples || r->nfields != whole->nfields)
+		abort();
+	for (size_t i = r->nsamples > RING ? r->nsamples - RING : 0; i < r->nsamples; i++)
+		if (r->nfields && memcmp(&r->vals[(i & (RING - 1)) * r->nfields],
+					 &whole->vals[i * r->nfields], r->nfields * sizeof(int64_t)))
+			abort();
+	return 0;
+}
+
+/* DATA streamed as report reads it: the whole parse's answer. From a file
+ * (a memfd: rec_read_file_stream's read loop) for one input in 16, from
+ * memory for the others (the same decoder, and no system calls). */
+static void stream(const uint8_t *data, size_t size, const struct rec *w)
+{
+	struct rec_stream rs = { .ring_rows = RING, .skip_threads = true,
+				 .on_samples = on_samples };
+	struct strbuf err = STRBUF_INIT;
+	struct rec *r = NULL;
+	char path[64];
+	int fd = -1, e;
+
+	whole = w;
+	if (size && data[size / 2] % 16 == 0)
+		fd = memfd_create("rec", 0);
+	if (fd >= 0 && write(fd, data, size) == (ssize_t)size) {
+		snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
+		e = rec_read_file_stream(path, &rs, &r, &err);
+	} else {
+		e = rec_parse_stream(data, size, &rs, &r, &err);
+	}
+	if (fd >= 0)
+		close(fd);
+	if ((e == 0) != (w != NULL) || (e < 0 && !err.len))
+		abort();	/* a different verdict, or a refusal without why */
+	if (e == 0) {
+		if (r->nsamples != w->nsamples || r->nframes != w->nframes ||
+		    r->nintervals != w->nintervals || r->nevents != w->nevents ||
+		    r->torn_bytes != w->torn_bytes || r->complete != w->complete ||
+		    r->nthreads != 0 ||
+		    (r->nsamples && memcmp(r->t_ns, w->t_ns, r->nsamples * sizeof(r->t_ns[0]))) ||
+		    (r->nframes && memcmp(r->frames, w->frames, r->nframes * sizeof(r->frames[0]))))
+			abort();
+		on_samples(NULL, r);
+		rec_free(r);
+	}
+	sb_release(&err);
+}
+
+static void parse(const uint8_t *data, size_t size, bool streamed)
 {
 	struct strbuf err = STRBUF_INIT;
 	struct rec *r = NULL;
 
 	if (rec_parse(data, size, &r, &err) == 0) {
 		walk(r);
-		rec_free(r);
+		whole = r;
 	} else if (!err.len) {
 		abort();	/* every failure says why */
 	}
+	if (streamed)
+		stream(data, size, r);
+	whole = NULL;
+	rec_free(r);
 	sb_release(&err);
 }
 
@@ -84,9 +158,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	uint8_t *copy;
 	size_t off = REC_FILE_HEADER;
 
-	parse(data, size);
-	if (size <= REC_FILE_HEADER)
+	parse(data, size, false);
+	if (size <= REC_FILE_HEADER) {
+		parse(data, size, true);
 		return 0;
+	}
 	copy = malloc(size);
 	if (!copy)
 		return 0;
@@ -100,7 +176,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 						    copy + off + REC_BLOCK_HEADER, n));
 		off += REC_BLOCK_HEADER + n;
 	}
-	parse(copy, size);
+	parse(copy, size, true);
 	free(copy);
 	return 0;
 }

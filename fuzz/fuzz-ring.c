@@ -14,10 +14,11 @@
  *   - a broken ring stays broken and gives nothing; ring_broken and
  *     ring_stats agree; pending is never over capacity.
  * A reader that loops for ever shows as a libFuzzer timeout. Seeds in
- * tests/fixtures/ring-corpus/ (README there). Built and run by
+ * fuzz/corpus/ring/ (README there). Built and run by
  * scripts/fuzz.sh (`make fuzz`) and tests/e2e/fuzz-ring.sh.
  *
  * fuzz-sources: src/frames/ring.c
+ * fuzz-reader: src/frames/ring.c
  */
 #include <fcntl.h>
 #include <stdatomic.h>

@@ -10,10 +10,11 @@
  * empty key, a number that is not finite, passes not finite, a failure
  * without its reason, an error message that quotes more than 60 bytes of a
  * value (the key it names is quoted whole). Seeds:
- * tests/fixtures/runini-corpus/. Built and run by scripts/fuzz.sh
+ * fuzz/corpus/runini/. Built and run by scripts/fuzz.sh
  * (`make fuzz`) and tests/e2e/fuzz-ring.sh.
  *
  * fuzz-sources: src/core/runini.c src/core/display.c src/core/grow.c src/core/strbuf.c
+ * fuzz-reader: src/core/runini.c
  */
 #include <errno.h>
 #include <math.h>

@@ -3,11 +3,19 @@
 #
 # fuzz.sh [build|run] [RUNS]: builds every libFuzzer target fuzz/fuzz-<name>.c
 # (or those named in $FUZZ_TARGETS, e.g. "fuzz-rec fuzz-rec-roundtrip")
-# with clang (-fsanitize=fuzzer,address,undefined) into $FUZZ_OUT (default
-# build-fuzz/), then, unless "build", runs each for RUNS inputs (default
-# 100000) from its seed corpus tests/fixtures/<name>-corpus/, copied to a
-# scratch directory so that the committed corpus stays as it is. A target
-# names the sources it needs in a "fuzz-sources:" line of its header.
+# with clang into $FUZZ_OUT (default build-fuzz/), instrumented by
+# $FUZZ_FLAGS (default -fsanitize=fuzzer,address,undefined; fuzz-long.sh
+# builds a coverage copy with its own), then, unless "build", runs each for
+# RUNS inputs (default 100000) from its seed corpus fuzz/corpus/<name>/ (and
+# the directories its "fuzz-seeds:" line names), copied to a scratch
+# directory so that the committed corpus stays as it is.
+#
+# A target's header says, one line each:
+#   fuzz-sources: the sources it is built from (globs, from the top)
+#   fuzz-libs:    libraries it links (optional)
+#   fuzz-seeds:   more seed directories (optional)
+#   fuzz-reader:  the reader's own sources, whose lines fuzz-long.sh
+#                 measures the coverage of (default: fuzz-sources)
 # Exits 77 when clang or libFuzzer is missing (scripts/deps.sh test installs
 # them), 1 when a target fails to build or finds a crash (the crashing input
 # is kept in $FUZZ_OUT).
@@ -17,6 +25,7 @@ what=${1:-run}
 runs=${2:-100000}
 out=${FUZZ_OUT:-build-fuzz}
 cc=${FUZZ_CC:-clang}
+flags=${FUZZ_FLAGS:--fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined}
 mkdir -p "$out"
 
 if ! command -v "$cc" >/dev/null 2>&1; then
@@ -37,11 +46,11 @@ for t in ${targets:-fuzz/fuzz-*.c}; do
 	[ -f "$t" ] || continue
 	name=$(basename "$t" .c)
 	srcs=$(sed -n 's/^ \* fuzz-sources: //p' "$t")
+	libs=$(sed -n 's/^ \* fuzz-libs: //p' "$t")
 	echo "fuzz.sh: building $name" >&2
 	# shellcheck disable=SC2086
-	if ! "$cc" -g -O1 -std=gnu11 -D_GNU_SOURCE -Isrc -Iinclude \
-		-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
-		"$t" $srcs -lpthread -lm -o "$out/$name"; then
+	if ! "$cc" -g -O1 -std=gnu11 -D_GNU_SOURCE -Isrc -Iinclude $flags \
+		"$t" $srcs -lpthread -lm $libs -o "$out/$name"; then
 		echo "fuzz.sh: $name does not build" >&2
 		status=1
 		continue
@@ -50,8 +59,9 @@ for t in ${targets:-fuzz/fuzz-*.c}; do
 	corpus="$out/$name-corpus"
 	rm -rf "$corpus"
 	mkdir -p "$corpus"
-	seeds="tests/fixtures/${name#fuzz-}-corpus"
-	[ -d "$seeds" ] && cp "$seeds"/* "$corpus"/ 2>/dev/null || true
+	for seeds in "fuzz/corpus/${name#fuzz-}" $(sed -n 's/^ \* fuzz-seeds: //p' "$t"); do
+		[ -d "$seeds" ] && cp "$seeds"/* "$corpus"/ 2>/dev/null || true
+	done
 	echo "fuzz.sh: running $name for $runs inputs" >&2
 	if ! (cd "$out" && ASAN_OPTIONS=detect_leaks=1 "./$name" -runs="$runs" \
 		-max_len=65536 -rss_limit_mb=2048 -print_final_stats=1 "$name-corpus" 2>"$name.log"); then

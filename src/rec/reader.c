@@ -249,6 +249,11 @@ int rec_parse_stream(const void *buf, size_t len, const struct rec_stream *st, s
 		r = rd_bad(&d, "file ends before the header block");
 		goto fail;
 	}
+	if (st && st->skip_threads) {	/* the last snapshot, kept to decode the next */
+		for (size_t i = 0; i < d.r->nthreads; i++)
+			free(d.r->threads[i].th);
+		d.r->nthreads = 0;
+	}
 	samp_state_release(&d.ss);
 	free(d.kinds);
 	free(d.blocks);

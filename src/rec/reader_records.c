@@ -449,9 +449,19 @@ static int rd_threads_keep(struct rd *d, struct cur *c);
 
 static int rd_threads(struct rd *d, struct cur *c)
 {
-	if (d->stream && d->stream->skip_threads)
-		return 0;	/* not wanted: not decoded (each edits the last kept) */
-	return rd_threads_keep(d, c);
+	struct rec *r = d->r;
+	int e = rd_threads_keep(d, c);
+
+	/* Not wanted, but decoded all the same, so that a bad one refuses the
+	 * record as the whole read does (fuzz-rec found the streamed read
+	 * taking what the whole one refused): only the last is kept, the base
+	 * of the next (each edits the last); rec_parse_stream drops it. */
+	if (e == 0 && d->stream && d->stream->skip_threads && r->nthreads > 1) {
+		free(r->threads[0].th);
+		r->threads[0] = r->threads[1];
+		r->nthreads = 1;
+	}
+	return e;
 }
 
 static int rd_threads_keep(struct rd *d, struct cur *c)

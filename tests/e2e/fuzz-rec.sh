@@ -3,10 +3,11 @@
 # labels: e2e slow
 # The record format fuzzed for a bounded number of inputs: builds the
 # libFuzzer targets with clang (ASan + UBSan) into the build tree and runs
-# fuzz-rec (the reader on mutated records, from tests/fixtures/rec-corpus/)
+# fuzz-rec (the reader on mutated records, whole and streamed, from
+# tests/fixtures/rec-corpus/ and fuzz/corpus/rec/)
 # for 20000 inputs and fuzz-rec-roundtrip (writer and reader must agree on
 # every value of a scripted record) for 5000, and fuzz-framelog (the
-# MangoHud, PresentMon and plain readers, from tests/fixtures/framelog-corpus/)
+# MangoHud, PresentMon and plain readers, from fuzz/corpus/framelog/)
 # for 20000. Skips (77) when clang or libFuzzer is missing.
 set -u
 export FUZZ_OUT="$SS_BUILD/fuzz"

@@ -5,8 +5,8 @@
 # of inputs (issue 26: both are written by what the recorder does not
 # trust): builds the libFuzzer targets with clang (ASan + UBSan) into the
 # build tree and runs fuzz-ring (a producer that writes anything into the
-# ring between drains, from tests/fixtures/ring-corpus/) and fuzz-runini
-# (from tests/fixtures/runini-corpus/) for 20000 inputs each. A reader that
+# ring between drains, from fuzz/corpus/ring/) and fuzz-runini
+# (from fuzz/corpus/runini/) for 20000 inputs each. A reader that
 # loops for ever fails by ctest's timeout. Skips (77) when clang or
 # libFuzzer is missing.
 set -u

@@ -1,0 +1,127 @@
+// SPDX-License-Identifier: MIT
+/*
+ * fuzz-spool.c: a libFuzzer target for the spool file (src/run/spool.c:
+ * spool_push, `db push`), which lies in the user's data directory where
+ * anything may have written it. The input is the spool file of database
+ * "fuzz" (in a scratch $STALLSCOPE_SPOOL); spool_push reads it and sends
+ * each run directory it names to a sender that takes those whose first
+ * byte is even and refuses the others. Aborts, else: a run sent that holds
+ * a newline or is empty; a count (sent, left) that disagrees with what the
+ * sender saw; a rewritten spool that does not hold exactly the refused runs
+ * (and the comment lines) in their order, so that nothing is lost or sent
+ * twice. Seeds: fuzz/corpus/spool/. Built and run by scripts/fuzz.sh
+ * (`make fuzz`), tests/e2e/fuzz-readers.sh and scripts/fuzz-long.sh.
+ *
+ * fuzz-sources: src/run/spool.c src/core/strbuf.c src/core/grow.c
+ * fuzz-reader: src/run/spool.c
+ * fuzz-functions: ^(spool_push|spool.c:spool_open)$
+ */
+#include <fcntl.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "db/db.h"
+#include "run/spool.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+/* spool_add's, which makes the spool's directory: spool_push never does */
+int db_make_parent(const char *path, struct strbuf *made)
+{
+	(void)path;
+	(void)made;
+	abort();
+}
+
+static struct strbuf refused = STRBUF_INIT;
+static int nsent, nrefused;
+
+static int send(void *ctx, const char *rundir)
+{
+	(void)ctx;
+	if (!rundir[0] || strchr(rundir, '\n'))
+		abort();
+	if (((uint8_t)rundir[0] & 1) == 0) {
+		nsent++;
+		return 0;
+	}
+	nrefused++;
+	sb_addf(&refused, "%s\n", rundir);
+	return -1;
+}
+
+static char *made_dir;
+
+static void cleanup(void)
+{
+	if (made_dir)
+		rmdir(made_dir);
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	/* on tmpfs where there is one: spool_push fsyncs, a disk's fsync
+	 * would make this 100 times slower */
+	static char dir[] = "/dev/shm/ss-fuzz-spool-XXXXXX";
+	static int made;
+	struct strbuf path = STRBUF_INIT, err = STRBUF_INIT, after = STRBUF_INIT;
+	size_t left = 99;
+	char buf[4096];
+	ssize_t n;
+	int fd, sent;
+
+	if (!made) {
+		if (!mkdtemp(dir)) {
+			memcpy(dir, "/tmp/ss-fuzz-spool-XXXXXX", sizeof("/tmp/ss-fuzz-spool-XXXXXX"));
+			if (!mkdtemp(dir))
+				abort();
+		}
+		made_dir = dir;
+		atexit(cleanup);
+		setenv("STALLSCOPE_SPOOL", dir, 1);
+		made = 1;
+	}
+	if (spool_path("fuzz", &path) < 0)
+		abort();
+	fd = open(path.buf, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+	if (fd < 0 || write(fd, data, size) != (ssize_t)size)
+		abort();
+	close(fd);
+	nsent = nrefused = 0;
+	sb_reset(&refused);
+	sent = spool_push("fuzz", send, NULL, &left, &err);
+	if (sent < 0 || sent != nsent || left != (size_t)nrefused)
+		abort();
+	/* what stays: the comment lines and the refused runs, in order */
+	fd = open(path.buf, O_RDONLY);
+	if (fd < 0)
+		abort();
+	while ((n = read(fd, buf, sizeof(buf))) > 0)
+		sb_add(&after, buf, (size_t)n);
+	close(fd);
+	{
+		struct strbuf runs = STRBUF_INIT;
+
+		for (size_t i = 0; i < after.len;) {
+			const char *nl = memchr(after.buf + i, '\n', after.len - i);
+			size_t ll = nl ? (size_t)(nl - after.buf - i) + 1 : after.len - i;
+
+			if (!nl)
+				abort();	/* every line it writes ends */
+			if (after.buf[i] != '#')
+				sb_add(&runs, after.buf + i, ll);
+			i += ll;
+		}
+		if (runs.len != refused.len || memcmp(runs.buf, refused.buf, runs.len))
+			abort();
+		sb_release(&runs);
+	}
+	unlink(path.buf);
+	sb_release(&path);
+	sb_release(&err);
+	sb_release(&after);
+	return 0;
+}
