@@ -11,8 +11,16 @@
 # every period, stdio). All run with --rt when permitted, so that what they
 # measure is their own work rather than the busy threads preempting them.
 #
+#   sleep  a sleeping program (sleep(1)): no frames, its one thread asleep
+#          throughout (issue 31: it cost exact mode 47 us and the snapshot
+#          sampler 67 us a sample, reading /proc for a thread that did not run)
 #   idle   ss-markers at 60 fps, one idle thread
 #   busy8  ss-markers at 60 fps with 8 spinning threads (on this 2-core box)
+#
+# SS_BIN_BEFORE=PATH (another stallscope, e.g. a build of the commit before
+# a change) attaches its exact and snapshot recorders too, in the same run,
+# as exact-before and kept-before. SS_BENCH_RECORD_CASES picks the cases
+# (default "sleep idle busy8").
 #
 # Prints per recorder: median us per sample (the work from wake-up to done),
 # % of one CPU, bytes per sample of the record (header excluded), wake-up
@@ -33,14 +41,24 @@ trap '[ -n "$prog" ] && kill $prog 2>/dev/null; rm -rf "$T"' EXIT
 ini() { sed -n "s/^$2=//p" "$1" | head -n1; }
 
 echo "recorder cost, ${DUR} s per case, both recorders attached side by side"
-printf '%-6s %-8s %9s %8s %6s %10s %9s %9s %7s\n' case sampler us/sample us_mean cpu% \
+printf '%-6s %-12s %9s %8s %6s %10s %9s %9s %7s\n' case sampler us/sample us_mean cpu% \
 	bytes/smp late_p99 late_max missed
-for c in idle busy8; do
+BEFORE=${SS_BIN_BEFORE:-}
+[ -z "$BEFORE" ] || [ -x "$BEFORE" ] || { echo "SS_BIN_BEFORE=$BEFORE: not an executable"; exit 1; }
+samplers="exact kept naive"
+[ -n "$BEFORE" ] && samplers="exact exact-before kept kept-before naive"
+for c in ${SS_BENCH_RECORD_CASES:-sleep idle busy8}; do
 	case $c in
+	sleep) args= ;;
 	idle) args="--idle 1" ;;
 	busy8) args="--busy 8" ;;
+	*) echo "unknown case '$c'"; exit 1 ;;
 	esac
-	"$MARKERS" --fps 60 --seconds $((DUR + 5)) $args > /dev/null &
+	if [ $c = sleep ]; then
+		sleep $((DUR + 5)) &
+	else
+		"$MARKERS" --fps 60 --seconds $((DUR + 5)) $args > /dev/null &
+	fi
 	prog=$!
 	sleep 0.5
 	pids=
@@ -51,6 +69,16 @@ for c in idle busy8; do
 	fi
 	"$SS_BIN" record -q --rt --no-exact -o "$T/$c-kept" -p $prog --duration "$DUR" --frames none &
 	pids="$pids $!"
+	if [ -n "$BEFORE" ]; then
+		if [ -z "${no_exact:-}" ]; then
+			"$BEFORE" record -q --rt --exact -o "$T/$c-exact-before" -p $prog \
+				--duration "$DUR" --frames none 2>/dev/null &
+			pids="$pids $!"
+		fi
+		"$BEFORE" record -q --rt --no-exact -o "$T/$c-kept-before" -p $prog --duration "$DUR" \
+			--frames none &
+		pids="$pids $!"
+	fi
 	"$SS_BIN" record -q --rt --naive-sampler -o "$T/$c-naive" -p $prog --duration "$DUR" \
 		--frames none &
 	pids="$pids $!"
@@ -63,19 +91,20 @@ for c in idle busy8; do
 		no_exact="exact mode not measured: $(tail -1 "$T/exact.err")"
 		echo "$no_exact"
 	fi
-	for s in exact kept naive; do
+	for s in $samplers; do
 		f=$T/$c-$s/run.ini
-		[ $s = exact ] && [ -n "${no_exact:-}" ] && continue
+		case $s in exact*) [ -n "${no_exact:-}" ] && continue ;; esac
 		[ -f "$f" ] || { echo "$c $s: no run.ini"; exit 1; }
-		printf '%-6s %-8s %9s %8s %6s %10s %9s %9s %7s\n' $c $s \
+		printf '%-6s %-12s %9s %8s %6s %10s %9s %9s %7s\n' $c $s \
 			"$(ini $f recorder_us_per_sample)" "$(ini $f recorder_us_per_sample_mean)" \
 			"$(ini $f recorder_cpu_pct)" "$(ini $f recorder_bytes_per_sample)" \
 			"$(ini $f recorder_late_p99_ms)" "$(ini $f recorder_late_max_ms)" \
 			"$(ini $f recorder_missed)"
 	done
 	n=$(ini "$T/$c-naive/run.ini" recorder_us_per_sample)
-	for s in exact kept; do
-		[ $s = exact ] && [ -n "${no_exact:-}" ] && continue
+	for s in $samplers; do
+		[ $s = naive ] && continue
+		case $s in exact*) [ -n "${no_exact:-}" ] && continue ;; esac
 		k=$(ini "$T/$c-$s/run.ini" recorder_us_per_sample)
 		awk -v c=$c -v s=$s -v k="$k" -v n="$n" 'BEGIN { if (n > 0) printf "%-6s ratio %s/naive (median us/sample): %.3f  (goal <= 0.05)\n", c, s, k / n;
 			else print c " ratio: - (naive median unknown)" }'

@@ -90,12 +90,22 @@ bool smp_sample_thread_exact(struct sampler *s, struct thr *t, uint64_t t_ns, bo
 	if (r < 0) {
 		/* Not switched since it became the target (or torn): this
 		 * sample's state from /proc; the counters keep their values,
-		 * so a delta never mixes the two sources. */
-		if (r == -ESRCH)
+		 * so a delta never mixes the two sources. A thread asleep
+		 * since before it became the target stays unseen; once /proc
+		 * found it blocked, a slot it has not touched since (its tid,
+		 * seq and last wake-up as they were) says it is still there:
+		 * nothing is read (smp_thread_quiet). */
+		if (r == -ESRCH) {
 			s->xstats.unseen++;
+			t->quiet_key_now = ((uint64_t)x.tid << 32 | x.seq) ^ x.wake_ns * 0x9e3779b97f4a7c15ull;
+		} else {
+			t->quiet_key_now = 0;
+			t->quiet_ok = false;
+		}
 		t->exact_ok = false;
 		return false;
 	}
+	t->quiet_ok = false;
 	t->exact_ok = true;
 	v[TF_STATE] = slot_state(&x);
 	/* the task's counts only grow: the slot's (at its switch-out) or the

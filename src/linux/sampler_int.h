@@ -97,6 +97,13 @@ struct thr {
 	int xbase;		       /* exact mode: its first ftx.* field; -1: none */
 	bool exact_ok;		       /* exact mode: the last slot read gave its values */
 	uint64_t xsig;		       /* exact mode: smp_io_signal at its last stat read */
+	/* Quiet: the last full read found it blocked, and what says it ran
+	 * (schedstat's run time and slices; in exact mode a slot the thread
+	 * has not touched, by its tid and seq) is as it was then: the sample
+	 * reads nothing more of it (smp_thread_quiet, sampler_thread.c). */
+	bool quiet_ok;
+	uint64_t quiet_key;	       /* exact mode: the slot's tid << 32 | seq */
+	uint64_t quiet_key_now;	       /* exact mode: the key this sample read */
 };
 
 /* Another process watched by stat: srv, kswapd, kcompactd. */

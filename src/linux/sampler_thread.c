@@ -66,6 +66,8 @@ int smp_thr_open(struct sampler *s, struct thr *t, int tid)
 	t->call_wchan = 0;
 	memset(s->fdc[t == &s->th[TH_FT2]], 0, sizeof(s->fdc[0]));
 	t->exact_ok = false;
+	t->quiet_ok = false;
+	t->quiet_key = t->quiet_key_now = 0;
 	if (s->o.exact)
 		exact_set_target(s->o.exact, t == &s->th[TH_FT2] ? TH_FT2 : TH_FT, (uint32_t)tid);
 	if (tid == 0)
@@ -195,6 +197,56 @@ static void wchan_field(struct sampler *s, struct thr *t, int64_t *v)
 	v[TF_WCHAN] = t->last_wchan_id;
 }
 
+static void blocked_stack(struct sampler *s, struct thr *t, uint64_t t_ns, bool ran_now);
+
+/*
+ * A quiet thread: blocked at the last full read, and nothing says it ran
+ * since. Its fields are then as they were, and the sample reads nothing
+ * more of it (issue 31: a sleeping program cost most, not least). Carried
+ * forward: state, faults, user and system time, CPU, wchan, syscall, fd
+ * and its target (and in exact mode the ftx.* counters, which only a
+ * switch moves). That is honest because all of them change only when the
+ * thread runs: a task leaves S or D only by being woken, and then it is
+ * switched in, which moves schedstat's slice count (and its run time) in
+ * the snapshot sampler, or writes the exact slot (its seq) in exact mode;
+ * faults, times, the syscall and where it sleeps move only on a CPU. What
+ * it can miss: a thread woken and still waiting for a CPU (state R) reads
+ * as sleeping until it gets one, the next sample after that at the latest
+ * (in exact mode a wake-up that the slot saw is seen at once). And every
+ * slow sample reads it all regardless, so nothing stays stale longer than
+ * slow_every periods. SCHEDSTAT (snapshot sampler only): run time and
+ * slices read into *ss (1) or not readable (0: no gate, read the rest).
+ * Returns true when the sample is done with T.
+ */
+static bool smp_thread_quiet(struct sampler *s, struct thr *t, bool slow, struct pp_schedstat *ss,
+			     bool *have_ss)
+{
+	const int64_t *v = s->cur + t->base;
+	ssize_t n;
+
+	*have_ss = false;
+	if (s->o.exact) {
+		/* smp_sample_thread_exact set quiet_key_now: the slot unseen */
+		if (s->gate && !slow && t->quiet_ok && t->quiet_key_now == t->quiet_key) {
+			s->costs[C_TASK_STAT].skipped++;
+			return true;
+		}
+		return false;
+	}
+	if (!smp_src_ok(&t->schedstat))
+		return false;
+	n = smp_src_read(s, &t->schedstat, 256, C_SCHEDSTAT);
+	if (n < 0 || pp_schedstat(s->buf, (size_t)n, ss) != 0)
+		return false;	/* the full read says why (gone, or a failed source) */
+	*have_ss = true;
+	if (s->gate && !slow && t->quiet_ok && (int64_t)ss->run_ns == v[TF_RUN] &&
+	    (int64_t)ss->slices == v[TF_SLICES]) {
+		s->costs[C_TASK_STAT].skipped++;
+		return true;
+	}
+	return false;
+}
+
 /* A running thread's fields: in no wchan, its syscall not readable. */
 static void running_fields(struct thr *t, int64_t *v)
 {
@@ -212,7 +264,7 @@ void smp_sample_thread(struct sampler *s, struct thr *t, uint64_t t_ns, bool slo
 	int64_t *v = s->cur + t->base;
 	struct pp_task_stat st;
 	struct pp_schedstat ss;
-	bool running, ran = true, ran_now = true;
+	bool running, ran = true, ran_now = true, have_ss;
 	int64_t prev_run = v[TF_RUN], prev_slices = v[TF_SLICES];
 	ssize_t n;
 
@@ -221,6 +273,11 @@ void smp_sample_thread(struct sampler *s, struct thr *t, uint64_t t_ns, bool slo
 		return;
 	if (s->o.exact && smp_sample_thread_exact(s, t, t_ns, slow))
 		return;
+	if (smp_thread_quiet(s, t, slow, &ss, &have_ss)) {
+		blocked_stack(s, t, t_ns, false);
+		return;
+	}
+	t->quiet_ok = false;
 	n = smp_src_read(s, &t->stat, 1024, C_TASK_STAT);
 	if (n == -ESRCH || n == -ENOENT) {
 		t->gone = true;
@@ -240,8 +297,9 @@ void smp_sample_thread(struct sampler *s, struct thr *t, uint64_t t_ns, bool slo
 	v[TF_CPU] = st.processor;
 
 	if (smp_src_ok(&t->schedstat) && !s->o.exact) {
-		n = smp_src_read(s, &t->schedstat, 256, C_SCHEDSTAT);
-		if (n >= 0 && pp_schedstat(s->buf, (size_t)n, &ss) == 0) {
+		/* read before the stat by smp_thread_quiet, when it could be */
+		n = have_ss ? 0 : smp_src_read(s, &t->schedstat, 256, C_SCHEDSTAT);
+		if (have_ss || (n >= 0 && pp_schedstat(s->buf, (size_t)n, &ss) == 0)) {
 			v[TF_RUN] = (int64_t)ss.run_ns;
 			v[TF_WAIT] = (int64_t)ss.wait_ns;
 			v[TF_SLICES] = (int64_t)ss.slices;
@@ -321,10 +379,19 @@ void smp_sample_thread(struct sampler *s, struct thr *t, uint64_t t_ns, bool slo
 		t->read_run = v[TF_RUN];
 		t->read_slices = v[TF_SLICES];
 	}
+	/* blocked, and read whole: quiet until it runs (smp_thread_quiet) */
+	t->quiet_ok = s->o.exact ? t->quiet_key_now != 0 : have_ss;
+	t->quiet_key = t->quiet_key_now;
+	blocked_stack(s, t, t_ns, ran_now);
+}
 
-	/* The kernel stack: once blocked 50 ms, then every 250 ms. A thread
-	 * that ran since the previous sample starts a new episode, though it
-	 * was asleep at both (a frame loop sleeping between frames). */
+/* The kernel stack: once blocked 50 ms, then every 250 ms. A thread that
+ * ran since the previous sample (RAN_NOW) starts a new episode, though it
+ * was asleep at both (a frame loop sleeping between frames). */
+static void blocked_stack(struct sampler *s, struct thr *t, uint64_t t_ns, bool ran_now)
+{
+	ssize_t n;
+
 	if (t->blocked_since == 0 || ran_now) {
 		t->blocked_since = t_ns ? t_ns : 1;
 		t->last_stack = 0;

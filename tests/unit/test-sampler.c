@@ -613,7 +613,10 @@ static void test_wchan_gate(void)
 	CHECK_STR(str(v[wchan]), "futex_wait_queue");
 	CHECK_INT(v[field(g, "ft.syscall")], 202);
 
-	/* The process ends: its only thread a zombie, then the process. */
+	/* The process ends: its only thread a zombie, then the process. It
+	 * ran to exit (schedstat moves: a sleeping thread is read no more,
+	 * test_quiet_thread). */
+	put(dir, "proc/1234/task/1234/schedstat", "10800000 8224901 6\n");
 	put(dir, "proc/1234/task/1234/stat",
 	    "1234 (game.x86_64) Z 1 1 1 0 -1 4194304 2869 0 0 0 6 4 0 0 "
 	    "20 0 1 0 62870 0 0 18446744073709551615 0 0 0 0 0 0 "
@@ -623,6 +626,93 @@ static void test_wchan_gate(void)
 	    "20 0 1 0 62870 0 0 18446744073709551615 0 0 0 0 0 0 "
 	    "0 0 0 0 0 0 17 1 0 0 0 0 0\n");
 	CHECK_INT(sampler_sample(g, 4, v), -ESRCH);
+out:
+	free(v);
+	free(w);
+	sampler_free(g);
+	sampler_free(ng);
+	tree_remove(dir);
+}
+
+/* Issue 31: a thread blocked at the last read whose schedstat (run time,
+ * slices) did not move has not run, so nothing of it changed: the sample
+ * reads nothing more of it (the task stat's skips count it), and its fields
+ * stay as they were: sleeping. The fake tree then changes the task's stat
+ * without moving schedstat, which no kernel does (a task leaves S only by
+ * being woken and switched in), to see that nothing was read. When
+ * schedstat moves, the sample reads it at once. A slow sample reads it
+ * all regardless; no_gate always. */
+static void test_quiet_thread(void)
+{
+	char dir[] = "/tmp/ss-test-sampler.XXXXXX";
+	struct sampler_opts o = {.pid = 1234, .intern = intern, .slow_every = 5};
+	struct sampler *g = NULL, *ng = NULL;
+	const struct sampler_field *f;
+	const struct sampler_cost *c;
+	int64_t *v = NULL, *w = NULL;
+	const char *running = "1234 (game.x86_64) R 13484 13484 3698 0 -1 4194304 2900 6494 0 0 "
+			      "9 4 11 24 20 0 1 0 62870 16965632 3347 18446744073709551615 0 0 0 "
+			      "0 0 0 0 0 0 0 0 0 17 1 0 0 0 0 0\n";
+	int state, minflt, run;
+	int64_t run_before;
+	uint64_t skipped = 0;
+	size_t n;
+
+	if (!tree_copy(dir))
+		return;
+	o.root = dir;
+	CHECK_INT(sampler_new(&o, &g), 0);
+	o.no_gate = true;
+	CHECK_INT(sampler_new(&o, &ng), 0);
+	if (!g || !ng)
+		goto out;
+	v = calloc(sampler_fields(g, &f), sizeof(*v));
+	w = calloc(sampler_fields(ng, &f), sizeof(*w));
+	state = field(g, "ft.state");
+	minflt = field(g, "ft.minflt");
+	run = field(g, "ft.run_ns");
+	CHECK_INT(sampler_sample(g, 1, v), 0);	/* slow: all read */
+	CHECK_INT(sampler_sample(ng, 1, w), 0);
+	CHECK_INT(v[state], 'S');
+	CHECK_INT(v[minflt], 2869);
+	CHECK_INT(sampler_sample(g, 2, v), 0);	/* quiet */
+	CHECK_INT(v[state], 'S');
+
+	/* the stat alone changes: not read, as schedstat says it did not run */
+	put(dir, "proc/1234/task/1234/stat", running);
+	CHECK_INT(sampler_sample(g, 3, v), 0);
+	CHECK_INT(sampler_sample(ng, 3, w), 0);
+	CHECK_INT(v[state], 'S');
+	CHECK_INT(v[minflt], 2869);
+	CHECK_INT(w[state], 'R');	/* no_gate: read */
+	n = sampler_costs(g, &c);
+	for (size_t i = 0; i < n; i++)
+		if (strcmp(c[i].source, "task stat") == 0)
+			skipped = c[i].skipped;
+	CHECK_INT(skipped, 2);
+
+	/* it ran: seen at once */
+	run_before = v[run];
+	put(dir, "proc/1234/task/1234/schedstat", "10600000 8224901 4\n");
+	CHECK_INT(sampler_sample(g, 4, v), 0);
+	CHECK_INT(v[state], 'R');
+	CHECK_INT(v[minflt], 2900);
+	CHECK_INT(v[run] - run_before, 10600000 - 10514577);
+
+	/* running: read every sample, even when schedstat stands still (a
+	 * thread on a CPU since the last tick) */
+	put(dir, "proc/1234/task/1234/stat",
+	    "1234 (game.x86_64) S 13484 13484 3698 0 -1 4194304 2950 6494 0 0 "
+	    "9 4 11 24 20 0 1 0 62870 16965632 3347 18446744073709551615 0 0 0 "
+	    "0 0 0 0 0 0 0 0 0 17 1 0 0 0 0 0\n");
+	CHECK_INT(sampler_sample(g, 5, v), 0);
+	CHECK_INT(v[state], 'S');
+	CHECK_INT(v[minflt], 2950);
+
+	/* asleep again and quiet; a slow sample (the 6th: 5 % 5) reads it */
+	put(dir, "proc/1234/task/1234/stat", running);
+	CHECK_INT(sampler_sample(g, 6, v), 0);	/* the 6th sample: slow */
+	CHECK_INT(v[state], 'R');
 out:
 	free(v);
 	free(w);
@@ -807,6 +897,7 @@ out:
 int main(void)
 {
 	T_RUN(test_fake_tree);
+	T_RUN(test_quiet_thread);
 	T_RUN(test_open_error_noted);
 	T_RUN(test_syscall_race);
 	T_RUN(test_naive_same);
