@@ -13,6 +13,9 @@
  * damaged bytes. Strings are
  * quoted and escaped (\n, \t, \\, \', \xHH), so every record stays on one
  * line.
+ *
+ * --salvage DIR FILE moves a record a killed recording left in tmpfs into a
+ * run directory (run/rundir.h, rundir_salvage) instead.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -28,6 +31,7 @@
 #include "core/exact.h"
 #include "core/where.h"
 #include "rec/rec.h"
+#include "run/rundir.h"
 
 struct dump_opts {
 	bool summary;	/* header and summary only */
@@ -36,6 +40,7 @@ struct dump_opts {
 static void usage(FILE *f)
 {
 	fprintf(f, "usage: stallscope dump [--summary] RUNDIR|FILE\n"
+		   "       stallscope dump --salvage DIR /dev/shm/stallscope-PID-STAMP-RANDOM.ssr\n"
 		   "\n"
 		   "prints a record (RUNDIR/record.ssr, or FILE) as text, one line per record:\n"
 		   "the header (version, meta, fields), then samples (only the fields that\n"
@@ -46,12 +51,18 @@ static void usage(FILE *f)
 		   "\n"
 		   "options:\n"
 		   "  --summary   print the header and the summary only\n"
+		   "  --salvage DIR\n"
+		   "              move a record a recording left in /dev/shm (its recorder\n"
+		   "              killed; record says how many there are) and the files\n"
+		   "              beside it into the new run directory DIR; nothing else is\n"
+		   "              ever removed\n"
 		   "  -h, --help  this text\n"
 		   "\n"
 		   "EXAMPLES\n"
 		   "  stallscope dump runs/20260101T120000Z-game/\n"
 		   "  stallscope dump --summary /dev/shm/stallscope-1234.ssr\n"
-		   "  stallscope dump RUN | grep '^frame' | wc -l\n");
+		   "  stallscope dump RUN | grep '^frame' | wc -l\n"
+		   "  stallscope dump --salvage runs/saved /dev/shm/stallscope-4242-20260101T120000Z-ab12cd34.ssr\n");
 }
 
 static void put_time(uint64_t t)
@@ -372,6 +383,7 @@ int cmd_dump(int argc, char **argv)
 {
 	static const struct option longopts[] = {
 		{ "summary", no_argument, NULL, 's' },
+		{ "salvage", required_argument, NULL, 'S' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 },
 	};
@@ -381,6 +393,7 @@ int cmd_dump(int argc, char **argv)
 	struct rec *r = NULL;
 	struct stat st;
 	long long bytes = -1;
+	const char *salvage = NULL;
 	int c, ret;
 
 	optind = 1;
@@ -390,12 +403,32 @@ int cmd_dump(int argc, char **argv)
 		case 's':
 			o.summary = true;
 			break;
+		case 'S':
+			salvage = optarg;
+			break;
 		case 'h':
 			usage(stdout);
 			return 0;
 		default:
 			return cli_bad_option(c, argv);
 		}
+	}
+	if (salvage) {
+		struct strbuf moved = STRBUF_INIT;
+
+		if (optind != argc - 1 || o.summary)
+			return cli_usage_error("--salvage DIR takes one record left in /dev/shm");
+		if (rundir_salvage(argv[optind], salvage, rundir_user(), &moved, &err) < 0) {
+			cli_error("%s", err.buf);
+			sb_release(&err);
+			sb_release(&moved);
+			return 1;
+		}
+		printf("moved %s into %s: %s\n", cli_shown(argv[optind]), cli_shown(salvage),
+		       moved.buf);
+		sb_release(&moved);
+		sb_release(&err);
+		return 0;
 	}
 	if (optind != argc - 1)
 		return cli_usage_error(optind >= argc ? "expected a run directory or a record file"

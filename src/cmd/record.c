@@ -25,6 +25,7 @@
 #include "linux/gitbuild.h"
 #include "core/strbuf.h"
 #include "run/recorder.h"
+#include "run/rundir.h"
 
 enum {
 	OPT_NO_SAMPLE = 256, OPT_META, OPT_WATCH, OPT_PERIOD, OPT_DURATION, OPT_STOP_FILE,
@@ -451,6 +452,21 @@ int cmd_record(int argc, char **argv)
 	}
 	o.wo = wg.wo;
 	o.live = !o.quiet && isatty(STDERR_FILENO);
+	if (!o.quiet) {
+		/* records killed recordings left in RAM (issue 31): one line, when
+		 * there are any; nothing is removed unless asked */
+		size_t nleft;
+		uint64_t bytes;
+
+		if (rundir_tmp_left(&nleft, &bytes) == 0 && nleft)
+			fprintf(stderr,
+				"stallscope record: %zu record%s left in /dev/shm by recordings that did "
+				"not end hold%s %.*f %s of memory (/dev/shm/stallscope-*.ssr); "
+				"'stallscope dump --salvage DIR FILE' moves one into a run directory\n",
+				nleft, nleft == 1 ? "" : "s", nleft == 1 ? "s" : "",
+				bytes < 1000000 ? 0 : 1, bytes < 1000000 ? (double)bytes / 1e3 : (double)bytes / 1e6,
+				bytes < 1000000 ? "kB" : "MB");
+	}
 	o.say = say;
 	o.say_ctx = &term;
 

@@ -5,8 +5,10 @@
  * file holds the policy: the names, the owner, which existing directory is
  * taken, the refusal to record over a run, where the files grow.
  */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -194,4 +196,170 @@ void rundir_tmp_name(const struct rundir_tmp *t, const char *ext, char *buf, siz
 	for (size_t i = 0; i < sizeof(in_place) / sizeof(in_place[0]); i++)
 		if (!strcmp(ext, in_place[i].ext))
 			snprintf(buf, size, "%s", in_place[i].name);
+}
+
+/* ------------------------------------------------------------ left in tmpfs */
+
+#define TMP_DIR "/dev/shm"
+#define TMP_PREFIX "stallscope-"
+
+/* The recorder's pid of tmpfs name NAME (stallscope-PID-...), or 0. */
+static pid_t tmp_pid(const char *name)
+{
+	const char *p = name + strlen(TMP_PREFIX);
+	char *end;
+	long pid;
+
+	if (strncmp(name, TMP_PREFIX, strlen(TMP_PREFIX)) || *p < '1' || *p > '9')
+		return 0;
+	pid = strtol(p, &end, 10);
+	return *end == '-' && pid > 0 && pid <= INT32_MAX ? (pid_t)pid : 0;
+}
+
+/* Whether process PID exists (a recorder still running). */
+static bool pid_alive(pid_t pid)
+{
+	return kill(pid, 0) == 0 || errno == EPERM;
+}
+
+/* NAME in DIRFD as BASE.EXT: its memory (blocks) when a regular file. */
+static uint64_t tmp_bytes(int dirfd, const char *base, const char *ext)
+{
+	char name[300];
+	struct stat st;
+
+	if (snprintf(name, sizeof(name), "%s.%s", base, ext) >= (int)sizeof(name))
+		return 0;
+	if (fstatat(dirfd, name, &st, AT_SYMLINK_NOFOLLOW) < 0 || !S_ISREG(st.st_mode))
+		return 0;
+	return (uint64_t)st.st_blocks * 512;
+}
+
+int rundir_tmp_left(size_t *ret_n, uint64_t *ret_bytes)
+{
+	static const char *const ext[] = { "ssr", "log", "out", "ini" };
+	DIR *d;
+	struct dirent *e;
+	int fd;
+
+	*ret_n = 0;
+	*ret_bytes = 0;
+	fd = open(TMP_DIR, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0)
+		return errno == ENOENT ? 0 : -errno;
+	d = fdopendir(fd);
+	if (!d) {
+		close(fd);
+		return -errno;
+	}
+	while ((e = readdir(d))) {
+		size_t len = strlen(e->d_name);
+		char base[256];
+		struct stat st;
+		pid_t pid = tmp_pid(e->d_name);
+
+		if (!pid || len < 5 || len >= sizeof(base) || strcmp(e->d_name + len - 4, ".ssr"))
+			continue;
+		if (pid_alive(pid))
+			continue;	/* recording now */
+		memcpy(base, e->d_name, len - 4);
+		base[len - 4] = '\0';
+		if (fstatat(dirfd(d), e->d_name, &st, AT_SYMLINK_NOFOLLOW) < 0 || !S_ISREG(st.st_mode))
+			continue;	/* not one the recorder made */
+		(*ret_n)++;
+		for (size_t i = 0; i < sizeof(ext) / sizeof(ext[0]); i++)
+			*ret_bytes += tmp_bytes(dirfd(d), base, ext[i]);
+	}
+	closedir(d);
+	return 0;
+}
+
+int rundir_salvage(const char *file, const char *outdir, struct sf_user u, struct strbuf *moved,
+		   struct strbuf *err)
+{
+	static const struct {
+		const char *ext, *name;
+	} files[] = {
+		{ "ssr", "record.ssr" },
+		{ "log", "program.log" },
+		{ "out", "program.out" },
+		{ "ini", "run.ini" },
+	};
+	struct strbuf path = STRBUF_INIT;
+	const char *base = file + strlen(TMP_DIR "/");
+	char stem[256], name[300];
+	int in[4] = { -1, -1, -1, -1 }, shm = -1, run = -1, r = 0;
+	size_t len = strlen(file);
+	struct stat st;
+	pid_t pid;
+
+	if (strncmp(file, TMP_DIR "/", strlen(TMP_DIR "/")) || strchr(base, '/') ||
+	    !(pid = tmp_pid(base)) || len < 5 || strcmp(file + len - 4, ".ssr") ||
+	    strlen(base) - 4 >= sizeof(stem))
+		return sb_error(err, -EINVAL, "'%s': not a record a recording left in tmpfs "
+				"(expected " TMP_DIR "/" TMP_PREFIX "PID-STAMP-RANDOM.ssr)", file);
+	memcpy(stem, base, strlen(base) - 4);
+	stem[strlen(base) - 4] = '\0';
+	if (pid_alive(pid))
+		return sb_error(err, -EBUSY, "'%s': its recorder (pid %d) is still running", file,
+				(int)pid);
+	shm = open(TMP_DIR, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (shm < 0)
+		return sb_error(err, -errno, "cannot open " TMP_DIR);
+	for (size_t i = 0; i < 4; i++) {
+		snprintf(name, sizeof(name), "%s.%s", stem, files[i].ext);
+		in[i] = openat(shm, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+		if (in[i] < 0) {
+			if (i == 0 || errno != ENOENT) {
+				r = sb_error(err, -errno, "cannot open '%s/%s'", TMP_DIR, name);
+				goto out;
+			}
+			continue;
+		}
+		if (fstat(in[i], &st) < 0 || !S_ISREG(st.st_mode)) {
+			r = sb_error(err, -EINVAL, "'%s/%s': not a regular file", TMP_DIR, name);
+			goto out;
+		}
+		if (!sf_is_self(u) && st.st_uid != u.uid) {
+			r = sb_error(err, -EPERM, "'%s/%s': not yours (owner %u)", TMP_DIR, name,
+				     (unsigned)st.st_uid);
+			goto out;
+		}
+	}
+	if (rundir_holds_run(outdir)) {
+		r = sb_error(err, -EEXIST, "'%s' holds a run already", outdir);
+		goto out;
+	}
+	r = rundir_create(outdir, NULL, 0, u, &path, NULL, &run, err);
+	if (r < 0)
+		goto out;
+	for (size_t i = 0; i < 4 && r == 0; i++) {
+		if (in[i] < 0)
+			continue;
+		r = sf_copy(in[i], run, files[i].name, 0644, u);
+		if (r < 0)
+			sb_error(err, r, "cannot write '%s/%s'", outdir, files[i].name);
+		else
+			sb_addf(moved, "%s%s", moved->len ? " " : "", files[i].name);
+	}
+	if (r == 0)
+		r = sf_fsync_dir(run);
+	/* all copied: only now is anything removed from tmpfs */
+	for (size_t i = 0; i < 4 && r == 0; i++) {
+		if (in[i] < 0)
+			continue;
+		snprintf(name, sizeof(name), "%s.%s", stem, files[i].ext);
+		r = sf_unlink(shm, name, u);
+		if (r < 0)
+			sb_error(err, r, "copied, but cannot remove '%s/%s'", TMP_DIR, name);
+	}
+out:
+	for (size_t i = 0; i < 4; i++)
+		if (in[i] >= 0)
+			close(in[i]);
+	if (run >= 0)
+		close(run);
+	close(shm);
+	sb_release(&path);
+	return r;
 }

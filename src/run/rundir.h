@@ -61,4 +61,30 @@ void rundir_tmp_close(struct rundir_tmp *t);
  * in tmpfs; in place record.ssr, program.log, program.out and "" for ini. */
 void rundir_tmp_name(const struct rundir_tmp *t, const char *ext, char *buf, size_t size);
 
+/*
+ * Records that recordings left in tmpfs (issue 31): /dev/shm/stallscope-
+ * PID-STAMP-RANDOM.ssr whose recorder (PID) is not running: one that was
+ * killed before it moved its record into the run directory, or whose move
+ * failed. Their readers find them (run.ini's record_tmp), and they stay in
+ * RAM until someone removes them. Counts them into *RET_N and the memory
+ * their files (the .ssr and beside it .log, .out, .ini) hold into
+ * *RET_BYTES; 0, or a negative errno when /dev/shm cannot be listed (none:
+ * 0 and 0). A PID reused by another process hides its record.
+ */
+int rundir_tmp_left(size_t *ret_n, uint64_t *ret_bytes);
+
+/*
+ * Moves such a record FILE (/dev/shm/stallscope-*.ssr, its recorder not
+ * running) and the files beside it into the run directory OUTDIR (made as
+ * U, or taken as rundir_create takes one; never one that holds a run):
+ * record.ssr, program.log, program.out, run.ini. Each is copied (sf_copy,
+ * synced), and only when all are, the tmpfs files are removed (as U: the
+ * kernel's sticky-bit rule says whose they may be). The record itself is
+ * opened O_NOFOLLOW, a regular file, and, as root under sudo, must be U's.
+ * Appends what was moved ("record.ssr program.log ...") to MOVED. 0, or a
+ * negative errno with the message in ERR.
+ */
+int rundir_salvage(const char *file, const char *outdir, struct sf_user u, struct strbuf *moved,
+		   struct strbuf *err);
+
 #endif
