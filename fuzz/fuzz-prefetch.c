@@ -55,9 +55,24 @@ static void choose(const struct pf_list *l, uint64_t budget)
 	missing = malloc((total + 1) * sizeof(*missing));
 	if (!missing)
 		return;
-	for (size_t i = 0; i < l->n; i++)
-		for (size_t j = 0; j < l->f[i].n; j++)
-			missing[k++] = l->f[i].r[j].len;
+	/* each range's bytes, in pf_choose's order (files by order, then by
+	 * their place; each file's ranges) as prefetch's fetch counts them */
+	for (uint64_t done = 0, ord = 0; done < l->n; ord++) {
+		uint64_t next = UINT64_MAX;
+
+		for (size_t i = 0; i < l->n; i++) {
+			if (l->f[i].order == ord) {
+				for (size_t j = 0; j < l->f[i].n; j++)
+					missing[k++] = l->f[i].r[j].len;
+				done++;
+			} else if (l->f[i].order > ord && l->f[i].order < next) {
+				next = l->f[i].order;
+			}
+		}
+		if (next == UINT64_MAX)
+			break;
+		ord = next - 1;
+	}
 	got = pf_choose(l, missing, budget, 4096, &rd, &n);
 	if (got >= 0) {
 		if ((uint64_t)got > budget)

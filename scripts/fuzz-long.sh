@@ -135,9 +135,10 @@ for t in $targets; do
 		ls "$dir/merged" >"$dir/before"
 		"$out/$name" -merge=1 -max_len=65536 "$dir/merged" "$dir/corpus" \
 			>"$dir/merge.log" 2>&1 || echo "fuzz-long.sh: $name: merge failed" >&2
-		for f in $(ls "$dir/merged" | grep -vxF -f "$dir/before"); do
-			cp "$dir/merged/$f" "fuzz/corpus/${name#fuzz-}/"
-			echo "  added fuzz/corpus/${name#fuzz-}/$f" >&2
+		for f in "$dir/merged"/*; do
+			grep -qxF "$(basename "$f")" "$dir/before" && continue
+			cp "$f" "fuzz/corpus/${name#fuzz-}/"
+			echo "  added fuzz/corpus/${name#fuzz-}/$(basename "$f")" >&2
 		done
 	fi
 done

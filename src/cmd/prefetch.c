@@ -397,9 +397,12 @@ out:
 static int cmp_order(const void *pa, const void *pb, void *ctx)
 {
 	const struct pf_list *l = ctx;
-	uint32_t a = l->f[*(const size_t *)pa].order, b = l->f[*(const size_t *)pb].order;
+	size_t i = *(const size_t *)pa, j = *(const size_t *)pb;
+	uint32_t a = l->f[i].order, b = l->f[j].order;
 
-	return a < b ? -1 : a > b;
+	if (a != b)
+		return a < b ? -1 : 1;
+	return i < j ? -1 : i > j;	/* pf_choose's order for equal ones */
 }
 
 /* Reads KEY's list back; WATCH: the program's pid (run), 0 none. */

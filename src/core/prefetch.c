@@ -433,6 +433,12 @@ static int cmp_ref(const void *pa, const void *pb)
 
 	if (a->order != b->order)
 		return a->order < b->order ? -1 : 1;
+	/* two files of the same order (a list someone edited): by their place
+	 * in the list, never their ranges interleaved (fuzz-prefetch found the
+	 * missing bytes the caller counts file by file then going to another
+	 * file's range) */
+	if (a->file != b->file)
+		return a->file < b->file ? -1 : 1;
 	return a->range < b->range ? -1 : a->range > b->range;
 }
 

@@ -98,7 +98,8 @@ struct pf_read {
 };
 
 /*
- * The choice: ranges of L in first-use order (file order, then offset),
+ * The choice: ranges of L in first-use order (files by order, two of the
+ * same order by their place in L; then each file's ranges by offset),
  * each with MISSING[k] bytes not resident (k over all ranges in that
  * order), taken while the missing bytes fit BUDGET (a range that does not
  * fit is cut to what does, at a page boundary PAGE); ranges with nothing
