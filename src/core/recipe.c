@@ -73,7 +73,13 @@ static int recipe_set_re(struct recipe *r, const char *key, const char *v, char 
 {
 	regex_t re;
 	char why[160];
-	int e = regcomp(&re, v, REG_EXTENDED | REG_NOSUB);
+	int e;
+
+	if (reload_re_sane(v, &r->err) < 0) {
+		sb_addf(&r->err, " (%s)", key);
+		return -1;
+	}
+	e = regcomp(&re, v, REG_EXTENDED | REG_NOSUB);
 
 	if (e) {
 		regerror(e, &re, why, sizeof(why));

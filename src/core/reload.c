@@ -49,11 +49,71 @@ static int parse_secs(const char *s, double *ret)
 }
 
 /* Checks that RE compiles; 0 or -EINVAL with the reason in MSG. */
+int reload_re_sane(const char *re, struct strbuf *why)
+{
+	double product = 1;
+	bool quant = false, atom = false;
+
+	for (const char *p = re; *p; p++) {
+		bool q = false;
+
+		if (*p == '\\') {
+			p += p[1] != '\0';
+		} else if (*p == '[') {	/* a bracket expression: no repeats inside */
+			p++;
+			p += *p == '^';
+			p += *p == ']';
+			while (*p && *p != ']') {
+				if (*p == '[' && (p[1] == ':' || p[1] == '.' || p[1] == '=')) {
+					const char end[3] = { p[1], ']', '\0' };
+					const char *e = strstr(p + 2, end);
+
+					p = e ? e + 2 : p + strlen(p);
+					continue;
+				}
+				p++;
+			}
+			if (!*p)
+				break;	/* unterminated: regcomp refuses it */
+		} else if (*p == '*' || *p == '+' || *p == '?') {
+			q = atom;
+		} else if (*p == '{' && atom) {
+			char *end;
+			double lo = strtod(p + 1, &end), hi = lo;
+
+			if (*end == ',')
+				hi = end[1] == '}' ? 255 : strtod(end + 1, &end);
+			if (end == p + 1 || hi > 255 || lo > 255) {
+				sb_addf(why, "a repeat bound over 255 in '%.60s'", re);
+				return -EINVAL;
+			}
+			product *= hi > 1 ? hi : 1;
+			p = strchr(p, '}') ? strchr(p, '}') : p + strlen(p) - 1;
+			q = true;
+		}
+		if (q && quant) {
+			sb_addf(why, "a repeat of a repeat ('%.2s') in '%.60s'", p - 1, re);
+			return -EINVAL;
+		}
+		if (product > 1000) {
+			sb_addf(why, "repeat bounds that multiply past 1000 in '%.60s'", re);
+			return -EINVAL;
+		}
+		quant = q;
+		atom = *p != '(' && *p != '|' && *p != '^';
+	}
+	return 0;
+}
+
 static int check_re(const char *re, struct strbuf *msg)
 {
 	regex_t rx;
 	char buf[160];
-	int r = regcomp(&rx, re, REG_EXTENDED | REG_NOSUB);
+	int r;
+
+	if (reload_re_sane(re, msg) < 0)
+		return -EINVAL;
+	r = regcomp(&rx, re, REG_EXTENDED | REG_NOSUB);
 
 	if (r) {
 		regerror(r, &rx, buf, sizeof(buf));
@@ -344,6 +404,16 @@ static int cmp_double(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
+/* By stamp; equal stamps in the log's order (their texts' addresses). */
+static int cmp_line(const void *a, const void *b)
+{
+	const struct reload_line *x = a, *y = b;
+
+	if (x->t_s != y->t_s)
+		return x->t_s < y->t_s ? -1 : 1;
+	return (x->text > y->text) - (x->text < y->text);
+}
+
 /* Does LINE match RX? (regexec needs a NUL-terminated copy.) */
 static int line_matches(const regex_t *rx, const struct reload_line *l, char **tmp, size_t *tmpn)
 {
@@ -368,6 +438,8 @@ int reload_segments(const struct reload_rule *rule, const double *pass_s, size_t
 	double *p = NULL;
 	regex_t rx;
 	char *tmp = NULL;
+	struct reload_line *sorted = NULL;
+	bool unsorted = false;
 	size_t tmpn = 0, i, k, n = 0;
 	int r = 0;
 
@@ -400,10 +472,26 @@ int reload_segments(const struct reload_rule *rule, const double *pass_s, size_t
 		*ret = segs;
 		return (int)n;
 	}
-	if (regcomp(&rx, rule->re, REG_EXTENDED | REG_NOSUB)) {
+	if (reload_re_sane(rule->re, notes) < 0 || regcomp(&rx, rule->re, REG_EXTENDED | REG_NOSUB)) {
 		free(p);
 		free(segs);
 		return -EINVAL;
+	}
+	/* a log whose stamps go back (a program's own "[S]" lines, or a log
+	 * someone edited): walked in stamp order, else a line stamped before
+	 * its pass would end that pass's segment before it starts (the
+	 * fuzzing campaign's find) */
+	for (i = 1; i < nlines && !unsorted; i++)
+		unsorted = lines[i].t_s < lines[i - 1].t_s;
+	if (unsorted) {
+		sorted = malloc(nlines * sizeof(*sorted));
+		if (!sorted) {
+			r = -ENOMEM;
+			goto out;
+		}
+		memcpy(sorted, lines, nlines * sizeof(*sorted));
+		qsort(sorted, nlines, sizeof(*sorted), cmp_line);
+		lines = sorted;
 	}
 	k = 0;
 	for (i = 0; i < npass; i++) {
@@ -441,6 +529,7 @@ int reload_segments(const struct reload_rule *rule, const double *pass_s, size_t
 	r = (int)n;
 out:
 	regfree(&rx);
+	free(sorted);
 	free(tmp);
 	free(p);
 	if (r <= 0) {
