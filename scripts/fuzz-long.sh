@@ -86,7 +86,7 @@ coverage() {	# target file, corpus directories...
 	rm -rf "$prof"
 	mkdir -p "$prof"
 	LLVM_PROFILE_FILE="$prof/%p.profraw" "$out/cov/$name" -runs=0 -max_len=65536 \
-		-rss_limit_mb=2048 "$@" >"$prof/log" 2>&1 || true
+		-rss_limit_mb=2048 -artifact_prefix="$prof/" "$@" >"$prof/log" 2>&1 || true
 	ls "$prof"/*.profraw >/dev/null 2>&1 || { echo "-"; return; }
 	"$profdata" merge -sparse -o "$prof/all.profdata" "$prof"/*.profraw
 	funcs=$(sed -n 's/^ \* fuzz-functions: //p' "$t")
