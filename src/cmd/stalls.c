@@ -144,6 +144,12 @@ static int print_where(const struct rec *rec, const struct stall_item *s, size_t
 				printf("  %10.3f s  where: %s  (%llu samples)\n", s[i].t_s,
 				       cli_shown(sb.buf), (unsigned long long)w.total);
 		}
+		/* spread over many stacks (a compiler's passes): by file too */
+		if (w.n && w.nfiles > 1 && w.st[0].n * 2 < w.total) {
+			sb_reset(&sb);
+			where_files_line(&sb, &w, 4);
+			printf("  %10s    files: %s  (innermost user frame)\n", "", cli_shown(sb.buf));
+		}
 		where_free(&w);
 		/* the second sampled thread: its hottest stack, one line */
 		if (where_kind(rec, WHERE_KIND_THREAD2, a, b, 0, &w) < 0 ||
@@ -198,6 +204,15 @@ static void json_stacks(struct json *j, const struct where *w)
 				json_str(j, w->st[k].kframes[f]);
 			json_arr_end(j);
 		}
+		json_obj_end(j);
+	}
+	json_arr_end(j);
+	json_key(j, "files");
+	json_arr_begin(j);
+	for (size_t k = 0; k < w->nfiles; k++) {
+		json_obj_begin(j);
+		json_kstr(j, "file", w->files[k].name);
+		json_kuint(j, "n", w->files[k].n);
 		json_obj_end(j);
 	}
 	json_arr_end(j);

@@ -35,6 +35,9 @@ void where_free(struct where *w)
 	for (size_t i = 0; i < w->n; i++)
 		stack_free(&w->st[i]);
 	free(w->st);
+	for (size_t i = 0; i < w->nfiles; i++)
+		free(w->files[i].name);
+	free(w->files);
 	memset(w, 0, sizeof(*w));
 }
 
@@ -208,6 +211,54 @@ const char *where_uframe_name(const struct rec *r, uint32_t id)
 	}
 }
 
+/* The base name of the file of interned user frame F of R, as
+ * where_file names it. */
+static const char *file_of(const struct rec *r, uint32_t f)
+{
+	const struct rec_uframe *u = f < r->nuframes ? &r->uframes[f] : NULL;
+	const char *p, *slash;
+
+	switch (u ? u->kind : REC_UF_NONE) {
+	case REC_UF_ADDR:
+		p = u->ref < r->numaps ? r->umaps[u->ref].path : NULL;
+		if (!p || !*p)
+			return "[unknown]";
+		slash = strrchr(p, '/');
+		return slash && slash[1] ? slash + 1 : p;
+	case REC_UF_NAMED:
+		return "[named]";
+	case REC_UF_JIT:
+		return "[jit]";
+	default:
+		return "[unknown]";
+	}
+}
+
+#define WHERE_FILES_MAX 64	/* files told apart; the rest are "[other]" */
+
+/* Counts N samples to FILE in W's files (a few: a linear look, bounded:
+ * a hostile record's thousands of mappings share one "[other]"). */
+static int add_file(struct where *w, const char *file, uint64_t n)
+{
+	struct where_file *t;
+
+	if (w->nfiles >= WHERE_FILES_MAX)
+		file = "[other]";
+	for (size_t i = 0; i < w->nfiles; i++)
+		if (!strcmp(w->files[i].name, file)) {
+			w->files[i].n += n;
+			return 0;
+		}
+	t = realloc(w->files, (w->nfiles + 1) * sizeof(*t));
+	if (!t)
+		return -ENOMEM;
+	w->files = t;
+	if (!(t[w->nfiles].name = strdup(file)))
+		return -ENOMEM;
+	t[w->nfiles++].n = n;
+	return 0;
+}
+
 /* Adds interned stack ID of R, COUNT samples, to W. */
 static int add_ustack(struct where *w, struct widx *ix, const struct rec *r, uint32_t id,
 		      uint64_t cnt)
@@ -229,10 +280,42 @@ static int add_ustack(struct where *w, struct widx *ix, const struct rec *r, uin
 	}
 	if (!e && !st.nframes)
 		e = push(&st.frames, &st.nframes, &cap, "[unknown]");
+	if (!e) {
+		uint32_t leaf = 0;
+
+		/* the innermost user frame's file */
+		for (uint32_t i = 0; u && i < u->n && !leaf; i++)
+			if (u->frames[i] < r->nuframes &&
+			    r->uframes[u->frames[i]].kind != REC_UF_KERNEL)
+				leaf = u->frames[i];
+		e = add_file(w, leaf ? file_of(r, leaf) : "[unknown]", cnt);
+	}
 	if (!e)
 		e = add_stack(w, ix, &st, cnt);
 	stack_free(&st);
 	return e;
+}
+
+static int by_file_count(const void *a, const void *b)
+{
+	const struct where_file *x = a, *y = b;
+
+	if (x->n != y->n)
+		return x->n < y->n ? 1 : -1;
+	return strcmp(x->name, y->name);
+}
+
+void where_files_line(struct strbuf *sb, const struct where *w, size_t max)
+{
+	uint64_t total = 0;
+
+	for (size_t i = 0; i < w->nfiles; i++)
+		total += w->files[i].n;
+	for (size_t i = 0; total && i < w->nfiles && (!max || i < max); i++)
+		sb_addf(sb, "%s%.0f %% %s", i ? ", " : "",
+			100.0 * (double)w->files[i].n / (double)total, w->files[i].name);
+	if (total && max && w->nfiles > max)
+		sb_adds(sb, ", ...");
 }
 
 static int by_count(const void *a, const void *b)
@@ -291,6 +374,8 @@ int where_kind(const struct rec *r, int kind, uint64_t a_ns, uint64_t b_ns, uint
 	free(ix.slot);
 	if (w->n > 1)
 		qsort(w->st, w->n, sizeof(*w->st), by_count);
+	if (w->nfiles > 1)
+		qsort(w->files, w->nfiles, sizeof(*w->files), by_file_count);
 	return 0;
 fail:
 	free(ix.slot);

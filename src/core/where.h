@@ -33,8 +33,19 @@ struct where_stack {
 	char **kframes;		/* kernel frames (the text's "k:" ones), innermost first */
 };
 
+/* Samples by the file of their innermost user frame (perf report's
+ * --sort dso): "libLLVM-15.so.1", "[jit]", "[unknown]"; a frame the
+ * recorder named (a deleted file, the vDSO) counts as "[named]". Records
+ * before 2.3 have no files (their frames are text). */
+struct where_file {
+	char *name;		/* the file's base name */
+	uint64_t n;		/* samples */
+};
+
 struct where {
 	uint32_t tid;		/* the thread of the first event summed; 0: none */
+	size_t nfiles;		/* most samples first */
+	struct where_file *files;
 	uint64_t total;		/* samples in the stall */
 	size_t n;		/* distinct stacks, most samples first */
 	struct where_stack *st;	/* room for n, doubled by where.c when n reaches a
@@ -54,6 +65,10 @@ int where_kind(const struct rec *r, int kind, uint64_t a_ns, uint64_t b_ns, uint
  * stall's. */
 int where_interval(const struct rec *r, const struct rec_interval *iv, struct where *w);
 void where_free(struct where *w);	/* NULL-safe; W stays valid and empty */
+
+/* "45 % libLLVM-15.so.1, 30 % swrast_dri.so, ...": W's files (MAX of
+ * them, 0: all) with their share of W's samples; nothing when W has none. */
+void where_files_line(struct strbuf *sb, const struct where *w, size_t max);
 
 /* A frame as shown: its name without an ELF symbol version ("@@GLIBC_2.34"). */
 void where_frame_name(struct strbuf *sb, const char *frame);
