@@ -149,14 +149,14 @@ static void build(struct in *in, uint8_t how)
 			     "DROP TABLE runs; DROP TABLE metrics;"
 			     "CREATE TABLE runs (id, name, variant, switches, round, started, host,"
 			     " kernel, rundir, interfered, exit_status, interference, failed, failure,"
-			     " rig);"
+			     " rig, build);"
 			     "CREATE TABLE metrics (run_id, metric, value);",
 			     NULL, NULL, NULL);
 	if (how & 4) {
 		snprintf(sql, sizeof(sql), "PRAGMA user_version = %d", (int)(int8_t)take(in, 1));
 		sqlite3_exec(h, sql, NULL, NULL, NULL);
 	}
-	if (sqlite3_prepare_v2(h, "INSERT OR IGNORE INTO runs VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+	if (sqlite3_prepare_v2(h, "INSERT OR IGNORE INTO runs VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
 			       -1, &runs, NULL) != SQLITE_OK ||
 	    sqlite3_prepare_v2(h, "INSERT OR IGNORE INTO metrics VALUES (?,?,?)", -1, &metrics,
 			       NULL) != SQLITE_OK)
