@@ -1,6 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: MIT
-# labels: e2e live
+# labels: e2e live parallel
 # Every GL/EGL path the frame hook catches, counted exactly against a stub
 # libGL/libEGL (tests/progs/stub: no display, no driver): `record` of
 # ss-stubgl MODE 25 must hold exactly 25 frames of the mode's source, and
@@ -12,9 +12,8 @@
 # both preload orders: another hook's dlsym(RTLD_NEXT) (libss-otherhook.so,
 # which exits 3 if it finds itself) and a plugin's dlsym(RTLD_DEFAULT) of
 # its own dependency. RTLD_DEEPBIND is the documented limit: 0 frames, and
-# the stub saw them all. A 32-bit build of the stub, where the 32-bit
-# library is built, counts exactly too. Without a recorder the library
-# passes through.
+# the stub saw them all. Without a recorder the library passes through.
+# (A 32-bit program: frames-stub32.sh.)
 . "$SS_SRC/tests/e2e/lib/record.sh"
 STUB=$SS_BUILD/stub
 SHIM=$SS_BUILD/libstallscope-frames.so
@@ -71,23 +70,6 @@ echo "ok: a plugin's dlsym(RTLD_DEFAULT) finds its own dependency in both orders
 expect_eq "deepbind: frames (the limit docs/HOOKS.md states)" "$(ini deep/run.ini frames)" 0
 expect_eq "deepbind: stub presents" "$(log deep "stub presents")" 25
 echo "ok: RTLD_DEEPBIND is not seen, and nothing breaks"
-
-# A 32-bit program, where the 32-bit library is built: record preloads the
-# library by its bare name with both builds on LD_LIBRARY_PATH, and ld.so
-# takes the one of the program's class (the 64-bit ones above as well).
-if [ -x "$SS_BUILD/stub32/ss-stubgl" ] && [ -e "$SS_BUILD/lib32/libstallscope-frames.so" ]; then
-	for mode in glx-dlsym glx-gpa-arb egl-khr egl-nest; do
-		"$SS_BIN" record -q -o "32-$mode" -- "$SS_BUILD/stub32/ss-stubgl" "$mode" 25 ||
-			fail "record 32-bit $mode"
-		check "32-$mode" "${mode%%-*}" 25
-		grep -q 'wrong ELF class\|cannot be preloaded' "32-$mode/program.log" &&
-			fail "32-bit $mode: ld.so complained: $(cat "32-$mode/program.log")"
-	done
-	expect_eq "frame_hooks" "$(ini 32-glx-dlsym/run.ini frame_hooks)" "gl,gl32,vk"
-	echo "ok: a 32-bit program through the 32-bit library: 25 frames each"
-else
-	echo "no 32-bit build here (gcc-multilib): the 32-bit part left out"
-fi
 
 # No recorder: the library passes every call through and substitutes nothing.
 for mode in glx-dlsym glx-gpa-arb egl-khr egl-nest; do
