@@ -42,10 +42,15 @@ grep '^exact_' "$T/run/run.ini"
 rm -rf "$T/run"
 echo "== the same stalls without exact mode"
 # shellcheck disable=SC2086
-RECORD_ARGS=--no-exact CAUSES_OUT="$T/snapshot.txt" record_and_check "$secs" $kinds || exit 1
+# preads left out: a storm of fast O_DIRECT reads is mostly seen running
+# by the snapshot sampler, and its split by samples depends on how many D
+# samples it catches (docs/CAUSES.md, rule 5: 44-100 % io with the
+# sanitized recorder on this machine's fast disk); exact mode's is its answer
+snapkinds=$(echo $kinds | tr ' ' '\n' | grep -v '^preads:' | tr '\n' ' ')
+RECORD_ARGS=--no-exact CAUSES_OUT="$T/snapshot.txt" record_and_check "$secs" $snapkinds || exit 1
 grep -q '^exact=off$' "$T/run/run.ini" || { echo "FAIL: --no-exact: run.ini does not say exact=off"; exit 1; }
 # the last try of each (record_and_check may record twice)
-awk '{ c[$1] = $2 } END { for (k in c) print k, c[k] }' "$T/exact.txt" | sort >"$T/e"
+awk '$1 != "preads" { c[$1] = $2 } END { for (k in c) print k, c[k] }' "$T/exact.txt" | sort >"$T/e"
 awk '{ c[$1] = $2 } END { for (k in c) print k, c[k] }' "$T/snapshot.txt" | sort >"$T/s"
 if ! diff "$T/e" "$T/s"; then
 	echo "FAIL: exact mode and the snapshot rules disagree (above: < exact, > snapshot)"
