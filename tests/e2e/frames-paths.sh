@@ -1,6 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: MIT
-# labels: e2e live slow
+# labels: e2e live slow parallel
 # Every way our own test programs reach GLX or EGL, on Mesa's software
 # drivers under one Xvfb, in the wrappings users have: `record -- PROG`,
 # `record -- mangohud PROG` and `mangohud stallscope record -- PROG` (the

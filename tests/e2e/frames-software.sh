@@ -1,6 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: MIT
-# labels: e2e live slow
+# labels: e2e live slow parallel
 # Software presents on X11, under one Xvfb: our ss-xput puts exactly N
 # frames with XShmPutImage, then with XPutImage, beside images that are no
 # frame (a 32x32 icon into a pixmap before, a 100x100 widget after): the

@@ -1,6 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: MIT
-# labels: e2e live slow
+# labels: e2e live slow parallel
 # Wayland clients under weston's headless backend with its GL renderer
 # (Mesa's llvmpipe): es2gears_wayland and weston-simple-egl (EGL),
 # vkcube-wayland (Vulkan, lavapipe) recorded for 6 s beside MangoHud's

@@ -1,6 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: MIT
-# labels: e2e live slow
+# labels: e2e live slow parallel
 # Real programs from Debian, each recorded for 12 s under Xvfb (Mesa's
 # software GL) beside MangoHud with its dlsym hook (MANGOHUD_DLSYM=1) and
 # per-frame logging: `stallscope record -- mangohud PROG`. Over the seconds

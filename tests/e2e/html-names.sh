@@ -1,6 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: MIT
-# labels: e2e live
+# labels: e2e live parallel
 # The html page draws whatever a program or a file is called (issue 26
 # item 9). A program name "<!--<script>" once put the data's script element
 # into the HTML tokenizer's "double escaped" state: the page's own

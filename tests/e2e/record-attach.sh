@@ -1,6 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: MIT
-# labels: e2e live
+# labels: e2e live parallel
 # record -p: attach to a running program whose frames come from a HUD file;
 # when it exits the run ends cleanly ("gone"), its command line is in
 # run.ini, and the frames counted are the lines it wrote while recorded.

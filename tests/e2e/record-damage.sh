@@ -1,6 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: MIT
-# labels: e2e live
+# labels: e2e live parallel
 # One flipped byte in the first data block of record.ssr: before, the reader
 # stopped there, called it a torn tail, and report printed frames 0, stalls
 # 0 (exit 0), which db import stored. Now it is damage: the reader skips to

@@ -1,6 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: MIT
-# labels: e2e live
+# labels: e2e live parallel
 # Programs that end early: one that exits at once with status 3, one that
 # dies of a signal (each said at the end with '!! PROGRAM FAILED', not only
 # in run.ini; one record stopped is not), and one that cannot be started

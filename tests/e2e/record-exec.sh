@@ -1,6 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: MIT
-# labels: e2e live
+# labels: e2e live parallel
 # A program that execs another mid-run (a launcher), and threads that come
 # and go: the recording carries on through the exec (same pid, new name),
 # the new program's markers still reach the ring, and the run ends when it

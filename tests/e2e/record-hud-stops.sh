@@ -1,6 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: MIT
-# labels: e2e live
+# labels: e2e live parallel
 # A frame source that stops: the program writes a HUD line a frame, then
 # stops writing it but keeps running. The record holds exactly the lines
 # written (none counted twice, the earlier run's lines in the file not at

@@ -1,6 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: MIT
-# labels: e2e live
+# labels: e2e live parallel
 # Never a silent zero: a program that runs for 5 s with the hooks in place
 # and presents nothing (sleep 5) makes record say so loudly at the end, and
 # run.ini, report (text, --json) and stalls say the same, instead of a row

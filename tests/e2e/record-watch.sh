@@ -1,6 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: MIT
-# labels: e2e live
+# labels: e2e live parallel
 # record's options for bench: --watch runs the interference detector beside
 # the program (a key press injected through its test paths marks the run
 # interfered in run.ini, with interference.log and a loud line; a clean run

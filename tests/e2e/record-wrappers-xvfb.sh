@@ -1,6 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: MIT
-# labels: e2e live
+# labels: e2e live parallel
 # `record -- xvfb-run -a glxgears` was named `xvfb-run` (issue 27, item 2):
 # run.ini program, the run directory, and the reload rule report looked up
 # (`no reload rule for 'xvfb-run'`). Now glxgears, whose rule the shipped

@@ -1,6 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: MIT
-# labels: e2e live
+# labels: e2e live parallel
 # Runs named after the game, not its wrapper (issue 27, item 2): `record --
 # mangohud openarena` was run.ini program=mangohud, the run directory
 # runs/STAMP-mangohud, and the [openarena] reload rule never applied. Each

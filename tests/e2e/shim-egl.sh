@@ -1,6 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: MIT
-# labels: e2e live
+# labels: e2e live parallel
 # The EGL hook: es2gears_x11 (eglSwapBuffers) for 3 s records egl frames from
 # its main thread, stamps increasing.
 set -u

@@ -1,6 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: MIT
-# labels: e2e live
+# labels: e2e live parallel
 # One program, two sources: ss-gltest presents 100 times through GLX (half
 # by glXSwapBuffers, half through glXGetProcAddressARB's pointer) from its
 # main thread while a second thread marks 50 frames with stallscope_frame().

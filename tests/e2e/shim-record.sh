@@ -1,6 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: MIT
-# labels: e2e live
+# labels: e2e live parallel
 # `stallscope record` with the hooks (the default), --no-hook and --thread,
 # on real programs under Xvfb:
 #   vkcube --c 300          300 frames, all vk, from the main thread, which

@@ -1,6 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: MIT
-# labels: e2e live slow
+# labels: e2e live slow parallel
 # Windows programs under Wine: our own test programs (tests/progs/wine/,
 # built with mingw-w64) present exactly N frames each through OpenGL (WGL),
 # Direct3D 9, Direct3D 11, Direct3D 12 and Vulkan, on Mesa's software
