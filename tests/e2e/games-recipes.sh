@@ -1,6 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: MIT
-# labels: e2e live slow parallel
+# labels: e2e live slow
 # The seed's games through their shipped recipes (share/recipes: openarena,
 # minetest, supertuxkart, neverball; docs/GAMES.md), each benched once for
 # 15 s (3 s warm-up, 12 s window; Neverball 20 s) under Xvfb (Mesa's software GL) beside

@@ -90,7 +90,10 @@ if n < 100 or hit < 0.9 * n:
 if bad:
     sys.exit("; ".join(bad))
 PY
-grep -Eq '^ +[0-9.]+ s  where: (9[0-9]|100) % spin_until <- stall_cpu' stalls.txt ||
+# the text's top line names it (the JSON's count above is the >= 90 %: the
+# vDSO's clock_gettime takes a few percent of the samples into stacks of
+# their own, still inside spin_until)
+grep -Eq '^ +[0-9.]+ s  where: ([5-9][0-9]|100) % spin_until <- stall_cpu' stalls.txt ||
 	fail "no where: line for the cpu stall"
 grep -q 'second thread' stalls.txt && fail "a second thread's line with the main thread presenting"
 
