@@ -28,10 +28,16 @@ for i in $(seq 1 200); do echo 16.7; done >"$T/$log"
 sed -i -e 's|^program=.*|program=<!--<script>|' "$T/run/run.ini"
 echo 'variant=</script><script>window.ssPwned = 1</script><!--' >>"$T/run/run.ini"
 "$SS_BIN" html --warmup 0 -o "$T/run.html" "$T/run" 2>"$T/err" || fail "html of the run: $(cat "$T/err")"
+# the run's frames (times between presents), as many as a loaded machine
+# let the 1 s run draw
+nrun=$("$SS_BIN" report --json --warmup 0 "$T/run" |
+	python3 -c 'import json, sys; print(json.load(sys.stdin)[0]["frames"])')
+[ "$nrun" -gt 10 ] || fail "the run has $nrun frames"
 
-PYTHONPATH=$SS_SRC/tests/e2e/lib python3 - "$T" <<'PY' || exit 1
+PYTHONPATH=$SS_SRC/tests/e2e/lib python3 - "$T" "$nrun" <<'PY' || exit 1
 import sys, cdp
 T = sys.argv[1]
+want_n = {"log.html": 200, "run.html": int(sys.argv[2])}
 bad = []
 def check(ok, what):
     print(("ok    " if ok else "FAIL: ") + what)
@@ -54,7 +60,7 @@ with cdp.Browser() as b:
         v = p.eval("""(() => ({ n: ssReport.runs[0].nframes, pwned: typeof window.ssPwned,
             h2: document.querySelector('h2').textContent,
             src: document.querySelector('.ss-src').textContent }))()""")
-        check(v["n"] > 50, "%s: its plot has the run's %d frames" % (page, v["n"]))
+        check(v["n"] == want_n[page], "%s: its plot has the run's %d frames (%d)" % (page, want_n[page], v["n"]))
         shown = v["h2"] if page == "run.html" else v["src"]
         check(want in shown, "%s shows the name as text: %r" % (page, shown))
         check(v["pwned"] == "undefined", "%s: no script in a name ran" % page)

@@ -10,13 +10,15 @@
 # object count the frames per source listened to.
 . "$SS_SRC/tests/e2e/lib/record.sh"
 
+# The span is the recorder's, from its first sample: on a loaded machine
+# the program's start can take 0.1 s of it (seen: "no frames in 4.9 s").
 "$SS_BIN" record -o none -- sleep 5 >out.txt 2>&1 || fail "record sleep 5: $(cat out.txt)"
-grep -q '^!! NO FRAMES: no frames in 5\.[0-9] s: no present call of any kind was seen (listened to: ' out.txt ||
+grep -q '^!! NO FRAMES: no frames in [45]\.[0-9] s: no present call of any kind was seen (listened to: ' out.txt ||
 	fail "no loud line at the end: $(cat out.txt)"
 note=$(ini none/run.ini frames_note)
 case $note in
 *"--thread"*) fail "run.ini frames_note suggests --thread, which brings no frame: '$note'" ;;
-"no frames in 5."*"no present call of any kind was seen"*"XShmPutImage"*"--frames hud:PATH"*"marker API"*) ;;
+"no frames in "[45]"."*"no present call of any kind was seen"*"XShmPutImage"*"--frames hud:PATH"*"marker API"*) ;;
 *) fail "run.ini frames_note: '$note'" ;;
 esac
 expect_eq "frames_glx" "$(ini none/run.ini frames_glx)" 0
