@@ -612,6 +612,11 @@ int recorder_start(const struct recorder_opts *o, struct recorder **ret, struct 
 	struct recorder *r;
 	int e;
 
+	/* Caught before anything is made: a stop that arrives while the
+	 * recorder starts (bench forwards one as soon as the run directory
+	 * shows) ends the run at its first look instead of killing the
+	 * recorder halfway through making it. */
+	recorder_catch_signals();
 	*ret = r = recorder_new(o);
 	if (!r)
 		return sb_error(err, -ENOMEM, "record");
@@ -646,7 +651,6 @@ int recorder_start(const struct recorder_opts *o, struct recorder **ret, struct 
 	e = make_rundir(r);
 	if (e < 0)
 		return e;
-	recorder_catch_signals();
 	if ((e = open_frames(r)) < 0 || (o->watch && (e = start_watch(r)) < 0)) {
 		remove_rundir(r);	/* nothing was recorded: no run directory */
 		return e;
