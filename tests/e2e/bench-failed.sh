@@ -1,6 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: MIT
-# labels: e2e live
+# labels: e2e live parallel
 # A bench in which one variant's program exits at once with status 3 (no
 # frames): each of its runs is a failed run, said loudly as it ends and at
 # the end, stored with the flag and why; compare refuses a side with no good

@@ -1,6 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: MIT
-# labels: e2e live
+# labels: e2e live parallel
 # Many rigs, one PostgreSQL results store (a throwaway server,
 # tests/e2e/lib/pg.sh). Two benches with different --rig names write to it
 # at once (the fake game, two variants, two rounds each): every run is there

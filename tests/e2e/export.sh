@@ -1,6 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: MIT
-# labels: e2e live
+# labels: e2e live parallel
 # `stallscope export --perfetto`: the demo's fake game, recorded stalling
 # (cpu, sleep, and io where the build tree is on a disk) with the timer probe
 # and the watcher, exported. The trace decodes with protoc against

@@ -1,6 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: MIT
-# labels: e2e live
+# labels: e2e live parallel
 # `stallscope html` in a real browser: Debian's chromium, headless, driven
 # over the DevTools protocol (tests/e2e/lib/cdp.py: --remote-debugging-pipe,
 # the standard library only). The demo run (scripts/demo-causes.sh: the fake

@@ -1,6 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: MIT
-# labels: e2e live
+# labels: e2e live parallel
 # What programs and users name reaches the terminal whole and harmless: a
 # run.ini line of garbage is escaped in the error (no raw escape sequence),
 # a run directory with a newline in its name stays one table row and one

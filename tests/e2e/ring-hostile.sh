@@ -1,6 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: MIT
-# labels: e2e live
+# labels: e2e live parallel
 # A recorded program that attacks the recorder through the frame ring
 # (tests/progs/ss-hostile-ring.c; issue 26, item 5), one way per run of
 # `record --duration 3`. Each run must end soon after its duration (not

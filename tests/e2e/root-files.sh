@@ -1,6 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: MIT
-# labels: e2e live root
+# labels: e2e live root parallel
 # Root never writes or chowns through a path another user controls
 # (docs/SECURITY.md; issue 26, items 1 to 4). Each block is an attack that
 # worked before: the user (uid 65534 here, the one who "ran sudo") plants
