@@ -1,6 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: MIT
-# labels: e2e live
+# labels: e2e live parallel
 # What a program does after the run stopped it is its answer to the stop,
 # never a failure of the run (issue 27, item 1: ioquake3 answers the SIGTERM
 # of --duration with "Received signal 15" and status 1, and every OpenArena

@@ -1,6 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: MIT
-# labels: e2e live root
+# labels: e2e live root parallel
 # Under sudo (root with SUDO_UID/SUDO_GID set), as docs/SECURITY.md says:
 # the program runs as the invoking user (uid, groups, HOME) unless
 # --as-root (and so does watch's and prefetch run's command), and run.ini and the start line say whom it ran as; the run

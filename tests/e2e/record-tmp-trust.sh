@@ -1,6 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: MIT
-# labels: e2e root
+# labels: e2e root parallel
 # run.ini is text whoever owns the run directory writes, and root reads it
 # (issue 26, item 6): a record_tmp it names, and the final run.ini beside
 # it, are read only when they are what the recorder makes there: in

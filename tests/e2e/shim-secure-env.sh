@@ -1,6 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: MIT
-# labels: e2e root
+# labels: e2e root parallel
 # A setuid or setgid program is not steered through STALLSCOPE_* (issue 26
 # item 14): the shim and the marker API read the ring's name with
 # secure_getenv, so in secure execution (the kernel's AT_SECURE) they ignore
