@@ -18,6 +18,7 @@
 #include "core/grow.h"
 #include "core/logstamp.h"
 #include "core/num.h"
+#include "core/stats.h"
 #include "core/reload.h"
 
 /* ------------------------------------------------------------ rules file */
@@ -397,13 +398,6 @@ int reload_log_parse(const char *buf, size_t len, struct reload_line **ret, size
 
 /* ------------------------------------------------------------ segments */
 
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return (x > y) - (x < y);
-}
-
 /* By stamp; equal stamps in the log's order (their texts' addresses). */
 static int cmp_line(const void *a, const void *b)
 {
@@ -464,7 +458,7 @@ int reload_segments(const struct reload_rule *rule, const double *pass_s, size_t
 		return -ENOMEM;
 	}
 	memcpy(p, pass_s, npass * sizeof(*p));
-	qsort(p, npass, sizeof(*p), cmp_double);
+	stats_sort(p, npass);
 	if (rule->kind == RELOAD_FIXED) {
 		for (i = 0; i < npass; i++)
 			segs[n++] = (struct metrics_seg){ p[i], p[i] + rule->fixed_s };

@@ -9,24 +9,7 @@
 #include <string.h>
 
 #include "core/signif.h"
-
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return (x > y) - (x < y);
-}
-
-static double *sorted_copy(const double *x, size_t n)
-{
-	double *s = malloc((n ? n : 1) * sizeof(*s));
-
-	if (!s)
-		return NULL;
-	memcpy(s, x, n * sizeof(*s));
-	qsort(s, n, sizeof(*s), cmp_double);
-	return s;
-}
+#include "core/stats.h"
 
 double signif_median(const double *x, size_t n)
 {
@@ -34,7 +17,7 @@ double signif_median(const double *x, size_t n)
 
 	if (n == 0)
 		return NAN;
-	s = sorted_copy(x, n);
+	s = stats_sorted_copy(x, n);
 	if (!s)
 		return NAN;
 	m = n % 2 ? s[n / 2] : (s[n / 2 - 1] + s[n / 2]) / 2.0;
@@ -67,7 +50,7 @@ int signif_median_ci(const double *x, size_t n, double conf, double *lo, double 
 
 	if (k == 0)
 		return -EDOM;
-	s = sorted_copy(x, n);
+	s = stats_sorted_copy(x, n);
 	if (!s)
 		return -ENOMEM;
 	*lo = s[k - 1];
