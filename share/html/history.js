@@ -123,7 +123,7 @@ function metricPlot(D, mi, box, tip, runsBox, width) {
 		const key = D.runs.build[i] * 64 + D.runs.rig[i];
 		const k = seen.get(key) || 0;
 		seen.set(key, k + 1);
-		dots.push([D.runs.build[i] + ((k % 7) - 3) * 0.04, v, D.runs.rig[i]]);
+		dots.push([D.runs.build[i] + ((k % 7) - 3) * 0.04 + ((D.runs.rig[i] % 3) - 1) * 0.013, v, D.runs.rig[i]]);
 		ymin = Math.min(ymin, v);
 		ymax = Math.max(ymax, v);
 	}
@@ -223,6 +223,9 @@ function metricPlot(D, mi, box, tip, runsBox, width) {
 	};
 	const u = new uPlot(opts, data, box);
 	view.plot = u;
+	// half a build of room either side, so the first and last builds' dots show
+	const whole = () => u.setScale("x", { min: -0.5, max: nb - 0.5 });
+	whole();
 	// a click (not a drag) lists the build's runs
 	let down = null;
 	u.over.addEventListener("mousedown", (e) => { down = [e.clientX, e.clientY]; });
@@ -234,7 +237,7 @@ function metricPlot(D, mi, box, tip, runsBox, width) {
 			runTable(D, mi, b, runsBox);
 		}
 	});
-	u.over.addEventListener("dblclick", () => u.setScale("x", { min: -0.5, max: nb - 0.5 }));
+	u.over.addEventListener("dblclick", whole);
 	return view;
 }
 

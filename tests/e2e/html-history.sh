@@ -13,7 +13,8 @@
 # lists its 6 runs, links the one run page at hand and says how to make
 # the others; a one-build history says it has too few builds; an unknown
 # benchmark and an empty --since window exit 1 with no page; bad options 2.
-# Skips (77) without chromium or sqlite3.
+# A screenshot goes to $SS_BUILD/html-shots/history.png for a person to look
+# at. Skips (77) without chromium or sqlite3.
 set -u
 command -v chromium >/dev/null || { echo "skip: no chromium (package chromium)"; exit 77; }
 command -v sqlite3 >/dev/null || { echo "skip: sqlite3 missing"; exit 77; }
@@ -67,9 +68,10 @@ check "--alpha out of range: exit 2" '[ $rc = 2 ] && [ ! -e none.html ]'
 "$B" html --history nightly --db h.db run-dir -o none.html 2>err; rc=$?
 check "a run directory beside --history: exit 2" '[ $rc = 2 ] && grep -q "takes no run directories" err'
 
-PYTHONPATH=$SS_SRC/tests/e2e/lib python3 - "$T" <<'PY' || fail=1
+mkdir -p "$SS_BUILD/html-shots"
+PYTHONPATH=$SS_SRC/tests/e2e/lib python3 - "$T" "$SS_BUILD/html-shots" <<'PY' || fail=1
 import json, sys, cdp
-T = sys.argv[1]
+T, shots = sys.argv[1], sys.argv[2]
 bad = []
 def check(ok, what):
     print(("ok   " if ok else "FAIL ") + what)
@@ -132,7 +134,7 @@ with cdp.Browser() as b:
     check(any(r[1] == "125" and r[2] == "no page yet: stallscope html " + T + "/runs/25" for r in rows) and
           any(r[1] == "126" and r[2].startswith("run directory not here") for r in rows),
           "the others say how to make a page or that the directory is not here")
-    p.screenshot(T + "/h.png")
+    p.screenshot(shots + "/history.png")
     q = b.page("file://" + T + "/one.html")
     q.wait("window.ssHistory && (window.ssHistory.ready || window.ssHistory.error)", 30)
     txt = q.eval("document.body.innerText")
