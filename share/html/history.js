@@ -253,7 +253,7 @@ function render(D) {
 		(D.rig_only ? " (--rig " + D.rig_only + ")" : "") + (D.since ? " since " + D.since : "") }));
 	out.push(el("p", { class: "ss-gen", text: "change points: " + m.name + ", alpha " + m.alpha + ", " +
 		m.permutations + " permutations, min change " + m.min_change_pct + " %, min segment " +
-		m.min_segment + " builds (as stallscope history)" }));
+		m.min_segment + " builds, seed " + m.seed + " (as stallscope history)" }));
 	if (lo.no_build || lo.interfered || lo.failed || lo.not_in_order)
 		out.push(el("p", { class: "ss-gen", text: "left out: " + lo.no_build + " without a build, " +
 			lo.interfered + " interfered, " + lo.failed + " failed, " + lo.not_in_order +

@@ -258,6 +258,8 @@ static void series_data(struct json *j, const struct history *h, const struct hi
 static void page_data(struct json *j, const struct history *h, const struct history_opts *ho,
 		      const char *dbname)
 {
+	char seed[24];
+
 	json_obj_begin(j);
 	json_kint(j, "version", 1);
 	json_kstr(j, "kind", "history");
@@ -274,7 +276,9 @@ static void page_data(struct json *j, const struct history *h, const struct hist
 	json_kuint(j, "permutations", ho->ed.permutations);
 	json_knum(j, "min_change_pct", ho->ed.min_change * 100);
 	json_kuint(j, "min_segment", ho->ed.min_seg);
-	json_kuint(j, "seed", ho->ed.seed);
+	/* as a string: a double, as JavaScript reads numbers, cannot hold it */
+	snprintf(seed, sizeof(seed), "%#llx", (unsigned long long)ho->ed.seed);
+	json_kstr(j, "seed", seed);
 	json_obj_end(j);
 	json_key(j, "left_out");
 	json_obj_begin(j);
@@ -367,6 +371,12 @@ int html_history(int argc, char **argv)
 	struct db *db = NULL;
 	int c, r, ret = 1;
 
+	/* html --history --help: the help, though getopt would take it for the value */
+	for (int i = 1; i < argc && strcmp(argv[i], "--"); i++)
+		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+			fputs(usage_text, stdout);
+			return 0;
+		}
 	optind = 1;
 	while ((c = getopt_long(argc, argv, ":ho:", lo, NULL)) != -1) {
 		switch (c) {

@@ -68,6 +68,8 @@ check "--alpha out of range: exit 2" '[ $rc = 2 ] && [ ! -e none.html ]'
 "$B" html --history nightly --db h.db run-dir -o none.html 2>err; rc=$?
 check "a run directory beside --history: exit 2" '[ $rc = 2 ] && grep -q "takes no run directories" err'
 
+"$B" html --history --help >out 2>&1; rc=$?
+check "--history --help: its usage, exit 0" '[ $rc = 0 ] && grep -q "^usage: stallscope html --history" out'
 mkdir -p "$SS_BUILD/html-shots"
 PYTHONPATH=$SS_SRC/tests/e2e/lib python3 - "$T" "$SS_BUILD/html-shots" <<'PY' || fail=1
 import json, sys, cdp
