@@ -75,7 +75,7 @@ echo "page: html --history of 6 metrics over 1000 builds x 5 runs: written in $m
 if command -v chromium >/dev/null; then
 	PYTHONPATH=$src/tests/e2e/lib python3 - "$T/speed.html" <<'PY' || exit 1
 import statistics, sys, time, cdp
-firsts, zooms = [], []
+firsts, zooms, parts = [], [], []
 with cdp.Browser() as b:
     for k in range(3):
         t0 = time.monotonic()
@@ -85,6 +85,7 @@ with cdp.Browser() as b:
         if p.errors or not p.eval("ssHistory.ready"):
             print("page: errors: %s %s" % (p.errors, p.eval("ssHistory.error")))
             sys.exit(1)
+        parts.append(p.eval("[ssHistory.t_script, ssHistory.t_parsed - ssHistory.t_script, ssHistory.t_drawn - ssHistory.t_parsed]"))
     marks = p.eval("ssHistory.views.reduce((n, v) => n + v.marks.length, 0)")
     dots = p.eval("ssHistory.views.reduce((n, v) => n + v.dots, 0)")
     for k in range(5):
@@ -95,6 +96,9 @@ with cdp.Browser() as b:
 print("page: in chromium: %d dots, %d change point marks; first render (navigation to drawn) median %.0f ms (%s); "
       "zoom redraw median %.1f ms" % (dots, marks, statistics.median(firsts),
                                       " ".join("%.0f" % f for f in firsts), statistics.median(zooms)))
+print("page: in the page, median: navigation to its script %.0f ms (the HTML and uPlot), data parsed in %.0f ms, "
+      "drawn in %.0f ms" % tuple(statistics.median(x[i] for x in parts) for i in range(3)))
+print("page: load average %s" % open("/proc/loadavg").read().split()[0])
 print("page: the run page's goals (docs/HTML.md): written <= 1000 ms, <= 3 MB, first render <= 1500 ms, zoom <= 100 ms")
 PY
 else

@@ -296,14 +296,15 @@ function render(D) {
 	return views;
 }
 
-window.ssHistory = { ready: false, views: [], error: null };
+// the times (ms since navigation) the script began, parsed its data, drew
+window.ssHistory = { ready: false, views: [], error: null, t_script: performance.now() };
 try {
 	const D = JSON.parse(document.getElementById("ss-data").textContent);
 	if (D.kind !== "history") throw new Error("not a history page's data: " + D.kind);
-	const t0 = performance.now();
+	window.ssHistory.t_parsed = performance.now();
 	window.ssHistory.data = D;
 	window.ssHistory.views = render(D);
-	window.ssHistory.render_ms = performance.now() - t0;
+	window.ssHistory.t_drawn = performance.now();
 	window.ssHistory.ready = true;
 } catch (e) {
 	window.ssHistory.error = String(e);
