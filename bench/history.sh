@@ -10,7 +10,9 @@
 # within 2 builds) and false change points per 1,000 builds. Then the speed
 # of `history` over 1,000 builds x 5 runs x 10 metrics (plus the stall
 # causes' columns) from SQLite and from a throwaway PostgreSQL 15 (Unix
-# socket, fsync off; tests/e2e/lib/pg.sh), median of 3.
+# socket, fsync off; tests/e2e/lib/pg.sh), median of 3; and the page of
+# those builds (html --history): written, its size, its first render and
+# zoom in headless Chromium.
 set -u
 build=${1:-build}
 src=$(cd "$(dirname "$0")/.." && pwd)
@@ -63,6 +65,45 @@ median3() {
 ms=$(median3 "$bin" history --db "$T/h.db" --metrics $M speed)
 cps=$(grep -c "^  change " "$T/out")
 echo "speed sqlite    : history of 10 metrics over 1000 builds x 5 runs: $ms ms ($cps change points)"
+
+# the page (html --history) of the same 1000 builds x 5 runs, its 6 default
+# metrics: written (median of 3), its size, and in headless Chromium the
+# time from navigation to drawn (window.ssHistory.ready) and to redraw after
+# a zoom; the run page's goals (docs/HTML.md) beside them
+ms=$(median3 "$bin" html --history speed --db "$T/h.db" -o "$T/speed.html")
+echo "page: html --history of 6 metrics over 1000 builds x 5 runs: written in $ms ms, $(stat -c %s "$T/speed.html") bytes"
+if command -v chromium >/dev/null; then
+	PYTHONPATH=$src/tests/e2e/lib python3 - "$T/speed.html" <<'PY' || exit 1
+import statistics, sys, time, cdp
+firsts, zooms, parts = [], [], []
+with cdp.Browser() as b:
+    for k in range(3):
+        t0 = time.monotonic()
+        p = b.page("file://" + sys.argv[1])
+        p.wait("window.ssHistory && (window.ssHistory.ready || window.ssHistory.error)", 120)
+        firsts.append(1000 * (time.monotonic() - t0))
+        if p.errors or not p.eval("ssHistory.ready"):
+            print("page: errors: %s %s" % (p.errors, p.eval("ssHistory.error")))
+            sys.exit(1)
+        parts.append(p.eval("[ssHistory.t_script, ssHistory.t_parsed - ssHistory.t_script, ssHistory.t_drawn - ssHistory.t_parsed]"))
+    marks = p.eval("ssHistory.views.reduce((n, v) => n + v.marks.length, 0)")
+    dots = p.eval("ssHistory.views.reduce((n, v) => n + v.dots, 0)")
+    for k in range(5):
+        zooms.append(p.eval("""(async () => { const u = ssHistory.views[0].plot, t0 = performance.now();
+            u.setScale('x', {min: %d, max: %d});
+            await new Promise(ok => requestAnimationFrame(() => ok()));
+            return performance.now() - t0; })()""" % (100 * k, 100 * k + 300)))
+print("page: in chromium: %d dots, %d change point marks; first render (navigation to drawn) median %.0f ms (%s); "
+      "zoom redraw median %.1f ms" % (dots, marks, statistics.median(firsts),
+                                      " ".join("%.0f" % f for f in firsts), statistics.median(zooms)))
+print("page: in the page, median: navigation to its script %.0f ms (the HTML and uPlot), data parsed in %.0f ms, "
+      "drawn in %.0f ms" % tuple(statistics.median(x[i] for x in parts) for i in range(3)))
+print("page: load average %s" % open("/proc/loadavg").read().split()[0])
+print("page: the run page's goals (docs/HTML.md): written <= 1000 ms, <= 3 MB, first render <= 1500 ms, zoom <= 100 ms")
+PY
+else
+	echo "page: in chromium: skipped (no chromium: scripts/deps.sh test)"
+fi
 
 SS_SRC=$src
 . "$src/tests/e2e/lib/pg.sh"

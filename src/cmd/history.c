@@ -17,6 +17,7 @@
 
 #include "cli.h"
 #include "cmd/cmd.h"
+#include "cmd/history_args.h"
 #include "cmd/outfile.h"
 #include "core/build.h"
 #include "core/file.h"
@@ -28,10 +29,9 @@
 #include "out/table.h"
 #include "run/history.h"
 
-#define DEFAULT_METRICS "fps,low1,p99_ms,longest_ms,stalls,stall_s"
+#define DEFAULT_METRICS HISTORY_DEFAULT_METRICS
 
-enum { O_DB = 256, O_METRICS, O_RIG, O_SINCE, O_ORDER, O_JSON, O_CSV, O_ALPHA, O_PERMS,
-       O_MIN_CHANGE, O_MIN_SEG, O_FAIL, O_JUNIT };
+enum { O_DB = 256, O_METRICS, O_RIG, O_SINCE, O_ORDER, O_JSON, O_CSV, O_FAIL, O_JUNIT };
 
 static struct {
 	const char *db, *metrics, *rig, *since, *order, *junit;
@@ -62,10 +62,7 @@ static void usage(FILE *f)
 		"  --since T            only runs started at or after T (UTC, 2026-11-30 or\n"
 		"                       2026-11-30T10:00:00)\n"
 		"  --order FILE         the builds in order, one a line (runs of others left out)\n"
-		"  --alpha P            a split's significance (default 0.05)\n"
-		"  --permutations N     permutations a split's test makes (default 199)\n"
-		"  --min-change PCT     drop change points smaller than PCT %% (default 0)\n"
-		"  --min-segment N      the fewest builds between change points (default 3)\n"
+		HISTORY_EDIV_USAGE
 		"  --json, --csv        JSON, or CSV with one row per rig, metric and build\n"
 		"  --fail-on-change     exit 4 when the newest build is in a segment worse than\n"
 		"                       the one before it (a CI gate)\n"
@@ -340,51 +337,6 @@ static int write_junit(const struct history *h, const char *spec)
 	return outfile_close(opt.junit, f, &o, !ferror(f));
 }
 
-/* --metrics: each a metric runs store; the list into *RET (NULL-terminated). */
-static int split_metrics(const char *list, char ***ret)
-{
-	char *copy = strdup(list), *tok, *save = NULL, **v;
-	size_t n = 0;
-
-	v = calloc(strlen(list) + 2, sizeof(*v));
-	if (!copy || !v) {
-		free(copy);
-		free(v);
-		return cli_error_errno(-ENOMEM, "--metrics");
-	}
-	for (tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-		if (metric_find(tok) < 0) {
-			int r = cli_usage_error("option '--metrics': expected metric names "
-						"(docs/METRICS.md), got '%s'", tok);
-
-			build_list_free(v);
-			free(copy);
-			return r;
-		}
-		if (!(v[n++] = strdup(tok))) {
-			build_list_free(v);
-			free(copy);
-			return cli_error_errno(-ENOMEM, "--metrics");
-		}
-	}
-	free(copy);
-	if (!n) {
-		free(v);
-		return cli_usage_error("option '--metrics': expected metric names, got '%s'", list);
-	}
-	*ret = v;
-	return 0;
-}
-
-/* --since: a date or a UTC time, ISO 8601, as runs store their start. */
-static bool since_ok(const char *s)
-{
-	size_t n = strlen(s);
-
-	return n >= 10 && n <= 30 && s[4] == '-' && s[7] == '-' &&
-	       strspn(s, "0123456789-:T.Z") == n;
-}
-
 int cmd_history(int argc, char **argv)
 {
 	static const struct option lo[] = {
@@ -395,10 +347,7 @@ int cmd_history(int argc, char **argv)
 		{ "order", required_argument, NULL, O_ORDER },
 		{ "json", no_argument, NULL, O_JSON },
 		{ "csv", no_argument, NULL, O_CSV },
-		{ "alpha", required_argument, NULL, O_ALPHA },
-		{ "permutations", required_argument, NULL, O_PERMS },
-		{ "min-change", required_argument, NULL, O_MIN_CHANGE },
-		{ "min-segment", required_argument, NULL, O_MIN_SEG },
+		HISTORY_EDIV_OPTIONS,
 		{ "fail-on-change", no_argument, NULL, O_FAIL },
 		{ "junit", required_argument, NULL, O_JUNIT },
 		{ "help", no_argument, NULL, 'h' },
@@ -409,16 +358,12 @@ int cmd_history(int argc, char **argv)
 	struct history *h = NULL;
 	struct db *db = NULL;
 	char **metrics = NULL, **order = NULL, *name = NULL;
-	const char *colon;
-	double d;
-	long l;
+	const char *variant;
 	int c, r, ret = 1;
 
 	opt.ed = (struct ediv_opts)EDIV_OPTS_INIT;
 	optind = 1;
 	while ((c = getopt_long(argc, argv, ":h", lo, NULL)) != -1) {
-		int bad = 0;
-
 		switch (c) {
 		case O_DB: opt.db = optarg; break;
 		case O_METRICS: opt.metrics = optarg; break;
@@ -429,41 +374,25 @@ int cmd_history(int argc, char **argv)
 		case O_CSV: opt.csv = true; break;
 		case O_FAIL: opt.fail_on_change = true; break;
 		case O_JUNIT: opt.junit = optarg; break;
-		case O_ALPHA:
-			bad = cli_parse_double("--alpha", optarg, 1e-6, 0.5, &opt.ed.alpha);
-			break;
-		case O_PERMS:
-			bad = cli_parse_int("--permutations", optarg, 1, 100000, &l);
-			opt.ed.permutations = (unsigned)l;
-			break;
-		case O_MIN_CHANGE:
-			bad = cli_parse_double("--min-change", optarg, 0, 1e6, &d);
-			opt.ed.min_change = d / 100;
-			break;
-		case O_MIN_SEG:
-			bad = cli_parse_int("--min-segment", optarg, 2, 10000, &l);
-			opt.ed.min_seg = (size_t)l;
-			break;
 		case 'h': usage(stdout); return 0;
-		default: return cli_bad_option(c, argv);
+		default:
+			if ((r = history_ediv_opt(c, optarg, &opt.ed)) == 1)
+				return cli_bad_option(c, argv);
+			if (r)
+				return r;
 		}
-		if (bad)
-			return EXIT_USAGE;
 	}
 	if (argc - optind != 1)
 		return cli_usage_error("expected one benchmark, NAME[:VARIANT]");
 	if (opt.json && opt.csv)
 		return cli_usage_error("--json and --csv exclude each other");
-	if (opt.since && !since_ok(opt.since))
+	if (opt.since && !history_since_ok(opt.since))
 		return cli_usage_error("option '--since': expected a UTC date or time "
 				       "(2026-11-30, 2026-11-30T10:00:00), got '%s'", opt.since);
-	if ((r = split_metrics(opt.metrics ? opt.metrics : DEFAULT_METRICS, &metrics)) != 0)
+	if ((r = history_split_metrics(opt.metrics ? opt.metrics : DEFAULT_METRICS, &metrics)) != 0)
 		return r;
-	colon = strchr(argv[optind], ':');
-	name = colon ? strndup(argv[optind], (size_t)(colon - argv[optind])) : strdup(argv[optind]);
-	if (!name || !*name) {
-		ret = name ? cli_usage_error("expected NAME[:VARIANT], got '%s'", argv[optind])
-			   : cli_error_errno(-ENOMEM, "history");
+	if ((r = history_split_spec(argv[optind], &name, &variant)) != 0) {
+		ret = r;
 		goto out;
 	}
 	if (opt.order) {
@@ -486,7 +415,7 @@ int cmd_history(int argc, char **argv)
 		goto out;
 	}
 	ho.name = name;
-	ho.variant = colon && colon[1] ? colon + 1 : "-";
+	ho.variant = variant;
 	ho.rig = opt.rig;
 	ho.since = opt.since;
 	ho.order = order;

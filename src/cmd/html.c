@@ -23,6 +23,7 @@
 #include "cli.h"
 #include "cmd/cmd.h"
 #include "cmd/html.h"
+#include "cmd/html_history.h"
 #include "cmd/html_int.h"
 #include "cmd/outfile.h"
 #include "cmd/report_threads.h"
@@ -41,6 +42,7 @@
 static const char usage_text[] =
 	"usage: stallscope html [-o FILE] [options] INPUT...\n"
 	"       stallscope html --db PATH [-o FILE] NAME:VARIANT NAME:VARIANT...\n"
+	"       stallscope html --history NAME[:VARIANT] [options] (html --history --help)\n"
 	"\n"
 	"Writes one self-contained page (no network needed to open it) of the runs\n"
 	"(run directories or frame logs, as report takes them): every frame on a\n"
@@ -664,6 +666,8 @@ int cmd_html(int argc, char **argv)
 	double *pass = NULL;
 	int first, status;
 
+	if (html_history_wanted(argc, argv))
+		return html_history(argc, argv);
 	first = report_parse_common(argc, argv, usage_text, &o, &pass, &output);
 	if (first == -2)
 		return 0;

@@ -7,6 +7,7 @@
 #include <zlib.h>
 
 #include "out/html.h"
+#include "out/html_int.h"
 
 /* cmake/html.cmake embeds these (cmake/embed.cmake), each NUL-terminated. */
 extern const unsigned char ss_html_uplot_js[], ss_html_uplot_css[], ss_html_uplot_license[],
@@ -14,7 +15,7 @@ extern const unsigned char ss_html_uplot_js[], ss_html_uplot_css[], ss_html_uplo
 extern const size_t ss_html_uplot_js_len, ss_html_uplot_css_len, ss_html_uplot_license_len,
 	ss_html_flame_js_len, ss_html_page_js_len, ss_html_page_css_len, ss_html_metrics_md_len;
 
-static void put_escaped(FILE *f, const char *s)
+void html_put_escaped(FILE *f, const char *s)
 {
 	for (; *s; s++) {
 		switch (*s) {
@@ -38,7 +39,7 @@ static void put_escaped(FILE *f, const char *s)
  * "<\/" and "<!--" "<\!--" (the same characters in a JavaScript string or
  * regular expression); they hold no "<script" (test-out checks the page).
  */
-static void put_script_json(FILE *f, const char *s, size_t n)
+void html_put_script_json(FILE *f, const char *s, size_t n)
 {
 	for (size_t i = 0; i < n; i++) {
 		if (s[i] == '<')
@@ -48,7 +49,7 @@ static void put_script_json(FILE *f, const char *s, size_t n)
 	}
 }
 
-static void put_script_text(FILE *f, const char *s, size_t n)
+void html_put_script_text(FILE *f, const char *s, size_t n)
 {
 	for (size_t i = 0; i < n; i++) {
 		if (s[i] == '<' && i + 1 < n && s[i + 1] == '/') {
@@ -71,7 +72,7 @@ int html_write(FILE *f, const char *title, const char *data, size_t len)
 	      "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
 	      "<meta name=\"generator\" content=\"stallscope " STALLSCOPE_VERSION "\">\n<title>",
 	      f);
-	put_escaped(f, title);
+	html_put_escaped(f, title);
 	fputs("</title>\n<style>\n", f);
 	fwrite(ss_html_uplot_css, 1, ss_html_uplot_css_len, f);
 	fputs("\n", f);
@@ -80,18 +81,18 @@ int html_write(FILE *f, const char *title, const char *data, size_t len)
 	      "(this page needs JavaScript and a browser with DecompressionStream: "
 	      "Chromium 80, Firefox 113 or later)</p></div>\n"
 	      "<script type=\"application/json\" id=\"ss-data\">", f);
-	put_script_json(f, data, len);
+	html_put_script_json(f, data, len);
 	fputs("</script>\n<script type=\"text/plain\" id=\"ss-metrics-md\">", f);
-	put_script_text(f, (const char *)ss_html_metrics_md, ss_html_metrics_md_len);
+	html_put_script_text(f, (const char *)ss_html_metrics_md, ss_html_metrics_md_len);
 	fputs("</script>\n<script>\n/* uPlot (https://github.com/leeoniya/uPlot), vendored "
 	      "from the npm registry; its licence:\n", f);
-	put_script_text(f, (const char *)ss_html_uplot_license, ss_html_uplot_license_len);
+	html_put_script_text(f, (const char *)ss_html_uplot_license, ss_html_uplot_license_len);
 	fputs("*/\n", f);
-	put_script_text(f, (const char *)ss_html_uplot_js, ss_html_uplot_js_len);
+	html_put_script_text(f, (const char *)ss_html_uplot_js, ss_html_uplot_js_len);
 	fputs("\n</script>\n<script>\n", f);
-	put_script_text(f, (const char *)ss_html_flame_js, ss_html_flame_js_len);
+	html_put_script_text(f, (const char *)ss_html_flame_js, ss_html_flame_js_len);
 	fputs("\n", f);
-	put_script_text(f, (const char *)ss_html_page_js, ss_html_page_js_len);
+	html_put_script_text(f, (const char *)ss_html_page_js, ss_html_page_js_len);
 	fputs("\n</script>\n</body>\n</html>\n", f);
 	return ferror(f) ? -EIO : 0;
 }

@@ -42,7 +42,7 @@ static int stall_kind(const char *m)
 
 struct hrun {
 	long long id;
-	char *rig, *build, *started;
+	char *rig, *build, *started, *rundir;
 	size_t b, r;			/* indices into builds, rigs */
 };
 
@@ -99,10 +99,12 @@ static int take_run(const struct db_run *run, void *ctx)
 	r->rig = strdup(run->rig);
 	r->build = strdup(run->build);
 	r->started = strdup(run->started ? run->started : "");
-	if (!r->rig || !r->build || !r->started) {
+	r->rundir = o->keep_runs ? strdup(run->rundir ? run->rundir : "") : NULL;
+	if (!r->rig || !r->build || !r->started || (o->keep_runs && !r->rundir)) {
 		free(r->rig);
 		free(r->build);
 		free(r->started);
+		free(r->rundir);
 		return -ENOMEM;
 	}
 	c->n++;
@@ -165,10 +167,12 @@ static int series_of(struct collect *c, size_t rig, const char *metric, const do
 	s = &h->series[h->nseries++];
 	*s = (struct history_series){ .rig = h->rigs[rig], .metric = metric };
 	s->builds = calloc(h->nbuilds + 1, sizeof(*s->builds));
-	if (!s->builds) {
+	if (!s->builds || (o->keep_runs && !(s->values = malloc((c->n + 1) * sizeof(double))))) {
 		r = -ENOMEM;
 		goto out;
 	}
+	for (size_t i = 0; o->keep_runs && i < c->n; i++)
+		s->values[i] = c->runs[i].r == rig && have[i] ? v[i] : NAN;
 	/* the rig's runs with a value, by build (a counting sort): first[b] ..
 	 * first[b + 1] in byb */
 	first = calloc(h->nbuilds + 2, sizeof(*first));
@@ -195,6 +199,7 @@ static int series_of(struct collect *c, size_t rig, const char *metric, const do
 		if (!n)
 			continue;
 		hb->build = h->builds[b];
+		hb->index = b;
 		hb->runs = n;
 		hb->median = median(tmp, n);
 		hb->ci = signif_median_ci(tmp, n, 0.95, &hb->lo, &hb->hi) == 0;
@@ -319,6 +324,7 @@ int history_compute(struct db *db, const struct history_opts *o, struct history 
 				free(x->rig);
 				free(x->build);
 				free(x->started);
+				free(x->rundir);
 				continue;
 			}
 			x->b = (size_t)b;
@@ -328,6 +334,20 @@ int history_compute(struct db *db, const struct history_opts *o, struct history 
 		c.n = k;
 	}
 	h->runs = c.n;
+	if (o->keep_runs) {
+		h->runv = calloc(c.n + 1, sizeof(*h->runv));
+		if (!h->runv) {
+			r = -ENOMEM;
+			goto out;
+		}
+		for (size_t i = 0; i < c.n; i++) {
+			h->runv[i] = (struct history_run){ .id = c.runs[i].id, .rig = c.runs[i].r,
+							   .build = c.runs[i].b,
+							   .rundir = c.runs[i].rundir,
+							   .started = c.runs[i].started };
+			c.runs[i].rundir = c.runs[i].started = NULL;
+		}
+	}
 	for (size_t i = 0; i < c.n; i++)
 		ids[i] = c.runs[i].id;
 	for (char *const *m = o->metrics; *m; m++)
@@ -359,6 +379,7 @@ out:
 		free(c.runs[i].rig);
 		free(c.runs[i].build);
 		free(c.runs[i].started);
+		free(c.runs[i].rundir);
 	}
 	free(c.runs);
 	free(ids);
@@ -383,7 +404,13 @@ void history_free(struct history *h)
 	for (size_t i = 0; i < h->nseries; i++) {
 		free(h->series[i].builds);
 		free(h->series[i].cps);
+		free(h->series[i].values);
 	}
+	for (size_t i = 0; h->runv && i < h->runs; i++) {
+		free(h->runv[i].rundir);
+		free(h->runv[i].started);
+	}
+	free(h->runv);
 	free(h->series);
 	for (size_t i = 0; i < h->nbuilds; i++)
 		free(h->builds[i]);

@@ -31,6 +31,7 @@ struct history_opts {
 	char *const *order;		/* builds in order (NULL-terminated); NULL: first runs' */
 	char *const *metrics;		/* NULL-terminated */
 	struct ediv_opts ed;
+	bool keep_runs;			/* fill history.runv and each series' values */
 };
 
 /* Which way a metric gets worse: +1 higher (frame times, stalls), -1 lower
@@ -54,6 +55,7 @@ struct history_cp {
 
 struct history_build {
 	const char *build;
+	size_t index;			/* in history.builds */
 	size_t runs;			/* runs with a value */
 	double median, lo, hi;		/* lo..hi: the 95 % CI (ci), else min..max */
 	bool ci;
@@ -65,8 +67,17 @@ struct history_series {
 	size_t nbuilds;
 	struct history_cp *cps;
 	size_t ncps;
+	double *values;			/* keep_runs: by run (history.runv), NaN for
+					 * no value and for the runs of other rigs */
 	bool too_few;			/* fewer builds than two segments need */
 	bool newest_worse;		/* the newest build is in a worse segment */
+};
+
+/* A run counted (keep_runs), in the order of their start. */
+struct history_run {
+	long long id;
+	size_t rig, build;		/* indices into history.rigs, builds */
+	char *rundir, *started;
 };
 
 struct history {
@@ -77,6 +88,7 @@ struct history {
 	char **rigs;
 	size_t nrigs;
 	size_t runs;			/* runs used */
+	struct history_run *runv;	/* keep_runs: those runs (runs of them) */
 	size_t no_build, interfered, failed, unordered;	/* runs left out */
 };
 
