@@ -2,6 +2,7 @@
 /* strbuf.c: the growable string of strbuf.h. */
 #include <errno.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -28,11 +29,14 @@ void sb_release(struct strbuf *sb)
 
 int sb_grow(struct strbuf *sb, size_t extra)
 {
-	size_t need = sb->len + extra + 1, n;
+	size_t need, n;
 	char *p;
 
-	if (need < sb->len)
+	/* len + extra + 1 must not wrap (extra = SIZE_MAX wrapped to len
+	 * exactly, and "grew" nothing) */
+	if (extra > SIZE_MAX - 1 - sb->len)
 		return -ENOMEM;
+	need = sb->len + extra + 1;
 	if (need <= sb->alloc)
 		return 0;
 	n = sb->alloc ? sb->alloc : 64;

@@ -7,9 +7,12 @@
 # A list of a FIFO, /dev/zero and a link: the fetch ends at once (under
 # `timeout`) and reads nothing; /dev/zero alone: nothing read from it; a
 # link to a file whose pages were dropped: not followed, nothing read; the
-# list file itself a FIFO: an error naming it, not a hang.
+# list file itself a FIFO: an error naming it, not a hang. The scratch
+# directory is under /var/tmp (a disk, where /tmp may be tmpfs); where that
+# is not on a disk either, the link case cannot drop its target's pages:
+# the other cases run, then the test skips (77), saying so.
 set -u
-T=$(mktemp -d)
+T=$(mktemp -d /var/tmp/ss-e2e-pfh.XXXXXX)
 trap 'rm -rf "$T"' EXIT
 cd "$T" || exit 1
 fail=0
@@ -58,7 +61,7 @@ grep -q "read 0.0 MB from 0 files" fetch.out || no "fetch read the device node /
 # a link to a regular file whose pages are not in memory: not followed,
 # so not read (where the pages can be dropped: not on tmpfs)
 case $(stat -f -c %T "$T") in
-tmpfs | ramfs | overlayfs) echo "note: '$T' is not on a disk: the link's target cannot be dropped" ;;
+tmpfs | ramfs | overlayfs) nodisk="'$T' is not on a disk: the link's target cannot be dropped, that case was not judged" ;;
 *)
 	python3 -c 'import os, sys; fd = os.open(sys.argv[1], os.O_RDONLY); os.fsync(fd); os.posix_fadvise(fd, 0, 0, os.POSIX_FADV_DONTNEED)' data
 	fetch_with "$T/link"
@@ -76,5 +79,6 @@ rc=$?
 [ $rc = 1 ] && grep -q "'$list' is not a regular file (a FIFO)" show.out ||
 	no "prefetch show of a list that is a FIFO: exit $rc: $(cat show.out)"
 
+[ $fail = 0 ] && [ -n "${nodisk:-}" ] && { echo "skip: $nodisk"; exit 77; }
 [ $fail = 0 ] && echo "ok: fetch opens regular files only; a FIFO, a device and a link are not read"
 exit $fail

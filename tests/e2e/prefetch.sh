@@ -128,7 +128,8 @@ if [ -x "$NB" ] && command -v xvfb-run >/dev/null; then
 		fail "the fetch read nothing back: $(cat nbfetch.out)"
 	cat nbfetch.out
 else
-	echo "note: no neverball or xvfb-run: the real game is left out"
+	# scripts/deps.sh installs both: the checks below run, then it fails
+	nonb="no $NB or xvfb-run (scripts/deps.sh: neverball, xvfb): the real game was not checked"
 fi
 
 "$SS_BIN" prefetch forget ./game.sh >/dev/null || fail "forget"
@@ -136,4 +137,5 @@ fi
 [ $? = 1 ] && grep -q "no prefetch list" gone.out || fail "after forget: $(cat gone.out)"
 "$SS_BIN" prefetch fetch --io be9 ./game.sh >/dev/null 2>&1
 [ $? = 2 ] || fail "--io be9 is a usage error"
+[ -n "${nonb:-}" ] && fail "$nonb"
 echo "ok"

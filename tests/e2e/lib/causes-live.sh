@@ -29,6 +29,23 @@ on_disk() {
 	esac
 }
 
+# use_disk_dir: sets STALL_DIR, where the fake game keeps its files (the io
+# and disk stalls' file must be on a disk), to $T when the build tree is on
+# a disk, else to a new directory under the first of $SS_SRC, /var/tmp and
+# $HOME that is (removed at exit). Returns 1, STALL_DIR empty, where none is.
+STALL_DIR=
+use_disk_dir() {
+	local base
+	if on_disk "$T"; then STALL_DIR=$T; return 0; fi
+	for base in "${SS_SRC:-}" /var/tmp "${HOME:-}"; do
+		[ -n "$base" ] && [ -d "$base" ] && on_disk "$base" || continue
+		STALL_DIR=$(mktemp -d "$base/ss-e2e-disk.XXXXXX") || continue
+		CLEANUP="${CLEANUP:+$CLEANUP; }rm -rf '$STALL_DIR'"
+		return 0
+	done
+	return 1
+}
+
 # steal_ticks: the CPU time the host took from this VM so far (/proc/stat's
 # steal, in USER_HZ ticks); 0 where the kernel does not count it.
 steal_ticks() { awk '$1 == "cpu" { print $9 + 0; exit }' /proc/stat 2>/dev/null || echo 0; }
@@ -65,7 +82,7 @@ check_once() {
 	done
 	# shellcheck disable=SC2086
 	"$SS_BIN" record -q ${RECORD_ARGS:-} -o "$T/run" -- "$FAKEGAME" --seconds "$seconds" \
-		--dir "$T" $args \
+		--dir "${STALL_DIR:-$T}" $args \
 		>"$T/record.out" 2>&1 || { echo "FAIL: record: $(tail -5 "$T/record.out")"; return 1; }
 	"$SS_BIN" stalls --json --warmup 0 "$T/run" >"$T/stalls.json" 2>"$T/stalls.err" ||
 		{ echo "FAIL: stalls: $(cat "$T/stalls.err")"; return 1; }
