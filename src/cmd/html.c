@@ -350,13 +350,17 @@ static void reasons_data(struct json *j, const struct analysis *a)
 		sb_reset(&why);
 		sb_reset(&todo);
 		sb_adds(&why, "no frames: nothing to plot or count");
-		if (fsrc && !strcmp(fsrc, "none"))
+		if (a->rec && a->rec->ndamage)
+			sb_adds(&why, " (none could be read: the damage above)");
+		else if (fsrc && !strcmp(fsrc, "none"))
 			sb_adds(&why, " (recorded with --frames none)");
 		else if (a->frames_note && !try)
 			sb_addf(&why, " (%s)", a->frames_note);
 		else if (!a->rec)
 			sb_adds(&why, " in the frame log");
-		if (try)
+		if (a->rec && a->rec->ndamage)
+			;	/* the damage's line says what to do */
+		else if (try)
 			sb_addf(&todo, "t%s", try + 1);
 		else if (fsrc && !strcmp(fsrc, "none"))
 			sb_adds(&todo, "record it again without --frames none");
