@@ -194,9 +194,10 @@ function drawPlot(box, run, x, y, view) {
 	return u;
 }
 
-// A waker's name without its thread number: "llvmpipe-1" is llvmpipe's 1.
+// A waker's name without its thread number: "llvmpipe-1" is "llvmpipe-"
+// and 1, "migration/0" "migration/" and 0.
 function wakerParts(comm) {
-	const m = /^(.*?[^0-9])-?([0-9]+)$/.exec(comm);
+	const m = /^(.*[^0-9])([0-9]+)$/.exec(comm);
 	return m ? [m[1], m[2]] : [comm, null];
 }
 
@@ -216,7 +217,7 @@ function groupIntervals(iv) {
 	}
 	return [...groups.values()].sort((a, b) => b.ms - a.ms).map((g) => {
 		g.nums.sort((a, b) => a - b);
-		const who = g.waker === null ? "" : ", woken by " + g.waker + (g.nums.length ? "-" + g.nums.join("/") : "");
+		const who = g.waker === null ? "" : ", woken by " + g.waker + g.nums.join("/");
 		g.text = g.kind + (g.n > 1 ? " x" + g.n : "") + ", " + fmt(g.ms, 1) + " ms" +
 			(g.sys.size === 1 ? " in " + [...g.sys][0] : "") + who;
 		return g;
