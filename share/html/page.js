@@ -312,6 +312,7 @@ function causeBars(run) {
 	const parts = [["window", cc.window, run.window ? null : "the window is empty (see the top)"],
 		["warm-up", cc.warm, run.warm_none || (cc.warm ? null : "unknown")]];
 	const totals = parts.map(([, v]) => sum(v));
+	const top = Math.max(0, ...parts.flatMap(([, v, why]) => why || !v ? [] : v.map((x) => x || 0)));
 	const head = el("tr", {}, el("th", { text: "cause" }), ...parts.map(([name, , why], i) =>
 		el("th", { text: name + (why ? "" : " (" + fmt(totals[i], 3) + " s)") })));
 	const tb = el("tbody");
@@ -321,7 +322,7 @@ function causeBars(run) {
 				const x = v ? v[k] : null;
 				if (why || x === null) return el("td", { class: "ss-bar-cell", text: "-", title: why || "unknown" });
 				return el("td", { class: "ss-bar-cell" }, el("span", { class: "ss-bar-fill", style: "width:" +
-					(totals[i] > 0 ? 120 * x / totals[i] : 0) + "px;background:" +
+					(top > 0 ? 160 * x / top : 0) + "px;background:" +
 					(CAUSE_COLORS[c === "other" ? "fault" : c]) }), fmt(x, 3) + " s");
 			})));
 	});
