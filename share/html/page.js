@@ -194,6 +194,75 @@ function drawPlot(box, run, x, y, view) {
 	return u;
 }
 
+// A waker's name without its thread number: "llvmpipe-1" is "llvmpipe-"
+// and 1, "migration/0" "migration/" and 0.
+function wakerParts(comm) {
+	const m = /^(.*[^0-9])([0-9]+)$/.exec(comm);
+	return m ? [m[1], m[2]] : [comm, null];
+}
+
+// Exact intervals (html.c's "iv") grouped by kind and waker, the most
+// milliseconds first: "futex x7, 31.6 ms, woken by llvmpipe-0/1".
+function groupIntervals(iv) {
+	const groups = new Map();
+	for (const v of iv || []) {
+		const [base, num] = v.waker ? wakerParts(v.waker) : [null, null];
+		const key = v.kind + "\n" + base;
+		let g = groups.get(key);
+		if (!g) groups.set(key, g = { kind: v.kind, waker: base, nums: [], n: 0, ms: 0, sys: new Set() });
+		g.n++;
+		g.ms += v.ms;
+		if (v.sys) g.sys.add(v.sys + (v.file ? "(" + v.file + ")" : ""));
+		if (num !== null && !g.nums.includes(num)) g.nums.push(num);
+	}
+	return [...groups.values()].sort((a, b) => b.ms - a.ms).map((g) => {
+		g.nums.sort((a, b) => a - b);
+		const who = g.waker === null ? "" : ", woken by " + g.waker + g.nums.join("/");
+		g.text = g.kind + (g.n > 1 ? " x" + g.n : "") + ", " + fmt(g.ms, 1) + " ms" +
+			(g.sys.size === 1 ? " in " + [...g.sys][0] : "") + who;
+		return g;
+	});
+}
+
+// The stall's evidence: its first clause (the state, syscall and file; the
+// counter that bears on the cause; the longest exact interval), and the
+// rest (every clause, the intervals grouped, each interval in words) opened
+// by a click on "more".
+function evidenceCell(s) {
+	const cl = s.ev_clauses || [s.evidence];
+	const iv = s.iv || [];
+	const longest = iv.reduce((a, v) => (!a || v.ms > a.ms ? v : a), null);
+	const head = [cl[0]];
+	if (s.ev_top > 0) head.push(cl[s.ev_top]);
+	if (longest) head.push("longest " + longest.kind + " " + fmt(longest.ms, 1) + " ms" +
+		(longest.waker ? ", woken by " + longest.waker : ""));
+	if (s.warm) head.push("in the warm-up");
+	if (!s.play) head.push("in a reload segment");
+	const rest = el("div", { class: "ss-ev-rest", hidden: "" });
+	const others = cl.filter((c, i) => i > 0 && i !== s.ev_top);
+	for (const c of others) rest.append(el("div", { class: "ss-ev-clause", text: c }));
+	const groups = groupIntervals(iv);
+	if (groups.length) {
+		rest.append(el("div", { class: "ss-ev-sub", text: "exact intervals, by kind and waker:" }));
+		for (const g of groups) rest.append(el("div", { class: "ss-ev-group", text: g.text }));
+	}
+	for (const t of s.intervals) rest.append(el("div", { class: "ss-ev-iv", text: t }));
+	const more = s.intervals_all - Math.max(iv.length, s.intervals.length);
+	if (more > 0) rest.append(el("div", { class: "ss-ev-iv", text: more + " more intervals" }));
+	const td = el("td", { class: "ss-ev" }, el("span", { class: "ss-ev-head", text: head.join("; ") }));
+	if (rest.childNodes.length) {
+		const btn = el("button", { class: "ss-ev-more", type: "button", text: "more", title: "the rest of the evidence" });
+		btn.addEventListener("click", (e) => {
+			e.stopPropagation();
+			rest.hidden = !rest.hidden;
+			btn.textContent = rest.hidden ? "more" : "less";
+		});
+		td.append(" ", btn, rest);
+	}
+	return td;
+}
+window.ssGroupIntervals = groupIntervals;
+
 function stallTable(run, view) {
 	// the API call column where a stall sat in a timed call ("in glLinkProgram 281.0 ms")
 	const api = run.stalls.some((s) => s.api);
@@ -208,8 +277,7 @@ function stallTable(run, view) {
 			el("td", { text: fmt(100 * s.share, 0) }),
 			el("td", { text: s.second ? s.second + " " + fmt(100 * s.second_share, 0) + " %" : "-" }),
 			api ? el("td", { class: "ss-api", text: s.api || "-" }) : null,
-			el("td", { class: "ss-ev", text: s.evidence + (s.intervals.length ? "; exact: " + s.intervals.join("; ") : "") +
-				(s.warm ? "; in the warm-up" : "") + (s.play ? "" : "; in a reload segment") }));
+			evidenceCell(s));
 		tr.addEventListener("click", () => view.select(s, true));
 		s._row = tr;
 		return tr;
@@ -231,23 +299,37 @@ function stallTable(run, view) {
 	return el("table", { class: "ss-table ss-stalls" }, thead, tbody);
 }
 
+// Stall seconds by cause: the window's and the warm-up's, side by side, so
+// that stalls drawn in the warm-up are counted somewhere on the page.
 function causeBars(run) {
-	const v = Object.fromEntries(run.metrics.map((m) => [m[0], m[1]]));
-	const cols = ["disk", "swap", "reclaim", "gpu", "cpu", "io", "wait", "other"];
-	const total = cols.reduce((a, c) => a + (v["stall_" + c + "_s"] || 0), 0);
-	const box = el("div", { class: "ss-bars" }, el("h3", { text: "stall seconds by cause (the window)" }));
-	if (!(total > 0)) {
-		box.append(el("p", { text: run.has_samples ? "no stall seconds in the window" :
-			"no samples: causes need a run directory's record" }));
+	const cc = run.cause_cols;
+	const box = el("div", { class: "ss-bars" }, el("h3", { text: "stall seconds by cause (the window and the warm-up)" }));
+	if (!run.has_samples) {
+		box.append(el("p", { text: "no samples: causes need a run directory's record" }));
 		return box;
 	}
-	for (const c of cols) {
-		const s = v["stall_" + c + "_s"] || 0;
-		box.append(el("div", { class: "ss-bar" }, el("span", { class: "ss-bar-name", text: c }),
-			el("span", { class: "ss-bar-fill", style: "width:" + (60 * s / total) + "%;background:" +
-				(CAUSE_COLORS[c === "other" ? "fault" : c]) }),
-			el("span", { text: fmt(s, 3) + " s" })));
-	}
+	const sum = (v) => v ? v.reduce((a, x) => a + (x || 0), 0) : null;
+	const parts = [["window", cc.window, run.window ? null : "the window is empty (see the top)"],
+		["warm-up", cc.warm, run.warm_none || (cc.warm ? null : "unknown")]];
+	const totals = parts.map(([, v]) => sum(v));
+	const top = Math.max(0, ...parts.flatMap(([, v, why]) => why || !v ? [] : v.map((x) => x || 0)));
+	const head = el("tr", {}, el("th", { text: "cause" }), ...parts.map(([name, , why], i) =>
+		el("th", { text: name + (why ? "" : " (" + fmt(totals[i], 3) + " s)") })));
+	const tb = el("tbody");
+	cc.names.forEach((c, k) => {
+		tb.append(el("tr", { class: "ss-bar-row", "data-cause": c }, el("td", { class: "ss-bar-name", text: c }),
+			...parts.map(([, v, why], i) => {
+				const x = v ? v[k] : null;
+				if (why || x === null) return el("td", { class: "ss-bar-cell", text: "-", title: why || "unknown" });
+				return el("td", { class: "ss-bar-cell" }, el("span", { class: "ss-bar-fill", style: "width:" +
+					(top > 0 ? 160 * x / top : 0) + "px;background:" +
+					(CAUSE_COLORS[c === "other" ? "fault" : c]) }), fmt(x, 3) + " s");
+			})));
+	});
+	box.append(el("table", { class: "ss-table ss-bars-table" }, el("thead", {}, head), tb));
+	if (parts.every(([, v, why], i) => why || !(totals[i] > 0)))
+		box.append(el("p", { class: "ss-help", text: parts.map(([name, , why], i) => name + ": " +
+			(why || "no stall seconds")).join("; ") }));
 	return box;
 }
 
@@ -380,19 +462,72 @@ function kvTable(rows, docs) {
 	return el("table", { class: "ss-table ss-kv" }, tb);
 }
 
+// Why the run's numbers are missing or left out, each with what to do
+// (html.c's reasons: failed, damaged, no frames, an empty window), then the
+// other warnings; one line each, above the plot. The notes at the bottom
+// say the rest.
+function reasonsBox(run) {
+	const box = el("div", { class: "ss-reasons" });
+	for (const r of run.reasons || [])
+		box.append(el("p", { class: "ss-warn ss-reason", "data-kind": r.kind }, "!! " + r.why,
+			r.todo ? "; " + r.todo + (r.cmd ? ": " : "") : r.cmd ? ": " : "",
+			r.cmd ? el("code", { class: "ss-cmd", text: r.cmd }) : null));
+	const warn = [];
+	if (run.frames.n && run.frames_note) warn.push(run.frames_note);
+	if (run.interfered === 1) warn.push("INTERFERED: " + (run.interference || "the watcher saw interference"));
+	if (!run.has_samples) warn.push("no samples: the stalls have no causes (a frame log, or a record without samples)");
+	for (const w of warn) box.append(el("p", { class: "ss-warn", text: "!! " + w }));
+	return box;
+}
+
+// Why metric NAME is "-": the note that names it ("a, b, stall_*_s: why").
+function noteFor(notes, name) {
+	for (const n of notes || []) {
+		const i = n.indexOf(": ");
+		if (i < 0) continue;
+		const cols = n.slice(0, i).split(", ");
+		if (cols.some((c) => c === name || (c.includes("*") &&
+			new RegExp("^" + c.replace(/\*/g, "[a-z]+") + "$").test(name)))) return n.slice(i + 2);
+	}
+	return null;
+}
+
+// The metrics: the window's beside the warm-up's (html.c's metrics_warm:
+// the same metrics with the warm-up as the window). A warm-up metric
+// (stalls_warm, ...) sits in the warm-up column alone; the load's span both.
+function metricsTable(run, docs) {
+	const warm = run.metrics_warm;
+	const tb = el("tbody");
+	const cell = (v, d, why) => v === null ? el("td", { class: "ss-m-none", text: "-", title: why || "" })
+		: el("td", { text: fmt(v, d) });
+	run.metrics.forEach(([name, v, unit], i) => {
+		const d = v !== null && Number.isInteger(v) ? 0 : 3;
+		let cells;
+		if (name.startsWith("load_"))
+			cells = [el("td", { colspan: 2, class: "ss-m-load", text: v === null ? "-" : fmt(v, d),
+				title: "the load, before the first frame" + (v === null ? ": " + (noteFor(run.notes, name) || "") : "") })];
+		else if (name.includes("warm"))
+			cells = [el("td", { class: "ss-m-na", title: "a warm-up metric (the warm-up column)" }),
+				cell(v, d, noteFor(run.notes, name))];
+		else
+			cells = [cell(v, d, noteFor(run.notes, name) || (run.window ? "" : "the window is empty (see the top)")),
+				warm ? cell(warm[i], warm[i] !== null && Number.isInteger(warm[i]) ? 0 : 3,
+					(noteFor(run.notes_warm, name) || "").replace(/the window/g, "the warm-up"))
+					: el("td", { class: "ss-m-none", text: "-", title: run.warm_none || "" })];
+		tb.append(el("tr", { class: "ss-metric", "data-metric": name },
+			el("td", { text: name, title: docs[name] || "" }), ...cells, el("td", { text: unit || "" })));
+	});
+	return el("table", { class: "ss-table ss-kv ss-metrics" }, el("thead", {}, el("tr", {},
+		el("th", { text: "metric" }), el("th", { text: "window" }), el("th", { text: "warm-up" }), el("th", { text: "unit" }))), tb);
+}
+
 async function drawRun(app, run, docs, view) {
 	const sec = el("section", { class: "ss-run" });
 	app.append(sec);
 	sec.append(el("h2", { text: (run.program || run.source) + (run.variant ? " [" + run.variant + "]" : "") }),
 		el("p", { class: "ss-src", text: run.source + " (" + run.format + "); " + run.frames.n + " frames, " +
 			run.samples + " samples" + (run.split ? "; causes by " + (run.split === "exact" ? "exact time" : "samples") : "") }));
-	const warn = [];
-	if (!run.frames.n) warn.push("no frames: nothing to plot" + (run.frames_note ? " (" + run.frames_note + ")" : ""));
-	else if (run.frames_note) warn.push(run.frames_note);
-	if (run.failure) warn.push("this run failed: " + run.failure);
-	if (run.interfered === 1) warn.push("INTERFERED: " + (run.interference || "the watcher saw interference"));
-	if (!run.has_samples) warn.push("no samples: the stalls have no causes (a frame log, or a record without samples)");
-	for (const w of warn) sec.append(el("p", { class: "ss-warn", text: "!! " + w }));
+	sec.append(reasonsBox(run));
 	const gaps = await decodeGaps(run.frames);
 	const x = new Float64Array(gaps.length), y = new Float64Array(gaps.length);
 	let t = run.frames.n ? run.frames.first_end_s - gaps[0] * 1e-5 : 0;
@@ -424,7 +559,8 @@ async function drawRun(app, run, docs, view) {
 	const dist = el("div", { class: "ss-dist" });
 	sec.append(dist);
 	distribution(dist, y);
-	sec.append(el("h3", { text: "metrics (hover a name for its definition)" }), kvTable(run.metrics, docs));
+	sec.append(el("h3", { text: "metrics: the window and the warm-up (hover a name for its definition, a - for why)" }),
+		metricsTable(run, docs));
 	const ini = Object.fromEntries(run.ini);
 	const facts = ["program", "argv", "kernel", "cpus", "exact", "exact_reason", "frame_source",
 		"frame_thread", "end", "exit_status", "duration_recorded_s"].filter((k) => k in ini)

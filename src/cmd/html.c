@@ -148,8 +148,294 @@ static void metrics_data(struct json *j, const struct analysis *a)
 	json_arr_end(j);
 }
 
-static void stall_data(struct json *j, const struct rec *rec, const struct stall_item *s,
-		       bool warm)
+/* The clause of the evidence that bears on the stall's cause, the largest
+ * of its kind (disk reads for disk and io, major faults or memory pressure
+ * for swap, reclaim and fault, run and runq for cpu and runq), else the
+ * one with the most milliseconds; -1 when there is none but the state. */
+static int top_clause(const struct stall_item *s, const struct stall_clause *cl, size_t n)
+{
+	static const enum stall_clause_kind disk[] = { SC_DISK, SC_FAULTS, SC_PRESSURE };
+	static const enum stall_clause_kind mem[] = { SC_FAULTS, SC_PRESSURE, SC_DISK, SC_VM };
+	static const enum stall_clause_kind cpu[] = { SC_RUN, SC_LATE };
+	const enum stall_clause_kind *want = NULL;
+	size_t nwant = 0;
+	int best = -1;
+
+	switch (s->v.cause) {
+	case CAUSE_DISK:
+	case CAUSE_IO:
+		want = disk, nwant = sizeof(disk) / sizeof(disk[0]);
+		break;
+	case CAUSE_SWAP:
+	case CAUSE_RECLAIM:
+	case CAUSE_FAULT:
+		want = mem, nwant = sizeof(mem) / sizeof(mem[0]);
+		break;
+	case CAUSE_CPU:
+	case CAUSE_RUNQ:
+		want = cpu, nwant = sizeof(cpu) / sizeof(cpu[0]);
+		break;
+	default:
+		break;
+	}
+	for (size_t w = 0; w < nwant && best < 0; w++)
+		for (size_t k = 1; k < n; k++)
+			if (cl[k].kind == want[w] && (best < 0 || cl[k].size > cl[best].size))
+				best = (int)k;
+	/* else the most milliseconds (run, pressure, a late wake-up) */
+	for (size_t k = 1; k < n && best < 0; k++)
+		if ((cl[k].kind == SC_RUN || cl[k].kind == SC_PRESSURE || cl[k].kind == SC_LATE) &&
+		    cl[k].size > 0)
+			best = (int)k;
+	for (size_t k = 1; best >= 0 && k < n; k++)
+		if (cl[k].kind == cl[best].kind && cl[k].size > cl[best].size)
+			best = (int)k;
+	return best;
+}
+
+/* The evidence: `stalls`' line, its clauses and which of them the stall
+ * table shows beside the state ("ev_top"). */
+static void evidence_data(struct json *j, const struct stall_item *s)
+{
+	struct stall_clause cl[CAUSE_EV_MAX * 4];
+	struct strbuf sb = STRBUF_INIT;
+	size_t n = stall_evidence_clauses(&sb, &s->e, 3, cl, sizeof(cl) / sizeof(cl[0]));
+
+	if (n > sizeof(cl) / sizeof(cl[0]))
+		n = sizeof(cl) / sizeof(cl[0]);
+	json_kstr(j, "evidence", sb.buf);
+	json_key(j, "ev_clauses");
+	json_arr_begin(j);
+	for (size_t k = 0; k < n && sb.buf; k++)
+		json_strn(j, sb.buf + cl[k].off, cl[k].len);
+	json_arr_end(j);
+	json_kint(j, "ev_top", top_clause(s, cl, n));
+	sb_release(&sb);
+}
+
+#define HTML_INTERVALS 64	/* exact intervals of a stall the page groups */
+
+/* Every exact interval of the stall (up to HTML_INTERVALS), in short: its
+ * class, milliseconds, syscall and file, waker, innermost kernel function;
+ * the page groups them by class and waker. */
+static void intervals_data(struct json *j, const struct causes *c, const struct rec *r,
+			   const struct stall_item *s)
+{
+	const struct rec_interval *iv[HTML_INTERVALS];
+	double an = (double)s->t0_ns + s->t_s * 1e9, bn = an + s->ms * 1e6;
+	size_t n = causes_exact_intervals(c, an <= 0 ? 0 : (uint64_t)an, bn <= 0 ? 0 : (uint64_t)bn,
+					  iv, HTML_INTERVALS);
+
+	json_key(j, "iv");
+	json_arr_begin(j);
+	for (size_t k = 0; k < n && k < HTML_INTERVALS; k++) {
+		const char *cls = exact_class_name(iv[k]->cls), *st = rec_str(r, iv[k]->stack);
+		const char *sys = iv[k]->syscall >= 0 ?
+			cause_syscall_name(rec_meta_get(r, "syscall_abi"), iv[k]->syscall) : NULL;
+
+		json_obj_begin(j);
+		json_kstr(j, "kind", cls ? cls : "?");
+		json_knumf(j, "ms", (double)(iv[k]->in_ns - iv[k]->out_ns) / 1e6, 3);
+		json_kstr(j, "sys", sys);
+		json_kstr(j, "file", iv[k]->fd_target ? rec_str(r, iv[k]->fd_target) : NULL);
+		json_kuint(j, "waker_tid", iv[k]->waker_tid);
+		json_kstr(j, "waker", iv[k]->waker_tid ? rec_str(r, iv[k]->waker_comm) : NULL);
+		if (*st) {
+			json_key(j, "at");
+			json_strn(j, st, strcspn(st, "\n"));
+		}
+		json_obj_end(j);
+	}
+	json_arr_end(j);
+}
+
+/* PATH as one shell word: as it is when it needs no quoting, else in
+ * single quotes. */
+static void sh_word(struct strbuf *sb, const char *path)
+{
+	if (*path && strspn(path, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+				"0123456789@%+=:,./_-") == strlen(path)) {
+		sb_adds(sb, path);
+		return;
+	}
+	sb_addc(sb, '\'');
+	for (const char *p = path; *p; p++) {
+		if (*p == '\'')
+			sb_adds(sb, "'\\''");
+		else
+			sb_addc(sb, *p);
+	}
+	sb_addc(sb, '\'');
+}
+
+/* Why A's window holds no frame though the run has frames, into WHY ("the
+ * run is 11.9 s, shorter than the 60 s warm-up"), and the command for a
+ * page of the whole run into TODO. Returns whether it is so. */
+static bool window_empty(const struct analysis *a, struct strbuf *why, struct strbuf *todo)
+{
+	const struct metrics_opts *o = &a->mo;
+	double last;
+
+	if (!a->f || !a->f->n || a->m.win_n)
+		return false;
+	last = a->f->t_s[a->f->n - 1] - a->m.origin_s;
+	if (isnan(o->from_s) && last <= o->warmup_s)
+		sb_addf(why, "the run is %.1f s, shorter than the %g s warm-up", last, o->warmup_s);
+	else if (last <= (isnan(o->from_s) ? o->warmup_s : o->from_s))
+		sb_addf(why, "the run is %.1f s and ends before the window's start (--from %g s)",
+			last, o->from_s);
+	else if (isnan(o->to_s))
+		sb_addf(why, "no frame ends in the window (from %g s)",
+			isnan(o->from_s) ? o->warmup_s : o->from_s);
+	else
+		sb_addf(why, "no frame ends in the window (%g s to %g s)",
+			isnan(o->from_s) ? o->warmup_s : o->from_s, o->to_s);
+	sb_adds(todo, "stallscope html --warmup 0 ");
+	if (o->stall_ms != 100.0)
+		sb_addf(todo, "--stall-ms %g ", o->stall_ms);
+	sh_word(todo, a->source);
+	return true;
+}
+
+/* One reason at the top of the run's section: KIND, what is missing or
+ * left out and why (WHY), what to do (TODO, maybe empty), the command that
+ * does it (CMD, maybe NULL). */
+static void reason(struct json *j, const char *kind, const char *why, const char *todo,
+		   const char *cmd)
+{
+	json_obj_begin(j);
+	json_kstr(j, "kind", kind);
+	json_kstr(j, "why", why);
+	json_kstr(j, "todo", todo && *todo ? todo : NULL);
+	json_kstr(j, "cmd", cmd);
+	json_obj_end(j);
+}
+
+/* The reasons the run's numbers are missing or left out, each with what to
+ * do: it failed, its record is damaged, it has no frames, its window is
+ * empty (the notes, at the bottom of the page, say the rest). */
+static void reasons_data(struct json *j, const struct analysis *a)
+{
+	static const char damaged[] = "the record is damaged";
+	struct strbuf why = STRBUF_INIT, todo = STRBUF_INIT;
+	const char *fsrc = a->ini ? runini_get(a->ini, "frame_source") : NULL;
+	bool nof = !a->f || !a->f->n;
+	struct stat st;
+
+	json_key(j, "reasons");
+	json_arr_begin(j);
+	/* analyse's failure is the damage alone when it starts with it */
+	if (a->failure && strncmp(a->failure, damaged, sizeof(damaged) - 1) &&
+	    !(nof && !strcmp(a->failure, "no frames were recorded"))) {
+		sb_addf(&why, "the run failed: %s; it is left out of medians", a->failure);
+		if (sb_add_path(&todo, a->source, "program.log") == 0 && stat(todo.buf, &st) == 0) {
+			sb_reset(&todo);
+			sb_adds(&todo, "the program's output: ");
+			(void)sb_add_path(&todo, a->source, "program.log");
+		} else {
+			sb_reset(&todo);
+		}
+		reason(j, "failed", why.buf, todo.buf, NULL);
+	}
+	if (a->rec && a->rec->ndamage) {
+		sb_reset(&why);
+		sb_addf(&why, "%s: %llu bytes in %zu place%s were lost; the frames across them are "
+			      "left out", damaged, (unsigned long long)a->rec->damaged_bytes,
+			a->rec->ndamage, a->rec->ndamage == 1 ? "" : "s");
+		reason(j, "damaged", why.buf,
+		       "record the run again for whole numbers (the notes say where the damage is)",
+		       NULL);
+	}
+	if (nof) {
+		const char *try = a->frames_note ? strstr(a->frames_note, "Try ") : NULL;
+
+		sb_reset(&why);
+		sb_reset(&todo);
+		sb_adds(&why, "no frames: nothing to plot or count");
+		if (a->rec && a->rec->ndamage)
+			sb_adds(&why, " (none could be read: the damage above)");
+		else if (fsrc && !strcmp(fsrc, "none"))
+			sb_adds(&why, " (recorded with --frames none)");
+		else if (a->frames_note && !try)
+			sb_addf(&why, " (%s)", a->frames_note);
+		else if (!a->rec)
+			sb_adds(&why, " in the frame log");
+		if (a->rec && a->rec->ndamage)
+			;	/* the damage's line says what to do */
+		else if (try)
+			sb_addf(&todo, "t%s", try + 1);
+		else if (fsrc && !strcmp(fsrc, "none"))
+			sb_adds(&todo, "record it again without --frames none");
+		else if (a->rec)
+			sb_adds(&todo, "record it with --frames hud:PATH (a HUD's or the program's "
+				       "frame log) or the marker API (stallscope.h)");
+		reason(j, "no_frames", why.buf, todo.buf, NULL);
+	}
+	sb_reset(&why);
+	sb_reset(&todo);
+	if (window_empty(a, &why, &todo)) {
+		sb_adds(&why, ", so the window is empty and its numbers are -");
+		reason(j, "window", why.buf, "a page of the whole run", todo.buf);
+	}
+	json_arr_end(j);
+	sb_release(&why);
+	sb_release(&todo);
+}
+
+/* The warm-up's metrics: metrics_compute with the warm-up as its window
+ * (the first frame's start to warmup_s later; the same frames as
+ * stalls_warm's), its cause columns from its stalls (cause_cols' warm);
+ * "warm_none" says why there are none. */
+static int metrics_warm_data(struct json *j, const struct analysis *a, const double *cols)
+{
+	struct metrics_opts o = a->mo;
+	struct metrics *mw;
+	const char *none = NULL;
+	int r;
+
+	if (!a->f || !a->f->n)
+		none = "the run has no frames";
+	else if (!(a->mo.warmup_s > 0))
+		none = "no warm-up (--warmup 0)";
+	else if (isnan(a->m.v[M_STALLS_WARM]))
+		none = "no frames in the warm-up";
+	json_kstr(j, "warm_none", none);
+	json_key(j, "metrics_warm");
+	if (none) {
+		json_null(j);
+		return 0;
+	}
+	mw = malloc(sizeof(*mw));
+	if (!mw)
+		return -ENOMEM;
+	o.warmup_s = 0;
+	o.from_s = NAN;
+	o.to_s = a->mo.warmup_s;
+	r = metrics_compute(a->f, &o, a->segs, a->nsegs,
+			    a->play_known ? NULL : "the reload rule could not say what is play", mw);
+	if (r < 0) {
+		free(mw);
+		return r;
+	}
+	for (int k = 0; k < CAUSE_COL_N; k++)
+		mw->v[M_STALL_DISK_S + k] = cols ? cols[k] : NAN;
+	metrics_note(mw, "stall_*_play_s: the page splits the warm-up's stalls by cause, not "
+			 "its play's%s", cols ? "" : "; stall_*_s: no samples to split them");
+	json_arr_begin(j);
+	for (int m = 0; m < M_COUNT; m++)
+		json_numf(j, mw->v[m], metric_descs[m].decimals + 1);
+	json_arr_end(j);
+	json_key(j, "notes_warm");
+	json_arr_begin(j);
+	for (size_t k = 0; k < mw->nnotes; k++)
+		json_str(j, mw->notes[k]);
+	json_arr_end(j);
+	free(mw);
+	return 0;
+}
+
+static void stall_data(struct json *j, const struct causes *c, const struct rec *rec,
+		       const struct stall_item *s, bool warm)
 {
 	struct strbuf sb = STRBUF_INIT;
 	const char *sub = stall_sub_short(s->v.sub);
@@ -165,8 +451,7 @@ static void stall_data(struct json *j, const struct rec *rec, const struct stall
 	json_knumf(j, "second_share", s->v.second_share, 4);
 	json_kbool(j, "play", s->play);
 	json_kbool(j, "warm", warm);
-	stall_evidence_text(&sb, &s->e, 3);
-	json_kstr(j, "evidence", sb.buf);
+	evidence_data(j, s);
 	json_key(j, "intervals");
 	json_arr_begin(j);
 	for (size_t k = 0; k < s->niv; k++) {
@@ -176,6 +461,8 @@ static void stall_data(struct json *j, const struct rec *rec, const struct stall
 	}
 	json_arr_end(j);
 	json_kuint(j, "intervals_all", s->niv_all);
+	if (c && s->niv_all)
+		intervals_data(j, c, rec, s);
 	sb_reset(&sb);
 	stall_api_text(&sb, s);
 	json_kstr(j, "api", sb.len ? sb.buf : NULL);
@@ -183,11 +470,52 @@ static void stall_data(struct json *j, const struct rec *rec, const struct stall
 	sb_release(&sb);
 }
 
-/* The stalls (the warm-up's, then the window's) and their stacks. */
+/* Stall seconds by cause column: the window's (report's stall_*_s) and
+ * the warm-up's (its stalls' splits summed, as causes_columns sums the
+ * window's); null where they are unknown (no samples, no warm-up frames). */
+static bool cause_cols_data(struct json *j, const struct analysis *a, const struct stall_item *warm,
+			    size_t nwarm, double *ret_warm)
+{
+	struct cause_split sum = { 0 };
+	bool known = a->rec && a->rec->nsamples && a->f && !isnan(a->m.v[M_STALLS_WARM]);
+
+	for (size_t k = 0; k < nwarm; k++)
+		for (int i = 0; i < SUB_N; i++)
+			sum.sub_s[i] += warm[k].split.sub_s[i];
+	json_key(j, "cause_cols");
+	json_obj_begin(j);
+	json_key(j, "names");
+	json_arr_begin(j);
+	for (int k = 0; k < CAUSE_COL_N; k++)
+		json_str(j, cause_col_name((enum cause_col)k));
+	json_arr_end(j);
+	json_key(j, "window");
+	json_arr_begin(j);
+	for (int k = 0; k < CAUSE_COL_N; k++)
+		json_numf(j, a->m.v[M_STALL_DISK_S + k], 3);
+	json_arr_end(j);
+	json_key(j, "warm");
+	if (known) {
+		json_arr_begin(j);
+		for (int k = 0; k < CAUSE_COL_N; k++) {
+			ret_warm[k] = cause_split_col(&sum, (enum cause_col)k);
+			json_numf(j, ret_warm[k], 3);
+		}
+		json_arr_end(j);
+	} else {
+		json_null(j);
+	}
+	json_obj_end(j);
+	return known;
+}
+
+/* The stalls (the warm-up's, then the window's), their stacks, and the
+ * stall seconds by cause of both. */
 static int stalls_data(struct json *j, const struct analysis *a)
 {
 	struct stall_item *win = NULL, *warm = NULL;
 	const struct stall_item **all = NULL;
+	struct causes *c = NULL;
 	size_t nwin = 0, nwarm = 0, n = 0;
 	int r = 0;
 
@@ -195,22 +523,31 @@ static int stalls_data(struct json *j, const struct analysis *a)
 	json_arr_begin(j);
 	if (a->rec && a->f) {
 		r = stall_list_build(a, &a->mo, &win, &nwin, &warm, &nwarm);
+		if (!r && causes_rec_exact(a->rec))
+			r = causes_new(a->rec, &c);	/* for the intervals */
 		all = r ? NULL : malloc((nwarm + nwin + 1) * sizeof(*all));
 		if (!r && !all)
 			r = -ENOMEM;
 		for (size_t k = 0; !r && k < nwarm; k++) {
-			stall_data(j, a->rec, &warm[k], true);
+			stall_data(j, c, a->rec, &warm[k], true);
 			all[n++] = &warm[k];
 		}
 		for (size_t k = 0; !r && k < nwin; k++) {
-			stall_data(j, a->rec, &win[k], false);
+			stall_data(j, c, a->rec, &win[k], false);
 			all[n++] = &win[k];
 		}
 	}
 	json_arr_end(j);
 	json_kstr(j, "split", !a->rec ? NULL : causes_rec_exact(a->rec) ? "exact" : "samples");
+	if (!r) {
+		double cols[CAUSE_COL_N];
+		bool known = cause_cols_data(j, a, warm, nwarm, cols);
+
+		r = metrics_warm_data(j, a, known ? cols : NULL);
+	}
 	if (!r)
 		r = html_stacks_data(j, a->rec, all, n);
+	causes_free(c);
 	free(all);
 	free(win);
 	free(warm);
@@ -271,6 +608,8 @@ static int run_data(struct json *j, const struct analysis *a)
 	else
 		json_kint(j, "interfered", a->interfered);
 	json_kstr(j, "interference", a->interference);
+	json_knumf(j, "frames_s", a->f && a->f->n ? a->f->t_s[a->f->n - 1] - a->m.origin_s : NAN, 3);
+	reasons_data(j, a);
 	if ((r = frames_data(j, a->f)) < 0)
 		return r;
 	segments_data(j, a);
@@ -307,7 +646,7 @@ static void default_output(int n, char *const *inputs, struct strbuf *out)
 
 int html_page(const struct analyse_opts *ao, char *const *inputs, int n, const char *output)
 {
-	struct strbuf emsg = STRBUF_INIT, out = STRBUF_INIT;
+	struct strbuf emsg = STRBUF_INIT, out = STRBUF_INIT, said = STRBUF_INIT;
 	struct sf_out of;
 	char *data = NULL;
 	size_t len = 0;
@@ -337,6 +676,18 @@ int html_page(const struct analyse_opts *ao, char *const *inputs, int n, const c
 			continue;
 		}
 		r = run_data(&j, &a);
+		if (r >= 0) {
+			struct strbuf why = STRBUF_INIT, todo = STRBUF_INIT;
+
+			/* said on the terminal too: record --html's user sees
+			 * no page before this line */
+			if (window_empty(&a, &why, &todo))
+				sb_addf(&said, "%s: '%s': %s, so the page's window is empty; a page "
+					"of the whole run: %s\n", cli_prog, cli_shown(inputs[i]),
+					why.buf, cli_shown(todo.buf));
+			sb_release(&why);
+			sb_release(&todo);
+		}
 		analysis_release(&a);
 		if (r < 0) {
 			cli_error_errno(r, "'%s'", cli_shown(inputs[i]));
@@ -352,6 +703,7 @@ int html_page(const struct analyse_opts *ao, char *const *inputs, int n, const c
 	if (!nruns) {
 		free(data);
 		sb_release(&emsg);
+		sb_release(&said);
 		cli_error("no input could be read: no page written");
 		return 1;
 	}
@@ -367,7 +719,9 @@ int html_page(const struct analyse_opts *ao, char *const *inputs, int n, const c
 	} else {
 		fprintf(stderr, "%s: wrote '%s' (%d run%s)\n", cli_prog, cli_shown(out.buf), nruns,
 			nruns == 1 ? "" : "s");
+		fputs(said.len ? said.buf : "", stderr);
 	}
+	sb_release(&said);
 	free(data);
 	sb_release(&out);
 	sb_release(&emsg);

@@ -181,11 +181,34 @@ static void ev_syscall(struct strbuf *sb, const struct cause_evidence *e)
 		sb_addf(sb, "(%s)", e->fd_target);
 }
 
-/* The evidence as one line of text. */
-void stall_evidence_text(struct strbuf *sb, const struct cause_evidence *e, long stack_lines)
+/* Starts clause KIND of SIZE in SB (after "; " unless it is the first) and
+ * records where it begins in OUT[*N] (when there is room). */
+static void clause_begin(struct strbuf *sb, struct stall_clause *out, size_t max, size_t *n,
+			 enum stall_clause_kind kind, double size)
 {
-	size_t k;
+	if (*n)
+		sb_adds(sb, "; ");
+	if (out && *n < max) {
+		out[*n].kind = kind;
+		out[*n].size = size;
+		out[*n].off = sb->len;
+	}
+	(*n)++;
+}
 
+/* Ends the clause clause_begin started: its length. */
+static void clause_end(struct strbuf *sb, struct stall_clause *out, size_t max, size_t n)
+{
+	if (out && n && n - 1 < max)
+		out[n - 1].len = sb->len - out[n - 1].off;
+}
+
+size_t stall_evidence_clauses(struct strbuf *sb, const struct cause_evidence *e, long stack_lines,
+			      struct stall_clause *out, size_t max)
+{
+	size_t k, n = 0;
+
+	clause_begin(sb, out, max, &n, SC_STATE, NAN);
 	if (e->state) {
 		sb_addf(sb, "%c", e->state);
 		ev_syscall(sb, e);
@@ -194,48 +217,80 @@ void stall_evidence_text(struct strbuf *sb, const struct cause_evidence *e, long
 	} else {
 		sb_adds(sb, "no sample inside");
 	}
-	if (e->majflt > 0)
-		sb_addf(sb, "; %lld major faults", (long long)e->majflt);
+	clause_end(sb, out, max, n);
+	if (e->majflt > 0) {
+		clause_begin(sb, out, max, &n, SC_FAULTS, (double)e->majflt);
+		sb_addf(sb, "%lld major faults", (long long)e->majflt);
+		clause_end(sb, out, max, n);
+	}
 	for (k = 0; k < e->ndisks; k++) {
-		sb_addf(sb, "; %.*s %lld reads", (int)e->disks[k].dev_len, e->disks[k].dev,
+		clause_begin(sb, out, max, &n, SC_DISK, (double)e->disks[k].rd_ios);
+		sb_addf(sb, "%.*s %lld reads", (int)e->disks[k].dev_len, e->disks[k].dev,
 			(long long)e->disks[k].rd_ios);
 		if (e->disks[k].rd_kb >= 0)
 			sb_addf(sb, " %.1f MB", (double)e->disks[k].rd_kb / 1024.0);
+		clause_end(sb, out, max, n);
 	}
 	if (e->nvm) {
-		sb_adds(sb, "; vm");
+		clause_begin(sb, out, max, &n, SC_VM, NAN);
+		sb_adds(sb, "vm");
 		for (k = 0; k < e->nvm; k++)
 			sb_addf(sb, " %s%+lld", e->vm[k].name, (long long)e->vm[k].delta);
+		clause_end(sb, out, max, n);
 	}
-	if (!isnan(e->run_ms))
-		sb_addf(sb, "; run %.1f ms", e->run_ms);
-	if (!isnan(e->runq_ms))
-		sb_addf(sb, ", runq %.1f ms", e->runq_ms);
-	else if (isnan(e->run_ms) && e->ft_gaps && e->ft_gaps == e->ft_periods)
-		sb_adds(sb, "; run -, runq -");
-	if (e->ft_gaps)
-		sb_addf(sb, " (%zu of %zu periods left out: the frame thread changed or its "
-			"counters went back)", e->ft_gaps, e->ft_periods);
-	if (!isnan(e->cg_mem_ms) && e->cg_mem_ms > 0)
-		sb_addf(sb, "; cgroup memory pressure %.1f ms", e->cg_mem_ms);
-	else if (!isnan(e->psi_mem_ms) && e->psi_mem_ms > 0)
-		sb_addf(sb, "; memory pressure %.1f ms", e->psi_mem_ms);
-	for (k = 0; k < e->nlate; k++)
-		sb_addf(sb, "; CPU %d woke %.0f ms late", e->late[k].cpu, e->late[k].late_ms);
+	if (!isnan(e->run_ms) || !isnan(e->runq_ms) || e->ft_gaps) {
+		double run = isnan(e->run_ms) ? 0 : e->run_ms, q = isnan(e->runq_ms) ? 0 : e->runq_ms;
+
+		clause_begin(sb, out, max, &n, SC_RUN, run > q ? run : q);
+		if (!isnan(e->run_ms))
+			sb_addf(sb, "run %.1f ms", e->run_ms);
+		if (!isnan(e->runq_ms))
+			sb_addf(sb, "%srunq %.1f ms", isnan(e->run_ms) ? "" : ", ", e->runq_ms);
+		else if (isnan(e->run_ms) && e->ft_gaps && e->ft_gaps == e->ft_periods)
+			sb_adds(sb, "run -, runq -");
+		if (e->ft_gaps)
+			sb_addf(sb, "%s(%zu of %zu periods left out: the frame thread changed or its "
+				"counters went back)", isnan(e->run_ms) && isnan(e->runq_ms) &&
+				e->ft_gaps != e->ft_periods ? "" : " ", e->ft_gaps, e->ft_periods);
+		clause_end(sb, out, max, n);
+	}
+	if (!isnan(e->cg_mem_ms) && e->cg_mem_ms > 0) {
+		clause_begin(sb, out, max, &n, SC_PRESSURE, e->cg_mem_ms);
+		sb_addf(sb, "cgroup memory pressure %.1f ms", e->cg_mem_ms);
+		clause_end(sb, out, max, n);
+	} else if (!isnan(e->psi_mem_ms) && e->psi_mem_ms > 0) {
+		clause_begin(sb, out, max, &n, SC_PRESSURE, e->psi_mem_ms);
+		sb_addf(sb, "memory pressure %.1f ms", e->psi_mem_ms);
+		clause_end(sb, out, max, n);
+	}
+	for (k = 0; k < e->nlate; k++) {
+		clause_begin(sb, out, max, &n, SC_LATE, e->late[k].late_ms);
+		sb_addf(sb, "CPU %d woke %.0f ms late", e->late[k].cpu, e->late[k].late_ms);
+		clause_end(sb, out, max, n);
+	}
 	if (e->stack && stack_lines > 0) {
 		const char *p = e->stack;
-		long n;
+		long m;
 
-		sb_adds(sb, "; stack");
-		for (n = 0; n < stack_lines && *p; n++) {
+		clause_begin(sb, out, max, &n, SC_STACK, NAN);
+		sb_adds(sb, "stack");
+		for (m = 0; m < stack_lines && *p; m++) {
 			size_t len = strcspn(p, "\n");
 
-			sb_addf(sb, "%s%.*s", n ? " < " : " ", (int)len, p);
+			sb_addf(sb, "%s%.*s", m ? " < " : " ", (int)len, p);
 			p += len;
 			if (*p)
 				p++;
 		}
+		clause_end(sb, out, max, n);
 	}
+	return n;
+}
+
+/* The evidence as one line of text: its clauses. */
+void stall_evidence_text(struct strbuf *sb, const struct cause_evidence *e, long stack_lines)
+{
+	(void)stall_evidence_clauses(sb, e, stack_lines, NULL, 0);
 }
 
 /* The stalls of one analysed run into *ret_win and *ret_warm (malloc'd).

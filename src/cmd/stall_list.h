@@ -56,6 +56,30 @@ const char *stall_sub_short(enum cause_sub s);
 /* The evidence as one line of text (STACK_LINES of a kernel stack). */
 void stall_evidence_text(struct strbuf *sb, const struct cause_evidence *e, long stack_lines);
 
+/* One clause of that line ("S in futex", "12 major faults", "run 3.1 ms,
+ * runq 0.2 ms", ...): what it counts, and where it is in the text. */
+enum stall_clause_kind {
+	SC_STATE,	/* the state, syscall and its file, wchan: always first */
+	SC_FAULTS,	/* major faults (size: their count) */
+	SC_DISK,	/* one disk's reads (size: their count) */
+	SC_VM,		/* the vm counters' changes */
+	SC_RUN,		/* run and runq (size: the larger, ms) */
+	SC_PRESSURE,	/* memory pressure (size: ms) */
+	SC_LATE,	/* a CPU's late wake-up (size: ms) */
+	SC_STACK,	/* the kernel stack */
+};
+
+struct stall_clause {
+	enum stall_clause_kind kind;
+	double size;		/* a count or ms (above); NaN for the others */
+	size_t off, len;	/* the clause in the text, without the "; " */
+};
+
+/* Appends stall_evidence_text's line to SB and its first MAX clauses to
+ * OUT (NULL when MAX is 0). Returns the number of clauses (maybe > MAX). */
+size_t stall_evidence_clauses(struct strbuf *sb, const struct cause_evidence *e, long stack_lines,
+			      struct stall_clause *out, size_t max);
+
 /* S's window [*A, *B] in the record's clock (ns): from 1 ms before it
  * began, where the recorder stamps its stacks, to its end. */
 void stall_ns(const struct stall_item *s, uint64_t *a, uint64_t *b);
