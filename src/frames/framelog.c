@@ -4,9 +4,10 @@
  * 0.8.x), PresentMon CSV (v1, v2, current) and one frame time a line.
  *
  * One pass over the buffer, a line at a time, with no allocation per line:
- * lines are found with memchr, fields are split in one byte loop, numbers
- * are read by a small decimal reader (exact for up to 15 significant digits
- * and powers of ten up to 22, strtod on a stack copy beyond that). Values go
+ * a CSV row's end and its commas are found in one scan, eight bytes at a
+ * time (next_row), numbers are read by a small decimal reader (exact for up
+ * to 15 significant digits and powers of ten up to 22, strtod on a stack
+ * copy beyond that; test-framelog checks it against strtod). Values go
  * straight into the arrays of struct frames, sized up front from the line
  * density of the first 64 KB; unit decisions that need the whole log
  * (MangoHud's microseconds or milliseconds) scale them afterwards in place.
@@ -59,7 +60,7 @@ static int parse_plain(struct parse *ps, struct cursor *c)
 
 	while (next_line(c, &line)) {
 		struct span v = plain_value(line);
-		double ft;
+		double ft = 0;
 		bool is_int;
 
 		lines++;
