@@ -36,7 +36,37 @@ struct cursor {
 	bool last_had_nl;	/* the line last returned ended in '\n' */
 	void (*release)(const char *from, const char *to);
 	const char *released;	/* RELEASE was called up to here */
+	/*
+	 * A buffer read as the parse goes (framelog_read: pread into fresh
+	 * memory is read from cache; a file mapping costs a miss a page). With
+	 * FILL set, only the bytes before AVAIL are there yet; FILL(c) reads
+	 * more (AVAIL grows) or returns false and sets END to AVAIL (the
+	 * reader says why). Without FILL, the whole buffer is there.
+	 */
+	const char *avail;
+	bool (*fill)(struct cursor *c);
+	void *fill_arg;
 };
+
+/* The end of what C can scan now. */
+static inline const char *cursor_lim(const struct cursor *c)
+{
+	return c->fill ? c->avail : c->end;
+}
+
+/* Fills C until the line at FROM is whole: a '\n' at or after FROM is
+ * there, or all is (END may have come down to AVAIL on a failed read). */
+static inline void cursor_fill_line(struct cursor *c, const char *from)
+{
+	while (c->fill && c->avail < c->end &&
+	       !memchr(from, '\n', (size_t)(c->avail - from))) {
+		const char *was = c->avail;
+
+		if (!c->fill(c))
+			break;
+		from = was;
+	}
+}
 
 #define RELEASE_STEP (8u << 20)
 
@@ -63,7 +93,13 @@ static inline bool next_line(struct cursor *c, struct span *line)
 
 	if (c->p >= c->end)
 		return false;
-	nl = memchr(c->p, '\n', (size_t)(c->end - c->p));
+	nl = memchr(c->p, '\n', (size_t)(cursor_lim(c) - c->p));
+	if (!nl && c->fill && c->avail < c->end) {
+		cursor_fill_line(c, c->p);
+		if (c->p >= c->end)
+			return false;
+		nl = memchr(c->p, '\n', (size_t)(c->avail - c->p));
+	}
 	line->s = c->p;
 	if (nl) {
 		line->len = (size_t)(nl - c->p);
@@ -190,11 +226,16 @@ static inline uint64_t row_bytes_eq(uint64_t w, uint64_t pat)
 static inline bool next_row(struct cursor *c, struct span *line, const int want[3],
 			    struct span out[3], int *nfields)
 {
-	const char *s = c->p, *end = c->end, *q = s, *fstart = s, *eol = NULL;
-	int i = 0;
+	const char *s = c->p, *end, *q, *fstart, *eol;
+	int i;
 
-	if (s >= end)
+again:
+	if (s >= c->end)
 		return false;
+	end = cursor_lim(c);
+	q = fstart = s;
+	eol = NULL;
+	i = 0;
 #define ROW_FIELD(to)                                                                 \
 	do {                                                                           \
 		struct span f_ = { fstart, (size_t)((to) - fstart) };                  \
@@ -237,6 +278,11 @@ static inline bool next_row(struct cursor *c, struct span *line, const int want[
 		} else if (*q == '"') {
 			goto quoted;
 		}
+	}
+	if (!eol && c->fill && c->avail < c->end) {
+		/* the line goes on past what is read: read it whole, scan again */
+		cursor_fill_line(c, s);
+		goto again;
 	}
 	c->last_had_nl = eol != NULL;
 	if (!eol)

@@ -543,7 +543,7 @@ static void test_next_row_same(void)
 		char buf[200];
 		size_t len = (size_t)(lcg(&x) % sizeof(buf));
 		int quotes = round % 4 == 0;
-		struct cursor a = { buf, buf + len, 0, false, NULL, buf };
+		struct cursor a = { buf, buf + len, 0, false, NULL, buf, buf, NULL, NULL };
 		struct cursor b = a;
 		const int want[3] = { (int)(lcg(&x) % 4), (int)(lcg(&x) % 6) - 1,
 				      (int)(lcg(&x) % 20) - 1 };
@@ -671,6 +671,81 @@ static void test_large(void)
 }
 
 /*
+ * TEXT (LEN bytes) read from a file by framelog_read (256 KB blocks read as
+ * the parse goes, dropped 8 MB behind) gives exactly what framelog_parse
+ * gives on the buffer: the return, the frames and every word of the message.
+ */
+static void check_read_same(const char *what, const char *text, size_t len)
+{
+	const char *path = "test-framelog-blocks.log";
+	struct strbuf ma = STRBUF_INIT, mb = STRBUF_INIT;
+	struct frames *fa = NULL, *fb = NULL;
+	FILE *fp = fopen(path, "w");
+	int ra, rb;
+
+	if (!fp || fwrite(text, 1, len, fp) != len || fclose(fp) != 0) {
+		T_FAIL("cannot write %s", path);
+		return;
+	}
+	ra = framelog_parse(text, len, path, FRAMELOG_AUTO, &fa, &ma);
+	rb = framelog_read(path, FRAMELOG_AUTO, &fb, &mb);
+	if (ra != rb || strcmp(ma.buf ? ma.buf : "", mb.buf ? mb.buf : "") != 0 ||
+	    (fa && (fa->n != fb->n || strcmp(fa->format, fb->format) != 0 ||
+		    memcmp(fa->ft_ms, fb->ft_ms, fa->n * sizeof(double)) != 0 ||
+		    memcmp(fa->t_s, fb->t_s, fa->n * sizeof(double)) != 0)))
+		T_FAIL("%s: read %d '%s' (%zu frames), parsed %d '%s' (%zu frames)", what, rb,
+		       mb.buf ? mb.buf : "", fb ? fb->n : 0, ra, ma.buf ? ma.buf : "",
+		       fa ? fa->n : 0);
+	t_checks++;
+	frames_free(fa);
+	frames_free(fb);
+	sb_release(&ma);
+	sb_release(&mb);
+	remove(path);
+}
+
+/*
+ * Files read in blocks: rows across every block boundary (CRLF ones too),
+ * a 700 KB line (longer than a block) that is an error, a last line cut
+ * short, a 9 MB plain log (pages dropped behind the parse) and one whose
+ * first number comes after 300 KB of comments (detection reads on).
+ */
+static void test_read_in_blocks(void)
+{
+	struct strbuf sb = STRBUF_INIT;
+	size_t mid;
+
+	sb_adds(&sb, "os,cpu,gpu,ram,kernel,driver,cpuscheduler\r\nDebian,c,g,1,6,M,\r\n"
+		     "fps,frametime,cpu_load,gpu_load,elapsed\r\n");
+	for (size_t i = 0; i < 60000; i++)
+		sb_addf(&sb, "%zu.5,%zu.%03zu,12.5,80,%zu\r\n", 100 + i % 50, 5 + i % 9,
+			i % 1000, (i + 1) * 6944000);
+	check_read_same("mangohud crlf", sb.buf, sb.len);
+	mid = sb.len / 2;
+	check_read_same("mangohud cut short", sb.buf, sb.len - 7);
+	{
+		struct strbuf bad = STRBUF_INIT;
+
+		sb_add(&bad, sb.buf, mid);
+		for (size_t i = 0; i < 700000; i++)
+			sb_addc(&bad, (char)('a' + i % 26));
+		sb_add(&bad, sb.buf + mid, sb.len - mid);
+		check_read_same("mangohud 700 KB line", bad.buf, bad.len);
+		sb_release(&bad);
+	}
+	sb_reset(&sb);
+	for (size_t i = 0; i < 1500000; i++)
+		sb_addf(&sb, i % 100 == 0 ? "# comment %zu\n" : "%zu.25\n", 6 + i % 5);
+	check_read_same("plain 9 MB", sb.buf, sb.len);
+	sb_reset(&sb);
+	for (size_t i = 0; i < 30000; i++)
+		sb_adds(&sb, "# a comment line\n");
+	sb_adds(&sb, "16.7\n17.1\n");
+	check_read_same("plain after comments", sb.buf, sb.len);
+	sb_release(&sb);
+}
+
+/*
  * A PresentMon log of over 8 MB read from a file: framelog_read maps it and
  * drops pages it has read past; the first row's swap chain (dwm.exe) is not
  * the biggest, so a second pass reads released pages again.
@@ -734,5 +809,6 @@ int main(void)
 	T_RUN(test_stdin);
 	T_RUN(test_large);
 	T_RUN(test_presentmon_big_file);
+	T_RUN(test_read_in_blocks);
 	return t_exit();
 }
