@@ -11,9 +11,10 @@
  * straight into the arrays of struct frames, sized up front from the line
  * density of the first 64 KB; unit decisions that need the whole log
  * (MangoHud's microseconds or milliseconds) scale them afterwards in place.
- * framelog_read maps a regular file and drops the pages the parser has read
- * past, so an hour's log (45 MB of MangoHud CSV) costs about the frames'
- * arrays in memory, not the file.
+ * framelog_read reads a regular file in blocks just ahead of the parser
+ * (maps it for PresentMon) and drops the pages the parser has read past, so
+ * an hour's log (45 MB of MangoHud CSV) costs about the frames' arrays in
+ * memory, not the file.
  *
  * Assumptions, each checked and reported rather than trusted:
  *   - MangoHud writes no quoting and no blank lines; a row has as many
