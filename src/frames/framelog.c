@@ -275,8 +275,10 @@ read_failed:
 	if (src && src->err) {
 		r = src->err;
 		if (msg) {
-			msg->len = mark;
-			msg->buf[mark] = '\0';
+			if (msg->len > mark) {	/* (an empty one may be the static "") */
+				msg->len = mark;
+				msg->buf[mark] = '\0';
+			}
 			sb_addf(msg, "'%s': %s", ps.name,
 				r == -EIO ? "read failed or the file got shorter while read"
 					  : strerror(-r));
