@@ -172,7 +172,8 @@ static int detect(struct parse *ps, struct cursor c, enum framelog_format *ret)
 /*
  * A file read into an anonymous buffer as the parse goes (struct cursor's
  * FILL): FD at offset 0 is BASE[0]. ERR: the first failed read's negative
- * errno (-EIO when the file got shorter than its size at open).
+ * errno. A file that ends before its size at open (it shrank, or it is a
+ * sysfs file whose size is a page) ends there, as a stream would.
  */
 struct fill_src {
 	int fd;
@@ -195,8 +196,8 @@ static bool fill_block(struct cursor *c)
 			    (off_t)(c->avail - src->base));
 	while (got < 0 && errno == EINTR);
 	if (got <= 0) {
-		if (!src->err)
-			src->err = got < 0 ? -errno : -EIO;
+		if (got < 0 && !src->err)
+			src->err = -errno;
 		c->end = c->avail;
 		return false;
 	}
@@ -279,9 +280,7 @@ read_failed:
 				msg->len = mark;
 				msg->buf[mark] = '\0';
 			}
-			sb_addf(msg, "'%s': %s", ps.name,
-				r == -EIO ? "read failed or the file got shorter while read"
-					  : strerror(-r));
+			sb_addf(msg, "'%s': %s", ps.name, strerror(-r));
 		}
 	}
 	sb_release(&ps.notes);

@@ -75,8 +75,8 @@ int framelog_parse(const char *buf, size_t len, const char *name, enum framelog_
  * plus the negative errno of a failed open or read, with
  * "'PATH': <strerror>" in MSG. Only the size at open is read (appending,
  * as a running MangoHud does, is fine); a file that gets shorter while it
- * is read is an error ("'PATH': read failed or the file got shorter while
- * read"; a mapped PresentMon log must not be truncated).
+ * is read ends where it ends (a mapped PresentMon log must not be
+ * truncated).
  */
 int framelog_read(const char *path, enum framelog_format fmt, struct frames **ret,
 		  struct strbuf *msg);
