@@ -3,7 +3,7 @@
  * bench/framelog.c: times framelog_read() and the compat numbers on the
  * logs named on the command line (bench/framelog.sh builds and runs it).
  * For each log: RUNS runs, median and minimum wall and CPU time of the read
- * + parse, and of compat_mangohud() + compat_capframex() on all frames.
+ * + parse, and of compat_all() (both, one sort) on all frames.
  * Assumes a quiet-enough machine; prints what it measured, judges nothing.
  */
 #include <stdio.h>
@@ -52,9 +52,8 @@ int main(int argc, char **argv)
 			w1 = now(CLOCK_MONOTONIC);
 			c[k] = now(CLOCK_PROCESS_CPUTIME_ID) - c0;
 			w[k] = w1 - w0;
-			if (compat_mangohud(f->ft_ms, f->n, compat_mangohud_style_of(f->format), &m) <
-				    0 ||
-			    compat_capframex(f->ft_ms, f->n, &x) < 0)
+			if (compat_all(f->ft_ms, f->n, compat_mangohud_style_of(f->format), &m, &x) <
+			    0)
 				return 1;
 			cw[k] = now(CLOCK_MONOTONIC) - w1;
 			n = f->n;

@@ -40,33 +40,41 @@
 /* sorting */
 
 /*
- * Sorts the N keys in K ascending (TMP holds N); returns the array that
- * holds the result (K or TMP). Eight byte-wide counting passes; a pass where
- * every key has the same byte is skipped (the exponent bytes of frame times
- * mostly agree).
+ * Sorts the N keys in K ascending (TMP holds N, COUNT is scratch); returns
+ * the array that holds the result (K or TMP). Six counting passes of 11 bits (the counts
+ * of 16 KB stay in L1), all six histograms taken in one read of the keys
+ * first; a pass where every key has the same digit is skipped (the exponent
+ * bits of frame times mostly agree). An hour's 518,400 frame times: 7
+ * reads instead of the 16 of eight byte-wide passes each counting apart.
  */
-static uint64_t *sort_keys(uint64_t *k, uint64_t *tmp, size_t n)
+#define SORT_BITS 11
+#define SORT_PASSES 6	/* 6 * 11 >= 64 */
+#define SORT_DIGITS (1u << SORT_BITS)
+
+static uint64_t *sort_keys(uint64_t *k, uint64_t *tmp, size_t n,
+			   size_t count[SORT_PASSES][SORT_DIGITS])
 {
 	uint64_t *src = k, *dst = tmp;
-	size_t count[256];
 
-	for (int shift = 0; shift < 64; shift += 8) {
-		size_t pos = 0;
+	memset(count, 0, SORT_PASSES * sizeof(count[0]));
+	for (size_t i = 0; i < n; i++)
+		for (int p = 0; p < SORT_PASSES; p++)
+			count[p][(k[i] >> (p * SORT_BITS)) & (SORT_DIGITS - 1)]++;
+	for (int p = 0; p < SORT_PASSES; p++) {
+		int shift = p * SORT_BITS;
+		size_t pos = 0, *c = count[p];
 		uint64_t *t;
 
-		memset(count, 0, sizeof(count));
-		for (size_t i = 0; i < n; i++)
-			count[(src[i] >> shift) & 0xff]++;
-		if (count[(src[0] >> shift) & 0xff] == n)
+		if (c[(src[0] >> shift) & (SORT_DIGITS - 1)] == n)
 			continue;
-		for (int b = 0; b < 256; b++) {
-			size_t c = count[b];
+		for (unsigned b = 0; b < SORT_DIGITS; b++) {
+			size_t x = c[b];
 
-			count[b] = pos;
-			pos += c;
+			c[b] = pos;
+			pos += x;
 		}
 		for (size_t i = 0; i < n; i++)
-			dst[count[(src[i] >> shift) & 0xff]++] = src[i];
+			dst[c[(src[i] >> shift) & (SORT_DIGITS - 1)]++] = src[i];
 		t = src;
 		src = dst;
 		dst = t;
@@ -95,17 +103,19 @@ static double *sorted_copy(const double *ft_ms, size_t n)
 {
 	uint64_t *k = malloc(n * sizeof(*k));
 	uint64_t *tmp = malloc(n * sizeof(*tmp));
+	size_t(*count)[SORT_DIGITS] = malloc(SORT_PASSES * sizeof(*count));
 	uint64_t *sorted, *spare;
 	double *out;
 
-	if (!k || !tmp) {
+	if (!k || !tmp || !count) {
 		free(k);
 		free(tmp);
+		free(count);
 		return NULL;
 	}
-	for (size_t i = 0; i < n; i++)
-		memcpy(&k[i], &ft_ms[i], sizeof(k[i]));
-	sorted = sort_keys(k, tmp, n);
+	memcpy(k, ft_ms, n * sizeof(*k));
+	sorted = sort_keys(k, tmp, n, count);
+	free(count);
 	spare = sorted == k ? tmp : k;
 	/* the spare block becomes the doubles, written front to back */
 	out = (double *)spare;
@@ -138,20 +148,12 @@ static size_t mh07_index(float p, size_t n)
 	return x < 0 ? 0 : (size_t)x;
 }
 
-int compat_mangohud(const double *ft_ms, size_t n, enum compat_mangohud_style style,
-		    struct compat_mangohud *ret)
+/* MangoHud's numbers from FT_MS (N >= 1, checked) and A, the same sorted
+ * ascending. */
+static struct compat_mangohud mh_sorted(const double *ft_ms, const double *a, size_t n,
+					enum compat_mangohud_style style)
 {
 	struct compat_mangohud r = { NAN, NAN, NAN, NAN, NULL };
-	double *a;
-
-	r.why = check_input(ft_ms, n);
-	if (r.why) {
-		*ret = r;
-		return 0;
-	}
-	a = sorted_copy(ft_ms, n);	/* frame times ascending */
-	if (!a)
-		return -ENOMEM;
 
 	if (style == COMPAT_MANGOHUD_06) {
 		/* fps ascending is frame times descending: fps[i] = 1000 / a[n-1-i] */
@@ -191,9 +193,15 @@ int compat_mangohud(const double *ft_ms, size_t n, enum compat_mangohud_style st
 			sum += ft_ms[i];
 		r.fps_avg = 1000.0 / (sum / (double)n);
 	}
-	free(a);
-	*ret = r;
-	return 0;
+	return r;
+}
+
+int compat_mangohud(const double *ft_ms, size_t n, enum compat_mangohud_style style,
+		    struct compat_mangohud *ret)
+{
+	struct compat_capframex unused;
+
+	return compat_all(ft_ms, n, style, ret, &unused);
 }
 
 enum compat_mangohud_style compat_mangohud_style_of(const char *format)
@@ -233,20 +241,13 @@ static double quantile_r8(const double *s, size_t n, double tau)
 	return s[hf - 1] + (h - (double)hf) * (s[hf] - s[hf - 1]);
 }
 
-int compat_capframex(const double *ft_ms, size_t n, struct compat_capframex *ret)
+/* CapFrameX's numbers from FT_MS (N >= 1, checked) and A, the same sorted
+ * ascending; A is left as per-frame fps ascending. */
+static struct compat_capframex cfx_sorted(const double *ft_ms, double *a, size_t n)
 {
 	struct compat_capframex r = { NAN, NAN, NAN, NAN, NULL };
-	double *a, q, sum = 0, total = 0, target;
+	double q, sum = 0, total = 0, target;
 	size_t k = 0;
-
-	r.why = check_input(ft_ms, n);
-	if (r.why) {
-		*ret = r;
-		return 0;
-	}
-	a = sorted_copy(ft_ms, n);	/* frame times ascending */
-	if (!a)
-		return -ENOMEM;
 
 	/* 1% low average: frames at or above the 0.99 quantile of frame times */
 	q = quantile_r8(a, n, 1 - 0.01);
@@ -280,7 +281,32 @@ int compat_capframex(const double *ft_ms, size_t n, struct compat_capframex *ret
 		a[i] = 1000.0 / a[i];
 	r.p1 = quantile_r8(a, n, 0.01);
 	r.p0_1 = quantile_r8(a, n, 0.001);
+	return r;
+}
+
+int compat_capframex(const double *ft_ms, size_t n, struct compat_capframex *ret)
+{
+	struct compat_mangohud unused;
+
+	return compat_all(ft_ms, n, COMPAT_MANGOHUD_07, &unused, ret);
+}
+
+int compat_all(const double *ft_ms, size_t n, enum compat_mangohud_style style,
+	       struct compat_mangohud *ret_mh, struct compat_capframex *ret_cfx)
+{
+	const char *why = check_input(ft_ms, n);
+	double *a;
+
+	if (why) {
+		*ret_mh = (struct compat_mangohud){ NAN, NAN, NAN, NAN, why };
+		*ret_cfx = (struct compat_capframex){ NAN, NAN, NAN, NAN, why };
+		return 0;
+	}
+	a = sorted_copy(ft_ms, n);	/* frame times ascending, for both */
+	if (!a)
+		return -ENOMEM;
+	*ret_mh = mh_sorted(ft_ms, a, n, style);
+	*ret_cfx = cfx_sorted(ft_ms, a, n);	/* turns A into fps: last */
 	free(a);
-	*ret = r;
 	return 0;
 }

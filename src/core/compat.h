@@ -51,6 +51,15 @@ int compat_mangohud(const double *ft_ms, size_t n, enum compat_mangohud_style st
 int compat_capframex(const double *ft_ms, size_t n, struct compat_capframex *ret);
 
 /*
+ * Both: compat_mangohud() and compat_capframex() of the same frames, with
+ * one sort of the frame times instead of two (report does this for every
+ * window). Returns 0 and fills *ret_mh and *ret_cfx, or -ENOMEM (neither
+ * touched).
+ */
+int compat_all(const double *ft_ms, size_t n, enum compat_mangohud_style style,
+	       struct compat_mangohud *ret_mh, struct compat_capframex *ret_cfx);
+
+/*
  * The style matching a struct frames' format string: COMPAT_MANGOHUD_06 for
  * "mangohud-0.6*", COMPAT_MANGOHUD_07 for everything else (MangoHud 0.7+ and
  * non-MangoHud sources, whose users compare with a current MangoHud).

@@ -31,9 +31,10 @@
  * A PresentMon log may mix swap chains: the one with the most rows is kept
  * (noted). docs/METRICS.md ("Inputs") has the details.
  *
- * Speed: one pass, no allocation per line; framelog_read maps the file and
- * drops what it has parsed, so memory is about the frames' arrays (16 bytes
- * a frame) whatever the file's size.
+ * Speed: one pass, no allocation per line; framelog_read reads the file in
+ * 256 KB blocks as the parse goes (a PresentMon log, read twice, is mapped)
+ * and drops what it has parsed, so memory is about the frames' arrays (16
+ * bytes a frame) whatever the file's size.
  */
 #ifndef SS_FRAMES_FRAMELOG_H
 #define SS_FRAMES_FRAMELOG_H
@@ -72,9 +73,10 @@ int framelog_parse(const char *buf, size_t len, const char *name, enum framelog_
  * Reads the file at PATH ("-": standard input) and parses it as
  * framelog_parse() does (NAME is the path). Returns as framelog_parse(),
  * plus the negative errno of a failed open or read, with
- * "'PATH': <strerror>" in MSG. A regular file is mapped, not copied; it must
- * not be truncated while it is read (appending, as a running MangoHud does,
- * is fine: only the size at open is read).
+ * "'PATH': <strerror>" in MSG. Only the size at open is read (appending,
+ * as a running MangoHud does, is fine); a file that gets shorter while it
+ * is read ends where it ends (a mapped PresentMon log must not be
+ * truncated).
  */
 int framelog_read(const char *path, enum framelog_format fmt, struct frames **ret,
 		  struct strbuf *msg);

@@ -5,7 +5,8 @@
  * numbers, messages; framelog_mangohud.c; framelog_presentmon.c). The
  * helpers every line or field goes through are static inline here: a call
  * per line measured as a tenth of the parse (bench/framelog.sh). Not for use
- * outside src/frames/framelog*.c.
+ * outside src/frames/framelog*.c and their unit test (which checks num_parse
+ * against strtod and next_row against next_line + split_fields).
  */
 #ifndef SS_FRAMES_FRAMELOG_INT_H
 #define SS_FRAMES_FRAMELOG_INT_H
@@ -14,6 +15,7 @@
 #include <math.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -34,7 +36,37 @@ struct cursor {
 	bool last_had_nl;	/* the line last returned ended in '\n' */
 	void (*release)(const char *from, const char *to);
 	const char *released;	/* RELEASE was called up to here */
+	/*
+	 * A buffer read as the parse goes (framelog_read: pread into fresh
+	 * memory is read from cache; a file mapping costs a miss a page). With
+	 * FILL set, only the bytes before AVAIL are there yet; FILL(c) reads
+	 * more (AVAIL grows) or returns false and sets END to AVAIL (the
+	 * reader says why). Without FILL, the whole buffer is there.
+	 */
+	const char *avail;
+	bool (*fill)(struct cursor *c);
+	void *fill_arg;
 };
+
+/* The end of what C can scan now. */
+static inline const char *cursor_lim(const struct cursor *c)
+{
+	return c->fill ? c->avail : c->end;
+}
+
+/* Fills C until the line at FROM is whole: a '\n' at or after FROM is
+ * there, or all is (END may have come down to AVAIL on a failed read). */
+static inline void cursor_fill_line(struct cursor *c, const char *from)
+{
+	while (c->fill && c->avail < c->end &&
+	       !memchr(from, '\n', (size_t)(c->avail - from))) {
+		const char *was = c->avail;
+
+		if (!c->fill(c))
+			break;
+		from = was;
+	}
+}
 
 #define RELEASE_STEP (8u << 20)
 
@@ -43,6 +75,17 @@ struct span {
 	size_t len;
 };
 
+/* Counts the line that starts at LINE (C->p already past it) and releases
+ * what is behind it every RELEASE_STEP bytes. */
+static inline void cursor_step(struct cursor *c, const char *line)
+{
+	c->lineno++;
+	if (c->release && (size_t)(c->p - c->released) >= RELEASE_STEP) {
+		c->release(c->released, line);
+		c->released = line;
+	}
+}
+
 /* The next line without its "\n" or "\r\n"; false at the end of the buffer. */
 static inline bool next_line(struct cursor *c, struct span *line)
 {
@@ -50,7 +93,13 @@ static inline bool next_line(struct cursor *c, struct span *line)
 
 	if (c->p >= c->end)
 		return false;
-	nl = memchr(c->p, '\n', (size_t)(c->end - c->p));
+	nl = memchr(c->p, '\n', (size_t)(cursor_lim(c) - c->p));
+	if (!nl && c->fill && c->avail < c->end) {
+		cursor_fill_line(c, c->p);
+		if (c->p >= c->end)
+			return false;
+		nl = memchr(c->p, '\n', (size_t)(c->avail - c->p));
+	}
 	line->s = c->p;
 	if (nl) {
 		line->len = (size_t)(nl - c->p);
@@ -63,11 +112,7 @@ static inline bool next_line(struct cursor *c, struct span *line)
 	}
 	if (line->len && line->s[line->len - 1] == '\r')
 		line->len--;
-	c->lineno++;
-	if (c->release && (size_t)(c->p - c->released) >= RELEASE_STEP) {
-		c->release(c->released, line->s);
-		c->released = line->s;
-	}
+	cursor_step(c, line->s);
 	return true;
 }
 
@@ -155,6 +200,110 @@ static inline int split_fields(struct span line, const int want[3], struct span 
 	}
 }
 
+/*
+ * next_line() then split_fields() in one pass over the bytes, for the rows
+ * of a CSV log (an hour of MangoHud is 518,400 of them: finding the newline
+ * and then the commas read each byte twice, a third of the parse). Eight
+ * bytes at a time, each ',' '\n' and '"' found by a bit trick (the lanes
+ * of W ^ pattern that are zero); a line with a '"' anywhere is handed to
+ * next_line() and split_fields() (quoted fields: never in MangoHud, rare in
+ * PresentMon), so what comes back is always exactly theirs: *LINE, the
+ * field count in *NFIELDS and OUT[k] for field WANT[k]. False at the end of
+ * the buffer (nothing written).
+ */
+#define ROW_ONES 0x0101010101010101ull
+#define ROW_LOW7 0x7f7f7f7f7f7f7f7full
+
+/* 0x80 in each byte of W that equals the byte of PAT (repeated), else 0;
+ * exact (no carry between bytes). */
+static inline uint64_t row_bytes_eq(uint64_t w, uint64_t pat)
+{
+	uint64_t x = w ^ pat, t = (x & ROW_LOW7) + ROW_LOW7;
+
+	return ~(t | x | ROW_LOW7);
+}
+
+static inline bool next_row(struct cursor *c, struct span *line, const int want[3],
+			    struct span out[3], int *nfields)
+{
+	const char *s = c->p, *end, *q, *fstart, *eol;
+	int i;
+
+again:
+	if (s >= c->end)
+		return false;
+	end = cursor_lim(c);
+	q = fstart = s;
+	eol = NULL;
+	i = 0;
+#define ROW_FIELD(to)                                                                 \
+	do {                                                                           \
+		struct span f_ = { fstart, (size_t)((to) - fstart) };                  \
+		if (i == want[0])                                                      \
+			out[0] = f_;                                                   \
+		else if (i == want[1])                                                 \
+			out[1] = f_;                                                   \
+		else if (i == want[2])                                                 \
+			out[2] = f_;                                                   \
+		i++;                                                                   \
+	} while (0)
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	for (; end - q >= 8 && !eol; q += 8) {
+		uint64_t w, m;
+
+		memcpy(&w, q, 8);
+		m = row_bytes_eq(w, ',' * ROW_ONES) | row_bytes_eq(w, '\n' * ROW_ONES) |
+		    row_bytes_eq(w, '"' * ROW_ONES);
+		for (; m; m &= m - 1) {
+			const char *b = q + (__builtin_ctzll(m) >> 3);
+
+			if (*b == ',') {
+				ROW_FIELD(b);
+				fstart = b + 1;
+			} else if (*b == '\n') {
+				eol = b;
+				break;
+			} else {
+				goto quoted;
+			}
+		}
+	}
+#endif
+	for (; !eol && q < end; q++) {
+		if (*q == ',') {
+			ROW_FIELD(q);
+			fstart = q + 1;
+		} else if (*q == '\n') {
+			eol = q;
+		} else if (*q == '"') {
+			goto quoted;
+		}
+	}
+	if (!eol && c->fill && c->avail < c->end) {
+		/* the line goes on past what is read: read it whole, scan again */
+		cursor_fill_line(c, s);
+		goto again;
+	}
+	c->last_had_nl = eol != NULL;
+	if (!eol)
+		eol = end;
+	c->p = c->last_had_nl ? eol + 1 : end;
+	line->s = s;
+	line->len = (size_t)(eol - s);
+	if (line->len && eol[-1] == '\r')
+		line->len--;
+	ROW_FIELD(s + line->len);	/* the last field; '\r' is never a comma */
+	*nfields = i;
+	cursor_step(c, s);
+	return true;
+#undef ROW_FIELD
+quoted:
+	if (!next_line(c, line))
+		return false;
+	*nfields = split_fields(*line, want, out);
+	return true;
+}
+
 static const double pow10_exact[23] = {
 	1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,  1e8,  1e9,  1e10, 1e11,
 	1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22,
@@ -176,6 +325,35 @@ static inline int num_parse(struct span v, double *ret, bool *is_int)
 
 	if (p < end && (*p == '+' || *p == '-'))
 		neg = *p++ == '-';
+	/*
+	 * What MangoHud writes ("7.459", "149830510"): [digits][.digits], 15
+	 * digits at most, leading zeros counted. The value is the digits as an
+	 * integer (exact below 2^53) divided by an exact power of ten, one
+	 * correctly rounded operation, as below; anything else (an exponent,
+	 * more digits, no digit) takes the general path from the start.
+	 */
+	{
+		const char *q = p;
+		unsigned nd = 0, nf = 0;
+
+		for (; q < end && (unsigned)(*q - '0') < 10 && nd < 16; q++, nd++)
+			mant = mant * 10 + (uint64_t)(*q - '0');
+		if (q < end && *q == '.') {
+			integer = false;
+			for (q++; q < end && (unsigned)(*q - '0') < 10 && nd < 16; q++, nd++, nf++)
+				mant = mant * 10 + (uint64_t)(*q - '0');
+		}
+		if (q == end && nd && nd <= 15) {
+			double d = (double)mant / pow10_exact[nf];
+
+			if (is_int)
+				*is_int = integer;
+			*ret = neg ? -d : d;
+			return 0;
+		}
+		mant = 0;
+		integer = true;
+	}
 	for (; p < end && *p >= '0' && *p <= '9'; p++, any++) {
 		if (mant == 0 && *p == '0')
 			continue;
@@ -275,13 +453,30 @@ int fl_perr(struct parse *ps, size_t lineno, const char *fmt, ...)
 int fl_perr_got(struct parse *ps, size_t lineno, struct span v, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
 void fl_note(struct parse *ps, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-/* Reads frame time V into *ret: 1 usable, 0 a zero frame time (counted, left
- * out), or -EINVAL with the message. */
-int fl_read_ft(struct parse *ps, size_t lineno, struct span v, const char *what, double *ret,
-	       bool *is_int);
 /* Fills t_s with the running sum of the frame times (first frame from 0). */
 void fl_times_from_sum(struct frames *f);
 
+
+/*
+ * Reads frame time V (in the log's unit, WHAT names it for messages) into
+ * *ret. Returns 1 for a usable value, 0 for a zero frame time (counted and
+ * left out), or -EINVAL with the message. Inline: it runs once a row.
+ */
+static inline int fl_read_ft(struct parse *ps, size_t lineno, struct span v, const char *what,
+			     double *ret, bool *is_int)
+{
+	v = trim(v);
+	if (num_parse(v, ret, is_int) < 0)
+		return fl_perr_got(ps, lineno, v, "expected %s", what);
+	if (*ret < 0)
+		return fl_perr_got(ps, lineno, v, "expected %s (not negative)", what);
+	if (*ret == 0) {
+		if (!ps->zero_rows++)
+			ps->first_zero_line = lineno;
+		return 0;
+	}
+	return 1;
+}
 
 /*
  * Appends a frame: straight into the arrays while the reserved capacity

@@ -120,27 +120,6 @@ __attribute__((format(printf, 2, 3))) void fl_note(struct parse *ps, const char 
 	sb_addc(&ps->notes, '\n');
 }
 
-/*
- * Reads frame time V (in the log's unit, WHAT names it for messages) into
- * *ret. Returns 1 for a usable value, 0 for a zero frame time (counted and
- * left out), or -EINVAL with the message.
- */
-int fl_read_ft(struct parse *ps, size_t lineno, struct span v, const char *what,
-		   double *ret, bool *is_int)
-{
-	v = trim(v);
-	if (num_parse(v, ret, is_int) < 0)
-		return fl_perr_got(ps, lineno, v, "expected %s", what);
-	if (*ret < 0)
-		return fl_perr_got(ps, lineno, v, "expected %s (not negative)", what);
-	if (*ret == 0) {
-		if (!ps->zero_rows++)
-			ps->first_zero_line = lineno;
-		return 0;
-	}
-	return 1;
-}
-
 /* Fills t_s with the running sum of the frame times (first frame from 0). */
 void fl_times_from_sum(struct frames *f)
 {

@@ -175,14 +175,16 @@ int fl_parse_mangohud(struct parse *ps, struct cursor *c)
 	i_fps = fl_field_index(line, "fps", NULL);
 	i_el = fl_field_index(line, "elapsed", NULL);
 
-	while (next_line(c, &line)) {
+	for (;;) {
 		const int want[3] = { i_ft, i_fps, i_el };
 		struct span fl[3] = { { 0 } };
 		struct span ft_s, fps_s, el_s;
-		int i = split_fields(line, want, fl);
+		int i;
 		double ft, el = NAN;
 		bool is_int = true;
 
+		if (!next_row(c, &line, want, fl, &i))
+			break;
 		ft_s = fl[0];
 		fps_s = fl[1];
 		el_s = fl[2];

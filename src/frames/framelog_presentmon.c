@@ -90,12 +90,15 @@ static int pm_pass(struct parse *ps, struct cursor *c, struct pm_log *pl, struct
 	int r;
 
 	snprintf(what, sizeof(what), "a frame time in ms in column '%s'", pl->col);
-	while (next_line(c, &line)) {
+	for (;;) {
 		const int want[3] = { pl->i_ft, -1, -1 };
 		struct span fl[3] = { { 0 } };
 		bool mine = true, is_int;
 		int i;
-		double ft;
+		double ft = 0;
+
+		if (!next_row(c, &line, want, fl, &i))
+			break;
 
 		if (!line.len) {
 			if (c->p >= c->end)
@@ -126,7 +129,6 @@ static int pm_pass(struct parse *ps, struct cursor *c, struct pm_log *pl, struct
 		}
 		if (!mine)
 			continue;
-		i = split_fields(line, want, fl);
 		if (i != pl->nfields) {
 			if (!c->last_had_nl && i < pl->nfields) {
 				fl_note(ps,

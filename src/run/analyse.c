@@ -662,8 +662,8 @@ static int measure(struct work *w, struct strbuf *emsg)
 		metrics_note_first(&a->m, "%s", a->frames_note);
 	add_notes(&a->m, w->notes.buf);
 	a->mh_style = compat_mangohud_style_of(w->f->format);
-	if (compat_mangohud(w->f->ft_ms + a->m.win_first, a->m.win_n, a->mh_style, &a->mh) < 0 ||
-	    compat_capframex(w->f->ft_ms + a->m.win_first, a->m.win_n, &a->cfx) < 0)
+	if (compat_all(w->f->ft_ms + a->m.win_first, a->m.win_n, a->mh_style, &a->mh, &a->cfx) <
+	    0)
 		return sb_error(emsg, -ENOMEM, "'%s'", w->input);
 	return 0;
 }

@@ -6,6 +6,7 @@
  * prints one decimal).
  */
 #include <errno.h>
+#include <stdint.h>
 
 #include "core/compat.h"
 #include "frames/framelog.h"
@@ -195,6 +196,64 @@ static void test_float_counts(void)
 	CHECK_NEAR(m.fps_0_1_min, 10, 1e-12);
 }
 
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/*
+ * compat_all sorts once (a radix sort on the doubles' bits) for both tools:
+ * on 300,000 frame times of every size (1e-6 to 1e6 ms, every bit of the
+ * keys in play, many repeated), MangoHud 0.7's order statistics are those
+ * of a qsort, and both tools' numbers are those of compat_mangohud and
+ * compat_capframex alone.
+ */
+static void test_all_one_sort(void)
+{
+	const size_t n = 300000;
+	double *ft = malloc(n * sizeof(*ft)), *a = malloc(n * sizeof(*a));
+	static const float ps[3] = { 0.001f, 0.01f, 0.97f };
+	struct compat_mangohud m, m1;
+	struct compat_capframex c, c1;
+	uint64_t x = 3;
+
+	if (!ft || !a) {
+		CHECK(!"out of memory");
+		free(ft);
+		free(a);
+		return;
+	}
+	for (size_t i = 0; i < n; i++) {
+		x = x * 6364136223846793005ull + 1442695040888963407ull;
+		ft[i] = i % 5 == 0 ? 6.944 : ldexp((double)(x >> 12) + 1.0, -52) *
+						    pow(10, (double)((x >> 3) % 13) - 6);
+	}
+	memcpy(a, ft, n * sizeof(*a));
+	qsort(a, n, sizeof(*a), cmp_double);
+	CHECK_INT(compat_all(ft, n, COMPAT_MANGOHUD_07, &m, &c), 0);
+	{
+		double got[3] = { m.fps_0_1_min, m.fps_1_min, m.fps_97 };
+
+		for (int k = 0; k < 3; k++) {
+			size_t idx = (size_t)(ps[k] * (float)n - 1.0f);
+
+			CHECK(got[k] == 1000.0 / a[n - 1 - idx]);
+		}
+	}
+	CHECK_INT(compat_mangohud(ft, n, COMPAT_MANGOHUD_07, &m1), 0);
+	CHECK_INT(compat_capframex(ft, n, &c1), 0);
+	CHECK(memcmp(&m, &m1, sizeof(m)) == 0);
+	CHECK(memcmp(&c, &c1, sizeof(c)) == 0);
+	CHECK_INT(compat_all(ft, n, COMPAT_MANGOHUD_06, &m, &c), 0);
+	CHECK_INT(compat_mangohud(ft, n, COMPAT_MANGOHUD_06, &m1), 0);
+	CHECK(memcmp(&m, &m1, sizeof(m)) == 0);
+	CHECK(m.fps_97 == 1000.0 / a[n - 1 - (size_t)floor(0.97 * (double)(n - 1))]);
+	free(ft);
+	free(a);
+}
+
 static void test_huge(void)
 {
 	double ft[3] = { 1e12, 1, 1e-6 };
@@ -287,6 +346,7 @@ int main(void)
 	T_RUN(test_thousand);
 	T_RUN(test_float_counts);
 	T_RUN(test_huge);
+	T_RUN(test_all_one_sort);
 	T_RUN(test_style_of);
 	T_RUN(test_mangohud_068_summary);
 	return t_exit();

@@ -7,8 +7,10 @@
  * Every error path is checked with its whole message.
  */
 #include <errno.h>
+#include <stdint.h>
 
 #include "frames/framelog.h"
+#include "frames/framelog_int.h"	/* num_parse, next_row: tested directly */
 #include "t.h"
 
 /* The 40 frame times every written fixture holds (ms). */
@@ -418,6 +420,163 @@ static void test_numbers_exact(void)
 	CHECK_INT(bad, 0);
 }
 
+/* A 64-bit LCG (Knuth's MMIX constants): the same numbers on every run. */
+static uint64_t lcg(uint64_t *x)
+{
+	*x = *x * 6364136223846793005ull + 1442695040888963407ull;
+	return *x >> 11;
+}
+
+/*
+ * num_parse on TEXT against strtod: the same bits (so -0 is -0) when TEXT
+ * is a number of num_parse's grammar with a finite value, else -1 from both
+ * sides. Returns whether they agree; says how when not.
+ */
+static bool num_agrees(const char *text, bool want_ok)
+{
+	double got = 0, want = strtod(text, NULL);
+	int r = num_parse((struct span){ text, strlen(text) }, &got, NULL);
+
+	if (!want_ok || !isfinite(want)) {
+		if (r == 0)
+			T_FAIL("'%s' read as %.17g, expected a refusal", text, got);
+		return r != 0;
+	}
+	if (r != 0 || memcmp(&got, &want, sizeof(got)) != 0) {
+		T_FAIL("'%s' read as %.17g (r %d), strtod says %.17g", text, got, r, want);
+		return false;
+	}
+	return true;
+}
+
+/* V printed in shape K of SHAPES: MangoHud's and printf's other ways. */
+#define SHAPES 10
+static void shape(char *buf, size_t len, int k, double v)
+{
+	switch (k) {
+	case 0: snprintf(buf, len, "%.1f", v); break;
+	case 1: snprintf(buf, len, "%.3f", v); break;
+	case 2: snprintf(buf, len, "%g", v); break;
+	case 3: snprintf(buf, len, "%.17g", v); break;
+	case 4: snprintf(buf, len, "%.15g", v); break;
+	case 5: snprintf(buf, len, "%.16g", v); break;
+	case 6: snprintf(buf, len, "%e", v); break;
+	case 7: snprintf(buf, len, "%.20f", v); break;
+	case 8: snprintf(buf, len, "%+.6f", v); break;
+	default: snprintf(buf, len, "%.3e", v); break;
+	}
+}
+
+/*
+ * num_parse, the reader of every number in every frame log, gives exactly
+ * strtod's double: on what MangoHud writes (%.1f, %.3f, %g, whole ns), on
+ * 17 significant digits, exponents, signs, leading and trailing zeros, the
+ * edges of its exact path (15 and 16 digits, 1e22 and 1e23, 2^53 + 1) and
+ * on 50,000 random values in each of ten shapes; what is not a number is refused.
+ */
+static void test_num_parse_strtod(void)
+{
+	static const char *const edges[] = {
+		"0", "-0", "+0", "0.0", "-0.0", "00000", "0.000000000000000000000",
+		"7.459", "+7.459", "-7.459", "134.1", "0.1", "0.2", "0.3", "1.2", "4.1",
+		"149830510", "3600000000000", "18446744073709551615", "18446744073709551616",
+		"99999999999999999999999", "123456789012345", "1234567890123456",
+		"999999999999999", "9999999999999999", "9007199254740992", "9007199254740993",
+		"0.123456789012345", "0.1234567890123456", "1.00000000000000011102230246251565",
+		"000000000000000001.5", "0007.5", "7.500000000000000000000", "3.", ".5", "-.5",
+		"+3.", "1e22", "1e23", "1e-22", "1e-23", "7E2", "7e+2", "7e-2", "-7e-2",
+		"1.5e308", "1.7976931348623157e308", "2.2250738585072014e-308", "4.9e-324",
+		"2.4703282292062327e-324", "1e-400", "123456.78901234567890",
+		"0.000000000000000000000001", "16.6667", "6.99712", "469155820", "1e-3",
+		"12345678901234567", "1e0000000000000000000000003", "5e-0000000000001",
+		"0.30000000000000004", "8.988465674311579e307",
+	};
+	static const char *const refused[] = {
+		"", "+", "-", ".", "+.", "e5", "1e", "1e+", "1e-", "nan", "inf", "-inf",
+		"1.2.3", "1,2", " 1", "1 ", "0x10", "1e400", "-1e400", "1f", "--1", "+-1", "1..",
+	};
+	uint64_t x = 1;
+	size_t bad = 0;
+
+	for (size_t i = 0; i < sizeof(edges) / sizeof(edges[0]); i++)
+		bad += !num_agrees(edges[i], true);
+	for (size_t i = 0; i < sizeof(refused) / sizeof(refused[0]); i++)
+		bad += !num_agrees(refused[i], false);
+	for (int k = 0; k < SHAPES && bad < 20; k++) {
+		for (int i = 0; i < 50000 && bad < 20; i++) {
+			char text[512];
+			uint64_t r = lcg(&x);
+			/* frame times near 7 ms, fps, and values of every size */
+			double v = i % 3 == 0   ? 6.944 + (double)(r % 100000) / 10000.0
+				   : i % 3 == 1 ? 1000.0 / (1.0 + (double)(r % 1000000) / 1000.0)
+						: ldexp((double)(r % (1ull << 52)) + 1.0,
+							(int)(lcg(&x) % 200) - 150);
+
+			if (i % 7 == 0)
+				v = -v;
+			shape(text, sizeof(text), k, v);
+			bad += !num_agrees(text, strlen(text) < 80);
+		}
+	}
+	for (int i = 0; i < 50000 && bad < 20; i++) {
+		char text[32];
+
+		/* MangoHud's elapsed: whole ns, up to days */
+		snprintf(text, sizeof(text), "%llu", (unsigned long long)(lcg(&x) % 400000000000000ull));
+		bad += !num_agrees(text, true);
+	}
+	CHECK_INT(bad, 0);
+}
+
+/*
+ * next_row gives what next_line and split_fields give, line by line, on
+ * random text of commas, quotes, CRs, newlines and letters at every length
+ * and alignment (its 8-byte scan and its byte scan meet at every offset).
+ */
+static void test_next_row_same(void)
+{
+	static const char alphabet[] = "a,,,,1\n\n\r\"";
+	uint64_t x = 7;
+	size_t bad = 0;
+
+	for (int round = 0; round < 20000 && bad < 10; round++) {
+		char buf[200];
+		size_t len = (size_t)(lcg(&x) % sizeof(buf));
+		int quotes = round % 4 == 0;
+		struct cursor a = { buf, buf + len, 0, false, NULL, buf, buf, NULL, NULL };
+		struct cursor b = a;
+		const int want[3] = { (int)(lcg(&x) % 4), (int)(lcg(&x) % 6) - 1,
+				      (int)(lcg(&x) % 20) - 1 };
+
+		for (size_t i = 0; i < len; i++) {
+			buf[i] = alphabet[lcg(&x) % (sizeof(alphabet) - 1)];
+			if (buf[i] == '"' && !quotes)
+				buf[i] = 'b';
+		}
+		for (;;) {
+			struct span la = { 0 }, lb = { 0 };
+			struct span fa[3] = { { 0 } }, fb[3] = { { 0 } };
+			int na = -1, nb = -1;
+			bool ga = next_line(&a, &la), gb = next_row(&b, &lb, want, fb, &nb);
+
+			if (ga)
+				na = split_fields(la, want, fa);
+			if (ga != gb || (ga && (la.s != lb.s || la.len != lb.len || na != nb ||
+						memcmp(fa, fb, sizeof(fa)) != 0)) ||
+			    a.p != b.p || a.lineno != b.lineno || a.last_had_nl != b.last_had_nl) {
+				T_FAIL("round %d line %zu: next_row differs from next_line + "
+				       "split_fields ('%.*s')", round, a.lineno, (int)la.len,
+				       la.s ? la.s : "");
+				bad++;
+				break;
+			}
+			if (!ga)
+				break;
+		}
+	}
+	CHECK_INT(bad, 0);
+}
+
 /* Valid logs that end without a newline, in buffers without a NUL. */
 static void test_no_trailing_newline(void)
 {
@@ -512,6 +671,108 @@ static void test_large(void)
 }
 
 /*
+ * TEXT (LEN bytes) read from a file by framelog_read (256 KB blocks read as
+ * the parse goes, dropped 8 MB behind) gives exactly what framelog_parse
+ * gives on the buffer: the return, the frames and every word of the message.
+ */
+static void check_read_same(const char *what, const char *text, size_t len)
+{
+	const char *path = "test-framelog-blocks.log";
+	struct strbuf ma = STRBUF_INIT, mb = STRBUF_INIT;
+	struct frames *fa = NULL, *fb = NULL;
+	FILE *fp = fopen(path, "w");
+	int ra, rb;
+
+	if (!fp || fwrite(text, 1, len, fp) != len || fclose(fp) != 0) {
+		T_FAIL("cannot write %s", path);
+		return;
+	}
+	ra = framelog_parse(text, len, path, FRAMELOG_AUTO, &fa, &ma);
+	rb = framelog_read(path, FRAMELOG_AUTO, &fb, &mb);
+	if (ra != rb || strcmp(ma.buf ? ma.buf : "", mb.buf ? mb.buf : "") != 0 ||
+	    (fa && (fa->n != fb->n || strcmp(fa->format, fb->format) != 0 ||
+		    memcmp(fa->ft_ms, fb->ft_ms, fa->n * sizeof(double)) != 0 ||
+		    memcmp(fa->t_s, fb->t_s, fa->n * sizeof(double)) != 0)))
+		T_FAIL("%s: read %d '%s' (%zu frames), parsed %d '%s' (%zu frames)", what, rb,
+		       mb.buf ? mb.buf : "", fb ? fb->n : 0, ra, ma.buf ? ma.buf : "",
+		       fa ? fa->n : 0);
+	t_checks++;
+	frames_free(fa);
+	frames_free(fb);
+	sb_release(&ma);
+	sb_release(&mb);
+	remove(path);
+}
+
+/*
+ * Files read in blocks: rows across every block boundary (CRLF ones too),
+ * a 700 KB line (longer than a block) that is an error, a last line cut
+ * short, a 9 MB plain log (pages dropped behind the parse) and one whose
+ * first number comes after 300 KB of comments (detection reads on), and a
+ * sysfs file shorter than the size it gives.
+ */
+static void test_read_in_blocks(void)
+{
+	struct strbuf sb = STRBUF_INIT;
+	size_t mid;
+
+	sb_adds(&sb, "os,cpu,gpu,ram,kernel,driver,cpuscheduler\r\nDebian,c,g,1,6,M,\r\n"
+		     "fps,frametime,cpu_load,gpu_load,elapsed\r\n");
+	for (size_t i = 0; i < 60000; i++)
+		sb_addf(&sb, "%zu.5,%zu.%03zu,12.5,80,%zu\r\n", 100 + i % 50, 5 + i % 9,
+			i % 1000, (i + 1) * 6944000);
+	check_read_same("mangohud crlf", sb.buf, sb.len);
+	mid = sb.len / 2;
+	check_read_same("mangohud cut short", sb.buf, sb.len - 7);
+	{
+		struct strbuf bad = STRBUF_INIT;
+
+		sb_add(&bad, sb.buf, mid);
+		for (size_t i = 0; i < 700000; i++)
+			sb_addc(&bad, (char)('a' + i % 26));
+		sb_add(&bad, sb.buf + mid, sb.len - mid);
+		check_read_same("mangohud 700 KB line", bad.buf, bad.len);
+		sb_release(&bad);
+	}
+	sb_reset(&sb);
+	for (size_t i = 0; i < 1500000; i++)
+		sb_addf(&sb, i % 100 == 0 ? "# comment %zu\n" : "%zu.25\n", 6 + i % 5);
+	check_read_same("plain 9 MB", sb.buf, sb.len);
+	sb_reset(&sb);
+	for (size_t i = 0; i < 30000; i++)
+		sb_adds(&sb, "# a comment line\n");
+	sb_adds(&sb, "16.7\n17.1\n");
+	check_read_same("plain after comments", sb.buf, sb.len);
+	sb_release(&sb);
+
+	/* a file shorter than its size (sysfs says 4096 bytes): read as far
+	 * as it goes, as the stream it is, not an error of its own */
+	{
+		const char *sys = "/sys/devices/system/cpu/online";
+		struct strbuf ma = STRBUF_INIT, mb = STRBUF_INIT, text = STRBUF_INIT;
+		struct frames *fa = NULL, *fb = NULL;
+		FILE *fp = fopen(sys, "r");
+		int ra, rb;
+
+		if (!fp)
+			return;	/* no sysfs here: the rest was checked */
+		sb_grow(&text, 4096);
+		text.len = fread(text.buf, 1, 4095, fp);
+		text.buf[text.len] = '\0';
+		fclose(fp);
+		ra = framelog_parse(text.buf, text.len, sys, FRAMELOG_AUTO, &fa, &ma);
+		rb = framelog_read(sys, FRAMELOG_AUTO, &fb, &mb);
+		CHECK_INT(rb, ra);
+		CHECK_STR(mb.buf, ma.buf);
+		frames_free(fa);
+		frames_free(fb);
+		sb_release(&ma);
+		sb_release(&mb);
+		sb_release(&text);
+	}
+}
+
+/*
  * A PresentMon log of over 8 MB read from a file: framelog_read maps it and
  * drops pages it has read past; the first row's swap chain (dwm.exe) is not
  * the biggest, so a second pass reads released pages again.
@@ -567,11 +828,14 @@ int main(void)
 	T_RUN(test_errors);
 	T_RUN(test_plain_details);
 	T_RUN(test_numbers_exact);
+	T_RUN(test_num_parse_strtod);
+	T_RUN(test_next_row_same);
 	T_RUN(test_no_trailing_newline);
 	T_RUN(test_format_names);
 	T_RUN(test_missing_file);
 	T_RUN(test_stdin);
 	T_RUN(test_large);
 	T_RUN(test_presentmon_big_file);
+	T_RUN(test_read_in_blocks);
 	return t_exit();
 }
