@@ -320,7 +320,6 @@ static void reasons_data(struct json *j, const struct analysis *a)
 	struct strbuf why = STRBUF_INIT, todo = STRBUF_INIT;
 	const char *fsrc = a->ini ? runini_get(a->ini, "frame_source") : NULL;
 	bool nof = !a->f || !a->f->n;
-	struct stat st;
 
 	json_key(j, "reasons");
 	json_arr_begin(j);
@@ -328,13 +327,8 @@ static void reasons_data(struct json *j, const struct analysis *a)
 	if (a->failure && strncmp(a->failure, damaged, sizeof(damaged) - 1) &&
 	    !(nof && !strcmp(a->failure, "no frames were recorded"))) {
 		sb_addf(&why, "the run failed: %s; it is left out of medians", a->failure);
-		if (sb_add_path(&todo, a->source, "program.log") == 0 && stat(todo.buf, &st) == 0) {
-			sb_reset(&todo);
-			sb_adds(&todo, "the program's output: ");
-			(void)sb_add_path(&todo, a->source, "program.log");
-		} else {
-			sb_reset(&todo);
-		}
+		if (a->log_path)
+			sb_addf(&todo, "the program's output: %s", a->log_path);
 		reason(j, "failed", why.buf, todo.buf, NULL);
 	}
 	if (a->rec && a->rec->ndamage) {

@@ -103,6 +103,7 @@ void analysis_release(struct analysis *a)
 	free(a->interference);
 	free(a->frames_note);
 	free(a->failure);
+	free(a->log_path);
 	memset(a, 0, sizeof(*a));
 }
 
@@ -650,6 +651,16 @@ static int measure(struct work *w, struct strbuf *emsg)
 	}
 	if (r < 0 || (r > 0 && !(a->failure = strdup(w->err.buf))))
 		return sb_error(emsg, -ENOMEM, "'%s'", w->input);
+	if (a->failure) {
+		/* where a failed run's reader looks next: the program's output */
+		struct strbuf path = STRBUF_INIT;
+		struct stat st;
+
+		if (sb_add_path(&path, w->input, "program.log") == 0 && stat(path.buf, &st) == 0 &&
+		    S_ISREG(st.st_mode))
+			a->log_path = sb_detach(&path);
+		sb_release(&path);
+	}
 	/* how a stopped program ended: said, never a failure */
 	r = runini_stop_note(w->ini, &w->notes);
 	if (r < 0 || (r > 0 && sb_addc(&w->notes, '\n') < 0))

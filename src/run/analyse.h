@@ -70,6 +70,8 @@ struct analysis {
 	char *failure;			/* why the run failed (runini_failure: the program
 					 * failed, no frames, ended short); owned, NULL for a
 					 * good run. A failed run is left out of medians. */
+	char *log_path;			/* a failed run directory's program.log, where it
+					 * is a file; owned, NULL */
 };
 
 /*
