@@ -34,8 +34,18 @@ cat data.pak >/dev/null
 exit 7
 EOF
 chmod +x game.sh
+# drops the pages of each FILE (Debian's python3: a pyenv shim earlier in
+# PATH takes seconds to start, once per call)
+PY=/usr/bin/python3
+[ -x $PY ] || PY=python3
 drop() {
-	python3 -c 'import os, sys; fd = os.open(sys.argv[1], os.O_RDONLY); os.fsync(fd); os.posix_fadvise(fd, 0, 0, os.POSIX_FADV_DONTNEED)' "$1"
+	$PY -c '
+import os, sys
+for f in sys.argv[1:]:
+    fd = os.open(f, os.O_RDONLY)
+    os.fsync(fd)
+    os.posix_fadvise(fd, 0, 0, os.POSIX_FADV_DONTNEED)
+    os.close(fd)' "$@"
 }
 
 "$SS_BIN" prefetch learn -- ./game.sh >learn.out 2>&1
@@ -122,7 +132,8 @@ if [ -x "$NB" ] && command -v xvfb-run >/dev/null; then
 	data=$(grep -c "/usr/share/games/neverball/" nbshow.out)
 	[ "$data" -ge 5 ] || fail "only $data of neverball's data files listed: $(head -20 nbshow.out)"
 	grep "/usr/share/games/neverball/" nbshow.out | awk '{ print $NF }' >nbfiles
-	while read -r f; do drop "$f"; done <nbfiles
+	mapfile -t nbf <nbfiles
+	drop "${nbf[@]}"
 	"$SS_BIN" prefetch fetch --mb 400 "$NB" >nbfetch.out 2>&1 || fail "fetch neverball: $(cat nbfetch.out)"
 	grep -Eq "read [0-9.]+ MB from [1-9][0-9]* files" nbfetch.out && ! grep -q "read 0.0 MB" nbfetch.out ||
 		fail "the fetch read nothing back: $(cat nbfetch.out)"
