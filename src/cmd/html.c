@@ -169,7 +169,7 @@ static void stall_data(struct json *j, const struct rec *rec, const struct stall
 	json_arr_begin(j);
 	for (size_t k = 0; k < s->niv; k++) {
 		sb_reset(&sb);
-		stall_interval_text(&sb, rec, s->iv[k]);
+		stall_interval_text(&sb, rec, &s->iv[k]);
 		json_str(j, sb.buf);
 	}
 	json_arr_end(j);

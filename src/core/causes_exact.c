@@ -323,7 +323,7 @@ bool causes_rec_exact(const struct rec *r)
 		if (f < 0 || r->fields[f].kind != REC_INT)
 			return false;
 	}
-	return r->nsamples > 0;
+	return rec_samples_in_file(r) > 0;
 }
 
 size_t causes_exact_intervals(const struct causes *c, uint64_t a, uint64_t b,

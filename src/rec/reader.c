@@ -167,7 +167,7 @@ int rec_parse_stream(const void *buf, size_t len, const struct rec_stream *st, s
 	if (!ret || (!buf && len))
 		return -EINVAL;
 	if (st && st->ring_rows) {
-		if (st->ring_rows & (st->ring_rows - 1) || st->ring_rows < 4)
+		if (st->ring_rows & (st->ring_rows - 1) || st->ring_rows < 4 || st->on_window)
 			return -EINVAL;
 		d.ring_mask = st->ring_rows - 1;
 	}
@@ -241,6 +241,11 @@ int rec_parse_stream(const void *buf, size_t len, const struct rec_stream *st, s
 		if (d.header_block)
 			d.period = rec_parse_u64(rec_meta_get(d.r, "period_ns"));
 	}
+	if (st && st->on_window) {
+		r = rd_win_end(&d);
+		if (r < 0)
+			goto fail;
+	}
 	if (d.r->torn_bytes)
 		d.r->torn_t_ns = d.t_last;
 	off = d.nblocks ? end : REC_FILE_HEADER;
@@ -257,6 +262,7 @@ int rec_parse_stream(const void *buf, size_t len, const struct rec_stream *st, s
 	samp_state_release(&d.ss);
 	free(d.kinds);
 	free(d.blocks);
+	free(d.kring);
 	*ret = d.r;
 	return 0;
 fail:
@@ -265,6 +271,7 @@ fail:
 	samp_state_release(&d.ss);
 	free(d.kinds);
 	free(d.blocks);
+	free(d.kring);
 	rec_free(d.r);
 	return r;
 }

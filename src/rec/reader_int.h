@@ -49,7 +49,26 @@ struct rd {
 	const struct rec_stream *stream;	/* NULL: the whole matrix */
 	size_t ring_mask;	/* streaming: rows - 1; SIZE_MAX: every row kept */
 	uint64_t fed;		/* samples when on_samples last ran */
+	/* windows (rec_stream's win): the last REC_WIN_BACK samples decoded
+	 * (a ring of KRING rows), how many were seen, the next window not
+	 * yet reached, the group being kept */
+	int64_t *kring;
+	uint64_t kring_t[32];
+	uint64_t kseen;
+	size_t wnext, gw0, gcap;
+	bool in_group;
+	uint64_t gb;		/* the latest end of the group's windows */
+	size_t ahead_left;	/* samples after gb still to keep */
+	size_t iv_prune;	/* intervals when next pruned */
 };
+#define KRING 32
+
+/* Windows: the group kept so far handed to on_window and dropped; 0 or
+ * what on_window returned. */
+int rd_win_flush(struct rd *d);
+/* Windows, at the end: the group being kept, then the windows past the
+ * last sample. 0 or what on_window returned. */
+int rd_win_end(struct rd *d);
 
 /* "offset N: WHAT" into the error; returns -EINVAL. */
 int rd_bad(struct rd *d, const char *what);
