@@ -704,7 +704,7 @@ int cmd_stalls(int argc, char **argv)
 			printf("%s\n", cli_shown(argv[i]));
 			if (a.frames_note)
 				printf("!! %s\n", cli_shown(a.frames_note));
-			if (a.rec->nframes == 0 && a.frames_note) {
+			if (a.rec_nframes == 0 && a.frames_note) {
 				/* no frame, so no stall to list: the note says why */
 				r = 0;
 				status = 1;

@@ -20,8 +20,13 @@
 #define REC_EXPAND_MIN (1u << 20)
 
 struct rd {
-	const uint8_t *base;
+	const uint8_t *base;	/* the file in memory, or NULL: read from fd */
 	size_t len;
+	int fd;			/* base NULL: the file, read a block at a time */
+	uint8_t *blk, *scan;	/* fd: the block being read, the bytes scanned
+				 * for a key block */
+	size_t blk_cap, scan_cap;
+	int io_err;		/* fd: the errno of a read that failed */
 	struct rec *r;
 	struct strbuf *err;
 	size_t off;		/* file offset of the record being decoded, for messages */
@@ -60,6 +65,7 @@ struct rd {
 	uint64_t gb;		/* the latest end of the group's windows */
 	size_t ahead_left;	/* samples after gb still to keep */
 	size_t iv_prune;	/* intervals when next pruned */
+	size_t gnext;		/* the group's rows when win_partial next looks */
 };
 #define KRING 32
 

@@ -322,11 +322,50 @@ int rd_win_flush(struct rd *d)
 	const struct rec_stream *st = d->stream;
 	int ret = 0;
 
-	if (d->in_group)
+	if (d->in_group && d->gw0 < d->wnext)
 		ret = st->on_window(st->ctx, d->r, d->gw0, d->wnext);
 	d->in_group = false;
 	d->r->nsamples = 0;
 	return ret;
+}
+
+/* A group over REC_WIN_ROWS samples (stalls back to back): its windows that
+ * have their REC_WIN_AHEAD samples handed on, and the rows before what the
+ * others (and a window yet to join) need dropped, so that the memory is a
+ * few thousand rows however long the run of stalls. */
+static int win_partial(struct rd *d)
+{
+	const struct rec_stream *st = d->stream;
+	struct rec *r = d->r;
+	size_t n = r->nsamples, nf = r->nfields, k = d->gw0, from, j;
+	uint64_t done_t = r->t_ns[n - 1 - REC_WIN_AHEAD];
+	int ret;
+
+	d->gnext = n + REC_WIN_ROWS / 2;
+	while (k < d->wnext && st->win[k].b_ns < done_t)
+		k++;
+	if (k == d->gw0)
+		return 0;
+	ret = st->on_window(st->ctx, r, d->gw0, k);
+	if (ret < 0)
+		return ret;
+	d->gw0 = k;
+	/* what the windows left need: REC_WIN_BACK before the first sample
+	 * after the earliest start; a window yet to join, the last ones */
+	from = n - (REC_WIN_BACK - 1);
+	if (k < d->wnext) {
+		for (j = 0; j < n && r->t_ns[j] <= st->win[k].a_ns; j++)
+			;
+		if (j < from)
+			from = j >= REC_WIN_BACK - 1 ? j - (REC_WIN_BACK - 1) : 0;
+	}
+	memmove(r->t_ns, r->t_ns + from, (n - from) * sizeof(*r->t_ns));
+	memmove(r->vals, r->vals + from * nf, (n - from) * nf * sizeof(*r->vals));
+	r->nsamples = n - from;
+	d->gnext = r->nsamples + REC_WIN_ROWS / 2;
+	if (r->nsamples)
+		win_prune(d, r->t_ns[0]);
+	return 0;
 }
 
 /* Starts a group at sample I (in the ring) with the samples before it. */
@@ -339,6 +378,7 @@ static int win_start(struct rd *d, uint64_t i)
 	d->in_group = true;
 	d->gw0 = d->wnext;
 	d->gb = 0;
+	d->gnext = REC_WIN_ROWS;
 	d->r->nsamples = 0;
 	if (i < d->kseen)
 		win_prune(d, d->kring_t[from % KRING]);
@@ -381,6 +421,8 @@ static int win_sample(struct rd *d, uint64_t t)
 		d->ahead_left = REC_WIN_AHEAD + 1;
 	if (t > d->gb && --d->ahead_left == 0)
 		return rd_win_flush(d);
+	if (d->r->nsamples >= d->gnext && d->r->nsamples > REC_WIN_AHEAD + REC_WIN_BACK)
+		return win_partial(d);
 	return 0;
 }
 

@@ -89,6 +89,9 @@ struct rec_window {
  * evidence looks (core/causes.h: CAUSES_STREAM_BACK, _AHEAD). */
 #define REC_WIN_BACK 16
 #define REC_WIN_AHEAD 128
+/* A group of more rows hands on the windows it has all the samples of and
+ * drops the rows no window left needs (stalls back to back). */
+#define REC_WIN_ROWS 2048
 int rec_parse_stream(const void *buf, size_t len, const struct rec_stream *s, struct rec **ret,
 		     struct strbuf *err);
 /* The files opened are regular files only, opened without blocking

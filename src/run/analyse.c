@@ -790,6 +790,14 @@ int analyse_input(const char *input, const struct analyse_opts *o, struct analys
 		r = measure(&w, emsg);
 	if (r == 0)
 		r = split_causes(&w, emsg);
+	if (r == 0 && w.a.rec)
+		w.a.rec_nframes = w.a.rec->nframes;
+	if (r == 0 && o->keep && o->windows && w.a.rec) {
+		/* the frames are in f now; stalls reads no more of them */
+		free(w.a.rec->frames);
+		w.a.rec->frames = NULL;
+		w.a.rec->nframes = 0;
+	}
 	if (r == 0 && o->keep) {
 		w.a.f = w.f;
 		w.f = NULL;
