@@ -7,7 +7,7 @@
 # (STALLSCOPE_WHOLE_RECORD=1), byte for byte, text and JSON, exit status
 # and errors: on the hand-made run directories (test-causes, test-rundir),
 # the recorded fixtures (exact mode, stacks, a damaged and a torn record),
-# and a synthetic exact record (bench/rec-bench.c, 60 s, a stall every
+# and a synthetic exact record (bench/rec-bench.c, 40 s, a stall every
 # 10 s, exact intervals) whole, damaged and torn, with thresholds that make
 # every frame a stall (one long group, handed on in parts) or a few.
 set -u
@@ -23,14 +23,14 @@ for w in test-causes test-rundir; do
 	mkdir "$T/$w" && "$SS_BUILD/tests/$w" --write "$T/$w" >/dev/null ||
 		{ echo "FAIL: $w --write"; exit 1; }
 done
-for f in rec-corpus/exact-fakegame rec-corpus/stacks-2.3 rec-corpus/stacks-fakegame \
-	rec-corpus/busy-1500-v2-damaged rec-corpus/steady-30-torn rec/busy-300; do
+for f in rec-corpus/exact-fakegame rec-corpus/stacks-2.3 rec-corpus/busy-1500-v2-damaged \
+	rec-corpus/steady-30-torn; do
 	d=$T/$(basename "$f")
 	mkdir "$d" && cp "$SS_FIXTURES/$f.ssr" "$d/record.ssr"
 	printf 'program=fixture\nstate=recording\n' >"$d/run.ini"
 done
 mkdir "$T/exact" "$T/exact-damaged" "$T/exact-torn"
-"$G" gen "$T/exact/record.ssr" 6000 exact 60 || { echo "FAIL: rec-bench gen"; exit 1; }
+"$G" gen "$T/exact/record.ssr" 4000 exact 60 || { echo "FAIL: rec-bench gen"; exit 1; }
 printf 'program=synthetic\nstate=done\nt0_mono=4999.5\n' >"$T/exact/run.ini"
 size=$(stat -c %s "$T/exact/record.ssr")
 cp "$T/exact/record.ssr" "$T/exact/run.ini" "$T/exact-damaged/"
@@ -43,8 +43,7 @@ printf 'program=synthetic\nstate=recording\nt0_mono=4999.5\n' >"$T/exact-torn/ru
 n=0
 for d in "$T"/*/; do
 	d=${d%/}
-	for args in "" "--json --warmup 5 --stall-ms 30" "--json --warmup 0 --stall-ms 1" \
-		"--folded --warmup 0 --stall-ms 16.5"; do
+	for args in "" "--json --warmup 0 --stall-ms 1" "--folded --warmup 0 --stall-ms 16.5"; do
 		# shellcheck disable=SC2086
 		"$B" stalls $args "$d" >"$T/w.out" 2>"$T/w.err"
 		rw=$?
@@ -69,7 +68,7 @@ done
 import json, sys
 r = json.load(open(sys.argv[1]))[0]
 s = r["stalls"]
-assert r["split"] == "exact" and len(s) >= 5, (r["split"], len(s))
+assert r["split"] == "exact" and len(s) >= 3, (r["split"], len(s))
 assert all(x["cause"] == "wait" and x["intervals"]["count"] >= 1 for x in s), s[0]
 assert all(x["evidence"]["samples"] >= 10 for x in s), s[0]["evidence"]
 PY
@@ -77,7 +76,7 @@ PY
 /usr/bin/python3 - "$T/d.json" <<'PY' || fail=1
 import json, sys
 r = json.load(open(sys.argv[1]))[0]
-assert len(r["stalls"]) > 2000, len(r["stalls"])
+assert len(r["stalls"]) > 1000, len(r["stalls"])
 assert any("DAMAGED" in n for n in r["notes"]), r["notes"]
 PY
 [ $fail = 0 ] && echo "ok: $n outputs by windows as the whole record's"
