@@ -5,9 +5,11 @@
 # busy hour of bench/rec-bench.c: 360,000 samples, 67 fields, 216,000 frames,
 # 10 MB) in time and peak RSS (GNU time), side by side: `report`, which
 # streams the record (the causes need a few samples around each, so the
-# reader keeps a ring of 1024), and `stalls`, which keeps the whole 193 MB
-# sample matrix for its evidence. Goal (issue 13, item 17): report <= 64 MB;
-# before streaming it took 225 MB. Medians of RUNS runs.
+# reader keeps a ring of 1024), and `stalls`, which reads it by windows
+# (each group of stalls' samples; it kept the whole 193 MB sample matrix
+# before issue 31: bench/stalls-stream.sh has both). Goal (issue 13, item
+# 17): report <= 64 MB; before streaming it took 225 MB. Medians of RUNS
+# runs.
 set -eu
 build=${1:-build}
 bin=$build/stallscope
@@ -38,4 +40,4 @@ measure() {
 		END { k = int((NR + 1) / 2); printf "%-34s median %.2f s, peak RSS %.1f MB (of %d runs)\n", w, s[k], m[k] / 1024, NR }'
 }
 measure "report (streamed)" "$bin" report --warmup 0 "$tmp/run"
-measure "stalls (the whole sample matrix)" "$bin" stalls --warmup 0 "$tmp/run"
+measure "stalls (by windows)" "$bin" stalls --warmup 0 "$tmp/run"

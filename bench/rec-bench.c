@@ -24,6 +24,12 @@
  * fps hour: 518,400 frames). STACKS.ssr (gen, after FPS): a record with
  * stacks (2.3); each stall gets one of its windows in turn, as the recorder
  * would write them (bench/stacks.sh: an hour's 360 stalls to symbolize).
+ * PROFILE "exact": busy, with exact mode's ftx.* counters and an interval
+ * of the game thread a frame (a 4 ms GPU wait before each present, a
+ * futex wait over each stall, woken by worker-1), as `record --exact`
+ * writes them (bench/analyse-hour.sh, tests/e2e/stalls-stream.sh).
+ * REC_BENCH_PERIOD_MS (gen): the sampling period, 10 ms unless set (a
+ * 24-hour record at 100 ms is 864,000 samples).
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -32,6 +38,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "core/exact_abi.h"
+#include "core/fields.h"
 #include "rec/rec.h"
 
 static uint64_t rng = 0x9e3779b97f4a7c15ull;
@@ -144,8 +152,48 @@ static void copy_window(struct rec_writer *w, uint64_t t)
 		rec_writer_uset(w, &set);
 }
 
-static int gen(const char *path, size_t nsamples, bool busy)
+/* exact mode's intervals, written when they end (the recorder drains its
+ * ring every sample), and the counters they add to */
+struct pend {
+	struct rec_interval iv[8];
+	size_t n;
+};
+
+static void pend_add(struct pend *p, const struct rec_interval *iv)
 {
+	if (p->n < 8)
+		p->iv[p->n++] = *iv;
+}
+
+/* Writes the intervals that ended by T, adding their times to X (the ftx.*
+ * values, by enum exact_field). */
+static void pend_flush(struct rec_writer *w, struct pend *p, uint64_t t, int64_t *x)
+{
+	size_t k = 0;
+
+	for (size_t i = 0; i < p->n; i++) {
+		const struct rec_interval *iv = &p->iv[i];
+
+		if (iv->in_ns > t) {
+			p->iv[k++] = *iv;
+			continue;
+		}
+		rec_writer_interval(w, iv);
+		x[EF_CLASS + iv->cls] += (int64_t)(iv->wake_ns - iv->out_ns);
+		x[EF_RUNQ] += (int64_t)(iv->in_ns - iv->wake_ns);
+		x[EF_SWITCHES] += 1;
+	}
+	p->n = k;
+}
+
+static int gen(const char *path, size_t nsamples, bool busy, bool exact)
+{
+	struct pend pend = { 0 };
+	int64_t x[EF_N] = { 0 };
+	const char *pms = getenv("REC_BENCH_PERIOD_MS");
+	uint64_t period = pms && atof(pms) > 0 ? (uint64_t)(atof(pms) * 1e6) : 10000000ull;
+	uint32_t s_stack = 0, s_worker = 0, s_fstack = 0;
+	char ptxt[32];
 	uint64_t nframe = 0;
 	struct rec_writer *w;
 	int64_t v[NF] = { 0 };
@@ -157,7 +205,10 @@ static int gen(const char *path, size_t nsamples, bool busy)
 	r = rec_writer_new(path, &w);
 	if (r < 0)
 		return r;
-	rec_writer_meta(w, "period_ns", "10000000");
+	snprintf(ptxt, sizeof(ptxt), "%llu", (unsigned long long)period);
+	rec_writer_meta(w, "period_ns", ptxt);
+	if (exact)
+		rec_writer_meta(w, "exact.wake_slack_ns", "50000");
 	rec_writer_meta(w, "host.kernel", "6.18.0");
 	rec_writer_meta(w, "host.cpus", "2");
 	rec_writer_meta(w, "target.cmdline", "synthetic-game --steady");
@@ -166,9 +217,17 @@ static int gen(const char *path, size_t nsamples, bool busy)
 				 strstr(names[i], "wchan") || strstr(names[i], "fd_target")
 					 ? REC_STR
 					 : REC_INT);
+	for (int e = 0; exact && e < EF_N; e++)
+		rec_writer_field(w, field_ftx[e], REC_INT);
 	r = rec_writer_begin(w);
 	if (r < 0)
 		return r;
+	if (exact) {
+		s_stack = rec_writer_intern(w, "dma_fence_default_wait\ndrm_ioctl\n");
+		s_fstack = rec_writer_intern(w, "futex_wait_queue\nfutex_wait\ndo_futex\n");
+		s_worker = rec_writer_intern(w, "worker-1");
+		x[EF_TID] = 4000;
+	}
 	s_fence = rec_writer_intern(w, "dma_fence_default_wait");
 	s_futex = rec_writer_intern(w, "futex_wait_queue");
 	s_dri = rec_writer_intern(w, "/dev/dri/renderD128");
@@ -187,11 +246,11 @@ static int gen(const char *path, size_t nsamples, bool busy)
 	v[idx("sys.mem_avail_kb")] = 6000000;
 	v[idx("ft.cpu")] = 1;
 	for (size_t i = 0; i < nsamples; i++) {
-		uint64_t t = t0 + i * 10000000ull + (uint64_t)uni(0, busy ? 100000 : 30000);
+		uint64_t t = t0 + i * period + (uint64_t)uni(0, busy ? 100000 : 30000);
 		bool running = busy && chance(40), gpu = !busy || chance(70);
 
 		if (i % 1000 == 0) {
-			struct rec_clock c = { t, 1780000000000000000ull + (t - t0) };
+			struct rec_clock c = { t, 1780000000000000000ull + (t - t0), 0 };
 
 			rec_writer_clock(w, &c);
 		}
@@ -243,9 +302,20 @@ rare:
 			v[idx("sys.mem_avail_kb")] += uni(-200, 200);
 			v[idx("gpu.render_ns")] += uni(40000000, 60000000);
 		}
-		rec_writer_sample(w, t, v);
+		if (exact) {
+			int64_t row[NF + EF_N];
+
+			pend_flush(w, &pend, t, x);
+			x[EF_RUN] += (int64_t)period / 3;
+			x[EF_PREEMPTS] += chance(5);
+			memcpy(row, v, sizeof(v));
+			memcpy(row + NF, x, sizeof(x));
+			rec_writer_sample(w, t, row);
+		} else {
+			rec_writer_sample(w, t, v);
+		}
 		while (next_frame <= t) {
-			struct rec_frame f = { next_frame, 4000, 0 };
+			struct rec_frame f = { .t_ns = next_frame, .tid = 4000 };
 
 			rec_writer_frame(w, &f);
 			next_frame += frame_ns + (uint64_t)uni(-(int64_t)frame_jitter_ns,
@@ -254,6 +324,28 @@ rare:
 				next_frame += 150000000;
 				if (stk_src)
 					copy_window(w, f.t_ns);
+				if (exact) {	/* the stall: a futex wait worker-1 ends */
+					struct rec_interval iv = {
+						.out_ns = f.t_ns + 2000000,
+						.wake_ns = next_frame - 6000000,
+						.in_ns = next_frame - 5900000, .tid = 4000,
+						.waker_tid = 4001, .syscall = 202, .cls = X_FUTEX,
+						.state = 'S', .flags = XF_SYSCALL,
+						.waker_comm = s_worker, .stack = s_fstack
+					};
+
+					pend_add(&pend, &iv);
+				}
+			}
+			if (exact) {	/* the GPU wait before the next present */
+				struct rec_interval iv = {
+					.out_ns = next_frame - 4500000, .wake_ns = next_frame - 600000,
+					.in_ns = next_frame - 500000, .tid = 4000, .syscall = 16,
+					.cls = X_GPU, .state = 'S', .flags = XF_SYSCALL, .arg0 = 5,
+					.fd_target = s_dri, .stack = s_stack
+				};
+
+				pend_add(&pend, &iv);
 			}
 		}
 		if (i % 10 == 0) {
@@ -329,7 +421,7 @@ static int measure(size_t nsamples, bool busy)
 	snprintf(path, sizeof(path), "%s/rec-bench-%d.ssr", dir ? dir : "/tmp", (int)getpid());
 	t_w0 = now_s();
 	c_w0 = cpu_s();
-	ret = gen(path, nsamples, busy);
+	ret = gen(path, nsamples, busy, false);
 	c_w1 = cpu_s();
 	t_w1 = now_s();
 	if (ret < 0) {
@@ -405,7 +497,8 @@ int main(int argc, char **argv)
 			sb_release(&err);
 		}
 		r = gen(argv[2], argc > 3 ? strtoul(argv[3], NULL, 10) : 1000,
-			    argc > 4 && !strcmp(argv[4], "busy"));
+			argc > 4 && (!strcmp(argv[4], "busy") || !strcmp(argv[4], "exact")),
+			argc > 4 && !strcmp(argv[4], "exact"));
 
 		if (r < 0)
 			fprintf(stderr, "rec-bench: cannot write '%s': %s\n", argv[2], strerror(-r));
@@ -415,7 +508,7 @@ int main(int argc, char **argv)
 	if (argc >= 2 && !strcmp(argv[1], "measure"))
 		return measure(argc > 2 ? strtoul(argv[2], NULL, 10) : 360000,
 			       argc > 3 && !strcmp(argv[3], "busy"));
-	fprintf(stderr, "usage: rec-bench gen FILE [SAMPLES [steady|busy [FPS [STACKS.ssr]]]]\n"
+	fprintf(stderr, "usage: rec-bench gen FILE [SAMPLES [steady|busy|exact [FPS [STACKS.ssr]]]]\n"
 			"       rec-bench measure [SAMPLES [steady|busy]]\n");
 	return 2;
 }

@@ -112,7 +112,7 @@ static void stall_args(struct ex *x, struct pf_seq *s, const struct stall_item *
 
 		snprintf(key, sizeof(key), "interval_%zu", k + 1);
 		sb_reset(&x->sb);
-		stall_interval_text(&x->sb, x->r, it->iv[k]);
+		stall_interval_text(&x->sb, x->r, &it->iv[k]);
 		pf_arg_str(s, key, x->sb.buf);
 	}
 }

@@ -450,7 +450,7 @@ static void stall_data(struct json *j, const struct causes *c, const struct rec 
 	json_arr_begin(j);
 	for (size_t k = 0; k < s->niv; k++) {
 		sb_reset(&sb);
-		stall_interval_text(&sb, rec, s->iv[k]);
+		stall_interval_text(&sb, rec, &s->iv[k]);
 		json_str(j, sb.buf);
 	}
 	json_arr_end(j);

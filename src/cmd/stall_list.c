@@ -13,6 +13,7 @@
 #include "core/apicall.h"
 #include "core/exact.h"
 #include "core/where.h"
+#include "rec/rec.h"
 
 /* "futex" for wait_futex: the sub-cause without its cause's prefix, or NULL
  * when it says no more than the cause. */
@@ -106,14 +107,26 @@ void stall_api_text(struct strbuf *sb, const struct stall_item *s)
 		sb_addf(sb, "%sin %s %.1f ms", k ? ", " : "", s->api[k].name, s->api[k].ms);
 }
 
+/* Frame I's span on the record's clock: [*ANS, *BNS]. */
+static void stall_span(const struct analysis *a, size_t i, uint64_t *ans, uint64_t *bns)
+{
+	const struct frames *f = a->f;
+	double start = f->t_s[i] - f->ft_ms[i] / 1000.0;
+	double an = (double)a->t0_ns + start * 1e9, bn = (double)a->t0_ns + f->t_s[i] * 1e9;
+
+	*ans = an <= 0 ? 0 : (uint64_t)an;
+	*bns = bn <= 0 ? 0 : (uint64_t)bn;
+}
+
 static void stall_fill(const struct causes *c, const struct analysis *a, size_t i,
 		       struct stall_item *s)
 {
 	const struct frames *f = a->f;
 	double start = f->t_s[i] - f->ft_ms[i] / 1000.0;
-	double an = (double)a->t0_ns + start * 1e9, bn = (double)a->t0_ns + f->t_s[i] * 1e9;
-	uint64_t ans = an <= 0 ? 0 : (uint64_t)an, bns = bn <= 0 ? 0 : (uint64_t)bn;
+	const struct rec_interval *iv[STALL_INTERVALS];
+	uint64_t ans, bns;
 
+	stall_span(a, i, &ans, &bns);
 	memset(s, 0, sizeof(*s));
 	s->t0_ns = a->t0_ns;
 	s->frame = i;
@@ -123,8 +136,10 @@ static void stall_fill(const struct causes *c, const struct analysis *a, size_t 
 	cause_split_verdict(&s->split, &s->v);
 	causes_evidence(c, ans, bns, &s->e);
 	s->exact = causes_is_exact(c);
-	s->niv_all = causes_exact_intervals(c, ans, bns, s->iv, STALL_INTERVALS);
+	s->niv_all = causes_exact_intervals(c, ans, bns, iv, STALL_INTERVALS);
 	s->niv = s->niv_all < STALL_INTERVALS ? s->niv_all : STALL_INTERVALS;
+	for (size_t k = 0; k < s->niv; k++)
+		s->iv[k] = *iv[k];
 	stall_apis(a, i, ans, bns, s);
 }
 
@@ -335,3 +350,144 @@ int stall_list_build(const struct analysis *a, const struct metrics_opts *mo,
 	return 0;
 }
 
+
+/* ---------------------------------------------------------------- windows */
+
+/* A stall frame, its span, and its item once filled. */
+struct win_stall {
+	size_t frame;
+	unsigned parts;
+	struct stall_item item;
+};
+
+struct win_ctx {
+	const struct analysis *a;
+	struct win_stall *st;
+	const size_t *by_win;	/* window -> index into st */
+};
+
+static int cmp_window(const void *x, const void *y)
+{
+	const struct rec_window *a = x, *b = y;
+
+	return a->a_ns < b->a_ns ? -1 : a->a_ns > b->a_ns;
+}
+
+/* A group of windows read: their stalls split, with this group's samples
+ * and intervals alone. */
+static int on_group(void *ctx, struct rec *r, size_t w0, size_t w1)
+{
+	struct win_ctx *x = ctx;
+	struct causes *c = NULL;
+	int ret = causes_new(r, &c);
+
+	if (ret < 0)
+		return ret;
+	for (size_t w = w0; w < w1; w++) {
+		struct win_stall *s = &x->st[x->by_win[w]];
+
+		stall_fill(c, x->a, s->frame, &s->item);
+	}
+	causes_free(c);
+	return 0;
+}
+
+int stall_list_build_windows(struct analysis *a, const struct metrics_opts *mo,
+			     struct stall_item **ret_win, size_t *ret_nwin,
+			     struct stall_item **ret_warm, size_t *ret_nwarm, struct strbuf *emsg)
+{
+	size_t n = a->f ? a->f->n : 0, ns = 0, nwin = 0, nwarm = 0, *by_win = NULL;
+	struct win_stall *st = NULL;
+	struct rec_window *w = NULL;
+	struct stall_item *win = NULL, *warm = NULL;
+	struct rec *r2 = NULL;
+	int r = -ENOMEM;
+
+	if (!a->rec || !a->rec->nsamples_read || a->rec->nsamples) {
+		r = stall_list_build(a, mo, ret_win, ret_nwin, ret_warm, ret_nwarm);
+		if (r < 0)
+			sb_error(emsg, r, "'%s'", a->source);
+		return r;
+	}
+	for (size_t i = 0; i < n; i++) {
+		unsigned parts = causes_stall_parts(a->f, i, &a->m, mo, a->segs, a->nsegs);
+
+		if (!(parts & (CAUSES_IN_WINDOW | CAUSES_IN_WARM)))
+			continue;
+		if (ns % 256 == 0) {
+			struct win_stall *p = realloc(st, (ns + 256) * sizeof(*p));
+
+			if (!p)
+				goto out;
+			st = p;
+		}
+		st[ns++] = (struct win_stall){ .frame = i, .parts = parts };
+		nwin += (parts & CAUSES_IN_WINDOW) != 0;
+		nwarm += (parts & CAUSES_IN_WARM) != 0;
+	}
+	/* the windows by start, each knowing its stall (a_ns's low bits would
+	 * not do: the index rides in a parallel array after the sort) */
+	w = malloc((ns ? ns : 1) * sizeof(*w));
+	by_win = malloc((ns ? ns : 1) * sizeof(*by_win));
+	win = calloc(nwin ? nwin : 1, sizeof(*win));
+	warm = calloc(nwarm ? nwarm : 1, sizeof(*warm));
+	if (!w || !by_win || !win || !warm)
+		goto out;
+	{
+		struct { struct rec_window w; size_t i; } *tmp = malloc((ns ? ns : 1) * sizeof(*tmp));
+
+		if (!tmp)
+			goto out;
+		for (size_t k = 0; k < ns; k++) {
+			stall_span(a, st[k].frame, &tmp[k].w.a_ns, &tmp[k].w.b_ns);
+			tmp[k].i = k;
+		}
+		/* struct rec_window first: cmp_window orders the pairs */
+		qsort(tmp, ns, sizeof(*tmp), cmp_window);
+		for (size_t k = 0; k < ns; k++) {
+			w[k] = tmp[k].w;
+			by_win[k] = tmp[k].i;
+		}
+		free(tmp);
+	}
+	{
+		struct win_ctx x = { .a = a, .st = st, .by_win = by_win };
+		struct rec_stream rs = { .skip_threads = true, .skip_frames = true, .win = w,
+					 .nwin = ns, .on_window = on_group, .ctx = &x };
+
+		r = analyse_rec_windows(a, &rs, &r2, emsg);
+		if (r < 0)
+			goto fail;
+	}
+	nwin = nwarm = 0;
+	for (size_t k = 0; k < ns; k++) {
+		if (st[k].parts & CAUSES_IN_WINDOW) {
+			win[nwin] = st[k].item;
+			win[nwin++].play = (st[k].parts & CAUSES_IN_PLAY) || !a->play_known;
+		}
+		if (st[k].parts & CAUSES_IN_WARM) {
+			warm[nwarm] = st[k].item;
+			warm[nwarm++].play = true;
+		}
+	}
+	rec_free(a->rec_win);
+	a->rec_win = r2;
+	*ret_win = win;
+	*ret_nwin = nwin;
+	*ret_warm = warm;
+	*ret_nwarm = nwarm;
+	free(st);
+	free(w);
+	free(by_win);
+	return 0;
+out:
+	sb_error(emsg, r, "'%s'", a->source);
+fail:
+	free(st);
+	free(w);
+	free(by_win);
+	free(win);
+	free(warm);
+	rec_free(r2);
+	return r;
+}

@@ -34,7 +34,8 @@ struct stall_item {
 	bool exact;		/* split by exact time */
 	uint64_t t0_ns;		/* the run's t0 (record clock) */
 	size_t niv, niv_all;	/* intervals listed, and overlapping in all */
-	const struct rec_interval *iv[STALL_INTERVALS];
+	struct rec_interval iv[STALL_INTERVALS];	/* copies: a streamed read
+							 * drops its intervals */
 	struct cause_split split;
 	struct cause_verdict v;
 	struct cause_evidence e;
@@ -48,6 +49,15 @@ struct stall_item {
 int stall_list_build(const struct analysis *a, const struct metrics_opts *mo,
 		     struct stall_item **ret_win, size_t *ret_nwin, struct stall_item **ret_warm,
 		     size_t *ret_nwarm);
+
+/* As stall_list_build, for A analysed with o->windows (run/analyse.h): the
+ * record is read again, keeping only each group of stalls' samples and
+ * intervals at a time (rec/rec.h's windows), whose strings the stalls
+ * borrow from a->rec_win. For A analysed with the whole record, as
+ * stall_list_build. 0 or a negative errno with the message in EMSG. */
+int stall_list_build_windows(struct analysis *a, const struct metrics_opts *mo,
+			     struct stall_item **ret_win, size_t *ret_nwin,
+			     struct stall_item **ret_warm, size_t *ret_nwarm, struct strbuf *emsg);
 
 /* "futex" for wait_futex: the sub-cause without its cause's prefix, or NULL
  * when it says no more than the cause. */

@@ -96,7 +96,7 @@ static int add_stall_row(struct table *t, const struct rec *rec, const struct st
 		stall_evidence_text(&sb, &s->e, stack_lines);
 		for (size_t k = 0; k < s->niv && k < 2; k++) {
 			sb_adds(&sb, k ? "; " : "; exact: ");
-			stall_interval_text(&sb, rec, s->iv[k]);
+			stall_interval_text(&sb, rec, &s->iv[k]);
 		}
 		if (s->niv_all > 2)
 			sb_addf(&sb, "; %zu more intervals", s->niv_all - 2);
@@ -375,7 +375,7 @@ static void json_intervals(struct json *j, const struct rec *r, const struct sta
 	json_key(j, "longest");
 	json_arr_begin(j);
 	for (size_t k = 0; k < s->niv; k++) {
-		const struct rec_interval *iv = s->iv[k];
+		const struct rec_interval *iv = &s->iv[k];
 		const char *st = rec_str(r, iv->stack);
 		char state[2] = { (char)iv->state, 0 };
 
@@ -588,7 +588,7 @@ static int print_folded(const struct rec *rec, const struct stall_item *s, size_
 int cmd_stalls(int argc, char **argv)
 {
 	struct report_options o = {
-		.a = { .m = METRICS_OPTS_INIT, .fmt = FRAMELOG_AUTO, .keep = true },
+		.a = { .m = METRICS_OPTS_INIT, .fmt = FRAMELOG_AUTO, .keep = true, .windows = true },
 	};
 	struct reload_rules *rules = NULL;
 	struct strbuf emsg = STRBUF_INIT;
@@ -603,6 +603,10 @@ int cmd_stalls(int argc, char **argv)
 	int first, i, status = 0;
 	bool any = false;
 
+	/* the whole record in memory, as before the windows (tests compare
+	 * the two: tests/e2e/stalls-stream.sh) */
+	if (getenv("STALLSCOPE_WHOLE_RECORD"))
+		o.a.windows = false;
 	o.extra = own;
 	o.nextra = sizeof(own) / sizeof(own[0]);
 	o.on_extra = take_own;
@@ -651,9 +655,8 @@ int cmd_stalls(int argc, char **argv)
 			status = 1;
 			continue;
 		}
-		r = stall_list_build(&a, &o.a.m, &win, &nwin, &warm, &nwarm);
-		if (r < 0) {
-			cli_error_errno(r, "'%s'", cli_shown(argv[i]));
+		r = stall_list_build_windows(&a, &o.a.m, &win, &nwin, &warm, &nwarm, &emsg);
+		if (cli_failed(r, &emsg)) {
 			analysis_release(&a);
 			status = 1;
 			continue;
@@ -701,12 +704,12 @@ int cmd_stalls(int argc, char **argv)
 			printf("%s\n", cli_shown(argv[i]));
 			if (a.frames_note)
 				printf("!! %s\n", cli_shown(a.frames_note));
-			if (a.rec->nframes == 0 && a.frames_note) {
+			if (a.rec_nframes == 0 && a.frames_note) {
 				/* no frame, so no stall to list: the note says why */
 				r = 0;
 				status = 1;
 			} else {
-				if (a.rec->nsamples == 0)
+				if (rec_samples_in_file(a.rec) == 0)
 					printf("  (the record has no samples: every cause is unknown)\n");
 				r = print_list("window", a.rec, win, nwin, so.stack_lines);
 				if (!r)

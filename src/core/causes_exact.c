@@ -294,8 +294,11 @@ void causes_exact_split(const struct causes *c, uint64_t a, uint64_t b, struct c
 		causes_split_samples(c, t[n - 1], b, acc);
 		b = t[n - 1];
 	}
-	iv_from = first_interval(c, a);
 	k = causes_first_after(c, a);
+	/* from the first period's start: an interval before A in it counts
+	 * against its deltas (from A alone, whether it was found hung on the
+	 * longest interval anywhere in the record) */
+	iv_from = first_interval(c, t[k - 1] < a ? t[k - 1] : a);
 	for (; k < n && t[k - 1] < b; k++) {
 		uint64_t lo = a > t[k - 1] ? a : t[k - 1], hi = b < t[k] ? b : t[k];
 
@@ -323,7 +326,7 @@ bool causes_rec_exact(const struct rec *r)
 		if (f < 0 || r->fields[f].kind != REC_INT)
 			return false;
 	}
-	return r->nsamples > 0;
+	return rec_samples_in_file(r) > 0;
 }
 
 size_t causes_exact_intervals(const struct causes *c, uint64_t a, uint64_t b,

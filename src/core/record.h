@@ -181,6 +181,8 @@ struct rec {
 	size_t nfields;
 	struct rec_field *fields;
 	size_t nsamples;
+	size_t nsamples_read;	/* windows (rec/rec.h's rec_stream win): every
+				 * sample decoded, kept or not; else 0 */
 	uint64_t *t_ns;
 	int64_t *vals;
 	size_t nframes;
@@ -218,6 +220,13 @@ struct rec {
 };
 
 void rec_free(struct rec *r);	/* NULL-safe */
+
+/* The samples R's file holds: nsamples, or, read by windows, every one
+ * decoded. */
+static inline size_t rec_samples_in_file(const struct rec *r)
+{
+	return r->nsamples_read ? r->nsamples_read : r->nsamples;
+}
 
 /*
  * Counts R's torn tail as damage: a damage span from torn_off to the end of

@@ -41,25 +41,69 @@ int rd_bad(struct rd *d, const char *what)
 
 /* ---------------------------------------------------------------- file */
 
+/* N bytes at OFF (OFF + N within the file): in memory, or read from the
+ * file into *BUF (grown; *CAP its size), so that a record is never read
+ * whole. NULL when they cannot be read (d->io_err says why). */
+static const uint8_t *rd_bytes(struct rd *d, size_t off, size_t n, uint8_t **buf, size_t *cap)
+{
+	size_t got = 0;
+
+	if (d->base)
+		return d->base + off;
+	if (n > *cap || !*buf) {
+		size_t c = n > 65536 ? n : 65536;
+		uint8_t *p = realloc(*buf, c);
+
+		if (!p) {
+			d->io_err = ENOMEM;
+			return NULL;
+		}
+		*buf = p;
+		*cap = c;
+	}
+	while (got < n) {
+		ssize_t k = pread(d->fd, *buf + got, n - got, (off_t)(off + got));
+
+		if (k < 0 && errno == EINTR)
+			continue;
+		if (k <= 0) {
+			d->io_err = k < 0 ? errno : EIO;	/* shorter than it was */
+			return NULL;
+		}
+		got += (size_t)k;
+	}
+	return *buf;
+}
+
 /* Whether a whole block (length within the file, CRC32C right) starts at
  * OFF; its payload length into *RET_N. */
-static bool block_whole(const struct rd *d, size_t off, uint32_t *ret_n)
+static bool block_whole(struct rd *d, size_t off, uint32_t *ret_n)
 {
-	const uint8_t *p = d->base + off;
+	const uint8_t *p;
 	size_t rest = d->len - off;
-	uint32_t n, crc;
+	uint32_t n, crc, want;
 
 	if (rest < REC_BLOCK_HEADER)
 		return false;
+	p = rd_bytes(d, off, REC_BLOCK_HEADER, &d->blk, &d->blk_cap);
+	if (!p)
+		return false;
 	n = le32_get(p);
+	want = le32_get(p + 4);
 	if (n > REC_BLOCK_MAX || n > rest - REC_BLOCK_HEADER)
 		return false;
+	p = rd_bytes(d, off, REC_BLOCK_HEADER + n, &d->blk, &d->blk_cap);
+	if (!p)
+		return false;
 	crc = rec_crc32c(rec_crc32c(0, p, 4), p + REC_BLOCK_HEADER, n);
-	if (crc != le32_get(p + 4))
+	if (crc != want)
 		return false;
 	*ret_n = n;
 	return true;
 }
+
+/* The bytes a key block's scan looks at, at a time (read from a file). */
+#define SCAN_BYTES (1u << 20)
 
 /*
  * The offset of the first whole key block at or after FROM, or 0. A key
@@ -67,24 +111,33 @@ static bool block_whole(const struct rd *d, size_t off, uint32_t *ret_n)
  * the sync word, so candidates are found by the sync word (memmem) and only
  * they cost a CRC: a damaged region is crossed at memory speed.
  */
-static size_t next_key_block(const struct rd *d, size_t from)
+static size_t next_key_block(struct rd *d, size_t from)
 {
 	static const uint8_t sync[4] = { REC_KEY_SYNC & 0xff, REC_KEY_SYNC >> 8 & 0xff,
 					 REC_KEY_SYNC >> 16 & 0xff, REC_KEY_SYNC >> 24 };
 	size_t at = from + REC_BLOCK_HEADER + 2;	/* where a candidate's sync would be */
 
 	while (at + 4 <= d->len) {
-		const uint8_t *q = memmem(d->base + at, d->len - at, sync, 4);
+		size_t want = d->base || d->len - at < SCAN_BYTES ? d->len - at : SCAN_BYTES;
+		const uint8_t *w = rd_bytes(d, at, want, &d->scan, &d->scan_cap), *q, *h;
 		size_t s, off;
 		uint32_t n;
 
-		if (!q)
+		if (!w)
 			return 0;
-		s = (size_t)(q - d->base);
+		q = memmem(w, want, sync, 4);
+		if (!q) {
+			if (at + want >= d->len)
+				return 0;
+			at += want - 3;	/* a sync across the seam is found next */
+			continue;
+		}
+		s = at + (size_t)(q - w);
 		off = s - REC_BLOCK_HEADER - 2;
-		if (d->base[off + REC_BLOCK_HEADER] == RT_KEY &&
-		    d->base[off + REC_BLOCK_HEADER + 1] >= REC_KEY_MIN &&
-		    d->base[off + REC_BLOCK_HEADER + 1] < 0x80 && block_whole(d, off, &n))
+		h = rd_bytes(d, off + REC_BLOCK_HEADER, 2, &d->blk, &d->blk_cap);
+		if (!h)
+			return 0;
+		if (h[0] == RT_KEY && h[1] >= REC_KEY_MIN && h[1] < 0x80 && block_whole(d, off, &n))
 			return off;
 		at = s + 1;
 	}
@@ -112,13 +165,17 @@ static int push_damage(struct rd *d, size_t off, size_t bytes)
 
 static int rd_header(struct rd *d)
 {
-	const uint8_t *b = d->base;
+	const uint8_t *b;
 	uint64_t magic;
 	unsigned major, minor;
 
 	d->off = 0;
 	if (d->len == 0)
 		return rd_bad(d, "empty file, not a stallscope record");
+	b = rd_bytes(d, 0, d->len < REC_FILE_HEADER ? d->len : REC_FILE_HEADER, &d->blk,
+		     &d->blk_cap);
+	if (!b)
+		return -d->io_err;
 	if (d->len < 8) {
 		if (memcmp(b, "SSREC\r\n\x1a", d->len))
 			return rd_bad(d, "not a stallscope record (bad magic)");
@@ -157,17 +214,18 @@ int rec_parse(const void *buf, size_t len, struct rec **ret, struct strbuf *err)
 	return rec_parse_stream(buf, len, NULL, ret, err);
 }
 
-int rec_parse_stream(const void *buf, size_t len, const struct rec_stream *st, struct rec **ret,
-		     struct strbuf *err)
+/* The record in BUF (LEN bytes), or, BUF NULL, in the file FD of LEN
+ * bytes, read a block at a time. */
+static int parse(const void *buf, int fd, size_t len, const struct rec_stream *st,
+		 struct rec **ret, struct strbuf *err)
 {
-	struct rd d = { .base = buf, .len = len, .err = err, .stream = st, .ring_mask = SIZE_MAX };
+	struct rd d = { .base = buf, .len = len, .fd = fd, .err = err, .stream = st,
+			.ring_mask = SIZE_MAX };
 	size_t off = REC_FILE_HEADER, end;
 	int r;
 
-	if (!ret || (!buf && len))
-		return -EINVAL;
 	if (st && st->ring_rows) {
-		if (st->ring_rows & (st->ring_rows - 1) || st->ring_rows < 4)
+		if (st->ring_rows & (st->ring_rows - 1) || st->ring_rows < 4 || st->on_window)
 			return -EINVAL;
 		d.ring_mask = st->ring_rows - 1;
 	}
@@ -200,9 +258,15 @@ int rec_parse_stream(const void *buf, size_t len, const struct rec_stream *st, s
 			r = push_block(&d, off);
 			if (r < 0)
 				goto fail;
-			rd_count_samples(&d, d.base + off + REC_BLOCK_HEADER, n);
+			rd_count_samples(&d, d.blk && !d.base ? d.blk + REC_BLOCK_HEADER
+							     : d.base + off + REC_BLOCK_HEADER,
+					 n);
 			off += REC_BLOCK_HEADER + n;
 			continue;
+		}
+		if (d.io_err) {
+			r = -d.io_err;
+			goto fail;
 		}
 		if (first) {
 			d.off = off;
@@ -210,6 +274,10 @@ int rec_parse_stream(const void *buf, size_t len, const struct rec_stream *st, s
 			goto fail;
 		}
 		next = d.r->version_major >= 2 ? next_key_block(&d, off + 1) : 0;
+		if (d.io_err) {
+			r = -d.io_err;
+			goto fail;
+		}
 		if (!next) {
 			d.r->torn_bytes = rest;
 			d.r->torn_off = off;
@@ -223,7 +291,8 @@ int rec_parse_stream(const void *buf, size_t len, const struct rec_stream *st, s
 	end = off;
 	for (size_t b = 0, k = 0; b < d.nblocks; b++) {
 		size_t boff = d.blocks[b];
-		uint32_t n = le32_get(d.base + boff);
+		const uint8_t *p = rd_bytes(&d, boff, REC_BLOCK_HEADER, &d.blk, &d.blk_cap);
+		uint32_t n = p ? le32_get(p) : 0;
 		struct rec_damage *dm = k < d.r->ndamage && d.r->damage[k].off + d.r->damage[k].bytes
 							      == boff ? &d.r->damage[k] : NULL;
 
@@ -231,7 +300,13 @@ int rec_parse_stream(const void *buf, size_t len, const struct rec_stream *st, s
 		if (dm)
 			dm->t_before_ns = d.t_last;
 		d.t_first_block = 0;
-		r = rd_block(&d, d.base + boff + REC_BLOCK_HEADER, n, boff + REC_BLOCK_HEADER);
+		if (p)
+			p = rd_bytes(&d, boff, REC_BLOCK_HEADER + n, &d.blk, &d.blk_cap);
+		if (!p) {
+			r = -d.io_err;
+			goto fail;
+		}
+		r = rd_block(&d, p + REC_BLOCK_HEADER, n, boff + REC_BLOCK_HEADER);
 		if (r < 0)
 			goto fail;
 		if (dm) {
@@ -240,6 +315,11 @@ int rec_parse_stream(const void *buf, size_t len, const struct rec_stream *st, s
 		}
 		if (d.header_block)
 			d.period = rec_parse_u64(rec_meta_get(d.r, "period_ns"));
+	}
+	if (st && st->on_window) {
+		r = rd_win_end(&d);
+		if (r < 0)
+			goto fail;
 	}
 	if (d.r->torn_bytes)
 		d.r->torn_t_ns = d.t_last;
@@ -257,16 +337,34 @@ int rec_parse_stream(const void *buf, size_t len, const struct rec_stream *st, s
 	samp_state_release(&d.ss);
 	free(d.kinds);
 	free(d.blocks);
+	free(d.kring);
+	free(d.blk);
+	free(d.scan);
 	*ret = d.r;
 	return 0;
 fail:
 	if (r == -ENOMEM && err)
 		sb_addf(err, "out of memory");
+	else if (d.io_err && r == -d.io_err && err)
+		sb_addf(err, "cannot read: %s", strerror(d.io_err));
 	samp_state_release(&d.ss);
 	free(d.kinds);
 	free(d.blocks);
+	free(d.kring);
+	free(d.blk);
+	free(d.scan);
 	rec_free(d.r);
 	return r;
+}
+
+int rec_parse_stream(const void *buf, size_t len, const struct rec_stream *st, struct rec **ret,
+		     struct strbuf *err)
+{
+	if (!ret || (!buf && len))
+		return -EINVAL;
+	if (!buf)
+		buf = "";	/* empty: in memory all the same */
+	return parse(buf, -1, len, st, ret, err);
 }
 
 int rec_read_file(const char *path, struct rec **ret, struct strbuf *err)
@@ -302,8 +400,14 @@ int rec_read_fd_stream(int fd, const char *path, const struct rec_stream *rs, st
 
 	if (fd < 0 || !path || !ret)
 		return -EINVAL;
-	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0)
-		cap = (size_t)st.st_size + 1;
+	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0 &&
+	    (uint64_t)st.st_size < SIZE_MAX) {
+		/* a regular file: read a block at a time, never whole (an
+		 * hour of record is tens of MB); as long as it was when
+		 * opened */
+		r = parse(NULL, fd, (size_t)st.st_size, rs, ret, &msg);
+		goto out;
+	}
 	for (;;) {
 		ssize_t k;
 

@@ -20,8 +20,13 @@
 #define REC_EXPAND_MIN (1u << 20)
 
 struct rd {
-	const uint8_t *base;
+	const uint8_t *base;	/* the file in memory, or NULL: read from fd */
 	size_t len;
+	int fd;			/* base NULL: the file, read a block at a time */
+	uint8_t *blk, *scan;	/* fd: the block being read, the bytes scanned
+				 * for a key block */
+	size_t blk_cap, scan_cap;
+	int io_err;		/* fd: the errno of a read that failed */
 	struct rec *r;
 	struct strbuf *err;
 	size_t off;		/* file offset of the record being decoded, for messages */
@@ -49,7 +54,27 @@ struct rd {
 	const struct rec_stream *stream;	/* NULL: the whole matrix */
 	size_t ring_mask;	/* streaming: rows - 1; SIZE_MAX: every row kept */
 	uint64_t fed;		/* samples when on_samples last ran */
+	/* windows (rec_stream's win): the last REC_WIN_BACK samples decoded
+	 * (a ring of KRING rows), how many were seen, the next window not
+	 * yet reached, the group being kept */
+	int64_t *kring;
+	uint64_t kring_t[32];
+	uint64_t kseen;
+	size_t wnext, gw0, gcap;
+	bool in_group;
+	uint64_t gb;		/* the latest end of the group's windows */
+	size_t ahead_left;	/* samples after gb still to keep */
+	size_t iv_prune;	/* intervals when next pruned */
+	size_t gnext;		/* the group's rows when win_partial next looks */
 };
+#define KRING 32
+
+/* Windows: the group kept so far handed to on_window and dropped; 0 or
+ * what on_window returned. */
+int rd_win_flush(struct rd *d);
+/* Windows, at the end: the group being kept, then the windows past the
+ * last sample. 0 or what on_window returned. */
+int rd_win_end(struct rd *d);
 
 /* "offset N: WHAT" into the error; returns -EINVAL. */
 int rd_bad(struct rd *d, const char *what);

@@ -272,6 +272,178 @@ static bool br_rice(struct bitr *b, uint64_t *avg, uint64_t *ret)
 	return true;
 }
 
+/* ---------------------------------------------------------------- windows */
+
+/* Appends sample T (ROW) to the group kept in R. */
+static int win_keep(struct rd *d, const int64_t *row, uint64_t t)
+{
+	struct rec *r = d->r;
+	size_t nf = r->nfields;
+
+	if (r->nsamples == d->gcap) {
+		size_t cap = d->gcap ? d->gcap * 2 : 256;
+		uint64_t *tn;
+		int64_t *v;
+
+		if (nf && (d->expand_left < (uint64_t)cap * nf))
+			return rd_bad(d, "samples record: more values than a file this size can "
+					 "hold");
+		tn = realloc(r->t_ns, cap * sizeof(*tn));
+		if (!tn)
+			return -ENOMEM;
+		r->t_ns = tn;
+		v = realloc(r->vals, cap * (nf ? nf : 1) * sizeof(*v));
+		if (!v)
+			return -ENOMEM;
+		r->vals = v;
+		d->gcap = cap;
+	}
+	memcpy(r->vals + r->nsamples * nf, row, nf * sizeof(*row));
+	r->t_ns[r->nsamples++] = t;
+	return 0;
+}
+
+/* Drops the intervals that end before T: no period from T on overlaps them
+ * (the reader keeps them in file order, by their end). */
+static void win_prune(struct rd *d, uint64_t t)
+{
+	struct rec *r = d->r;
+	size_t k = 0;
+
+	for (size_t i = 0; i < r->nintervals; i++)
+		if (r->intervals[i].in_ns >= t)
+			r->intervals[k++] = r->intervals[i];
+	r->nintervals = k;
+	d->iv_prune = 2 * k + 64;
+}
+
+int rd_win_flush(struct rd *d)
+{
+	const struct rec_stream *st = d->stream;
+	int ret = 0;
+
+	if (d->in_group && d->gw0 < d->wnext)
+		ret = st->on_window(st->ctx, d->r, d->gw0, d->wnext);
+	d->in_group = false;
+	d->r->nsamples = 0;
+	return ret;
+}
+
+/* A group over REC_WIN_ROWS samples (stalls back to back): its windows that
+ * have their REC_WIN_AHEAD samples handed on, and the rows before what the
+ * others (and a window yet to join) need dropped, so that the memory is a
+ * few thousand rows however long the run of stalls. */
+static int win_partial(struct rd *d)
+{
+	const struct rec_stream *st = d->stream;
+	struct rec *r = d->r;
+	size_t n = r->nsamples, nf = r->nfields, k = d->gw0, from, j;
+	uint64_t done_t = r->t_ns[n - 1 - REC_WIN_AHEAD];
+	int ret;
+
+	d->gnext = n + REC_WIN_ROWS / 2;
+	while (k < d->wnext && st->win[k].b_ns < done_t)
+		k++;
+	if (k == d->gw0)
+		return 0;
+	ret = st->on_window(st->ctx, r, d->gw0, k);
+	if (ret < 0)
+		return ret;
+	d->gw0 = k;
+	/* what the windows left need: REC_WIN_BACK before the first sample
+	 * after the earliest start; a window yet to join, the last ones */
+	from = n - (REC_WIN_BACK - 1);
+	if (k < d->wnext) {
+		for (j = 0; j < n && r->t_ns[j] <= st->win[k].a_ns; j++)
+			;
+		if (j < from)
+			from = j >= REC_WIN_BACK - 1 ? j - (REC_WIN_BACK - 1) : 0;
+	}
+	memmove(r->t_ns, r->t_ns + from, (n - from) * sizeof(*r->t_ns));
+	memmove(r->vals, r->vals + from * nf, (n - from) * nf * sizeof(*r->vals));
+	r->nsamples = n - from;
+	d->gnext = r->nsamples + REC_WIN_ROWS / 2;
+	if (r->nsamples)
+		win_prune(d, r->t_ns[0]);
+	return 0;
+}
+
+/* Starts a group at sample I (in the ring) with the samples before it. */
+static int win_start(struct rd *d, uint64_t i)
+{
+	size_t nf = d->r->nfields;
+	uint64_t from = i >= REC_WIN_BACK - 1 ? i - (REC_WIN_BACK - 1) : 0;
+	int ret = 0;
+
+	d->in_group = true;
+	d->gw0 = d->wnext;
+	d->gb = 0;
+	d->gnext = REC_WIN_ROWS;
+	d->r->nsamples = 0;
+	if (i < d->kseen)
+		win_prune(d, d->kring_t[from % KRING]);
+	for (uint64_t k = from; k <= i && k < d->kseen && ret == 0; k++)
+		ret = win_keep(d, d->kring + (k % KRING) * nf, d->kring_t[k % KRING]);
+	return ret;
+}
+
+/* Sample T just decoded into the ring: kept when a group wants it. */
+static int win_sample(struct rd *d, uint64_t t)
+{
+	const struct rec_stream *st = d->stream;
+	uint64_t i = d->kseen++;
+	bool join = false;
+	int ret;
+
+	d->kring_t[i % KRING] = t;
+	d->r->nsamples_read = (size_t)d->kseen;
+	if (!d->in_group) {
+		if (d->wnext >= st->nwin || t <= st->win[d->wnext].a_ns) {
+			if (d->r->nintervals >= d->iv_prune)
+				win_prune(d, d->kring_t[(i >= REC_WIN_BACK - 1 ? i - (REC_WIN_BACK - 1)
+									: 0) % KRING]);
+			return 0;
+		}
+		ret = win_start(d, i);
+	} else {
+		ret = win_keep(d, d->kring + (i % KRING) * d->r->nfields, t);
+	}
+	if (ret < 0)
+		return ret;
+	/* the windows this sample is the first after the start of */
+	while (d->wnext < st->nwin && t > st->win[d->wnext].a_ns) {
+		if (st->win[d->wnext].b_ns > d->gb)
+			d->gb = st->win[d->wnext].b_ns;
+		d->wnext++;
+		join = true;
+	}
+	if (join)
+		d->ahead_left = REC_WIN_AHEAD + 1;
+	if (t > d->gb && --d->ahead_left == 0)
+		return rd_win_flush(d);
+	if (d->r->nsamples >= d->gnext && d->r->nsamples > REC_WIN_AHEAD + REC_WIN_BACK)
+		return win_partial(d);
+	return 0;
+}
+
+int rd_win_end(struct rd *d)
+{
+	const struct rec_stream *st = d->stream;
+	int ret = rd_win_flush(d);
+
+	/* windows past the last sample: the last samples, as the whole read
+	 * would find them */
+	if (ret == 0 && d->wnext < st->nwin) {
+		ret = d->kseen ? win_start(d, d->kseen - 1) : 0;
+		d->in_group = true;
+		d->gw0 = d->wnext;
+		d->wnext = st->nwin;
+		if (ret == 0)
+			ret = rd_win_flush(d);
+	}
+	return ret;
+}
+
 static int rd_samples(struct rd *d, struct cur *c)
 {
 	struct rec *r = d->r;
@@ -279,6 +451,7 @@ static int rd_samples(struct rd *d, struct cur *c)
 	size_t nf = r->nfields;
 	struct bitr b;
 	uint64_t count, i;
+	bool win = d->stream && d->stream->on_window;
 	int ret;
 
 	ret = freeze(d);
@@ -287,17 +460,22 @@ static int rd_samples(struct rd *d, struct cur *c)
 	/* A sample takes at least 2 bits. */
 	if (!cur_varint(c, &count) || count > (uint64_t)(c->end - c->p) * 4)
 		return rd_bad(d, "samples record: count larger than the record");
-	if (nf && d->ring_mask == SIZE_MAX && count > d->expand_left / nf)
+	if (nf && d->ring_mask == SIZE_MAX && !win && count > d->expand_left / nf)
 		return rd_bad(d, "samples record: more values than a file this size can hold");
-	if (d->ring_mask == SIZE_MAX)
+	if (d->ring_mask == SIZE_MAX && !win)
 		d->expand_left -= count * nf;
+	if (win && !d->kring) {
+		d->kring = calloc(KRING * (nf ? nf : 1), sizeof(*d->kring));
+		if (!d->kring)
+			return -ENOMEM;
+	}
 	if (d->ring_mask != SIZE_MAX && !r->vals) {
 		/* streaming: the ring, once */
 		r->vals = calloc((d->ring_mask + 1) * (nf ? nf : 1), sizeof(*r->vals));
 		if (!r->vals)
 			return -ENOMEM;
 	}
-	if (r->nsamples + count > d->cap_samples) {
+	if (!win && r->nsamples + count > d->cap_samples) {
 		size_t cap = d->cap_samples ? d->cap_samples : 256;
 
 		/* The first time, room for every sample of the file, when the
@@ -325,7 +503,8 @@ static int rd_samples(struct rd *d, struct cur *c)
 	}
 	b = (struct bitr){ .p = c->p, .end = c->end };
 	for (i = 0; i < count; i++) {
-		int64_t *row = r->vals + (r->nsamples & d->ring_mask) * nf;
+		int64_t *row = win ? d->kring + (d->kseen % KRING) * nf
+				   : r->vals + (r->nsamples & d->ring_mask) * nf;
 		uint64_t ntog, tz, last = 0, t;
 
 		if (!br_rice(&b, &s->avg_t, &tz) || !br_rice(&b, &s->avg_ntog, &ntog))
@@ -363,9 +542,15 @@ static int rd_samples(struct rd *d, struct cur *c)
 			samp_field_update(sf, v);
 		}
 		t = samp_tpred(s) + (uint64_t)zz_dec(tz);
-		r->t_ns[r->nsamples++] = t;
 		samp_time_update(s, t);
 		saw_time(d, t);
+		if (win) {
+			ret = win_sample(d, t);
+			if (ret < 0)
+				return ret;
+			continue;
+		}
+		r->t_ns[r->nsamples++] = t;
 		if (d->ring_mask != SIZE_MAX && d->stream->on_samples &&
 		    r->nsamples - d->fed >= (d->ring_mask + 1) / 4) {
 			d->fed = r->nsamples;
@@ -412,11 +597,14 @@ static int rd_frames(struct rd *d, struct cur *c)
 		}
 		if (tid > UINT32_MAX || src > UINT32_MAX)
 			return rd_bad(d, "frames record: thread or source out of range");
-		if (ARRAY_GROW(r->frames, d->cap_frames, r->nframes + 1) < 0)
-			return -ENOMEM;
 		t = d->f_tprev + d->f_dtprev + (uint64_t)zz_dec(tz);
-		r->frames[r->nframes++] =
-			(struct rec_frame){ .t_ns = t, .tid = (uint32_t)tid, .source = (uint32_t)src };
+		if (!d->stream || !d->stream->skip_frames) {
+			if (ARRAY_GROW(r->frames, d->cap_frames, r->nframes + 1) < 0)
+				return -ENOMEM;
+			r->frames[r->nframes++] = (struct rec_frame){
+				.t_ns = t, .tid = (uint32_t)tid, .source = (uint32_t)src
+			};
+		}
 		d->f_dtprev = d->f_n ? t - d->f_tprev : 0;
 		d->f_tprev = t;
 		d->f_tid = (uint32_t)tid;

@@ -65,7 +65,33 @@ struct rec_stream {
 	int (*on_header)(void *ctx, const struct rec *r);
 	int (*on_samples)(void *ctx, const struct rec *r);
 	void *ctx;
+	/*
+	 * Windows (stalls' second pass: each stall's samples, not the matrix),
+	 * ring_rows 0: WIN holds NWIN spans [a_ns, b_ns] of the record's clock,
+	 * sorted by a_ns. Samples are kept only around them, a group of
+	 * windows at a time: from REC_WIN_BACK samples before the first sample
+	 * after a window's a_ns to REC_WIN_AHEAD samples after the first after
+	 * its b_ns (windows whose samples overlap are one group). When a group
+	 * is whole, on_window runs with R's samples (t_ns, vals, nsamples)
+	 * that group's alone and its intervals those that may overlap them,
+	 * for windows W0 .. W1 - 1; they are dropped after it. The memory is
+	 * the group's, not the record's. skip_frames: frames decoded, not kept.
+	 */
+	const struct rec_window *win;
+	size_t nwin;
+	bool skip_frames;
+	int (*on_window)(void *ctx, struct rec *r, size_t w0, size_t w1);
 };
+struct rec_window {
+	uint64_t a_ns, b_ns;
+};
+/* Samples kept before and after a window: more than any cause rule or the
+ * evidence looks (core/causes.h: CAUSES_STREAM_BACK, _AHEAD). */
+#define REC_WIN_BACK 16
+#define REC_WIN_AHEAD 128
+/* A group of more rows hands on the windows it has all the samples of and
+ * drops the rows no window left needs (stalls back to back). */
+#define REC_WIN_ROWS 2048
 int rec_parse_stream(const void *buf, size_t len, const struct rec_stream *s, struct rec **ret,
 		     struct strbuf *err);
 /* The files opened are regular files only, opened without blocking

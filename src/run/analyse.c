@@ -97,6 +97,7 @@ void analysis_release(struct analysis *a)
 	free(a->program);
 	free(a->variant);
 	rec_free(a->rec);
+	rec_free(a->rec_win);
 	frames_free(a->f);
 	free(a->segs);
 	runini_free(a->ini);
@@ -312,6 +313,38 @@ static char *program_behind_wrappers(const struct runini *ini, const char *progr
 	return strdup(program);
 }
 
+static int no_window(void *ctx, struct rec *r, size_t w0, size_t w1)
+{
+	(void)ctx, (void)r, (void)w0, (void)w1;
+	return 0;
+}
+
+int analyse_rec_windows(const struct analysis *a, const struct rec_stream *st, struct rec **ret,
+			struct strbuf *emsg)
+{
+	struct strbuf err = STRBUF_INIT, path = STRBUF_INIT;
+	int fd, r;
+
+	fd = rec_rundir_open_record(a->source, &path, NULL, &err);
+	if (fd < 0) {
+		sb_error(emsg, 0, "%s", err.buf);
+		r = fd;
+		goto out;
+	}
+	r = rec_read_fd_stream(fd, path.buf, st, ret, &err);
+	close(fd);
+	if (r < 0) {
+		if (err.len)
+			sb_error(emsg, 0, "%s", err.buf);
+		else
+			sb_error(emsg, r, "cannot read '%s'", path.buf);
+	}
+out:
+	sb_release(&err);
+	sb_release(&path);
+	return r;
+}
+
 /* The run directory DIR: frames, t0, passes, program log, rule; with
  * RET_CAUSES, the record streamed and its samples' causes there. */
 static int load_run_dir(const char *dir, const struct analyse_opts *o, struct analysis *a,
@@ -373,6 +406,12 @@ static int load_run_dir(const char *dir, const struct analyse_opts *o, struct an
 			r = causes_stream_feed(*ret_causes, true);
 		if (r < 0 && !err.len)
 			sb_addf(&err, "'%s': %s", path.buf, strerror(-r));
+	} else if (o->windows) {
+		/* no window: every sample decoded (the damage's times) and
+		 * dropped, the intervals likewise */
+		struct rec_stream st = { .skip_threads = true, .on_window = no_window };
+
+		r = rec_read_fd_stream(fd, path.buf, &st, &rec, &err);
 	} else {
 		r = rec_read_fd_stream(fd, path.buf, NULL, &rec, &err);
 	}
@@ -696,7 +735,7 @@ static int split_causes(struct work *w, struct strbuf *emsg)
 	else if (a->rec)
 		metrics_note(&a->m, "load_s: %s", !w->f || !w->f->n ? "the run has no frames"
 						    : "run.ini has no t0 (the run's start)");
-	if (!a->rec || !a->rec->nsamples) {
+	if (!a->rec || !rec_samples_in_file(a->rec)) {
 		metrics_note(&a->m, "stall_*_s, stall_why, load_disk_s, warm_disk_s%s: %s",
 			     a->rec ? "" : ", load_s",
 			     a->rec ? "the record has no samples"
@@ -710,6 +749,13 @@ static int split_causes(struct work *w, struct strbuf *emsg)
 		for (size_t i = 1; i < a->rec->nframes; i++)
 			if (a->rec->frames[i].t_ns < a->t0_ns)
 				a->t0_ns = a->rec->frames[i].t_ns;
+	}
+	if (w->o->windows) {
+		/* stall_list reads the samples again, stall by stall; the
+		 * columns are report's, their note is said as report says it */
+		if (!w->f || !w->f->n)
+			metrics_note(&a->m, "load_disk_s, warm_disk_s: the record has no frames");
+		return 0;
 	}
 	if (w->streamed) {
 		c = w->streamed;	/* classified as the record was read */
@@ -755,6 +801,14 @@ int analyse_input(const char *input, const struct analyse_opts *o, struct analys
 		r = measure(&w, emsg);
 	if (r == 0)
 		r = split_causes(&w, emsg);
+	if (r == 0 && w.a.rec)
+		w.a.rec_nframes = w.a.rec->nframes;
+	if (r == 0 && o->keep && o->windows && w.a.rec) {
+		/* the frames are in f now; stalls reads no more of them */
+		free(w.a.rec->frames);
+		w.a.rec->frames = NULL;
+		w.a.rec->nframes = 0;
+	}
 	if (r == 0 && o->keep) {
 		w.a.f = w.f;
 		w.f = NULL;

@@ -33,6 +33,10 @@ struct analyse_opts {
 	size_t npass;
 	bool pass_given;
 	bool keep;		/* keep rec, f and segs in struct analysis (stalls) */
+	bool windows;		/* with keep: the record read without its samples
+				 * nor intervals (stalls: stall_list reads them
+				 * again around each stall, analyse_rec_windows),
+				 * and no cause columns */
 	bool window_given;	/* --warmup/--from/--to given: run.ini's warmup_s,
 				 * window_from_s, window_to_s (bench's) do not apply */
 	char **intf_list;	/* --interfered-list: run names known disturbed
@@ -53,7 +57,12 @@ struct analysis {
 	/* A run directory's record and what `stalls` needs to split its stalls
 	 * (core/causes.h); all NULL/0 for a frame log. Owned, freed by
 	 * analysis_release. The cause columns are in m.v[M_STALL_DISK_S...]. */
-	struct rec *rec;		/* with its samples, when o->keep kept it */
+	struct rec *rec;		/* with its samples, when o->keep kept it
+					 * (without, o->windows) */
+	size_t rec_nframes;		/* the record's frames (o->windows keeps
+					 * none in rec: f has them) */
+	struct rec *rec_win;		/* stall_list's second read (o->windows),
+					 * whose strings its stalls borrow; owned */
 	struct frames *f;		/* the frames metrics were computed on */
 	uint64_t t0_ns;			/* the frames' t_s = 0 on the record's clock */
 	struct metrics_seg *segs;	/* reload segments */
@@ -82,6 +91,16 @@ struct analysis {
 int analyse_input(const char *input, const struct analyse_opts *o, struct analysis *ret,
 		  struct strbuf *emsg);
 void analysis_release(struct analysis *a);
+
+/*
+ * The record of A (a run directory, analysed with o->windows) read again
+ * with ST (rec/rec.h: its windows), into *RET (rec_free). The file is
+ * opened as the analysis opened it. 0, or a negative errno with the
+ * message in EMSG.
+ */
+struct rec_stream;
+int analyse_rec_windows(const struct analysis *a, const struct rec_stream *st, struct rec **ret,
+			struct strbuf *emsg);
 
 /*
  * Loads the rules file: PATH when given (an error if it cannot be read or

@@ -1,0 +1,49 @@
+#!/bin/bash
+# SPDX-License-Identifier: MIT
+# labels: e2e
+# stalls reads a day of record in bounded memory (issue 31): a synthetic
+# 24-hour exact record (bench/rec-bench.c: 864,000 samples at 100 ms, 30
+# fps, 2.6 million exact intervals, a 150 ms stall every 10 s; 96 MB),
+# read by stalls --json under `ulimit -v 262144` (256 MB of address space;
+# the whole record in memory took 1035 MB). An ASan build reserves more
+# address space than that at its start, so the release build is used: SS_BIN
+# when it is one, else build/stallscope of the source tree when it is the
+# same version; without one the test is skipped (77).
+set -u
+T=$(mktemp -d)
+trap 'rm -rf "$T"' EXIT
+fail=0
+R=$SS_BIN
+if ldd "$R" 2>/dev/null | grep -q libasan; then
+	R=$SS_SRC/build/stallscope
+	if [ ! -x "$R" ]; then
+		echo "skip: $SS_BIN is an ASan build (it cannot run under ulimit -v) and there is" \
+			"no release build $R"
+		exit 77
+	fi
+	if [ "$("$R" --version 2>&1)" != "$("$SS_BIN" --version 2>&1)" ]; then
+		echo "skip: $SS_BIN is an ASan build and $R is another version"
+		exit 77
+	fi
+fi
+G=$(dirname "$R")/bench/rec-bench
+[ -x "$G" ] || G=$SS_BUILD/bench/rec-bench
+[ -x "$G" ] || { echo "skip: no rec-bench (bench/CMakeLists.txt builds it)"; exit 77; }
+mkdir "$T/day"
+REC_BENCH_PERIOD_MS=100 "$G" gen "$T/day/record.ssr" 864000 exact 30 ||
+	{ echo "FAIL: rec-bench gen"; exit 1; }
+printf 'program=synthetic\nstate=done\nt0_mono=4999.5\n' >"$T/day/run.ini"
+(ulimit -v 262144 && exec "$R" stalls --json "$T/day") >"$T/out" 2>"$T/err"
+rc=$?
+[ $rc = 0 ] || { echo "FAIL: stalls under ulimit -v 262144: exit $rc"; cat "$T/err"; fail=1; }
+/usr/bin/python3 - "$T/out" <<'PY' || fail=1
+import json, sys
+r = json.load(open(sys.argv[1]))[0]
+s = r["stalls"]
+# a stall every 10 s for 24 hours, less the 10 s warm-up's
+assert r["split"] == "exact" and 8630 <= len(s) <= 8640, (r["split"], len(s))
+assert s[-1]["t_s"] > 86000, s[-1]["t_s"]
+assert all(x["cause"] == "wait" and x["intervals"]["count"] >= 1 for x in s[::97]), s[0]
+PY
+[ $fail = 0 ] && echo "ok: a day of exact record, $(stat -c %s "$T/day/record.ssr") bytes, in 256 MB"
+exit $fail

@@ -1,0 +1,83 @@
+#!/bin/bash
+# SPDX-License-Identifier: MIT
+# labels: e2e
+# stalls reads a record by windows (docs/FORMAT.md, "stalls by windows"):
+# the frames first, then each group of stalls' own samples and intervals.
+# Its output must be what the whole record in memory gives
+# (STALLSCOPE_WHOLE_RECORD=1), byte for byte, text and JSON, exit status
+# and errors: on the hand-made run directories (test-causes, test-rundir),
+# the recorded fixtures (exact mode, stacks, a damaged and a torn record),
+# and a synthetic exact record (bench/rec-bench.c, 40 s, a stall every
+# 10 s, exact intervals) whole, damaged and torn, with thresholds that make
+# every frame a stall (one long group, handed on in parts) or a few.
+set -u
+B=$SS_BIN
+G=$SS_BUILD/bench/rec-bench
+T=$(mktemp -d)
+trap 'rm -rf "$T"' EXIT
+fail=0
+
+[ -x "$G" ] || { echo "skip: no $G (bench/CMakeLists.txt builds it)"; exit 77; }
+for w in test-causes test-rundir; do
+	[ -x "$SS_BUILD/tests/$w" ] || { echo "skip: no $SS_BUILD/tests/$w"; exit 77; }
+	mkdir "$T/$w" && "$SS_BUILD/tests/$w" --write "$T/$w" >/dev/null ||
+		{ echo "FAIL: $w --write"; exit 1; }
+done
+for f in rec-corpus/exact-fakegame rec-corpus/stacks-2.3 rec-corpus/busy-1500-v2-damaged \
+	rec-corpus/steady-30-torn; do
+	d=$T/$(basename "$f")
+	mkdir "$d" && cp "$SS_FIXTURES/$f.ssr" "$d/record.ssr"
+	printf 'program=fixture\nstate=recording\n' >"$d/run.ini"
+done
+mkdir "$T/exact" "$T/exact-damaged" "$T/exact-torn"
+"$G" gen "$T/exact/record.ssr" 4000 exact 60 || { echo "FAIL: rec-bench gen"; exit 1; }
+printf 'program=synthetic\nstate=done\nt0_mono=4999.5\n' >"$T/exact/run.ini"
+size=$(stat -c %s "$T/exact/record.ssr")
+cp "$T/exact/record.ssr" "$T/exact/run.ini" "$T/exact-damaged/"
+# four bytes flipped in the middle: a block that does not check out
+printf '\377\377\377\377' | dd of="$T/exact-damaged/record.ssr" bs=1 seek=$((size / 2)) \
+	conv=notrunc 2>/dev/null
+head -c $((size * 2 / 3)) "$T/exact/record.ssr" >"$T/exact-torn/record.ssr"
+printf 'program=synthetic\nstate=recording\nt0_mono=4999.5\n' >"$T/exact-torn/run.ini"
+
+n=0
+for d in "$T"/*/; do
+	d=${d%/}
+	for args in "" "--json --warmup 0 --stall-ms 1" "--folded --warmup 0 --stall-ms 16.5"; do
+		# shellcheck disable=SC2086
+		"$B" stalls $args "$d" >"$T/w.out" 2>"$T/w.err"
+		rw=$?
+		# shellcheck disable=SC2086
+		STALLSCOPE_WHOLE_RECORD=1 "$B" stalls $args "$d" >"$T/m.out" 2>"$T/m.err"
+		rm=$?
+		if [ $rw != $rm ] || ! cmp -s "$T/w.out" "$T/m.out" || ! cmp -s "$T/w.err" "$T/m.err"
+		then
+			echo "FAIL: stalls $args $(basename "$d"): by windows (exit $rw) differs from" \
+				"the whole record (exit $rm):"
+			diff "$T/m.out" "$T/w.out" | head -6
+			diff "$T/m.err" "$T/w.err" | head -4
+			fail=1
+		fi
+		n=$((n + 1))
+	done
+done
+# the comparison means something: the synthetic record's stalls are many,
+# exact, and have their intervals and evidence
+"$B" stalls --json --warmup 0 "$T/exact" >"$T/x.json" 2>/dev/null
+/usr/bin/python3 - "$T/x.json" <<'PY' || fail=1
+import json, sys
+r = json.load(open(sys.argv[1]))[0]
+s = r["stalls"]
+assert r["split"] == "exact" and len(s) >= 3, (r["split"], len(s))
+assert all(x["cause"] == "wait" and x["intervals"]["count"] >= 1 for x in s), s[0]
+assert all(x["evidence"]["samples"] >= 10 for x in s), s[0]["evidence"]
+PY
+"$B" stalls --json --warmup 0 --stall-ms 1 "$T/exact-damaged" >"$T/d.json" 2>/dev/null
+/usr/bin/python3 - "$T/d.json" <<'PY' || fail=1
+import json, sys
+r = json.load(open(sys.argv[1]))[0]
+assert len(r["stalls"]) > 1000, len(r["stalls"])
+assert any("DAMAGED" in n for n in r["notes"]), r["notes"]
+PY
+[ $fail = 0 ] && echo "ok: $n outputs by windows as the whole record's"
+exit $fail
