@@ -181,8 +181,14 @@ static void ev_syscall(struct strbuf *sb, const struct cause_evidence *e)
 		sb_addf(sb, "(%s)", e->fd_target);
 }
 
-/* The evidence as one line of text. */
-void stall_evidence_text(struct strbuf *sb, const struct cause_evidence *e, long stack_lines)
+/* A new item in SB: the one before ends in its NUL. */
+static void item(struct strbuf *sb)
+{
+	sb_addc(sb, '\0');
+}
+
+/* The evidence as items, each ending in a NUL. */
+void stall_evidence_items(struct strbuf *sb, const struct cause_evidence *e, long stack_lines)
 {
 	size_t k;
 
@@ -194,39 +200,53 @@ void stall_evidence_text(struct strbuf *sb, const struct cause_evidence *e, long
 	} else {
 		sb_adds(sb, "no sample inside");
 	}
-	if (e->majflt > 0)
-		sb_addf(sb, "; %lld major faults", (long long)e->majflt);
+	if (e->majflt > 0) {
+		item(sb);
+		sb_addf(sb, "%lld major faults", (long long)e->majflt);
+	}
 	for (k = 0; k < e->ndisks; k++) {
-		sb_addf(sb, "; %.*s %lld reads", (int)e->disks[k].dev_len, e->disks[k].dev,
+		item(sb);
+		sb_addf(sb, "%.*s %lld reads", (int)e->disks[k].dev_len, e->disks[k].dev,
 			(long long)e->disks[k].rd_ios);
 		if (e->disks[k].rd_kb >= 0)
 			sb_addf(sb, " %.1f MB", (double)e->disks[k].rd_kb / 1024.0);
 	}
 	if (e->nvm) {
-		sb_adds(sb, "; vm");
+		item(sb);
+		sb_adds(sb, "vm");
 		for (k = 0; k < e->nvm; k++)
 			sb_addf(sb, " %s%+lld", e->vm[k].name, (long long)e->vm[k].delta);
 	}
-	if (!isnan(e->run_ms))
-		sb_addf(sb, "; run %.1f ms", e->run_ms);
+	if (!isnan(e->run_ms)) {
+		item(sb);
+		sb_addf(sb, "run %.1f ms", e->run_ms);
+	}
 	if (!isnan(e->runq_ms))
 		sb_addf(sb, ", runq %.1f ms", e->runq_ms);
-	else if (isnan(e->run_ms) && e->ft_gaps && e->ft_gaps == e->ft_periods)
-		sb_adds(sb, "; run -, runq -");
+	else if (isnan(e->run_ms) && e->ft_gaps && e->ft_gaps == e->ft_periods) {
+		item(sb);
+		sb_adds(sb, "run -, runq -");
+	}
 	if (e->ft_gaps)
 		sb_addf(sb, " (%zu of %zu periods left out: the frame thread changed or its "
 			"counters went back)", e->ft_gaps, e->ft_periods);
-	if (!isnan(e->cg_mem_ms) && e->cg_mem_ms > 0)
-		sb_addf(sb, "; cgroup memory pressure %.1f ms", e->cg_mem_ms);
-	else if (!isnan(e->psi_mem_ms) && e->psi_mem_ms > 0)
-		sb_addf(sb, "; memory pressure %.1f ms", e->psi_mem_ms);
-	for (k = 0; k < e->nlate; k++)
-		sb_addf(sb, "; CPU %d woke %.0f ms late", e->late[k].cpu, e->late[k].late_ms);
+	if (!isnan(e->cg_mem_ms) && e->cg_mem_ms > 0) {
+		item(sb);
+		sb_addf(sb, "cgroup memory pressure %.1f ms", e->cg_mem_ms);
+	} else if (!isnan(e->psi_mem_ms) && e->psi_mem_ms > 0) {
+		item(sb);
+		sb_addf(sb, "memory pressure %.1f ms", e->psi_mem_ms);
+	}
+	for (k = 0; k < e->nlate; k++) {
+		item(sb);
+		sb_addf(sb, "CPU %d woke %.0f ms late", e->late[k].cpu, e->late[k].late_ms);
+	}
 	if (e->stack && stack_lines > 0) {
 		const char *p = e->stack;
 		long n;
 
-		sb_adds(sb, "; stack");
+		item(sb);
+		sb_adds(sb, "stack");
 		for (n = 0; n < stack_lines && *p; n++) {
 			size_t len = strcspn(p, "\n");
 
@@ -236,6 +256,23 @@ void stall_evidence_text(struct strbuf *sb, const struct cause_evidence *e, long
 				p++;
 		}
 	}
+	item(sb);
+}
+
+void stall_items_join(struct strbuf *sb, const char *items, size_t len)
+{
+	for (const char *p = items; p < items + len; p += strlen(p) + 1)
+		sb_addf(sb, "%s%s", p == items ? "" : "; ", p);
+}
+
+/* The evidence as one line of text: its items joined by "; ". */
+void stall_evidence_text(struct strbuf *sb, const struct cause_evidence *e, long stack_lines)
+{
+	struct strbuf it = STRBUF_INIT;
+
+	stall_evidence_items(&it, e, stack_lines);
+	stall_items_join(sb, it.buf, it.len);
+	sb_release(&it);
 }
 
 /* The stalls of one analysed run into *ret_win and *ret_warm (malloc'd).
