@@ -6,6 +6,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -180,6 +181,8 @@ static void fold_line(FILE *f, const char *s, size_t n, size_t width)
 			w += cw;
 			i += len;
 		}
+		if (cut && s[i] == ' ')
+			blank = i;	/* the piece fits to the blank after it */
 		if (cut && blank)
 			i = blank;
 		fprintf(f, "%*s", (int)indent, "");
@@ -252,6 +255,32 @@ static bool split_plain(const char *cmd, char *buf, size_t bufsz, char **argv, s
 	return n > 0;
 }
 
+/* The pager running, for the signal handler; the signals it takes over
+ * and their handlers before. */
+static volatile pid_t pager_pid;
+static const int pager_sigs[] = { SIGINT, SIGTERM, SIGHUP, SIGPIPE };
+#define NSIGS (sizeof(pager_sigs) / sizeof(pager_sigs[0]))
+static void (*pager_old[NSIGS])(int);
+
+/*
+ * A signal that ends us while the pager shows our text (Ctrl-C, which the
+ * pager ignores; SIGPIPE when the person quit it early): close our end,
+ * wait for the pager to end, so that the shell gets the terminal back from
+ * it and not from us before it, then end by the signal as we would have.
+ * Only async-signal-safe calls.
+ */
+static void pager_signal(int sig)
+{
+	int saved = errno;
+
+	close(1);
+	if (pager_pid > 0)
+		waitpid(pager_pid, NULL, 0);
+	signal(sig, SIG_DFL);
+	raise(sig);
+	errno = saved;
+}
+
 int term_pager_start(struct term_pager *p, const char *cmd)
 {
 	char buf[512], *argv[32];
@@ -318,6 +347,9 @@ int term_pager_start(struct term_pager *p, const char *cmd)
 	}
 	close(data[1]);
 	p->pid = pid;
+	pager_pid = pid;
+	for (size_t k = 0; k < NSIGS; k++)
+		pager_old[k] = signal(pager_sigs[k], pager_signal);
 	return 0;
 }
 
@@ -330,6 +362,9 @@ void term_pager_end(struct term_pager *p)
 	close(p->saved_fd);
 	while (waitpid(p->pid, NULL, 0) < 0 && errno == EINTR)
 		;
+	for (size_t k = 0; k < NSIGS; k++)
+		signal(pager_sigs[k], pager_old[k] == SIG_ERR ? SIG_DFL : pager_old[k]);
+	pager_pid = 0;
 	p->pid = 0;
 	p->saved_fd = -1;
 }

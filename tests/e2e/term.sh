@@ -103,6 +103,10 @@ for name, got in (("full", stalls(full)), ("cut", stalls(cut))):
 sys.exit(0 if ok else 1)
 PY
 done
+# the width is used: 200 columns take the disk stall's items on one line, 80 do not
+grep -q '^    D in no syscall .*; run 20\.0 ms, runq 0\.4 ms; +1 more item (--full)$' cut200 ||
+	no "200 columns: the disk stall's evidence not on one line: $(sed -n 5,6p cut200)"
+grep -q '^    D in no syscall .*; run 20\.0 ms' cut80 && no "80 columns: the disk stall's evidence on one line"
 grep -q '+1 more item (--full)' cut80 || no "the disk stall's sixth item not cut on the terminal"
 grep -q 'stack folio_wait_bit_common' tty80 || no "--full: no stack on the terminal"
 
