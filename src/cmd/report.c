@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli.h"
 #include "core/num.h"
@@ -19,6 +20,7 @@
 #include "cmd/report_threads.h"
 #include "out/json.h"
 #include "out/table.h"
+#include "out/term.h"
 
 static const char usage_text[] =
 	"usage: stallscope report [options] INPUT...\n"
@@ -56,6 +58,10 @@ static const char usage_text[] =
 	"  --include-failed failed runs (the program failed, no frames, ended short;\n"
 	"                   column failed) count in medians and matrices; without it\n"
 	"                   they are listed and left out\n"
+	"  --wide           one input on a terminal: the table as piped, even when it is\n"
+	"                   wider than the terminal (default: then a column a line)\n"
+	"  --color[=WHEN]   colour stall_why by cause and !! lines red: auto (default:\n"
+	"                   on a terminal, unless NO_COLOR is set), always or never\n"
 	"  -h, --help       this text\n"
 	"\n"
 	"EXAMPLES\n"
@@ -255,6 +261,47 @@ static int add_cell(struct table *t, const struct col *c, const struct analysis 
 
 static bool want_threads;	/* --threads: print_json adds them */
 
+/* What the text looks like on a terminal (out/term.h). */
+struct report_view {
+	bool color;		/* stall_why by cause, !! lines red */
+	bool transpose;		/* one input wider than WIDTH: a column a line */
+	size_t width;
+};
+
+/* add_cell, stall_why's cells in their cause's colour when V says so. */
+static int add_cell_v(struct table *t, const struct col *c, const struct analysis *a,
+		      const struct report_view *v)
+{
+	int r = add_cell(t, c, a);
+
+	if (!r && v && v->color && (c->kind == COL_WHY || c->kind == COL_WHY_PLAY))
+		r = table_set_sgr(t, term_cause_sgr(why_name(c->kind == COL_WHY ? a->why
+										   : a->why_play)));
+	return r;
+}
+
+/* The one tabled input's table turned: "name  value", a column a line. */
+static struct table *transposed(const struct analysis *a, const struct col *cols, size_t ncols,
+				const struct report_view *v)
+{
+	static const char *const hdr[] = { "", "" };
+	struct table *t = table_new(2, hdr);
+	int r = 0;
+
+	if (!t)
+		return NULL;
+	table_hide_header(t);
+	for (size_t k = 0; k < ncols && !r; k++) {
+		r = table_add(t, cols[k].name);
+		r = r ? r : add_cell_v(t, &cols[k], a, v);
+	}
+	if (r) {
+		table_free(t);
+		return NULL;
+	}
+	return t;
+}
+
 static void print_json(const struct analysis *as, size_t n)
 {
 	struct json j;
@@ -334,7 +381,7 @@ static void print_interfered(const struct analysis *as, size_t n, bool included)
 }
 
 /* Below the table: the failed runs, loudly (their notes say it too). */
-static void print_failed(const struct analysis *as, size_t n, bool included)
+static void print_failed(const struct analysis *as, size_t n, bool included, bool color)
 {
 	size_t i, k = 0;
 
@@ -342,10 +389,11 @@ static void print_failed(const struct analysis *as, size_t n, bool included)
 		if (!as[i].failure)
 			continue;
 		if (!k++)
-			printf("\n!! FAILED runs (%s):\n",
+			printf("\n%s!! FAILED runs (%s):%s\n", color ? TERM_SGR_RED : "",
 			       included ? "kept in medians and matrices by --include-failed"
 					: "left out of medians and matrices, --include-failed keeps "
-					  "them");
+					  "them",
+			       color ? TERM_SGR_RESET : "");
 		printf("  %s: %s\n", cli_shown(as[i].source), cli_shown(as[i].failure));
 	}
 }
@@ -500,7 +548,7 @@ static int parse_passes(const char *arg, double **ret, size_t *ret_n)
 }
 /* The table or CSV; 0 or -ENOMEM. */
 static int print_table(const struct analysis *as, size_t n, const struct col *cols, size_t ncols,
-		       bool csv)
+		       bool csv, const struct report_view *v)
 {
 	const char **hdr = calloc(ncols + 1, sizeof(*hdr));
 	struct table *t;
@@ -521,7 +569,7 @@ static int print_table(const struct analysis *as, size_t n, const struct col *co
 		if (!csv && no_frames(&as[i]))
 			continue;
 		for (k = 0; k < ncols && !r; k++)
-			r = add_cell(t, &cols[k], &as[i]);
+			r = add_cell_v(t, &cols[k], &as[i], csv ? NULL : v);
 		if (csv && !r) {
 			struct strbuf sb = STRBUF_INIT;
 
@@ -533,6 +581,18 @@ static int print_table(const struct analysis *as, size_t n, const struct col *co
 	}
 	for (i = k = 0; i < n; i++)
 		k += !no_frames(&as[i]);
+	if (!r && !csv && k == 1 && v->transpose && table_width(t) > v->width) {
+		/* one input wider than the terminal: its columns down the page */
+		struct table *tt = NULL;
+
+		for (i = 0; i < n && no_frames(&as[i]); i++)
+			;
+		tt = transposed(&as[i], cols, ncols, v);
+		if (!tt)
+			r = -ENOMEM;
+		table_free(t);
+		t = tt;
+	}
 	if (!r) {
 		if (csv)
 			table_print_csv(t, stdout);
@@ -549,7 +609,8 @@ static int print_table(const struct analysis *as, size_t n, const struct col *co
 		if (!no_frames(&as[i]))
 			continue;
 		if (!k++)
-			printf("\n!! runs with no frames (not in the table):\n");
+			printf("\n%s!! runs with no frames (not in the table):%s\n",
+			       v->color ? TERM_SGR_RED : "", v->color ? TERM_SGR_RESET : "");
 		printf("  %s: %s\n", cli_shown(as[i].source), cli_shown(as[i].frames_note));
 	}
 	return 0;
@@ -707,8 +768,38 @@ int report_parse_common(int argc, char **argv, const char *usage, struct report_
 	return optind;
 }
 
+enum report_own_values { OPT_WIDE = REPORT_OPT_EXTRA, OPT_COLOR };
+
+struct report_own {
+	bool wide;		/* --wide */
+	enum term_color color;	/* --color[=WHEN] */
+};
+
+/* --wide and --color, report's own beside the options it shares. */
+static int take_own(void *ctx, int c, const char *arg)
+{
+	struct report_own *own = ctx;
+
+	if (c == OPT_WIDE) {
+		own->wide = true;
+		return 0;
+	}
+	if (!arg)
+		own->color = TERM_COLOR_ALWAYS;
+	else if (term_color_parse(arg, &own->color) < 0)
+		return cli_usage_error("option '--color': expected always, auto or never, got '%s'",
+				       arg) ? -1 : -1;
+	return 0;
+}
+
 int cmd_report(int argc, char **argv)
 {
+	static const struct option own[] = {
+		{ "wide", no_argument, NULL, OPT_WIDE },
+		{ "color", optional_argument, NULL, OPT_COLOR },
+	};
+	struct report_own ro = { .wide = false };
+	struct report_view v = { 0 };
 	struct report_options o = {
 		.a = { .m = METRICS_OPTS_INIT, .fmt = FRAMELOG_AUTO },
 	};
@@ -720,11 +811,18 @@ int cmd_report(int argc, char **argv)
 	size_t ncols = 0, n = 0, i;
 	int first, failed = 0, status = 1;
 
+	o.extra = own;
+	o.nextra = sizeof(own) / sizeof(own[0]);
+	o.on_extra = take_own;
+	o.extra_ctx = &ro;
 	first = report_parse_common(argc, argv, usage_text, &o, &pass, NULL);
 	if (first == -2)
 		return 0;
 	if (first < 0)
 		goto usage;
+	v.color = !o.json && !o.csv && term_color_on(ro.color, 1);
+	v.transpose = !ro.wide && isatty(1) == 1;
+	v.width = term_width(1);
 	if (o.csv && o.json) {
 		cli_usage_error("expected one of --csv and --json, got both");
 		goto usage;
@@ -771,13 +869,13 @@ int cmd_report(int argc, char **argv)
 	if (n) {
 		if (o.json)
 			print_json(as, n);
-		else if (print_table(as, n, cols, ncols, o.csv) < 0)
+		else if (print_table(as, n, cols, ncols, o.csv, &v) < 0)
 			failed = cli_error_errno(-ENOMEM, "table");
 		if (o.threads && !o.json && report_threads_print(as, n) < 0)
 			failed = 1;
 		if (!o.json && !o.csv) {
 			print_interfered(as, n, o.include_interfered);
-			print_failed(as, n, o.include_failed);
+			print_failed(as, n, o.include_failed, v.color);
 		}
 	}
 	for (i = 0; i < n && !failed; i++)

@@ -308,6 +308,35 @@ void stall_evidence_text(struct strbuf *sb, const struct cause_evidence *e, long
 	(void)stall_evidence_clauses(sb, e, stack_lines, NULL, 0);
 }
 
+/* The evidence as items, each ending in a NUL: its clauses, as the page
+ * has them, cut apart for a terminal's lines. */
+void stall_evidence_items(struct strbuf *sb, const struct cause_evidence *e, long stack_lines)
+{
+	struct strbuf line = STRBUF_INIT;
+	struct stall_clause *c;
+	size_t n, max = 8 + e->ndisks + e->nlate;
+
+	c = calloc(max, sizeof(*c));
+	if (!c) {
+		stall_evidence_text(sb, e, stack_lines);	/* one item */
+		sb_addc(sb, '\0');
+		return;
+	}
+	n = stall_evidence_clauses(&line, e, stack_lines, c, max);
+	for (size_t k = 0; k < n && k < max; k++) {
+		sb_add(sb, line.buf + c[k].off, c[k].len);
+		sb_addc(sb, '\0');
+	}
+	free(c);
+	sb_release(&line);
+}
+
+void stall_items_join(struct strbuf *sb, const char *items, size_t len)
+{
+	for (const char *p = items; p < items + len; p += strlen(p) + 1)
+		sb_addf(sb, "%s%s", p == items ? "" : "; ", p);
+}
+
 /* The stalls of one analysed run into *ret_win and *ret_warm (malloc'd).
  * Returns 0 or -ENOMEM. */
 int stall_list_build(const struct analysis *a, const struct metrics_opts *mo,

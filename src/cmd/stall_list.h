@@ -63,8 +63,15 @@ int stall_list_build_windows(struct analysis *a, const struct metrics_opts *mo,
  * when it says no more than the cause. */
 const char *stall_sub_short(enum cause_sub s);
 
-/* The evidence as one line of text (STACK_LINES of a kernel stack). */
+/* The evidence as one line of text (STACK_LINES of a kernel stack): its
+ * items (stall_evidence_items) joined by "; ". */
 void stall_evidence_text(struct strbuf *sb, const struct cause_evidence *e, long stack_lines);
+/* The evidence as items ("D in pread64(/x), wchan ...", "60 major faults",
+ * "vda 60 reads 0.2 MB", ...), each appended to SB with a NUL after it,
+ * for a terminal that puts them on lines of its width. */
+void stall_evidence_items(struct strbuf *sb, const struct cause_evidence *e, long stack_lines);
+/* Items (LEN bytes of NUL-ended items) appended to SB joined by "; ". */
+void stall_items_join(struct strbuf *sb, const char *items, size_t len);
 
 /* One clause of that line ("S in futex", "12 major faults", "run 3.1 ms,
  * runq 0.2 ms", ...): what it counts, and where it is in the text. */

@@ -16,17 +16,20 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli.h"
 #include "cmd/cmd.h"
 #include "cmd/report.h"
 #include "cmd/stall_list.h"
 #include "core/causes.h"
+#include "core/display.h"
 #include "core/exact.h"
 #include "core/strbuf.h"
 #include "core/where.h"
 #include "out/json.h"
 #include "out/table.h"
+#include "out/term.h"
 #include "rec/rec.h"
 
 static const char usage_text[] =
@@ -53,6 +56,11 @@ static const char usage_text[] =
 	"  --stack-lines N  lines of a kernel stack, and user stacks per stall under\n"
 	"                   \"where:\", to show (default 3; 0 for none)\n"
 	"  --json           JSON: an array, one object per run (run, stalls, warm_stalls)\n"
+	"  --full           on a terminal, every item of the evidence (default: the\n"
+	"                   first 5 and how many more)\n"
+	"  --no-pager       several runs on a terminal: no pager ($PAGER, else less -FRX)\n"
+	"  --color[=WHEN]   colour causes and !! lines: auto (default: on a terminal,\n"
+	"                   unless NO_COLOR is set), always or never\n"
 	"  -h, --help       this text\n"
 	"\n"
 	"EXAMPLES\n"
@@ -61,8 +69,49 @@ static const char usage_text[] =
 	"  stallscope stalls --folded --at 1.008 run/ > stall.folded   # one stall's flame graph\n";
 
 
+/* How the text is laid out: piped, one line a stall as a table; on a
+ * terminal, the stall's line and its evidence under it, to its width. */
+struct view {
+	FILE *out;		/* the text (a buffer term_fold writes, on a terminal) */
+	bool tty;		/* the terminal's layout */
+	bool color;		/* causes and !! lines coloured */
+	bool full;		/* --full: every evidence item */
+	size_t width;		/* the terminal's columns */
+	long stack_lines;	/* --stack-lines */
+	bool printed;		/* a run was printed: a blank line before the next */
+};
+
+#define TERM_ITEMS 5	/* evidence items a terminal shows without --full */
+
+/* S's evidence as items, each ending in a NUL (stall_evidence_items): its
+ * API calls, the evidence, its exact intervals and, when not TTY (which
+ * says it on the stall's line), "in a reload segment". */
+static void stall_items(struct strbuf *it, const struct rec *rec, const struct stall_item *s,
+			long stack_lines, bool tty)
+{
+	if (s->napi) {
+		stall_api_text(it, s);
+		sb_addc(it, '\0');
+	}
+	stall_evidence_items(it, &s->e, stack_lines);
+	for (size_t k = 0; k < s->niv && k < 2; k++) {
+		if (!k)
+			sb_adds(it, "exact: ");
+		stall_interval_text(it, rec, &s->iv[k]);
+		sb_addc(it, '\0');
+	}
+	if (s->niv_all > 2) {
+		sb_addf(it, "%zu more intervals", s->niv_all - 2);
+		sb_addc(it, '\0');
+	}
+	if (!s->play && !tty) {
+		sb_adds(it, "in a reload segment");
+		sb_addc(it, '\0');
+	}
+}
+
 static int add_stall_row(struct table *t, const struct rec *rec, const struct stall_item *s,
-			 long stack_lines)
+			 const struct view *v)
 {
 	struct strbuf sb = STRBUF_INIT;
 	const char *sub = stall_sub_short(s->v.sub);
@@ -78,6 +127,8 @@ static int add_stall_row(struct table *t, const struct rec *rec, const struct st
 		} else
 			sb_adds(&sb, cause_name(s->v.cause));
 		r = table_add(t, sb.buf);
+		if (!r && v->color)
+			r = table_set_sgr(t, term_cause_sgr(cause_name(s->v.cause)));
 	}
 	r = r ? r : table_add_num(t, s->v.share * 100.0, 0);
 	if (!r) {
@@ -86,33 +137,71 @@ static int add_stall_row(struct table *t, const struct rec *rec, const struct st
 			sb_addf(&sb, "%s %.0f%%", cause_name((enum cause)s->v.second),
 				s->v.second_share * 100.0);
 		r = table_add(t, s->v.second >= 0 ? sb.buf : NULL);
+		if (!r && v->color && s->v.second >= 0)
+			r = table_set_sgr(t, term_cause_sgr(cause_name((enum cause)s->v.second)));
 	}
-	if (!r) {
+	if (!r && !v->tty) {
+		struct strbuf it = STRBUF_INIT;
+
 		sb_reset(&sb);
-		if (s->napi) {
-			stall_api_text(&sb, s);
-			sb_adds(&sb, "; ");
-		}
-		stall_evidence_text(&sb, &s->e, stack_lines);
-		for (size_t k = 0; k < s->niv && k < 2; k++) {
-			sb_adds(&sb, k ? "; " : "; exact: ");
-			stall_interval_text(&sb, rec, &s->iv[k]);
-		}
-		if (s->niv_all > 2)
-			sb_addf(&sb, "; %zu more intervals", s->niv_all - 2);
-		if (!s->play)
-			sb_adds(&sb, "; in a reload segment");
+		stall_items(&it, rec, s, v->stack_lines, false);
+		stall_items_join(&sb, it.buf, it.len);
+		sb_release(&it);
 		r = table_add(t, sb.buf);
 	}
 	sb_release(&sb);
 	return r;
 }
 
+/* On a terminal, under a stall's line: its evidence items (the first
+ * TERM_ITEMS, and how many more, unless --full) on lines indented 4,
+ * as many to a line as fit the width. */
+static void print_items(const struct view *v, const struct rec *rec, const struct stall_item *s)
+{
+	struct strbuf it = STRBUF_INIT, line = STRBUF_INIT;
+	size_t n = 0, shown, lw = 4, k = 0;
+	char more[64];
+
+	stall_items(&it, rec, s, v->stack_lines, true);
+	for (const char *p = it.buf; p < it.buf + it.len; p += strlen(p) + 1)
+		n++;
+	shown = v->full || n <= TERM_ITEMS ? n : TERM_ITEMS;
+	snprintf(more, sizeof(more), "+%zu more item%s (--full)", n - shown,
+		 n - shown == 1 ? "" : "s");
+	sb_adds(&line, "    ");
+	for (const char *p = it.buf; k < shown + (shown < n); k++) {
+		const char *shw = more;
+		size_t w;
+
+		if (k < shown) {
+			shw = cli_shown(p);
+			p += strlen(p) + 1;
+		}
+		w = display_width(shw);
+		if (lw > 4 && lw + 2 + w + 1 > v->width) {
+			fprintf(v->out, "%s;\n", line.buf);
+			sb_reset(&line);
+			sb_adds(&line, "    ");
+			lw = 4;
+		} else if (lw > 4) {
+			sb_adds(&line, "; ");
+			lw += 2;
+		}
+		sb_adds(&line, shw);
+		lw += w;
+	}
+	if (lw > 4)
+		fprintf(v->out, "%s\n", line.buf);
+	sb_release(&line);
+	sb_release(&it);
+}
+
 /* Under a list, each stall's hottest user stacks (docs/WHERE.md):
  * "where: 74 % spin_until <- stall_cpu <- main", LINES of them. */
 #define WHERE_DEPTH 5	/* frames shown per where line */
 
-static int print_where(const struct rec *rec, const struct stall_item *s, size_t n, long lines)
+static int print_where(FILE *out, const struct rec *rec, const struct stall_item *s, size_t n,
+		       long lines)
 {
 	struct strbuf sb = STRBUF_INIT;
 	bool any = false;
@@ -130,25 +219,25 @@ static int print_where(const struct rec *rec, const struct stall_item *s, size_t
 			return -ENOMEM;
 		}
 		if (!any)
-			printf("where (the frame thread's user stacks in each stall, share of "
+			fprintf(out, "where (the frame thread's user stacks in each stall, share of "
 			       "its samples):\n");
 		any = true;
 		if (!w.total)
-			printf("  %10.3f s  where: - (no stack recorded in this stall)\n", s[i].t_s);
+			fprintf(out, "  %10.3f s  where: - (no stack recorded in this stall)\n", s[i].t_s);
 		for (size_t k = 0; k < w.n && k < (size_t)lines; k++) {
 			sb_reset(&sb);
 			where_line(&sb, &w.st[k], w.total, 0);
 			if (k)
-				printf("  %10s    where: %s\n", "", cli_shown(sb.buf));
+				fprintf(out, "  %10s    where: %s\n", "", cli_shown(sb.buf));
 			else
-				printf("  %10.3f s  where: %s  (%llu samples)\n", s[i].t_s,
+				fprintf(out, "  %10.3f s  where: %s  (%llu samples)\n", s[i].t_s,
 				       cli_shown(sb.buf), (unsigned long long)w.total);
 		}
 		/* spread over many stacks (a compiler's passes): by file too */
 		if (w.n && w.nfiles > 1 && w.st[0].n * 2 < w.total) {
 			sb_reset(&sb);
 			where_files_line(&sb, &w, 4);
-			printf("  %10s    files: %s  (innermost user frame)\n", "", cli_shown(sb.buf));
+			fprintf(out, "  %10s    files: %s  (innermost user frame)\n", "", cli_shown(sb.buf));
 		}
 		where_free(&w);
 		/* the second sampled thread: its hottest stack, one line */
@@ -161,7 +250,7 @@ static int print_where(const struct rec *rec, const struct stall_item *s, size_t
 		if (w.n) {
 			sb_reset(&sb);
 			where_line(&sb, &w.st[0], w.total, 0);
-			printf("  %10s    second thread %u: %s  (%llu samples)\n", "", w.tid,
+			fprintf(out, "  %10s    second thread %u: %s  (%llu samples)\n", "", w.tid,
 			       cli_shown(sb.buf), (unsigned long long)w.total);
 		}
 		where_free(&w);
@@ -242,27 +331,54 @@ static void json_where(struct json *j, const struct rec *rec, const struct stall
 	where_free(&w);
 }
 
-static int print_list(const char *title, const struct rec *rec, const struct stall_item *s,
-		      size_t n, long stack_lines)
+static int print_list(const struct view *v, const char *title, const struct rec *rec,
+		      const struct stall_item *s, size_t n)
 {
 	static const char *const hdr[] = { "t_s", "ms", "cause", "share%", "second", "evidence" };
 	struct table *t;
 	size_t i;
 	int r = 0;
 
-	printf("%s: %zu stall%s%s\n", title, n, n == 1 ? "" : "s",
-	       n && s[0].exact ? " (causes by exact time)" : "");
+	fprintf(v->out, "%s: %zu stall%s%s\n", title, n, n == 1 ? "" : "s",
+		n && s[0].exact ? " (causes by exact time)" : "");
 	if (!n)
 		return 0;
-	t = table_new(6, hdr);
+	t = table_new(v->tty ? 5 : 6, hdr);
 	if (!t)
 		return -ENOMEM;
 	for (i = 0; i < n && !r; i++)
-		r = add_stall_row(t, rec, &s[i], stack_lines);
-	if (!r)
-		table_print(t, stdout);
+		r = add_stall_row(t, rec, &s[i], v);
+	if (!r && !v->tty)
+		table_print(t, v->out);
+	if (!r && v->tty) {
+		/* the table's lines, each stall's evidence under its line */
+		char *buf = NULL;
+		size_t len = 0;
+		FILE *m = open_memstream(&buf, &len);
+		const char *p, *nl;
+
+		if (!m) {
+			table_free(t);
+			return -ENOMEM;
+		}
+		table_print(t, m);
+		if (fclose(m) != 0) {
+			free(buf);
+			table_free(t);
+			return -ENOMEM;
+		}
+		for (p = buf, i = 0; (nl = strchr(p, '\n')); p = nl + 1, i++) {
+			fwrite(p, 1, (size_t)(nl - p), v->out);
+			if (i && !s[i - 1].play)
+				fputs("  (in a reload segment)", v->out);
+			fputc('\n', v->out);
+			if (i)
+				print_items(v, rec, &s[i - 1]);
+		}
+		free(buf);
+	}
 	table_free(t);
-	return r ? r : print_where(rec, s, n, stack_lines);
+	return r ? r : print_where(v->out, rec, s, n, v->stack_lines);
 }
 
 /* TEXT's lines (a kernel stack, one frame a line) as an array of strings. */
@@ -466,15 +582,22 @@ enum option_values {
 	OPT_STACK_LINES = REPORT_OPT_EXTRA,
 	OPT_FOLDED,
 	OPT_AT,
+	OPT_FULL,
+	OPT_NO_PAGER,
+	OPT_COLOR,
 };
 
 struct stalls_own {
 	long stack_lines;
 	bool folded;
 	double at;		/* --at S; NAN: every stall */
+	bool full;		/* --full */
+	bool no_pager;		/* --no-pager */
+	enum term_color color;	/* --color[=WHEN] */
 };
 
-/* --stack-lines N, --folded and --at S, stalls' own beside report's options. */
+/* --stack-lines N, --folded, --at S, --full, --no-pager and --color,
+ * stalls' own beside report's options. */
 static int take_own(void *ctx, int c, const char *arg)
 {
 	struct stalls_own *own = ctx;
@@ -482,6 +605,19 @@ static int take_own(void *ctx, int c, const char *arg)
 	switch (c) {
 	case OPT_FOLDED:
 		own->folded = true;
+		return 0;
+	case OPT_FULL:
+		own->full = true;
+		return 0;
+	case OPT_NO_PAGER:
+		own->no_pager = true;
+		return 0;
+	case OPT_COLOR:
+		if (!arg)
+			own->color = TERM_COLOR_ALWAYS;
+		else if (term_color_parse(arg, &own->color) < 0)
+			return cli_usage_error("option '--color': expected always, auto or never, "
+					       "got '%s'", arg) ? -1 : -1;
 		return 0;
 	case OPT_AT:
 		return cli_parse_double("--at", arg, 0, 1e9, &own->at) < 0 ? -1 : 0;
@@ -585,6 +721,60 @@ static int print_folded(const struct rec *rec, const struct stall_item *s, size_
 	return 0;
 }
 
+/*
+ * One run's text: its name, its frames note (!!), the window's and the
+ * warm-up's stalls and the notes about the input. On a terminal it is laid
+ * out in a buffer and folded to the width. 0, or 1 when the run has nothing
+ * to list or printing failed (said).
+ */
+static int print_run(struct view *v, const char *name, const struct analysis *a,
+		     const struct stall_item *win, size_t nwin, const struct stall_item *warm,
+		     size_t nwarm)
+{
+	const char *red = v->color ? TERM_SGR_RED : "", *off = v->color ? TERM_SGR_RESET : "";
+	char *buf = NULL;
+	size_t len = 0;
+	int r = 0, status = 0;
+
+	v->out = stdout;
+	if (v->tty && !(v->out = open_memstream(&buf, &len)))
+		return cli_error_errno(-ENOMEM, "'%s'", cli_shown(name)) ? 1 : 1;
+	if (v->printed)
+		fputc('\n', v->out);
+	v->printed = true;
+	fprintf(v->out, "%s\n", cli_shown(name));
+	if (a->frames_note)
+		fprintf(v->out, "%s!! %s%s\n", red, cli_shown(a->frames_note), off);
+	if (a->rec_nframes == 0 && a->frames_note) {
+		/* no frame, so no stall to list: the note says why */
+		status = 1;
+	} else {
+		if (rec_samples_in_file(a->rec) == 0)
+			fprintf(v->out, "  (the record has no samples: every cause is unknown)\n");
+		r = print_list(v, "window", a->rec, win, nwin);
+		if (!r)
+			r = print_list(v, "warm-up", a->rec, warm, nwarm);
+	}
+	/* The notes about the input itself (they start with a quoted file
+	 * name: no t0, a torn record); the column notes are report's. */
+	for (size_t k = 0; !r && k < a->m.nnotes; k++)
+		if (a->m.notes[k][0] == '\'')
+			fprintf(v->out, "note: %s\n", cli_shown(a->m.notes[k]));
+	if (v->tty) {
+		if (fclose(v->out) != 0 && !r)
+			r = -ENOMEM;
+		if (!r)
+			term_fold(stdout, buf, len, v->width);
+		free(buf);
+		v->out = stdout;
+	}
+	if (r < 0) {
+		cli_error_errno(r, "'%s'", cli_shown(name));
+		status = 1;
+	}
+	return status;
+}
+
 int cmd_stalls(int argc, char **argv)
 {
 	struct report_options o = {
@@ -597,11 +787,15 @@ int cmd_stalls(int argc, char **argv)
 		{ "stack-lines", required_argument, NULL, OPT_STACK_LINES },
 		{ "folded", no_argument, NULL, OPT_FOLDED },
 		{ "at", required_argument, NULL, OPT_AT },
+		{ "full", no_argument, NULL, OPT_FULL },
+		{ "no-pager", no_argument, NULL, OPT_NO_PAGER },
+		{ "color", optional_argument, NULL, OPT_COLOR },
 	};
 	struct stalls_own so = { .stack_lines = 3, .at = NAN };
+	struct term_pager pager = { 0 };
+	struct view v = { 0 };
 	struct json j;
 	int first, i, status = 0;
-	bool any = false;
 
 	/* the whole record in memory, as before the windows (tests compare
 	 * the two: tests/e2e/stalls-stream.sh) */
@@ -633,6 +827,20 @@ int cmd_stalls(int argc, char **argv)
 		return 1;
 	}
 	o.a.rules = rules;
+	v.tty = !o.json && !so.folded && isatty(1) == 1;
+	v.color = !o.json && !so.folded && term_color_on(so.color, 1);
+	v.full = so.full;
+	v.stack_lines = so.stack_lines;
+	v.width = term_width(1);
+	if (v.tty && argc - first > 1 && !so.no_pager && term_pager_cmd()) {
+		/* several runs: through the pager, as git does; one that does
+		 * not start leaves the text on the terminal */
+		int e = term_pager_start(&pager, term_pager_cmd());
+
+		if (e < 0)
+			cli_warn("pager '%s' did not start (%s): writing to the terminal",
+				 cli_shown(term_pager_cmd()), strerror(-e));
+	}
 	if (o.json) {
 		json_init(&j, stdout, true);
 		json_arr_begin(&j);
@@ -698,35 +906,9 @@ int cmd_stalls(int argc, char **argv)
 				json_str(&j, a.m.notes[k]);
 			json_arr_end(&j);
 			json_obj_end(&j);
-		} else {
-			if (any)
-				putchar('\n');
-			printf("%s\n", cli_shown(argv[i]));
-			if (a.frames_note)
-				printf("!! %s\n", cli_shown(a.frames_note));
-			if (a.rec_nframes == 0 && a.frames_note) {
-				/* no frame, so no stall to list: the note says why */
-				r = 0;
-				status = 1;
-			} else {
-				if (rec_samples_in_file(a.rec) == 0)
-					printf("  (the record has no samples: every cause is unknown)\n");
-				r = print_list("window", a.rec, win, nwin, so.stack_lines);
-				if (!r)
-					r = print_list("warm-up", a.rec, warm, nwarm, so.stack_lines);
-			}
-			/* The notes about the input itself (they start with a
-			 * quoted file name: no t0, a torn record); the column
-			 * notes are report's. */
-			for (k = 0; !r && k < a.m.nnotes; k++)
-				if (a.m.notes[k][0] == '\'')
-					printf("note: %s\n", cli_shown(a.m.notes[k]));
-			if (r < 0) {
-				cli_error_errno(r, "'%s'", cli_shown(argv[i]));
-				status = 1;
-			}
+		} else if (print_run(&v, argv[i], &a, win, nwin, warm, nwarm) != 0) {
+			status = 1;
 		}
-		any = true;
 		free(win);
 		free(warm);
 		analysis_release(&a);
@@ -735,6 +917,7 @@ int cmd_stalls(int argc, char **argv)
 		json_arr_end(&j);
 		json_end(&j);
 	}
+	term_pager_end(&pager);
 	reload_rules_free(rules);
 	free(pass);
 	sb_release(&emsg);

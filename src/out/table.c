@@ -15,6 +15,9 @@ struct table {
 	size_t ncols;
 	char **cells;	/* row-major; header row first */
 	size_t n, alloc;
+	const char **sgr;	/* NULL, or a colour per cell (table_set_sgr) */
+	size_t sgr_alloc;
+	int hide_header;	/* table_hide_header */
 };
 
 struct table *table_new(size_t ncols, const char *const *headers)
@@ -43,6 +46,7 @@ void table_free(struct table *t)
 	for (i = 0; i < t->n; i++)
 		free(t->cells[i]);
 	free(t->cells);
+	free(t->sgr);
 	free(t);
 }
 
@@ -56,6 +60,20 @@ int table_add(struct table *t, const char *cell)
 	if (!c)
 		return -ENOMEM;
 	t->cells[t->n++] = c;
+	return 0;
+}
+
+int table_set_sgr(struct table *t, const char *sgr)
+{
+	size_t had = t->sgr ? t->sgr_alloc : 0;
+
+	if (!t->n)
+		return 0;
+	if (ARRAY_GROW(t->sgr, t->sgr_alloc, t->n) < 0)
+		return -ENOMEM;
+	if (t->sgr_alloc > had)
+		memset(t->sgr + had, 0, (t->sgr_alloc - had) * sizeof(*t->sgr));
+	t->sgr[t->n - 1] = sgr;
 	return 0;
 }
 
@@ -81,9 +99,37 @@ int table_add_num(struct table *t, double v, int decimals)
 	return table_addf(t, "%.*f", decimals, v);
 }
 
+void table_hide_header(struct table *t)
+{
+	t->hide_header = 1;
+}
+
 size_t table_rows(const struct table *t)
 {
 	return t->ncols ? t->n / t->ncols - 1 : 0;
+}
+
+size_t table_width(const struct table *t)
+{
+	size_t rows = t->ncols ? t->n / t->ncols : 0, total = 0;
+
+	for (size_t c = 0; c < t->ncols; c++) {
+		size_t w = 0;
+
+		for (size_t r = 0; r < rows; r++) {
+			const char *cell = t->cells[r * t->ncols + c];
+			struct strbuf sb = STRBUF_INIT;
+			size_t cw = strlen(cell);
+
+			if (display_escape(&sb, cell, strlen(cell), 0) == 0)
+				cw = display_width(sb.buf);
+			sb_release(&sb);
+			if (cw > w)
+				w = cw;
+		}
+		total += w + (c + 1 < t->ncols ? 2 : 0);
+	}
+	return total;
 }
 
 static int is_numeric(const char *s)
@@ -141,14 +187,20 @@ void table_print(const struct table *t, FILE *f)
 				right[c] = 0;
 		}
 	}
-	for (r = 0; r < rows; r++) {
+	for (r = t->hide_header ? 1 : 0; r < rows; r++) {
 		for (c = 0; c < t->ncols; c++) {
 			size_t i = r * t->ncols + c;
 			int last = c + 1 == t->ncols;
 
+			const char *sgr = t->sgr && i < t->sgr_alloc ? t->sgr[i] : NULL;
+
 			if (right[c])
 				pad(f, w[c], cw[i]);
+			if (sgr)
+				fputs(sgr, f);
 			fputs(shown[i], f);
+			if (sgr)
+				fputs("\033[m", f);
 			if (!right[c] && !last)
 				pad(f, w[c], cw[i]);
 			fputs(last ? "\n" : "  ", f);

@@ -25,7 +25,17 @@ int table_addf(struct table *t, const char *fmt, ...) __attribute__((format(prin
 /* A number with DECIMALS places, or "-" when v is NaN. */
 int table_add_num(struct table *t, double v, int decimals);
 
+/* Colours the cell added last: table_print writes SGR (an escape sequence,
+ * borrowed: it must outlive the table) before it and a reset after it,
+ * aligned as if they were not there. CSV leaves it out. 0 or -ENOMEM. */
+int table_set_sgr(struct table *t, const char *sgr);
+
+/* table_print leaves the header row out (a table of name-value lines). */
+void table_hide_header(struct table *t);
+
 size_t table_rows(const struct table *t);
+/* The columns table_print's widest line takes. */
+size_t table_width(const struct table *t);
 void table_print(const struct table *t, FILE *f);
 void table_print_csv(const struct table *t, FILE *f);
 
