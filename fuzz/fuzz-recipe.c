@@ -10,7 +10,7 @@
  * (the shipped recipes among them). Built and run by scripts/fuzz.sh
  * (`make fuzz`), tests/e2e/fuzz-readers.sh and scripts/fuzz-long.sh.
  *
- * fuzz-sources: src/core/recipe.c src/core/reload.c src/core/variants.c src/core/argsplit.c src/core/file.c src/core/num.c src/core/strbuf.c src/core/grow.c src/core/logstamp.c
+ * fuzz-sources: src/core/recipe.c src/core/reload.c src/core/stats.c src/core/variants.c src/core/argsplit.c src/core/file.c src/core/num.c src/core/strbuf.c src/core/grow.c src/core/logstamp.c
  * fuzz-libs: -linih
  * fuzz-reader: src/core/recipe.c src/core/variants.c src/core/argsplit.c
  */

@@ -16,7 +16,7 @@
  * and run by scripts/fuzz.sh (`make fuzz`), tests/e2e/fuzz-readers.sh and
  * scripts/fuzz-long.sh.
  *
- * fuzz-sources: src/core/reload.c src/core/logstamp.c src/core/num.c src/core/strbuf.c src/core/grow.c
+ * fuzz-sources: src/core/reload.c src/core/stats.c src/core/logstamp.c src/core/num.c src/core/strbuf.c src/core/grow.c
  * fuzz-libs: -linih
  * fuzz-reader: src/core/reload.c src/core/logstamp.c
  */
