@@ -31,8 +31,12 @@ case "$reason" in
 esac
 "$SS_BIN" stalls nr/run >stalls.txt || fail "stalls"
 cat stalls.txt
-grep -Eq '^ +[0-9.]+ s  where: (9[0-9]|100) % spin_until <- stall_cpu' stalls.txt ||
-	fail "the cpu stall's busy function is not named"
+# the cpu stall (the first): 90 % of its samples in stacks through
+# spin_until, whether the sample caught it in itself or in the vDSO's clock
+# it calls (seen: 89 % spin_until, 5 % [vdso] <- ... <- spin_until)
+busy=$(awk '/^ +[0-9.]+ s  where:/ { n++ } n == 1 && /where: [0-9]+ % .*spin_until <- stall_cpu/ {
+	for (i = 1; i <= NF; i++) if ($i == "where:") s += $(i + 1) } END { print s + 0 }' stalls.txt)
+[ "$busy" -ge 90 ] || fail "the cpu stall's busy function is not named: $busy % of its samples in spin_until"
 # no kernel frames without root (a CPU sample may still fall into the sleep
 # stall's few microseconds of user code, so its stacks are not checked)
 "$SS_BIN" stalls --json nr/run >stalls.json || fail "stalls --json"
