@@ -18,6 +18,10 @@ BUILD ?= build
 TEST_BUILD ?= build-test
 PREFIX ?= /usr/local
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
+# The suite's tests beside each other: one more than the CPUs, since the
+# live ones that run together spend most of their time waiting on the
+# programs they record (the rest run alone: RUN_SERIAL, tests/CMakeLists.txt)
+TEST_JOBS ?= $(shell echo $$(( $(JOBS) + 1 )))
 CMAKE_FLAGS ?=
 
 .PHONY: all build demo test test-only check bench install fuzz fuzz-long clean deps deps-test
@@ -44,7 +48,7 @@ test: deps-test build test-only
 test-only:
 	@cmake -S . -B $(TEST_BUILD) -DCMAKE_BUILD_TYPE=Debug -DSTALLSCOPE_SANITIZE=ON $(CMAKE_FLAGS) >/dev/null
 	@cmake --build $(TEST_BUILD) -j $(JOBS) -- --no-print-directory
-	@cd $(TEST_BUILD) && ctest --output-on-failure -j $(JOBS) $(CTEST_FLAGS)
+	@cd $(TEST_BUILD) && ctest --output-on-failure -j $(TEST_JOBS) $(CTEST_FLAGS)
 
 # The edit loop's subset: no recording of live programs, nothing slow, no root.
 check: build
