@@ -354,7 +354,7 @@ int cmd_history(int argc, char **argv)
 		{ 0 },
 	};
 	struct history_opts ho = { 0 };
-	struct strbuf path = STRBUF_INIT, err = STRBUF_INIT, text = STRBUF_INIT;
+	struct strbuf err = STRBUF_INIT;
 	struct history *h = NULL;
 	struct db *db = NULL;
 	char **metrics = NULL, **order = NULL, *name = NULL;
@@ -395,25 +395,8 @@ int cmd_history(int argc, char **argv)
 		ret = r;
 		goto out;
 	}
-	if (opt.order) {
-		r = file_read_text(opt.order, "the build order", 1 << 20, &text, &err);
-		if (r >= 0)
-			r = build_order_parse(text.buf, text.len, opt.order, &order, &err);
-		if (r < 0) {
-			cli_error("%s", err.len ? err.buf : strerror(-r));
-			goto out;
-		}
-	}
-	if (opt.db)
-		sb_adds(&path, opt.db);
-	else if (db_default_path(&path) < 0) {
-		cli_error("no --db and neither XDG_DATA_HOME nor HOME is set");
+	if (history_open(opt.order, opt.db, &order, &db) < 0)
 		goto out;
-	}
-	if ((r = db_open(path.buf, false, &db, &err)) < 0) {
-		cli_error("%s", err.len ? err.buf : strerror(-r));
-		goto out;
-	}
 	ho.name = name;
 	ho.variant = variant;
 	ho.rig = opt.rig;
@@ -449,8 +432,6 @@ out:
 	build_list_free(metrics);
 	build_list_free(order);
 	free(name);
-	sb_release(&path);
 	sb_release(&err);
-	sb_release(&text);
 	return ret;
 }

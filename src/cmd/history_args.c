@@ -8,6 +8,9 @@
 #include "cli.h"
 #include "cmd/history_args.h"
 #include "core/build.h"
+#include "core/file.h"
+#include "core/strbuf.h"
+#include "db/db.h"
 #include "core/metrics.h"
 
 int history_ediv_opt(int c, const char *arg, struct ediv_opts *ed)
@@ -102,4 +105,34 @@ int history_split_spec(const char *spec, char **ret_name, const char **ret_varia
 	*ret_name = name;
 	*ret_variant = colon && colon[1] ? colon + 1 : "-";
 	return 0;
+}
+
+int history_open(const char *order, const char *db, char ***ret_order, struct db **ret_db)
+{
+	struct strbuf path = STRBUF_INIT, err = STRBUF_INIT, text = STRBUF_INIT;
+	int r = 0;
+
+	if (order) {
+		r = file_read_text(order, "the build order", 1 << 20, &text, &err);
+		if (r >= 0)
+			r = build_order_parse(text.buf, text.len, order, ret_order, &err);
+		if (r < 0)
+			goto fail;
+	}
+	if (db)
+		sb_adds(&path, db);
+	else if (db_default_path(&path) < 0) {
+		cli_error("no --db and neither XDG_DATA_HOME nor HOME is set");
+		r = -1;
+		goto out;
+	}
+	r = db_open(path.buf, false, ret_db, &err);
+fail:
+	if (r < 0)
+		cli_error("%s", err.len ? err.buf : strerror(-r));
+out:
+	sb_release(&path);
+	sb_release(&err);
+	sb_release(&text);
+	return r < 0 ? -1 : 0;
 }

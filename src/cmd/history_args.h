@@ -44,4 +44,13 @@ bool history_since_ok(const char *s);
  * (in SPEC; "-", the base, when none). 0, or an exit code after saying why. */
 int history_split_spec(const char *spec, char **ret_name, const char **ret_variant);
 
+struct db;
+
+/* --order FILE (NULL: none) into *RET_ORDER (build_list_free) and the
+ * results database DB (NULL: the default one) into *RET_DB (db_close):
+ * what both commands read before computing. 0, or -1 after saying why
+ * (whatever was opened is in *RET_ORDER and *RET_DB for the caller to
+ * free). */
+int history_open(const char *order, const char *db, char ***ret_order, struct db **ret_db);
+
 #endif

@@ -365,7 +365,7 @@ int html_history(int argc, char **argv)
 		const char *spec, *db, *metrics, *rig, *since, *order, *output;
 	} o = { .output = DEFAULT_OUTPUT };
 	struct history_opts ho = { .ed = EDIV_OPTS_INIT, .keep_runs = true };
-	struct strbuf path = STRBUF_INIT, err = STRBUF_INIT, text = STRBUF_INIT;
+	struct strbuf err = STRBUF_INIT;
 	char **metrics = NULL, **order = NULL, *name = NULL;
 	struct history *h = NULL;
 	struct db *db = NULL;
@@ -410,25 +410,8 @@ int html_history(int argc, char **argv)
 		ret = r;
 		goto out;
 	}
-	if (o.order) {
-		r = file_read_text(o.order, "the build order", 1 << 20, &text, &err);
-		if (r >= 0)
-			r = build_order_parse(text.buf, text.len, o.order, &order, &err);
-		if (r < 0) {
-			cli_error("%s", err.len ? err.buf : strerror(-r));
-			goto out;
-		}
-	}
-	if (o.db)
-		sb_adds(&path, o.db);
-	else if (db_default_path(&path) < 0) {
-		cli_error("no --db and neither XDG_DATA_HOME nor HOME is set");
+	if (history_open(o.order, o.db, &order, &db) < 0)
 		goto out;
-	}
-	if ((r = db_open(path.buf, false, &db, &err)) < 0) {
-		cli_error("%s", err.len ? err.buf : strerror(-r));
-		goto out;
-	}
 	ho.name = name;
 	ho.rig = o.rig;
 	ho.since = o.since;
@@ -445,8 +428,6 @@ out:
 	build_list_free(metrics);
 	build_list_free(order);
 	free(name);
-	sb_release(&path);
 	sb_release(&err);
-	sb_release(&text);
 	return ret;
 }
