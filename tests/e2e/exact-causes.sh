@@ -46,7 +46,10 @@ secs=$(awk -v n="$(echo $kinds | wc -w)" 'BEGIN { print 0.6 + 0.8 * n + 0.4 }')
 
 echo "== exact mode"
 # shellcheck disable=SC2086
-RECORD_ARGS=--exact EXACT=1 CAUSES_OUT="$T/exact.txt" record_and_check "$secs" $kinds || exit 1
+RECORD_ARGS=--exact EXACT=1 CAUSES_OUT="$T/exact.txt" record_and_check "$secs" $kinds >"$T/exact.log" || {
+	cat "$T/exact.log"; exit 1; }
+cat "$T/exact.log"
+unjudged=$(grep '^UNJUDGED: ' "$T/exact.log" | cut -c11-)
 grep -q '^exact=on$' "$T/run/run.ini" || { echo "FAIL: run.ini does not say exact=on"; exit 1; }
 grep '^exact_' "$T/run/run.ini"
 rm -rf "$T/run"
@@ -70,6 +73,10 @@ echo "ok: exact mode and the snapshot rules agree on $(wc -l <"$T/e") stall kind
 if [ -n "$nodisk" ]; then
 	echo "FAIL: the io, preads and disk stalls were not judged: $nodisk"
 	exit 1
+fi
+if [ -n "$unjudged" ]; then
+	echo "skip: not judged: $unjudged"
+	exit 77
 fi
 if [ -n "$noswap" ]; then
 	echo "skip: $noswap"

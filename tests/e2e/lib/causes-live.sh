@@ -127,8 +127,15 @@ for spec in specs:
     # cause; it may make up what the stall's own cause leaves of 95 %,
     # never more than a fifth of the stall
     runq = share.get("runq", 0) if kind not in ("runq", "cpu") else 0
+    rate = re.match(r"(\d+) reads of 4 KiB", what)
+    rate = int(rate.group(1)) / (ms / 1000.0) if rate else 0
     if got >= 0.95:
         print("ok    " + line)
+    elif kind == "preads" and rate > 15000:
+        # reads answered in under 67 us each come from a cache below the
+        # guest (seen: 7592 in 300 ms, 94 % of it running): no disk wait
+        # for the split to find; the caller skips (77) at its end
+        print("UNJUDGED: %s (%.0f reads/s: the device answered at cache speed)" % (line, rate))
     elif got >= 0.80 and got + runq >= 0.95 and s["cause"] == cause:
         print("ok    %s (runq %.0f%% from the machine's load)" % (line, 100 * runq))
     else:
