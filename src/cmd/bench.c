@@ -717,7 +717,11 @@ static int analyse_run(struct bench *b, const char *dir, struct analysis *a)
 		cli_warn("%.*s", (int)(nl - p), p);
 	}
 	ret = 0;
-	if (stop_requested && !a->failure &&
+	/* a stopped run failed because it was stopped, whatever it lacks for
+	 * it (a stop at its start leaves it no frames) */
+	if (stop_requested)
+		free(a->failure), a->failure = NULL;
+	if (stop_requested &&
 	    !(a->failure = strdup(stop_requested == SIGTERM
 					  ? "the bench was stopped by SIGTERM during the run"
 					  : "the bench was stopped by SIGINT during the run"))) {
