@@ -23,7 +23,8 @@
 # SS_BIN (default build/stallscope), SOAK_DIR (default a new directory under
 # /var/tmp: the io and disk stalls need their file on a disk), SOAK_SECONDS,
 # SOAK_RECORD_ARGS (more record options, e.g. --rt; default none: what a
-# user gets).
+# user gets), SOAK_KILL_AT (the second run's kill, in seconds; default a
+# random moment of the run).
 set -u
 cd "$(dirname "$0")/.." || exit 1
 SS_BIN=${SS_BIN:-$PWD/build/stallscope}
@@ -133,7 +134,7 @@ for cmd in "report" "report --threads" "stalls" "stalls --json" "export --perfet
 done
 
 # the second run, killed at a random moment
-kill_at=$(( (RANDOM % (S > 20 ? S - 10 : 10)) + 5 ))
+kill_at=${SOAK_KILL_AT:-$(( (RANDOM % (S > 20 ? S - 10 : 10)) + 5 ))}
 echo "second run: kill -9 at $kill_at s"
 # shellcheck disable=SC2086
 "$SS_BIN" record -q $mode ${SOAK_RECORD_ARGS:-} -o "$T/run2" -- "$GAME" --fps 60 --seconds "$S" --dir "$T" $stalls \

@@ -25,7 +25,7 @@
 #include "db/db_int.h"
 
 #ifdef SS_HAVE_LIBPQ
-#include <libpq-fe.h>
+#include "db/db_libpq.h"
 
 #define C(db) ((PGconn *)(db)->h)
 #define MIGRATION_LOCK 0x5354414c4c53434fll	/* "STALLSCO" */
@@ -78,7 +78,7 @@ _Static_assert(sizeof(migrations) / sizeof(migrations[0]) == DB_SCHEMA_VERSION,
 
 static int fail(struct db *db, struct strbuf *err, int r, const char *what, const PGresult *res)
 {
-	const char *m = res ? PQresultErrorMessage(res) : PQerrorMessage(C(db));
+	const char *m = res ? pq.PQresultErrorMessage(res) : pq.PQerrorMessage(C(db));
 	size_t n = strlen(m);
 
 	while (n && (m[n - 1] == '\n' || m[n - 1] == ' '))
@@ -95,11 +95,11 @@ static int fail(struct db *db, struct strbuf *err, int r, const char *what, cons
 /* Runs SQL (no parameters, no rows wanted). */
 static int exec(struct db *db, const char *sql, struct strbuf *err, const char *what)
 {
-	PGresult *res = PQexec(C(db), sql);
-	int r = PQresultStatus(res) == PGRES_COMMAND_OK || PQresultStatus(res) == PGRES_TUPLES_OK
+	PGresult *res = pq.PQexec(C(db), sql);
+	int r = pq.PQresultStatus(res) == PGRES_COMMAND_OK || pq.PQresultStatus(res) == PGRES_TUPLES_OK
 			? 0 : fail(db, err, -EIO, what, res);
 
-	PQclear(res);
+	pq.PQclear(res);
 	return r;
 }
 
@@ -108,13 +108,13 @@ static int exec(struct db *db, const char *sql, struct strbuf *err, const char *
 static PGresult *query(struct db *db, const char *sql, int n, const char *const *params,
 		       struct strbuf *err, const char *what)
 {
-	PGresult *res = PQexecParams(C(db), sql, n, NULL, params, NULL, NULL, 0);
-	ExecStatusType st = PQresultStatus(res);
+	PGresult *res = pq.PQexecParams(C(db), sql, n, NULL, params, NULL, NULL, 0);
+	ExecStatusType st = pq.PQresultStatus(res);
 
 	if (st == PGRES_COMMAND_OK || st == PGRES_TUPLES_OK)
 		return res;
 	fail(db, err, -EIO, what, res);
-	PQclear(res);
+	pq.PQclear(res);
 	return NULL;
 }
 
@@ -136,9 +136,9 @@ static int read_version(struct db *db, bool *ret_foreign, struct strbuf *err)
 
 	if (!res)
 		return -1;
-	have = !strcmp(PQgetvalue(res, 0, 0), "t");
-	tables = !strcmp(PQgetvalue(res, 0, 1), "t");
-	PQclear(res);
+	have = !strcmp(pq.PQgetvalue(res, 0, 0), "t");
+	tables = !strcmp(pq.PQgetvalue(res, 0, 1), "t");
+	pq.PQclear(res);
 	*ret_foreign = !have && tables;
 	if (!have)
 		return 0;
@@ -146,8 +146,8 @@ static int read_version(struct db *db, bool *ret_foreign, struct strbuf *err)
 		    "unable to read the schema version");
 	if (!res)
 		return -1;
-	v = atoi(PQgetvalue(res, 0, 0));
-	PQclear(res);
+	v = atoi(pq.PQgetvalue(res, 0, 0));
+	pq.PQclear(res);
 	return v;
 }
 
@@ -203,12 +203,19 @@ static int pg_open(struct db *db, const char *target, bool write, struct strbuf 
 	bool foreign = false;
 	int v;
 
-	db->h = PQconnectdb(target);
+	if (pq_load(NULL) < 0) {
+		if (err) {
+			sb_addf(err, "'%s': ", db->name);
+			pq_load(err);
+		}
+		return -ENOTSUP;
+	}
+	db->h = pq.PQconnectdb(target);
 	if (!db->h)
 		return -ENOMEM;
-	if (PQstatus(C(db)) != CONNECTION_OK)
+	if (pq.PQstatus(C(db)) != CONNECTION_OK)
 		return fail(db, err, -ECONNREFUSED, "cannot connect", NULL);
-	PQsetNoticeProcessor(C(db), ignore_notice, NULL);
+	pq.PQsetNoticeProcessor(C(db), ignore_notice, NULL);
 	v = read_version(db, &foreign, err);
 	if (v < 0)
 		return -EIO;
@@ -241,7 +248,7 @@ static int pg_open(struct db *db, const char *target, bool write, struct strbuf 
 
 static void pg_close(struct db *db)
 {
-	PQfinish(C(db));
+	pq.PQfinish(C(db));
 }
 
 static long long pg_add_run(struct db *db, const struct db_run *run, const char *const *names,
@@ -290,13 +297,13 @@ static long long pg_add_run(struct db *db, const struct db_run *run, const char 
 			    "unable to store the run");
 		if (!res)
 			goto rollback;
-		PQclear(res);
+		pq.PQclear(res);
 	}
 	res = query(db, ins_run, 15, p, err, "unable to store the run");
 	if (!res)
 		goto rollback;
-	snprintf(id_s, sizeof(id_s), "%s", PQgetvalue(res, 0, 0));
-	PQclear(res);
+	snprintf(id_s, sizeof(id_s), "%s", pq.PQgetvalue(res, 0, 0));
+	pq.PQclear(res);
 	if (ri && ri->rig) {
 		const char *rp[9] = { ri->rig, ri->host, ri->kernel, ri->cpu,
 				      ri->cpus > 0 ? cpus : NULL, ri->mem_kb > 0 ? mem : NULL,
@@ -307,7 +314,7 @@ static long long pg_add_run(struct db *db, const struct db_run *run, const char 
 		res = query(db, put_rig, 9, rp, err, "unable to store the rig");
 		if (!res)
 			goto rollback;
-		PQclear(res);
+		pq.PQclear(res);
 	}
 	/* the metrics in one statement: ($1, $2, $3), ($1, $4, $5), ... */
 	mp = calloc(2 * n + 1, sizeof(*mp));
@@ -332,7 +339,7 @@ static long long pg_add_run(struct db *db, const struct db_run *run, const char 
 		res = query(db, sql.buf, (int)(1 + 2 * k), mp, err, "unable to store the run");
 		if (!res)
 			goto rollback;
-		PQclear(res);
+		pq.PQclear(res);
 	}
 	if (exec(db, "COMMIT", err, "unable to commit the run") < 0)
 		goto out;
@@ -351,10 +358,10 @@ out:
  * what kind of value it is, the checks read from the text). */
 static void cell(const PGresult *res, int row, int c, struct db_cell *ret)
 {
-	if (PQgetisnull(res, row, c))
+	if (pq.PQgetisnull(res, row, c))
 		*ret = (struct db_cell){ .type = DB_CELL_NULL };
 	else
-		*ret = (struct db_cell){ .type = DB_CELL_TEXT, .s = PQgetvalue(res, row, c) };
+		*ret = (struct db_cell){ .type = DB_CELL_TEXT, .s = pq.PQgetvalue(res, row, c) };
 }
 
 static int pg_each_run(struct db *db, const char *name,
@@ -374,7 +381,7 @@ static int pg_each_run(struct db *db, const char *name,
 
 	if (!res)
 		return -EIO;
-	for (int i = 0; !r && i < PQntuples(res); i++) {
+	for (int i = 0; !r && i < pq.PQntuples(res); i++) {
 		struct db_cell c[DB_RUN_NCOLS];
 		struct db_run run;
 
@@ -384,7 +391,7 @@ static int pg_each_run(struct db *db, const char *name,
 		if (r == 0)
 			r = fn(&run, ctx);
 	}
-	PQclear(res);
+	pq.PQclear(res);
 	return r;
 }
 
@@ -401,14 +408,14 @@ static int pg_run_metric(struct db *db, long long id, const char *metric, double
 		    err, "unable to read a metric");
 	if (!res)
 		return -EIO;
-	if (PQntuples(res) > 0) {
+	if (pq.PQntuples(res) > 0) {
 		struct db_cell c;
 
 		cell(res, 0, 0, &c);
 		r = db_cell_value(db, &c, id, metric, ret, err);
 		r = r < 0 ? r : 1;
 	}
-	PQclear(res);
+	pq.PQclear(res);
 	return r;
 }
 
@@ -434,7 +441,7 @@ static int pg_metric_values(struct db *db, const char *metric, const long long *
 		    " AND run_id = ANY($2::bigint[])", 2, p, err, "unable to read a metric");
 	if (!res)
 		r = -EIO;
-	for (int k = 0; res && r == 0 && k < PQntuples(res); k++) {
+	for (int k = 0; res && r == 0 && k < pq.PQntuples(res); k++) {
 		struct db_cell c[2];
 		long long id;
 		double v;
@@ -446,7 +453,7 @@ static int pg_metric_values(struct db *db, const char *metric, const long long *
 		if (r == 0)
 			db_idmap_put(map, id, v);
 	}
-	PQclear(res);
+	pq.PQclear(res);
 	sb_release(&arr);
 	db_idmap_free(map);
 	return r;
@@ -466,14 +473,14 @@ static int pg_metric_names(struct db *db, const char *name, char ***ret, struct 
 
 	if (!res)
 		return -EIO;
-	for (int i = 0; r == 0 && i < PQntuples(res); i++) {
+	for (int i = 0; r == 0 && i < pq.PQntuples(res); i++) {
 		struct db_cell c;
 
 		cell(res, i, 0, &c);
-		r = db_cell_metric(db, &c, strtoll(PQgetvalue(res, i, 1), NULL, 10), err);
+		r = db_cell_metric(db, &c, strtoll(pq.PQgetvalue(res, i, 1), NULL, 10), err);
 		r = r ? r : db_list_add(&list, &n, c.s);
 	}
-	PQclear(res);
+	pq.PQclear(res);
 	if (r == 0 && !list && !(list = calloc(1, sizeof(*list))))
 		r = -ENOMEM;
 	if (r < 0) {
@@ -486,7 +493,7 @@ static int pg_metric_names(struct db *db, const char *name, char ***ret, struct 
 
 static bool pg_lost(struct db *db)
 {
-	return PQstatus(C(db)) != CONNECTION_OK;
+	return pq.PQstatus(C(db)) != CONNECTION_OK;
 }
 
 const struct db_ops db_pg_ops = {

@@ -23,9 +23,7 @@
 
 #include "db/db_int.h"
 
-#ifdef SS_HAVE_LIBPQ
-#include <libpq-fe.h>
-#endif
+#include "db/db_libpq.h"
 
 /* The shape of a connection string that no parse accepted. */
 static bool looks_like_conninfo(const char *target)
@@ -58,14 +56,17 @@ static PQconninfoOption *parse(const char *target)
 	char *msg = NULL;
 	bool any = false;
 
-	if (blank(target))
+	/* libpq refuses what has not this shape (no URI designator, no '='
+	 * before a '/': a keyword holds no '/'), so a file is a file without
+	 * loading it */
+	if (blank(target) || !looks_like_conninfo(target) || pq_load(NULL) < 0)
 		return NULL;
-	opts = PQconninfoParse(target, &msg);
-	PQfreemem(msg);	/* never shown: it can quote a piece of a password */
+	opts = pq.PQconninfoParse(target, &msg);
+	pq.PQfreemem(msg);	/* never shown: it can quote a piece of a password */
 	for (PQconninfoOption *o = opts; o && o->keyword && !any; o++)
 		any = o->val != NULL;
 	if (opts && !any && !is_uri(target)) {
-		PQconninfoFree(opts);
+		pq.PQconninfoFree(opts);
 		return NULL;
 	}
 	return opts;
@@ -81,10 +82,13 @@ enum db_target_kind db_target_kind(const char *target)
 	PQconninfoOption *opts = parse(target);
 
 	if (opts) {
-		PQconninfoFree(opts);
+		pq.PQconninfoFree(opts);
 		return DB_TARGET_SERVER;
 	}
-	return looks_like_conninfo(target) ? DB_TARGET_BROKEN : DB_TARGET_FILE;
+	if (!looks_like_conninfo(target))
+		return DB_TARGET_FILE;
+	/* without libpq, the shape says "server" and the open says why not */
+	return pq_load(NULL) < 0 ? DB_TARGET_SERVER : DB_TARGET_BROKEN;
 }
 
 /* Appends VALUE as libpq reads a keyword's value: as it is, or in single
@@ -114,6 +118,10 @@ static int shown_server(const char *target, char **ret)
 	PQconninfoOption *opts = parse(target);
 	struct strbuf sb = STRBUF_INIT;
 
+	if (!opts && pq_load(NULL) < 0) {
+		*ret = strdup("(a PostgreSQL connection string, not shown)");
+		return *ret ? 0 : -ENOMEM;
+	}
 	if (!opts)
 		return -ENOMEM;
 	for (PQconninfoOption *o = opts; o->keyword; o++) {
@@ -132,7 +140,7 @@ static int shown_server(const char *target, char **ret)
 
 			db_scrub(one, &sb, 0);
 		}
-	PQconninfoFree(opts);
+	pq.PQconninfoFree(opts);
 	*ret = sb_detach(&sb);
 	return *ret ? 0 : -ENOMEM;
 }
@@ -147,7 +155,8 @@ int db_target_secrets(const char *target, char ***ret)
 	for (PQconninfoOption *o = opts; o && o->keyword && r == 0; o++)
 		if (o->val && *o->val && secret(o))
 			r = db_list_add(&list, &n, o->val);
-	PQconninfoFree(opts);
+	if (opts)
+		pq.PQconninfoFree(opts);
 	if (r == 0 && !list && !(list = calloc(1, sizeof(*list))))
 		r = -ENOMEM;
 	if (r < 0) {

@@ -177,4 +177,20 @@ grep -q "a connection string libpq cannot parse (not shown" "$T/err" ||
 # a file whose name has an '=' is still a file, written ./NAME
 expect 1 "$B" runs --db ./a=b.db
 grep -q "'./a=b.db': no such database" "$T/err" || no "./a=b.db: $(cat "$T/err")"
+
+# libpq is loaded at a server's first use (db_libpq.h): where the one found
+# is not libpq (here zlib under its name), a server is refused saying so,
+# the password still unshown, and a file needs no libpq at all
+mkdir "$T/nopq"
+z=$(ldd "$B" | awk '/libz\.so/ { print $3 }')
+if [ -n "$z" ]; then
+	cp "$z" "$T/nopq/libpq.so.5"
+	LD_LIBRARY_PATH=$T/nopq expect 1 "$B" runs --db 'dbname=x password=hunter2'
+	grep -q "client library cannot be loaded (libpq.so.5 has no PQconnectdb)" "$T/err" ||
+		no "a libpq that is not one: $(cat "$T/err")"
+	leaks && no "a libpq that is not one shows the password: $(cat "$T/err")"
+	LD_LIBRARY_PATH=$T/nopq expect 0 "$B" runs --db "$O"
+else
+	no "no libz in ldd $B"
+fi
 exit $fail
