@@ -80,7 +80,7 @@
 
 #define FILE_MB 64
 #define PAGE 4096
-#define MAX_STALLS 64
+#define MAX_STALLS 1024	/* an hour's soak plants 480 (bench/soak.sh) */
 #define NHOGS 3
 #define RECLAIM_REGION_MB 16
 #define SWAP_MB 640
@@ -1108,6 +1108,11 @@ int main(int argc, char **argv)
 			}
 			break;
 		case 'S':
+			if (opt.nstalls == MAX_STALLS) {
+				fprintf(stderr, "%s: --stall: more than %d stalls\n", prog,
+					MAX_STALLS);
+				return 2;
+			}
 			if (parse_stall(optarg) < 0) {
 				fprintf(stderr,
 					"%s: --stall: expected KIND:MS@SEC with KIND disk, io, preads, "
