@@ -193,7 +193,7 @@ int cause_sub_from_name(const char *name)
 
 const char *cause_syscall_name(const char *arch, long nr)
 {
-	const struct syscall_info *s = syscall_lookup(syscall_abi_is_arm64(arch), nr);
+	const struct syscall_info *s = syscall_lookup(syscall_abi_of(arch), nr);
 
 	return s ? s->name : NULL;
 }
@@ -499,7 +499,7 @@ enum cause_sub causes_io_sub(const struct causes *c, size_t i)
 
 	if (c->ft_state < 0 || c->ft_syscall < 0 || causes_val(c, i, c->ft_state) != 'D')
 		return SUB_N;
-	sci = syscall_lookup(c->arm64, (long)causes_val(c, i, c->ft_syscall));
+	sci = syscall_lookup(c->abi, (long)causes_val(c, i, c->ft_syscall));
 	return file_io_sub(sci ? sci->cls : SYSC_OTHER);
 }
 
@@ -554,7 +554,7 @@ static enum cause_sub classify(const struct causes *c, size_t i)
 	long sc = c->ft_syscall >= 0 ? (long)causes_val(c, i, c->ft_syscall) : -2;
 	const char *wchan = causes_str_field(c, i, c->ft_wchan);
 	const char *fdt = causes_str_field(c, i, c->ft_fd_target);
-	const struct syscall_info *sci = syscall_lookup(c->arm64, sc);
+	const struct syscall_info *sci = syscall_lookup(c->abi, sc);
 	enum syscall_class cls = sci ? sci->cls : SYSC_OTHER;
 	int64_t majflt;
 	struct io_seen io = io_seen(c, i);
@@ -654,7 +654,7 @@ static int causes_init(const struct rec *r, struct causes **ret)
 	arch = rec_meta_get(r, "syscall_abi");
 	if (!arch)
 		arch = rec_meta_get(r, "arch");
-	c->arm64 = syscall_abi_is_arm64(arch);
+	c->abi = syscall_abi_of(arch);
 	c->ft_tid = rec_field_index(r, field_ft[TF_TID]);
 	c->ft_state = rec_field_index(r, field_ft[TF_STATE]);
 	c->ft_wchan = rec_field_index(r, field_ft[TF_WCHAN]);

@@ -15,6 +15,7 @@
 #include "core/causes.h"
 #include "core/exact_abi.h"
 #include "core/fields.h"
+#include "core/syscalls.h"
 
 enum disk_role {
 	ROLE_ROOT = 1,
@@ -38,7 +39,7 @@ struct causes_xd {
 
 struct causes {
 	const struct rec *r;
-	bool arm64;
+	enum syscall_abi abi;
 	/* field indices, -1 when absent */
 	int ft_tid, ft_state, ft_wchan, ft_syscall, ft_fd_target, ft_majflt, ft_minflt;
 	int ft_run, ft_wait, ft_slices, proc_majflt, proc_minflt, cg_mem_some, psi_mem_some;

@@ -280,7 +280,7 @@ void causes_evidence(const struct causes *c, uint64_t a, uint64_t b, struct caus
 			e.wchan = NULL;
 		sc = commonest(c, in0, in1, c->ft_syscall, -2);
 		e.syscall = (long)sc;
-		e.syscall_name = cause_syscall_name(c->arm64 ? "aarch64" : "x86_64", e.syscall);
+		e.syscall_name = cause_syscall_name(c->abi == SYSCALL_ABI_AARCH64 ? "aarch64" : "x86_64", e.syscall);
 		if (c->ft_fd_target >= 0 && c->ft_syscall >= 0) {
 			for (k = in0; k < in1; k++) {
 				const char *t = causes_str_field(c, k, c->ft_fd_target);

@@ -89,17 +89,18 @@ static const struct syscall_info syscalls[] = {
 	{ 455, 455, "futex_wait", SYSC_FUTEX, false },
 };
 
-bool syscall_abi_is_arm64(const char *abi)
+enum syscall_abi syscall_abi_of(const char *abi)
 {
-	return abi && (!strcmp(abi, "aarch64") || !strcmp(abi, "arm64"));
+	return abi && (!strcmp(abi, "aarch64") || !strcmp(abi, "arm64")) ? SYSCALL_ABI_AARCH64
+									  : SYSCALL_ABI_X86_64;
 }
 
-const struct syscall_info *syscall_lookup(bool arm64, long nr)
+const struct syscall_info *syscall_lookup(enum syscall_abi abi, long nr)
 {
 	if (nr < 0)
 		return NULL;
 	for (size_t i = 0; i < sizeof(syscalls) / sizeof(syscalls[0]); i++)
-		if ((arm64 ? syscalls[i].aarch64 : syscalls[i].x86_64) == nr)
+		if (syscall_nr(&syscalls[i], abi) == nr)
 			return &syscalls[i];
 	return NULL;
 }

@@ -37,13 +37,19 @@ struct syscall_info {
 	bool takes_fd;		/* the first argument is a file descriptor */
 };
 
-/* Whether ABI (the record's meta syscall_abi or arch: "x86_64", "aarch64"
- * or "arm64") is aarch64's. */
-bool syscall_abi_is_arm64(const char *abi);
+/* The system call numbering a record's numbers are in. */
+enum syscall_abi {
+	SYSCALL_ABI_X86_64,
+	SYSCALL_ABI_AARCH64,
+};
 
-/* Syscall NR of the ABI (ARM64: aarch64's, else x86_64's), or NULL when
- * this table does not know it (NR < 0 included). */
-const struct syscall_info *syscall_lookup(bool arm64, long nr);
+/* The ABI a record's meta syscall_abi or arch names ("x86_64", "aarch64"
+ * or "arm64"; anything else, or NULL: x86_64's). */
+enum syscall_abi syscall_abi_of(const char *abi);
+
+/* Syscall NR in ABI's numbering, or NULL when this table does not know it
+ * (NR < 0 included). */
+const struct syscall_info *syscall_lookup(enum syscall_abi abi, long nr);
 
 /* The table's entries, for listing and checking it: I < syscall_count(). */
 size_t syscall_count(void);
@@ -51,9 +57,15 @@ const struct syscall_info *syscall_at(size_t i);
 
 /* The build's own ABI, for numbers read from this machine's kernel. */
 #if defined(__aarch64__)
-#define SYSCALL_NATIVE_ARM64 true
+#define SYSCALL_ABI_NATIVE SYSCALL_ABI_AARCH64
 #else
-#define SYSCALL_NATIVE_ARM64 false
+#define SYSCALL_ABI_NATIVE SYSCALL_ABI_X86_64
 #endif
+
+/* NR of SC in ABI's numbering (-1: none there). */
+static inline int syscall_nr(const struct syscall_info *sc, enum syscall_abi abi)
+{
+	return abi == SYSCALL_ABI_AARCH64 ? sc->aarch64 : sc->x86_64;
+}
 
 #endif

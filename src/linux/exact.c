@@ -182,7 +182,7 @@ static void set_rodata(struct exact *x, const struct exact_opts *o)
 
 	for (size_t i = 0; i < syscall_count(); i++) {
 		const struct syscall_info *sc = syscall_at(i);
-		int nr = SYSCALL_NATIVE_ARM64 ? sc->aarch64 : sc->x86_64;
+		int nr = syscall_nr(sc, SYSCALL_ABI_NATIVE);
 
 		if (nr >= 0 && nr < EXACT_SYSCALLS)
 			skel->rodata->sys_class[nr] = (uint8_t)sc->cls;

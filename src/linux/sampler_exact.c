@@ -120,7 +120,7 @@ bool smp_sample_thread_exact(struct sampler *s, struct thr *t, uint64_t t_ns, bo
 	v[TF_SLICES] = (int64_t)x.switches;
 	v[TF_WCHAN] = 0;
 	if (x.state == XS_OFF && x.syscall >= 0) {
-		const struct syscall_info *sc = syscall_lookup(SYSCALL_NATIVE_ARM64, x.syscall);
+		const struct syscall_info *sc = syscall_lookup(SYSCALL_ABI_NATIVE, x.syscall);
 
 		v[TF_SYSCALL] = x.syscall;
 		v[TF_FD] = sc && sc->takes_fd && x.arg0 <= INT32_MAX ? (int64_t)x.arg0 : -1;
@@ -234,7 +234,7 @@ static int take_interval(void *ctx, const struct exact_interval *iv)
 	o = &s->ivs[s->nivs++];
 	exact_interval_to_rec(iv, o);
 	if (iv->syscall >= 0) {
-		const struct syscall_info *sc = syscall_lookup(SYSCALL_NATIVE_ARM64, iv->syscall);
+		const struct syscall_info *sc = syscall_lookup(SYSCALL_ABI_NATIVE, iv->syscall);
 
 		if (sc && sc->takes_fd && iv->arg0 <= INT32_MAX)
 			o->fd_target = smp_fd_target(s, t, (int64_t)iv->arg0, iv->in_ns);

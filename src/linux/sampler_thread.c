@@ -26,7 +26,7 @@
  * argument? core/syscalls.h's table says. */
 static bool syscall_has_fd(int64_t nr)
 {
-	const struct syscall_info *sc = syscall_lookup(SYSCALL_NATIVE_ARM64, (long)nr);
+	const struct syscall_info *sc = syscall_lookup(SYSCALL_ABI_NATIVE, (long)nr);
 
 	return sc && sc->takes_fd;
 }

@@ -9,24 +9,26 @@ static void test_lookup(void)
 {
 	const struct syscall_info *s;
 
-	s = syscall_lookup(false, 17);
+	s = syscall_lookup(SYSCALL_ABI_X86_64, 17);
 	CHECK(s && !strcmp(s->name, "pread64") && s->cls == SYSC_READ && s->takes_fd);
-	s = syscall_lookup(true, 67);
+	s = syscall_lookup(SYSCALL_ABI_AARCH64, 67);
 	CHECK(s && !strcmp(s->name, "pread64"));
-	s = syscall_lookup(false, 202);
+	s = syscall_lookup(SYSCALL_ABI_X86_64, 202);
 	CHECK(s && !strcmp(s->name, "futex") && s->cls == SYSC_FUTEX && !s->takes_fd);
-	s = syscall_lookup(false, 3);	/* close: an fd, but not one the sampler reads */
+	s = syscall_lookup(SYSCALL_ABI_X86_64, 3);	/* close: an fd, but not one the sampler reads */
 	CHECK(s && s->cls == SYSC_META && !s->takes_fd);
-	s = syscall_lookup(false, 16);
+	s = syscall_lookup(SYSCALL_ABI_X86_64, 16);
 	CHECK(s && s->cls == SYSC_IOCTL && s->takes_fd);
-	s = syscall_lookup(true, 29);
+	s = syscall_lookup(SYSCALL_ABI_AARCH64, 29);
 	CHECK(s && !strcmp(s->name, "ioctl"));
-	CHECK(syscall_lookup(false, 187) && syscall_lookup(false, 187)->takes_fd);	/* readahead */
-	CHECK(syscall_lookup(false, -1) == NULL);
-	CHECK(syscall_lookup(false, 100000) == NULL);
-	CHECK(syscall_lookup(true, 2) == NULL);	/* open: no such call on aarch64 */
-	CHECK(syscall_abi_is_arm64("aarch64") && syscall_abi_is_arm64("arm64"));
-	CHECK(!syscall_abi_is_arm64("x86_64") && !syscall_abi_is_arm64(NULL));
+	CHECK(syscall_lookup(SYSCALL_ABI_X86_64, 187) && syscall_lookup(SYSCALL_ABI_X86_64, 187)->takes_fd);	/* readahead */
+	CHECK(syscall_lookup(SYSCALL_ABI_X86_64, -1) == NULL);
+	CHECK(syscall_lookup(SYSCALL_ABI_X86_64, 100000) == NULL);
+	CHECK(syscall_lookup(SYSCALL_ABI_AARCH64, 2) == NULL);	/* open: no such call on aarch64 */
+	CHECK(syscall_abi_of("aarch64") == SYSCALL_ABI_AARCH64 &&
+	      syscall_abi_of("arm64") == SYSCALL_ABI_AARCH64);
+	CHECK(syscall_abi_of("x86_64") == SYSCALL_ABI_X86_64 &&
+	      syscall_abi_of(NULL) == SYSCALL_ABI_X86_64);
 }
 
 /* No number means two calls on one ABI (a lookup would hide one), no
@@ -40,8 +42,8 @@ static void test_unique(void)
 		const struct syscall_info *a = syscall_at(i);
 
 		CHECK(a->x86_64 >= 0 || a->aarch64 >= 0);
-		CHECK(a->x86_64 < 0 || syscall_lookup(false, a->x86_64) == a);
-		CHECK(a->aarch64 < 0 || syscall_lookup(true, a->aarch64) == a);
+		CHECK(a->x86_64 < 0 || syscall_lookup(SYSCALL_ABI_X86_64, a->x86_64) == a);
+		CHECK(a->aarch64 < 0 || syscall_lookup(SYSCALL_ABI_AARCH64, a->aarch64) == a);
 		for (size_t k = i + 1; k < n; k++) {
 			const struct syscall_info *b = syscall_at(k);
 
