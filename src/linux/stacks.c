@@ -9,7 +9,11 @@
  * where the thread blocked. Each sample carries the user registers (x86-64:
  * the general registers and IP) and a copy of the top STACK_COPY bytes of
  * the user stack. The recorder drains the kernel's rings every period into
- * a ring of raw samples per thread (the last two seconds of its CPU time);
+ * a ring of raw samples per thread (the last two seconds of its CPU time, or
+ * fewer where the stacks are deep: RAW_BYTES, each sample taking the bytes
+ * of stack the kernel copied, not STACK_COPY; mapped and touched when the
+ * thread is set, so that memory does not grow, nor the sampling loop take
+ * page faults, as it fills);
  * only a window asked for (a stall, an interval's switch-out) is unwound: libdw's dwfl with our own thread
  * callbacks, whose memory reads come from the copied stack and whose
  * initial registers are the sampled ones, the mappings reported from
@@ -43,6 +47,10 @@
 
 #define STACK_COPY 16384	/* bytes of user stack per sample */
 #define RAW_S 2			/* seconds of samples kept raw (2 * HZ, 64..8192) */
+#define RAW_BYTES (12u << 20)	/* their bytes, a sampled thread: 2 s of CPU
+				 * at 1000 Hz with 5.8 KiB of stack a sample,
+				 * at least 0.7 s with 16 KiB (the fake game's
+				 * frame thread: 7-10 KiB) */
 #define RING_PAGES 1024		/* the kernel's ring: 4 MiB, ~250 samples at
 				 * 16 KiB, drained every recorder period (and
 				 * a stall's unwinding takes a few ms); halved
@@ -60,6 +68,8 @@ enum { PR_AX, PR_BX, PR_CX, PR_DX, PR_SI, PR_DI, PR_BP, PR_SP, PR_IP, PR_R8 = 16
 static const int sample_to_dwarf[NREGS] = { 0, 3, 2, 1, 4, 5, 6, 7, 16,
 					    8, 9, 10, 11, 12, 13, 14, 15 };
 
+/* A raw sample in the thread's ring: this, then its LEN bytes of stack
+ * (from the sampled SP up), padded to 8. */
 struct slot {
 	uint64_t t_ns;
 	int tid;
@@ -67,8 +77,19 @@ struct slot {
 	uint64_t regs[NREGS];	/* in sample order */
 	uint32_t nk;		/* kernel frames (root: PERF_SAMPLE_CALLCHAIN) */
 	uint64_t kips[KDEPTH];	/* innermost first */
-	unsigned char stack[STACK_COPY];
 };
+
+_Static_assert(sizeof(struct slot) % 8 == 0, "a slot's stack is 8-aligned");
+
+static inline const unsigned char *slot_stack(const struct slot *sl)
+{
+	return (const unsigned char *)(sl + 1);
+}
+
+static inline size_t slot_size(uint32_t len)
+{
+	return sizeof(struct slot) + (((size_t)len + 7) & ~(size_t)7);
+}
 
 #define PC_CACHE 1024	/* a stall's distinct PCs, looked at once each */
 
@@ -104,9 +125,15 @@ struct sthread {
 	int fd_clk, fd_cs;
 	void *ring;
 	size_t ring_len;
-	struct slot *slots;	/* nslots */
+	/* the raw samples: RAW_BYTES from `raw`, written at `wpos`; `off` the
+	 * offsets of the `used` kept ones, oldest first from head - used (a
+	 * ring of nslots). Kept samples are contiguous from the oldest, around
+	 * the end, to wpos: a new one drops the oldest it would overlap. */
+	unsigned char *raw;
+	size_t wpos;
+	uint32_t *off;		/* nslots */
 	size_t nslots;
-	size_t head;		/* next slot written */
+	size_t head;		/* next offset written */
 	size_t used;
 	bool callchain;		/* the samples carry the kernel's callchain */
 };
@@ -174,7 +201,7 @@ static void close_events(struct sthread *t)
 	t->ring = NULL;
 	t->fd_clk = t->fd_cs = -1;
 	t->pid = t->tid = 0;
-	t->used = t->head = 0;
+	t->used = t->head = t->wpos = 0;
 }
 
 int stacks_new(int hz, struct stacks **ret, struct strbuf *err)
@@ -193,9 +220,9 @@ int stacks_new(int hz, struct stacks **ret, struct strbuf *err)
 		struct sthread *t = &s->th[k];
 
 		t->fd_clk = t->fd_cs = -1;
-		t->slots = calloc(n, sizeof(*t->slots));	/* touched as used */
+		t->off = calloc(n, sizeof(*t->off));
 		t->nslots = n;
-		if (!t->slots) {
+		if (!t->off) {
 			stacks_free(s);
 			return sb_error(err, -ENOMEM, "stacks");
 		}
@@ -219,7 +246,9 @@ void stacks_free(struct stacks *s)
 		return;
 	for (int k = 0; k < STACKS_THREADS; k++) {
 		close_events(&s->th[k]);
-		free(s->th[k].slots);
+		free(s->th[k].off);
+		if (s->th[k].raw)
+			munmap(s->th[k].raw, RAW_BYTES);
 	}
 	drop_dwfl(s);
 	window_reset(s);
@@ -283,6 +312,15 @@ int stacks_set_thread(struct stacks *s, int which, int pid, int tid, struct strb
 	close_events(t);
 	if (tid <= 0)
 		return 0;
+	if (!t->raw) {
+		t->raw = mmap(NULL, RAW_BYTES, PROT_READ | PROT_WRITE,
+			      MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
+		if (t->raw == MAP_FAILED) {
+			t->raw = NULL;
+			return sb_error(err, -ENOMEM, "stacks: %u MiB for thread %d's samples",
+					RAW_BYTES >> 20, tid);
+		}
+	}
 	/* kernel-mode samples (in a system call, and every switch-out) need
 	 * root or perf_event_paranoid <= 1; user-mode ones only the thread's
 	 * owner at paranoid 2 */
@@ -330,19 +368,59 @@ int stacks_set_thread(struct stacks *s, int which, int pid, int tid, struct strb
 	return user_only || t->fd_cs < 0 ? 1 : 0;
 }
 
+static void drop_oldest(struct sthread *t)
+{
+	t->used--;
+}
+
+static size_t oldest_off(const struct sthread *t)
+{
+	return t->off[(t->head + t->nslots - t->used) % t->nslots];
+}
+
+/* Room for SIZE bytes at the ring's write position: the oldest samples it
+ * would overlap are dropped (a sample never wraps: where the end is too
+ * near, the ones left there are the oldest and go, and it starts at 0). */
+static struct slot *reserve(struct sthread *t, size_t size)
+{
+	size_t at = t->wpos;
+
+	if (size > RAW_BYTES)
+		return NULL;
+	if (at + size > RAW_BYTES) {
+		while (t->used && oldest_off(t) >= at)
+			drop_oldest(t);
+		at = 0;
+	}
+	while (t->used && (t->used == t->nslots ||
+			   (oldest_off(t) >= at && oldest_off(t) < at + size)))
+		drop_oldest(t);
+	t->off[t->head] = (uint32_t)at;
+	t->head = (t->head + 1) % t->nslots;
+	t->used++;
+	t->wpos = at + size;
+	return (struct slot *)(t->raw + at);
+}
+
+static const struct slot *slot_at(const struct sthread *t, size_t k)
+{
+	return (const struct slot *)(t->raw +
+				     t->off[(t->head + t->nslots - t->used + k) % t->nslots]);
+}
+
 static void take(struct stacks *s, struct sthread *t, const unsigned char *p, size_t len)
 {
 	const unsigned char *end = p + len;
-	struct slot *sl = &t->slots[t->head];
+	struct slot h, *sl;
 	uint32_t pt[2];
 	uint64_t abi, size, dyn;
 
-	if (len < 8 + 8 + 8)
+	if (len < 8 + 8 + 8 || !t->raw)
 		return;
 	memcpy(pt, p, 8);
-	memcpy(&sl->t_ns, p + 8, 8);
+	memcpy(&h.t_ns, p + 8, 8);
 	p += 16;
-	sl->nk = 0;
+	h.nk = 0;
 	if (t->callchain) {
 		uint64_t nr, ip;
 
@@ -356,8 +434,8 @@ static void take(struct stacks *s, struct sthread *t, const unsigned char *p, si
 			memcpy(&ip, p, 8);
 			if (ip >= (uint64_t)PERF_CONTEXT_MAX)
 				continue;	/* a context marker */
-			if (sl->nk < KDEPTH)
-				sl->kips[sl->nk++] = ip;
+			if (h.nk < KDEPTH)
+				h.kips[h.nk++] = ip;
 		}
 	}
 	if ((size_t)(end - p) < 8)
@@ -368,7 +446,7 @@ static void take(struct stacks *s, struct sthread *t, const unsigned char *p, si
 		return;	/* a kernel thread, or no user state */
 	if ((size_t)(end - p) < 8 * NREGS + 8)
 		return;
-	memcpy(sl->regs, p, 8 * NREGS);
+	memcpy(h.regs, p, 8 * NREGS);
 	p += 8 * NREGS;
 	memcpy(&size, p, 8);
 	p += 8;
@@ -377,12 +455,13 @@ static void take(struct stacks *s, struct sthread *t, const unsigned char *p, si
 	memcpy(&dyn, p + size, 8);
 	if (dyn > size)
 		dyn = size;
-	memcpy(sl->stack, p, dyn);
-	sl->len = (uint32_t)dyn;
-	sl->tid = (int)pt[1];
-	t->head = (t->head + 1) % t->nslots;
-	if (t->used < t->nslots)
-		t->used++;
+	h.len = (uint32_t)dyn;
+	h.tid = (int)pt[1];
+	sl = reserve(t, slot_size(h.len));
+	if (!sl)
+		return;
+	memcpy(sl, &h, sizeof(h));
+	memcpy(sl + 1, p, dyn);
 	s->st.samples++;
 }
 
@@ -460,7 +539,7 @@ static bool uw_memory_read(Dwfl *dwfl, Dwarf_Addr addr, Dwarf_Word *result, void
 	(void)dwfl;
 	if (addr < sp || addr - sp + sizeof(*result) > u->cur->len)
 		return false;
-	memcpy(result, u->cur->stack + (addr - sp), sizeof(*result));
+	memcpy(result, slot_stack(u->cur) + (addr - sp), sizeof(*result));
 	return true;
 }
 
@@ -799,7 +878,7 @@ int stacks_window(struct stacks *s, int which, uint64_t a_ns, uint64_t b_ns,
 	if (!t->used || !t->pid)
 		return 0;
 	for (size_t k = 0; k < t->used && !e; k++) {
-		const struct slot *sl = &t->slots[(t->head + t->nslots - t->used + k) % t->nslots];
+		const struct slot *sl = slot_at(t, k);
 		size_t nk;
 
 		if (sl->t_ns < a_ns || sl->t_ns > b_ns)
