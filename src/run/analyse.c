@@ -23,6 +23,7 @@
 
 #include "core/argsplit.h"
 #include "core/file.h"
+#include "core/grow.h"
 #include "core/runini.h"
 #include "core/wrapper.h"
 #include "rec/rec.h"
@@ -146,7 +147,7 @@ int analyse_load_intf_list(const char *path, char ***ret, struct strbuf *emsg)
 {
 	struct strbuf text = STRBUF_INIT;
 	char *buf, **list = NULL, *p;
-	size_t len, n = 0;
+	size_t len, n = 0, cap = 0;
 	int r = file_read_text(path, "the interfered list", FILE_TEXT_MAX, &text, emsg);
 
 	if (r < 0)
@@ -157,7 +158,7 @@ int analyse_load_intf_list(const char *path, char ***ret, struct strbuf *emsg)
 		return sb_error(emsg, -ENOMEM, "'%s'", path);
 	list = calloc(1, sizeof(*list));
 	for (p = buf; list && p < buf + len;) {
-		char *nl = memchr(p, '\n', (size_t)(buf + len - p)), *e, **nlist;
+		char *nl = memchr(p, '\n', (size_t)(buf + len - p)), *e;
 
 		e = nl ? nl : buf + len;
 		while (p < e && (*p == ' ' || *p == '\t'))
@@ -165,16 +166,13 @@ int analyse_load_intf_list(const char *path, char ***ret, struct strbuf *emsg)
 		while (e > p && (e[-1] == ' ' || e[-1] == '\t' || e[-1] == '\r'))
 			e--;
 		if (e > p && *p != '#') {
-			nlist = realloc(list, (n + 2) * sizeof(*list));
-			if (!nlist || !(nlist[n] = strndup(p, (size_t)(e - p)))) {
-				list = nlist;
-				if (list)
-					list[n] = NULL;
+			/* on ENOMEM the list is still whole: list[n] is NULL */
+			if (ARRAY_GROW(list, cap, n + 2) < 0 ||
+			    !(list[n] = strndup(p, (size_t)(e - p)))) {
 				analyse_free_list(list);
 				list = NULL;
 				break;
 			}
-			list = nlist;
 			list[++n] = NULL;
 		}
 		if (!nl)
