@@ -300,7 +300,141 @@ static int write_junit(const char *path, const struct compare_side *a,
 	return outfile_close(path, f, &o, !ferror(f));
 }
 
-/* The metrics to compare: --metrics, else every metric either name has. */
+/* The database of --db (else the default) and both sides' runs into *RET_DB,
+ * A and B: 0, or 1 after an error message (a side with no runs is one). */
+static int open_sides(const struct compare_opts *o, struct compare_side *a,
+		      struct compare_side *b, struct db **ret_db)
+{
+	struct strbuf path = STRBUF_INIT, err = STRBUF_INIT;
+	struct compare_side *s;
+	int r = 1;
+
+	if (o->db)
+		sb_adds(&path, o->db);
+	else if (db_default_path(&path) < 0) {
+		cli_error("no --db and neither XDG_DATA_HOME nor HOME is set");
+		goto out;
+	}
+	if (db_open(path.buf, false, ret_db, &err) < 0) {
+		cli_error("%s", err.buf);
+		goto out;
+	}
+	a->include_failed = b->include_failed = o->include_failed;
+	a->rig = b->rig = o->rig;
+	if (compare_side_collect(*ret_db, a, &err) < 0 || compare_side_collect(*ret_db, b, &err) < 0) {
+		cli_error("%s", err.len ? err.buf : "out of memory");
+		goto out;
+	}
+	if (a->n && b->n) {
+		r = 0;
+		goto out;
+	}
+	s = !a->n ? a : b;
+	cli_error("no runs of '%s:%s%s%s'%s%s in '%s'%s%s%s", cli_shown(s->name),
+		  cli_shown(s->variant), s->build ? "@" : "", s->build ? cli_shown(s->build) : "",
+		  o->rig ? " of rig " : "", o->rig ? cli_shown(o->rig) : "",
+		  cli_shown(db_name(*ret_db)), s->interfered || s->failed ? " that" : "",
+		  s->interfered ? " were not interfered" : "",
+		  s->failed ? (s->interfered ? " or failed" : " did not fail") : "");
+	if (s->failed)
+		fprintf(stderr, "%zu failed run%s (--include-failed keeps them):\n%s", s->failed,
+			s->failed == 1 ? "" : "s", cli_shown_lines(s->failures.buf));
+out:
+	sb_release(&path);
+	sb_release(&err);
+	return r;
+}
+
+/* Runs of different machines are not one population: refused without
+ * --across-rigs (1 said), else said above the table. */
+static int check_rigs(const struct compare_opts *o, const struct compare_side *a,
+		      const struct compare_side *b)
+{
+	struct compare_side both[2] = { *a, *b };
+	struct strbuf rigs = STRBUF_INIT;
+	bool mixed = compare_sides_mix_rigs(both, 2, &rigs);
+	int r = 0;
+
+	if (mixed && !o->across_rigs)
+		r = cli_error("the runs come from more than one rig (%s): --rig NAME compares "
+			      "one rig's, --across-rigs pools them", cli_shown(rigs.buf));
+	else if (mixed && !o->json && !o->csv)
+		printf("across rigs: %s\n", cli_shown(rigs.buf));
+	sb_release(&rigs);
+	return r ? 1 : 0;
+}
+
+/* The rows as asked (--json, --csv, else the table and what it leaves out). */
+static void print_result(const struct compare_opts *o, const struct compare_side *a,
+			 const struct compare_side *b, const struct compare_result *res)
+{
+	if (o->json)
+		print_json(a, b, res->rows, res->n);
+	else
+		print_table(res->rows, res->n, o->csv);
+	if (!o->json && !o->csv) {
+		for (size_t i = 0; i < res->n; i++)
+			if (res->rows[i].significant < 0) {
+				printf("? %s: %s\n", cli_shown(res->rows[i].metric), res->rows[i].why);
+				break;
+			}
+		if (a->interfered || b->interfered)
+			printf("left out as interfered: %zu run(s) of a, %zu of b\n",
+			       a->interfered, b->interfered);
+	}
+	if (a->failed || b->failed) {
+		/* on stderr with --json/--csv, so that the data stays clean */
+		FILE *f = o->json || o->csv ? stderr : stdout;
+
+		fprintf(f, "%s: %zu run(s) of a, %zu of b:\n%s%s",
+			o->include_failed ? "kept though failed (--include-failed)"
+					  : "left out as failed (--include-failed keeps them)",
+			a->failed, b->failed, cli_shown_lines(a->failures.buf),
+			cli_shown_lines(b->failures.buf));
+	}
+}
+
+/* The gate: each metric of --fail-on judged on its row, and --junit.
+ * 0, 1 (an error said), EXIT_WORSE. */
+static int judge(const struct compare_opts *o, const struct gate *gates, int ngates,
+		 const struct compare_side *a, const struct compare_side *b,
+		 const struct compare_result *res)
+{
+	const struct compare_row *rows = res->rows;
+	bool *failed = calloc(res->n + 1, sizeof(*failed));
+	size_t nfailed = 0;
+	int status = 0;
+
+	if (!failed)
+		return cli_error("out of memory");
+	for (int g = 0; g < ngates; g++) {
+		size_t k = 0;
+
+		while (k < res->n && strcmp(rows[k].metric, gates[g].metric))
+			k++;
+		if (k == res->n) {
+			cli_error("--fail-on: metric '%s' was not compared (no run of either side has "
+				  "it, or --metrics left it out)", gates[g].metric);
+			status = 1;
+			continue;
+		}
+		if (rows[k].significant < 0)
+			cli_warn("--fail-on: %s cannot be judged: %s", rows[k].metric, rows[k].why);
+		if (gate_fails(&gates[g], &rows[k]) && !failed[k]) {
+			failed[k] = true;
+			nfailed++;
+			fprintf(stderr, "stallscope compare: %s got worse: %.4g -> %.4g, p %.3g "
+				"(--fail-on %s:%c%g%s)\n", rows[k].metric, rows[k].a_med, rows[k].b_med,
+				rows[k].p, gates[g].metric, gates[g].sign > 0 ? '+' : '-',
+				gates[g].amount, gates[g].pct ? "%" : "");
+		}
+	}
+	if (o->junit && write_junit(o->junit, a, b, rows, res->n, failed, nfailed) < 0)
+		status = 1;
+	free(failed);
+	return status == 0 && nfailed ? EXIT_WORSE : status;
+}
+
 int cmd_compare(int argc, char **argv)
 {
 	static const struct option longopts[] = {
@@ -320,16 +454,11 @@ int cmd_compare(int argc, char **argv)
 	enum { MAX_GATES = 64 };
 	struct gate gates[MAX_GATES];
 	int ngates = 0;
-	bool *failed = NULL;
-	size_t nfailed = 0;
-	struct strbuf path = STRBUF_INIT, err = STRBUF_INIT;
+	struct strbuf err = STRBUF_INIT;
 	struct compare_side a = { .failures = STRBUF_INIT }, b = { .failures = STRBUF_INIT };
+	struct compare_result res = { 0 };
 	struct db *db = NULL;
-	struct compare_row *rows = NULL;
-	char **metrics = NULL;
-	double *va = NULL, *vb = NULL;
-	int c, r, nm = 0, status = 1;
-	size_t i, nrows = 0;
+	int c, status = 1;
 
 	while ((c = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
 		switch (c) {
@@ -359,160 +488,21 @@ int cmd_compare(int argc, char **argv)
 					 a.name && *a.name ? argv[optind + 1] : argv[optind]);
 		goto out;
 	}
-	if (o.db)
-		sb_adds(&path, o.db);
-	else if (db_default_path(&path) < 0) {
-		cli_error("no --db and neither XDG_DATA_HOME nor HOME is set");
+	if (open_sides(&o, &a, &b, &db) || check_rigs(&o, &a, &b))
 		goto out;
-	}
-	r = db_open(path.buf, false, &db, &err);
-	if (r < 0) {
-		cli_error("%s", err.buf);
-		goto out;
-	}
-	a.include_failed = b.include_failed = o.include_failed;
-	a.rig = b.rig = o.rig;
-	if ((r = compare_side_collect(db, &a, &err)) < 0 ||
-	    (r = compare_side_collect(db, &b, &err)) < 0) {
+	if (compare_result_compute(db, o.metrics, &a, &b, 0, &res, &err) < 0) {
 		cli_error("%s", err.len ? err.buf : "out of memory");
 		goto out;
 	}
-	if (!a.n || !b.n) {
-		struct compare_side *s = !a.n ? &a : &b;
-
-		cli_error("no runs of '%s:%s%s%s'%s%s in '%s'%s%s%s", cli_shown(s->name),
-			  cli_shown(s->variant), s->build ? "@" : "", s->build ? cli_shown(s->build) : "",
-			  o.rig ? " of rig " : "",
-			  o.rig ? cli_shown(o.rig) : "", cli_shown(db_name(db)),
-			  s->interfered || s->failed ? " that" : "",
-			  s->interfered ? " were not interfered" : "",
-			  s->failed ? (s->interfered ? " or failed" : " did not fail") : "");
-		if (s->failed)
-			fprintf(stderr, "%zu failed run%s (--include-failed keeps them):\n%s",
-				s->failed, s->failed == 1 ? "" : "s",
-				cli_shown_lines(s->failures.buf));
-		goto out;
-	}
-	{	/* runs of different machines are not one population */
-		struct compare_side both[2] = { a, b };
-		struct strbuf rigs = STRBUF_INIT;
-		bool mixed = compare_sides_mix_rigs(both, 2, &rigs);
-
-		if (mixed && !o.across_rigs) {
-			cli_error("the runs come from more than one rig (%s): --rig NAME compares "
-				  "one rig's, --across-rigs pools them", cli_shown(rigs.buf));
-			sb_release(&rigs);
-			goto out;
-		}
-		if (mixed && !o.json && !o.csv)
-			printf("across rigs: %s\n", cli_shown(rigs.buf));
-		sb_release(&rigs);
-	}
-	nm = compare_metric_list(db, o.metrics, &a, &b, &metrics, &err);
-	if (nm < 0) {
-		cli_error("%s", err.len ? err.buf : "out of memory");
-		goto out;
-	}
-	rows = calloc(nm ? nm : 1, sizeof(*rows));
-	va = calloc(a.n, sizeof(*va));
-	vb = calloc(b.n, sizeof(*vb));
-	if (!rows || !va || !vb) {
-		cli_error("out of memory");
-		goto out;
-	}
-	for (i = 0; i < (size_t)nm; i++) {
-		int ka = compare_side_values(db, &a, metrics[i], va, &err);
-		int kb = ka < 0 ? 0 : compare_side_values(db, &b, metrics[i], vb, &err);
-
-		if (ka < 0 || kb < 0) {
-			if (err.len)
-				cli_error("%s", err.buf);
-			else
-				cli_error_errno(ka < 0 ? ka : kb, "'%s': unable to read metric '%s'",
-						db_name(db), metrics[i]);
-			goto out;
-		}
-		if (!ka && !kb) {
-			if (o.metrics)
-				cli_warn("no run of either side has metric '%s'",
-					 cli_shown(metrics[i]));
-			continue;
-		}
-		rows[nrows].metric = metrics[i];
-		compare_compute(&rows[nrows], va, (size_t)ka, vb, (size_t)kb);
-		nrows++;
-	}
-	if (o.json)
-		print_json(&a, &b, rows, nrows);
-	else
-		print_table(rows, nrows, o.csv);
-	if (!o.json && !o.csv) {
-		for (i = 0; i < nrows; i++)
-			if (rows[i].significant < 0) {
-				printf("? %s: %s\n", cli_shown(rows[i].metric), rows[i].why);
-				break;
-			}
-		if (a.interfered || b.interfered)
-			printf("left out as interfered: %zu run(s) of a, %zu of b\n",
-			       a.interfered, b.interfered);
-	}
-	if (a.failed || b.failed) {
-		/* on stderr with --json/--csv, so that the data stays clean */
-		FILE *f = o.json || o.csv ? stderr : stdout;
-
-		fprintf(f, "%s: %zu run(s) of a, %zu of b:\n%s%s",
-			o.include_failed ? "kept though failed (--include-failed)"
-					 : "left out as failed (--include-failed keeps them)",
-			a.failed, b.failed, cli_shown_lines(a.failures.buf),
-			cli_shown_lines(b.failures.buf));
-	}
-	status = 0;
-	/* the gate: each metric of --fail-on judged on its row */
-	failed = calloc(nrows + 1, sizeof(*failed));
-	if (!failed) {
-		status = cli_error("out of memory");
-		goto out;
-	}
-	for (int g = 0; g < ngates; g++) {
-		size_t k = 0;
-
-		while (k < nrows && strcmp(rows[k].metric, gates[g].metric))
-			k++;
-		if (k == nrows) {
-			cli_error("--fail-on: metric '%s' was not compared (no run of either side has "
-				  "it, or --metrics left it out)", gates[g].metric);
-			status = 1;
-			continue;
-		}
-		if (rows[k].significant < 0)
-			cli_warn("--fail-on: %s cannot be judged: %s", rows[k].metric, rows[k].why);
-		if (gate_fails(&gates[g], &rows[k]) && !failed[k]) {
-			failed[k] = true;
-			nfailed++;
-			fprintf(stderr, "stallscope compare: %s got worse: %.4g -> %.4g, p %.3g "
-				"(--fail-on %s:%c%g%s)\n", rows[k].metric, rows[k].a_med, rows[k].b_med,
-				rows[k].p, gates[g].metric, gates[g].sign > 0 ? '+' : '-',
-				gates[g].amount, gates[g].pct ? "%" : "");
-		}
-	}
-	if (o.junit && write_junit(o.junit, &a, &b, rows, nrows, failed, nfailed) < 0)
-		status = 1;
-	if (status == 0 && nfailed)
-		status = EXIT_WORSE;
+	for (size_t i = 0; o.metrics && i < res.nempty; i++)
+		cli_warn("no run of either side has metric '%s'", cli_shown(res.empty[i]));
+	print_result(&o, &a, &b, &res);
+	status = judge(&o, gates, ngates, &a, &b, &res);
 out:
-	free(failed);
-	if (metrics) {
-		for (i = 0; i < (size_t)nm; i++)
-			free(metrics[i]);
-		free(metrics);
-	}
-	free(rows);
-	free(va);
-	free(vb);
+	compare_result_release(&res);
 	compare_side_release(&a);
 	compare_side_release(&b);
 	db_close(db);
-	sb_release(&path);
 	sb_release(&err);
 	return status;
 }

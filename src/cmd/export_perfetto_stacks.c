@@ -21,6 +21,7 @@
 #include <string.h>
 
 #include "cmd/export_perfetto_int.h"
+#include "core/grow.h"
 #include "core/strbuf.h"
 #include "core/where.h"
 
@@ -55,15 +56,9 @@ static int callstacks(struct pf_seq *s, const struct where *w, uint64_t *ids, bo
 		size_t n = st->nframes + st->nkframes, i = 0;
 		size_t *at;
 
-		if (n > cap) {
-			struct pf_frame *g = realloc(f, n * sizeof(*f));
-
-			if (!g) {
-				free(f);
-				return -ENOMEM;
-			}
-			f = g;
-			cap = n;
+		if (ARRAY_GROW(f, cap, n) < 0) {
+			free(f);
+			return -ENOMEM;
 		}
 		/* the names as shown (no ELF symbol version), one buffer:
 		 * offsets first, pointers once it stops moving */

@@ -65,6 +65,7 @@ static int names_grow(struct names *t)
 	size_t cap = t->cap ? 2 * t->cap : 256;
 	char **key = calloc(cap, sizeof(*key));
 	size_t *idx = calloc(cap, sizeof(*idx));
+	/* the list grows with the hash table, at half its slots */
 	char **list = realloc(t->list, cap / 2 * sizeof(*list));
 
 	if (!key || !idx || !list) {

@@ -5,7 +5,8 @@
  * files of its data directories, each file's resident pages and their place
  * on the disk), and read it back before the program asks, in disk order,
  * within a memory budget, behind the program's own I/O (core/prefetch.h for
- * the arithmetic, linux/prefetch.h for the system, docs/PREFETCH.md).
+ * the arithmetic, linux/prefetch.h for the system, run/fetch.h the fetch,
+ * docs/PREFETCH.md).
  *
  * Lists live in $XDG_CACHE_HOME/stallscope/prefetch (else
  * ~/.cache/stallscope/prefetch), one per program, keyed by its executable's
@@ -39,10 +40,10 @@
 #include "linux/recsys.h"
 #include "linux/safefile.h"
 #include "linux/sched.h"
+#include "run/fetch.h"
 
 #define LEARN_FOR_S 180.0	/* the program is looked at for this long */
 #define MAX_DATA_FILES 50000	/* files taken from its data directories */
-#define FETCH_LIMIT_S 60.0
 
 static bool as_root;	/* --as-root: under sudo, CMD as root (default: the sudo user) */
 
@@ -191,16 +192,6 @@ static int list_save(const struct pf_list *l, const char *path)
 	sb_release(&sb);
 	sb_release(&dir);
 	return r < 0 ? cli_error_errno(r, "cannot write '%s'", path) : 0;
-}
-
-static uint64_t listed_bytes(const struct pf_list *l)
-{
-	uint64_t b = 0;
-
-	for (size_t i = 0; i < l->n; i++)
-		for (size_t k = 0; k < l->f[i].n; k++)
-			b += l->f[i].r[k].len;
-	return b;
 }
 
 /* ------------------------------------------------------------- learn */
@@ -364,7 +355,7 @@ static int cmd_learn(char **argv)
 		goto out;
 	fprintf(stderr, "%s: learnt '%s': %zu files looked at, %.1f MB resident; the list: %zu "
 		"files, %.1f MB, %" PRIu32 " learn%s ('%s')\n", cli_prog, cli_shown(key), npaths,
-		resident / 1048576.0, l.n, listed_bytes(&l) / 1048576.0, l.learns,
+		resident / 1048576.0, l.n, fetch_listed_bytes(&l) / 1048576.0, l.learns,
 		l.learns == 1 ? "" : "s", cli_shown(path.buf));
 	/* as record: 3 when the program failed (the list is kept all the same);
 	 * how it ended after a stop we passed on is its answer, not a failure */
@@ -394,119 +385,35 @@ out:
 
 /* ------------------------------------------------------------- fetch */
 
-static int cmp_order(const void *pa, const void *pb, void *ctx)
-{
-	const struct pf_list *l = ctx;
-	size_t i = *(const size_t *)pa, j = *(const size_t *)pb;
-	uint32_t a = l->f[i].order, b = l->f[j].order;
-
-	if (a != b)
-		return a < b ? -1 : 1;
-	return i < j ? -1 : i > j;	/* pf_choose's order for equal ones */
-}
-
-/* Reads KEY's list back; WATCH: the program's pid (run), 0 none. */
+/* Reads KEY's list back (run/fetch.h); WATCH: the program's pid (run), 0
+ * none. 0, or 1 after an error message. */
 static int fetch(const char *key, const struct pf_opts *o, pid_t watch)
 {
-	struct strbuf path = STRBUF_INIT;
+	struct fetch_opts fo = { .mb = o->mb, .reserve_mb = o->reserve_mb, .io = o->io,
+				 .watch = watch };
+	struct strbuf path = STRBUF_INIT, err = STRBUF_INIT;
 	struct pf_list l = { 0 };
-	struct pf_read *rd = NULL;
-	struct pf_sys start, now;
-	size_t nrd = 0, k = 0, *byorder = NULL, nfiles = 0, page = pfl_page();
-	uint64_t *missing = NULL, total = 0, budget, got = 0, already = 0;
-	long reads = 0;
-	double t0 = mono_s();
-	enum pf_stop why = PF_STOP_DONE;
-	char *buf = NULL;
-	int ret = 1, r, fd = -1, fd_file = -1;
-	struct stat st;
+	struct fetch_result res;
+	int r;
 
 	r = list_load(key, &l, &path);
-	if (r == -ENOENT) {
+	if (r == -ENOENT)
 		cli_error("no prefetch list for '%s': 'stallscope prefetch learn -- %s' makes one",
 			  cli_shown(key), cli_shown(key));
-		goto out;
-	}
-	if (r < 0)
-		goto out;
-	if (stat(key, &st) == 0 && (l.exe_size != (uint64_t)st.st_size || l.exe_mtime != st.st_mtime)) {
-		cli_error("'%s' changed since its list was learnt: the list is stale; 'prefetch "
-			  "learn' learns it anew", cli_shown(key));
-		goto out;
-	}
-	for (size_t i = 0; i < l.n; i++)
-		total += l.f[i].n;
-	missing = calloc(total + 1, sizeof(*missing));
-	byorder = calloc(l.n + 1, sizeof(*byorder));
-	buf = malloc(PFL_CHUNK);
-	if (!missing || !byorder || !buf)
-		goto out;
-	/* what is not resident now, in pf_choose's order (files by first use) */
-	for (size_t i = 0; i < l.n; i++)
-		byorder[i] = i;
-	qsort_r(byorder, l.n, sizeof(*byorder), cmp_order, &l);
-	for (size_t j = 0; j < l.n; j++) {
-		const struct pf_file *f = &l.f[byorder[j]];
-		int ffd = pfl_open(f->path);
-
-		for (size_t m = 0; m < f->n; m++, k++) {
-			missing[k] = f->r[m].len;
-			if (ffd >= 0 && pfl_missing(ffd, f->r[m].off, f->r[m].len, &missing[k]) == 0)
-				already += f->r[m].len - missing[k];
-		}
-		if (ffd >= 0)
-			close(ffd);
-	}
-	pfl_sys(&start);
-	budget = (uint64_t)(o->mb * 1048576);
-	if (start.mem_avail_kb * 1024 < (uint64_t)(o->reserve_mb * 1048576))
-		budget = 0;
-	else if (start.mem_avail_kb * 1024 - (uint64_t)(o->reserve_mb * 1048576) < budget)
-		budget = start.mem_avail_kb * 1024 - (uint64_t)(o->reserve_mb * 1048576);
-	if (pf_choose(&l, missing, budget, page, &rd, &nrd) < 0)
-		goto out;
-	r = pfl_lower_priority(o->io);
-	if (r < 0)
-		cli_warn("cannot lower the fetch's priority (%s): %s", o->io, strerror(-r));
-	for (size_t i = 0; i < nrd; i++) {
-		long n;
-
-		pfl_sys(&now);
-		why = pf_should_stop(&start, &now, (uint64_t)(o->reserve_mb * 1024), mono_s() - t0,
-				     FETCH_LIMIT_S, watch && kill(watch, 0) < 0 && errno == ESRCH);
-		if (why != PF_GO)
-			break;
-		why = PF_STOP_DONE;
-		if (fd_file != (int)rd[i].file) {
-			if (fd >= 0)
-				close(fd);
-			fd = pfl_open(l.f[rd[i].file].path);
-			fd_file = (int)rd[i].file;
-			nfiles += fd >= 0;
-		}
-		if (fd < 0)
-			continue;
-		n = pfl_read(fd, rd[i].off, rd[i].len, buf);
-		if (n > 0) {
-			reads += n;
-			got += rd[i].len;
-		}
-	}
-	if (fd >= 0)
-		close(fd);
-	fprintf(stderr, "%s: read %.1f MB from %zu files in %.2f s (%.1f MB already resident; "
-		"budget %.1f MB of %.1f MB listed; %ld reads, %s), stopped: %s\n", cli_prog,
-		got / 1048576.0, nfiles, mono_s() - t0, already / 1048576.0, budget / 1048576.0,
-		listed_bytes(&l) / 1048576.0, reads, o->io, pf_stop_name(why));
-	ret = 0;
-out:
-	free(rd);
-	free(missing);
-	free(byorder);
-	free(buf);
+	if (r == 0 && fetch_run(key, &l, &fo, &res, &err) < 0)
+		r = cli_error("%s", cli_shown(err.buf));
+	if (r == 0 && res.prio_err < 0)
+		cli_warn("cannot lower the fetch's priority (%s): %s", o->io, strerror(-res.prio_err));
+	if (r == 0)
+		fprintf(stderr, "%s: read %.1f MB from %zu files in %.2f s (%.1f MB already "
+			"resident; budget %.1f MB of %.1f MB listed; %ld reads, %s), stopped: %s\n",
+			cli_prog, res.got / 1048576.0, res.files, res.seconds,
+			res.already / 1048576.0, res.budget / 1048576.0, res.listed / 1048576.0,
+			res.reads, o->io, pf_stop_name(res.why));
 	pf_list_free(&l);
 	sb_release(&path);
-	return ret;
+	sb_release(&err);
+	return r < 0 ? 1 : 0;
 }
 
 /* run: the fetch in a child of its own session, the program exec'd here
@@ -570,7 +477,7 @@ static int cmd_list(void)
 
 		if (r == 0) {
 			printf("%-8" PRIu32 " %-7zu %10.1f  %s\n", l.learns, l.n,
-			       listed_bytes(&l) / 1048576.0, cli_shown(l.key));
+			       fetch_listed_bytes(&l) / 1048576.0, cli_shown(l.key));
 			n++;
 		} else if (r == -EINVAL) {
 			printf("%-8s %-7s %10s  (damaged: %s)\n", "-", "-", "-",
@@ -613,7 +520,7 @@ static int cmd_show(const char *name, bool forget)
 		goto out;
 	printf("program:  %s (%" PRIu64 " bytes, mtime %" PRId64 ")\nlist:     %s\nlearns:   %" PRIu32
 	       "\nfiles:    %zu, %.1f MB\n", cli_shown(l.key), l.exe_size, l.exe_mtime,
-	       cli_shown(path.buf), l.learns, l.n, listed_bytes(&l) / 1048576.0);
+	       cli_shown(path.buf), l.learns, l.n, fetch_listed_bytes(&l) / 1048576.0);
 	for (size_t i = 0; i < l.n; i++) {
 		uint64_t b = 0;
 

@@ -12,6 +12,7 @@
 #include "cmd/stall_list.h"
 #include "core/apicall.h"
 #include "core/exact.h"
+#include "core/grow.h"
 #include "core/where.h"
 #include "rec/rec.h"
 
@@ -425,7 +426,7 @@ int stall_list_build_windows(struct analysis *a, const struct metrics_opts *mo,
 			     struct stall_item **ret_win, size_t *ret_nwin,
 			     struct stall_item **ret_warm, size_t *ret_nwarm, struct strbuf *emsg)
 {
-	size_t n = a->f ? a->f->n : 0, ns = 0, nwin = 0, nwarm = 0, *by_win = NULL;
+	size_t n = a->f ? a->f->n : 0, ns = 0, cap = 0, nwin = 0, nwarm = 0, *by_win = NULL;
 	struct win_stall *st = NULL;
 	struct rec_window *w = NULL;
 	struct stall_item *win = NULL, *warm = NULL;
@@ -443,13 +444,8 @@ int stall_list_build_windows(struct analysis *a, const struct metrics_opts *mo,
 
 		if (!(parts & (CAUSES_IN_WINDOW | CAUSES_IN_WARM)))
 			continue;
-		if (ns % 256 == 0) {
-			struct win_stall *p = realloc(st, (ns + 256) * sizeof(*p));
-
-			if (!p)
-				goto out;
-			st = p;
-		}
+		if (ARRAY_GROW(st, cap, ns + 1) < 0)
+			goto out;
 		st[ns++] = (struct win_stall){ .frame = i, .parts = parts };
 		nwin += (parts & CAUSES_IN_WINDOW) != 0;
 		nwarm += (parts & CAUSES_IN_WARM) != 0;

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "core/build.h"
+#include "core/grow.h"
 
 bool build_name_ok(const char *s)
 {
@@ -32,13 +33,13 @@ int build_order_parse(const char *buf, size_t len, const char *path, char ***ret
 		      struct strbuf *err)
 {
 	char **list = calloc(1, sizeof(*list));
-	size_t n = 0, line = 0, i = 0;
+	size_t n = 0, cap = 0, line = 0, i = 0;
 
 	if (!list)
 		return -ENOMEM;
 	while (i < len) {
 		size_t s = i, e;
-		char *name, **grown;
+		char *name;
 
 		while (i < len && buf[i] != '\n')
 			i++;
@@ -68,12 +69,10 @@ int build_order_parse(const char *buf, size_t len, const char *path, char ***ret
 				build_list_free(list);
 				return -EINVAL;
 			}
-		grown = realloc(list, (n + 2) * sizeof(*list));
-		if (!grown) {
+		if (ARRAY_GROW(list, cap, n + 2) < 0) {
 			free(name);
 			goto nomem;
 		}
-		list = grown;
 		list[n++] = name;
 		list[n] = NULL;
 	}

@@ -24,6 +24,7 @@ int frames_push(struct frames *f, double t_s, double ft_ms)
 {
 	if (f->n == f->alloc) {
 		size_t na = f->alloc ? f->alloc * 2 : 1024;
+		/* three columns sharing one room (alloc) */
 		double *a = realloc(f->ft_ms, na * sizeof(*a));
 		double *b;
 

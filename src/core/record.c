@@ -70,6 +70,7 @@ int rec_torn_to_damage(struct rec *r)
 
 	if (!r->torn_bytes)
 		return 0;
+	/* one entry, once: the reader's room for the damage is its own */
 	d = realloc(r->damage, (r->ndamage + 1) * sizeof(*d));
 	if (!d)
 		return -ENOMEM;

@@ -411,14 +411,8 @@ static int cmp_line(const void *a, const void *b)
 /* Does LINE match RX? (regexec needs a NUL-terminated copy.) */
 static int line_matches(const regex_t *rx, const struct reload_line *l, char **tmp, size_t *tmpn)
 {
-	if (l->len + 1 > *tmpn) {
-		char *t = realloc(*tmp, l->len + 1);
-
-		if (!t)
-			return -ENOMEM;
-		*tmp = t;
-		*tmpn = l->len + 1;
-	}
+	if (ARRAY_GROW(*tmp, *tmpn, l->len + 1) < 0)
+		return -ENOMEM;
 	memcpy(*tmp, l->text, l->len);
 	(*tmp)[l->len] = '\0';
 	return regexec(rx, *tmp, 0, NULL, 0) == 0;

@@ -42,6 +42,7 @@ int sb_grow(struct strbuf *sb, size_t extra)
 	n = sb->alloc ? sb->alloc : 64;
 	while (n < need)
 		n = n * 2 > n ? n * 2 : need;
+	/* strbuf's own growth (its buf may be the static empty string) */
 	p = realloc(sb->alloc ? sb->buf : NULL, n);
 	if (!p)
 		return -ENOMEM;

@@ -16,6 +16,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/grow.h"
+
 static void stack_free(struct where_stack *s)
 {
 	for (size_t i = 0; i < s->nframes; i++)
@@ -60,13 +62,8 @@ static int same(const struct where_stack *s, const struct where_stack *t)
 /* Appends a copy of F to *LIST (*N of *CAP). 0 or -ENOMEM. */
 static int push(char ***list, size_t *n, size_t *cap, const char *f)
 {
-	if (*n == *cap) {
-		char **g = realloc(*list, (*cap = *cap ? *cap * 2 : 8) * sizeof(*g));
-
-		if (!g)
-			return -ENOMEM;
-		*list = g;
-	}
+	if (ARRAY_GROW(*list, *cap, *n + 1) < 0)
+		return -ENOMEM;
 	if (!((*list)[*n] = strdup(f)))
 		return -ENOMEM;
 	(*n)++;
@@ -249,6 +246,8 @@ static int add_file(struct where *w, const char *file, uint64_t n)
 			w->files[i].n += n;
 			return 0;
 		}
+	/* grown by one: a stall's stacks come from a few files, and struct
+	 * where keeps no room apart (where.h) */
 	t = realloc(w->files, (w->nfiles + 1) * sizeof(*t));
 	if (!t)
 		return -ENOMEM;

@@ -176,6 +176,8 @@ void db_idmap_free(struct db_idmap *m)
 
 int db_list_add(char ***list, size_t *n, const char *s)
 {
+	/* grown by one, NULL-terminated, no room kept apart: a list of
+	 * names (metrics, runs' columns), tens of them */
 	char **p = realloc(*list, (*n + 2) * sizeof(*p));
 
 	if (!p)

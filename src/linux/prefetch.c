@@ -162,6 +162,8 @@ int pfl_add_path(char ***paths, size_t *n, const char *p)
 	for (size_t i = 0; i < *n; i++)
 		if (!strcmp((*paths)[i], p))
 			return 0;
+	/* grown by one, NULL-terminated, no room kept apart: the list is
+	 * searched whole for each path anyway, which costs more */
 	v = realloc(*paths, (*n + 2) * sizeof(*v));
 	if (!v)
 		return -ENOMEM;

@@ -96,6 +96,7 @@ int smp_add_field(struct sampler *s, enum rec_kind kind, const char *fmt, ...)
 		return -ENOMEM;
 	if (s->nfields == s->afields) {
 		size_t a = s->afields ? 2 * s->afields : 64;
+		/* two arrays sharing one room (afields): not ARRAY_GROW's one */
 		struct sampler_field *f = realloc(s->fields, a * sizeof(*f));
 		char **n;
 

@@ -59,6 +59,7 @@ void sym_demangle(struct strbuf *sb, const char *sym)
 #include <unistd.h>
 
 #include "core/file.h"
+#include "core/grow.h"
 
 #define DEBUG_DIR "/usr/lib/debug/.build-id/"
 #define MAX_LOADS 64		/* PT_LOAD segments kept */
@@ -241,18 +242,8 @@ static int add_name(struct entry *en, const char *s, uint32_t *ret)
 
 	if (en->names_len + n > UINT32_MAX)
 		return -E2BIG;
-	if (en->names_len + n > en->names_cap) {
-		size_t c = en->names_cap ? en->names_cap * 2 : 4096;
-		char *p;
-
-		while (c < en->names_len + n)
-			c *= 2;
-		p = realloc(en->names, c);
-		if (!p)
-			return -ENOMEM;
-		en->names = p;
-		en->names_cap = c;
-	}
+	if (ARRAY_GROW(en->names, en->names_cap, en->names_len + n) < 0)
+		return -ENOMEM;
 	memcpy(en->names + en->names_len, s, n);
 	*ret = (uint32_t)en->names_len;
 	en->names_len += n;
@@ -296,14 +287,8 @@ static int take_symbols(struct entry *en, Elf *e, Elf64_Word type)
 			Elf_Scn *sscn = s.st_shndx < SHN_LORESERVE ? elf_getscn(e, s.st_shndx) : NULL;
 			uint64_t sec_end = sscn && gelf_getshdr(sscn, &ssh) ?
 					   ssh.sh_addr + ssh.sh_size : s.st_value;
-			if (en->nsyms == cap) {
-				struct sym *g = realloc(en->syms, (cap = cap ? cap * 2 : 1024) *
-								  sizeof(*g));
-
-				if (!g)
-					return -ENOMEM;
-				en->syms = g;
-			}
+			if (ARRAY_GROW(en->syms, cap, en->nsyms + 1) < 0)
+				return -ENOMEM;
 			if (add_name(en, name, &en->syms[en->nsyms].name) < 0)
 				return -ENOMEM;
 			en->syms[en->nsyms].addr = s.st_value;
@@ -400,13 +385,8 @@ static struct entry *entry_get(struct symbolizer *s, const char *path, const uin
 	for (size_t i = 0; i < s->n; i++)
 		if (s->e[i].bid_len == len && !memcmp(s->e[i].bid, bid, len))
 			return &s->e[i];
-	if (s->n == s->cap) {
-		struct entry *g = realloc(s->e, (s->cap = s->cap ? s->cap * 2 : 16) * sizeof(*g));
-
-		if (!g)
-			return NULL;
-		s->e = g;
-	}
+	if (ARRAY_GROW(s->e, s->cap, s->n + 1) < 0)
+		return NULL;
 	en = &s->e[s->n++];
 	memset(en, 0, sizeof(*en));
 	memcpy(en->bid, bid, len);

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/grow.h"
 #include "out/pbuf.h"
 
 enum { WT_VARINT = 0, WT_I64 = 1, WT_LEN = 2 };
@@ -25,24 +26,11 @@ void pb_reset(struct pbuf *b)
 
 static bool room(struct pbuf *b, size_t n)
 {
-	size_t cap;
-	uint8_t *p;
-
 	if (b->oom)
 		return false;
-	if (b->len + n <= b->cap)
-		return true;
-	cap = b->cap ? b->cap : 256;
-	while (cap < b->len + n)
-		cap *= 2;
-	p = realloc(b->p, cap);
-	if (!p) {
+	if (ARRAY_GROW(b->p, b->cap, b->len + n) < 0)
 		b->oom = true;
-		return false;
-	}
-	b->p = p;
-	b->cap = cap;
-	return true;
+	return !b->oom;
 }
 
 size_t pb_varint_encode(uint8_t *out, uint64_t v)

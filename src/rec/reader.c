@@ -51,6 +51,7 @@ static const uint8_t *rd_bytes(struct rd *d, size_t off, size_t n, uint8_t **buf
 	if (d->base)
 		return d->base + off;
 	if (n > *cap || !*buf) {
+		/* exactly what one record needs, 64 KiB at least: no doubling */
 		size_t c = n > 65536 ? n : 65536;
 		uint8_t *p = realloc(*buf, c);
 
@@ -413,6 +414,7 @@ int rec_read_fd_stream(int fd, const char *path, const struct rec_stream *rs, st
 
 		if (len == cap) {
 			size_t c = cap ? cap * 2 : 65536;
+			/* a file read whole: its overflow check is its own */
 			uint8_t *p = c > cap ? realloc(buf, c) : NULL;
 
 			if (!p) {

@@ -288,6 +288,8 @@ static int win_keep(struct rd *d, const int64_t *row, uint64_t t)
 		if (nf && (d->expand_left < (uint64_t)cap * nf))
 			return rd_bad(d, "samples record: more values than a file this size can "
 					 "hold");
+		/* times and values share one room (gcap), checked first
+		 * against what the file can hold */
 		tn = realloc(r->t_ns, cap * sizeof(*tn));
 		if (!tn)
 			return -ENOMEM;
@@ -488,6 +490,7 @@ static int rd_samples(struct rd *d, struct cur *c)
 
 		while (cap < r->nsamples + count)
 			cap *= 2;
+		/* times and values share one room, sized from the hint */
 		t = realloc(r->t_ns, cap * sizeof(*t));
 		if (!t)
 			return -ENOMEM;

@@ -28,16 +28,11 @@ static int room(void **arr, size_t *n, size_t *cap, size_t size, uint64_t id)
 	if (id < *n)
 		return 0;
 	if (*cap < id + 1) {
-		size_t c = *cap ? *cap : 16;
-		void *p;
+		void *p = array_grow(*arr, cap, id + 1, size);	/* ARRAY_GROW's, untyped */
 
-		while (c < id + 1)
-			c *= 2;
-		p = realloc(*arr, c * size);
 		if (!p)
 			return -ENOMEM;
 		*arr = p;
-		*cap = c;
 	}
 	memset((char *)*arr + *n * size, 0, (id + 1 - *n) * size);
 	*n = id + 1;

@@ -308,6 +308,8 @@ int rec_writer_field(struct rec_writer *w, const char *name, enum rec_kind kind)
 	for (size_t i = 0; i < w->nfields; i++)
 		if (!strcmp(w->field_names[i], name))
 			return -EEXIST;
+	/* names and kinds, parallel, grown by one: a record has tens of
+	 * fields, each added once at the start */
 	names = realloc(w->field_names, (w->nfields + 1) * sizeof(*names));
 	if (!names)
 		return w_fail(w, -ENOMEM);
@@ -498,6 +500,7 @@ uint32_t rec_writer_intern(struct rec_writer *w, const char *s)
 			return w->slots[j].id;
 	if (w->nstrs + 2 > w->str_cap) {
 		size_t cap = w->str_cap ? w->str_cap * 2 : 256;
+		/* two arrays sharing one room (str_cap) */
 		const char **so = realloc(w->str_of, cap * sizeof(*so));
 		uint32_t *sg = so ? realloc(w->str_seg, cap * sizeof(*sg)) : NULL;
 

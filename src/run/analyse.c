@@ -23,6 +23,7 @@
 
 #include "core/argsplit.h"
 #include "core/file.h"
+#include "core/grow.h"
 #include "core/runini.h"
 #include "core/wrapper.h"
 #include "rec/rec.h"
@@ -146,7 +147,7 @@ int analyse_load_intf_list(const char *path, char ***ret, struct strbuf *emsg)
 {
 	struct strbuf text = STRBUF_INIT;
 	char *buf, **list = NULL, *p;
-	size_t len, n = 0;
+	size_t len, n = 0, cap = 0;
 	int r = file_read_text(path, "the interfered list", FILE_TEXT_MAX, &text, emsg);
 
 	if (r < 0)
@@ -157,7 +158,7 @@ int analyse_load_intf_list(const char *path, char ***ret, struct strbuf *emsg)
 		return sb_error(emsg, -ENOMEM, "'%s'", path);
 	list = calloc(1, sizeof(*list));
 	for (p = buf; list && p < buf + len;) {
-		char *nl = memchr(p, '\n', (size_t)(buf + len - p)), *e, **nlist;
+		char *nl = memchr(p, '\n', (size_t)(buf + len - p)), *e;
 
 		e = nl ? nl : buf + len;
 		while (p < e && (*p == ' ' || *p == '\t'))
@@ -165,16 +166,13 @@ int analyse_load_intf_list(const char *path, char ***ret, struct strbuf *emsg)
 		while (e > p && (e[-1] == ' ' || e[-1] == '\t' || e[-1] == '\r'))
 			e--;
 		if (e > p && *p != '#') {
-			nlist = realloc(list, (n + 2) * sizeof(*list));
-			if (!nlist || !(nlist[n] = strndup(p, (size_t)(e - p)))) {
-				list = nlist;
-				if (list)
-					list[n] = NULL;
+			/* on ENOMEM the list is still whole: list[n] is NULL */
+			if (ARRAY_GROW(list, cap, n + 2) < 0 ||
+			    !(list[n] = strndup(p, (size_t)(e - p)))) {
 				analyse_free_list(list);
 				list = NULL;
 				break;
 			}
-			list = nlist;
 			list[++n] = NULL;
 		}
 		if (!nl)
@@ -345,13 +343,42 @@ out:
 	return r;
 }
 
-/* The run directory DIR: frames, t0, passes, program log, rule; with
- * RET_CAUSES, the record streamed and its samples' causes there. */
-static int load_run_dir(const char *dir, const struct analyse_opts *o, struct analysis *a,
-			struct frames **ret_f, struct runini **ret_ini, double *ret_t0,
-			struct rec **ret_rec, struct causes **ret_causes, struct strbuf *notes,
-			struct strbuf *emsg)
+/* What analyse_input works on between its steps. */
+struct work {
+	const char *input;
+	const struct analyse_opts *o;
+	struct analysis a;
+	struct strbuf notes, err;
+	struct frames *f;
+	struct runini *ini;
+	double t0;			/* the frames' origin on the record's clock, s */
+	bool is_dir;
+	struct causes *streamed;	/* the record's causes, when streamed */
+	struct reload_rule override;
+	const struct reload_rule *rule;
+	const char *program;
+	double *pass;			/* run.ini's stamps (owned), or NULL */
+	const double *passes;
+	size_t npass;
+	char *log;
+	struct reload_line *lines;
+	size_t nlines;
+	struct metrics_seg *segs;
+	int nsegs;
+	bool play_unknown;		/* the reload rule could not say what is play */
+};
+
+/* The run directory W->input: its frames, run.ini and t0 into W (f, ini,
+ * t0, a.rec, a.program, a.variant), its notes to W->notes; unless
+ * W->o->keep, the record streamed and its samples' causes into
+ * W->streamed. 0, or a negative errno with EMSG. */
+static int load_run_dir(struct work *w, struct strbuf *emsg)
 {
+	const char *dir = w->input;
+	const struct analyse_opts *o = w->o;
+	struct analysis *a = &w->a;
+	struct causes **ret_causes = o->keep ? NULL : &w->streamed;
+	struct strbuf *notes = &w->notes;
 	struct strbuf err = STRBUF_INIT, path = STRBUF_INIT, text = STRBUF_INIT;
 	struct runini *ini = NULL;
 	struct rec *rec = NULL;
@@ -471,8 +498,8 @@ static int load_run_dir(const char *dir, const struct analyse_opts *o, struct an
 		rec_free(rec);
 		goto fail;
 	}
-	r = frames_of_rec(rec, t0, ret_f);
-	*ret_rec = rec;
+	r = frames_of_rec(rec, t0, &w->f);
+	a->rec = rec;
 	if (r < 0) {
 		r = sb_error(emsg, r, "'%s'", path.buf);
 		goto fail;
@@ -482,8 +509,8 @@ static int load_run_dir(const char *dir, const struct analyse_opts *o, struct an
 	if ((v = runini_get(ini, "variant")))
 		a->variant = strdup(v);
 	snprintf(a->format, sizeof(a->format), "run");
-	*ret_ini = ini;
-	*ret_t0 = t0;
+	w->ini = ini;
+	w->t0 = t0;
 	sb_release(&err);
 	sb_release(&path);
 	return 0;
@@ -495,31 +522,6 @@ fail:
 	return r < 0 ? r : -EINVAL;
 }
 
-/* What analyse_input works on between its steps. */
-struct work {
-	const char *input;
-	const struct analyse_opts *o;
-	struct analysis a;
-	struct strbuf notes, err;
-	struct frames *f;
-	struct runini *ini;
-	double t0;			/* the frames' origin on the record's clock, s */
-	bool is_dir;
-	struct causes *streamed;	/* the record's causes, when streamed */
-	struct reload_rule override;
-	const struct reload_rule *rule;
-	const char *program;
-	double *pass;			/* run.ini's stamps (owned), or NULL */
-	const double *passes;
-	size_t npass;
-	char *log;
-	struct reload_line *lines;
-	size_t nlines;
-	struct metrics_seg *segs;
-	int nsegs;
-	bool play_unknown;		/* the reload rule could not say what is play */
-};
-
 /* The input's frames: a run directory's record, or a frame log. */
 static int load(struct work *w, struct strbuf *emsg)
 {
@@ -529,8 +531,7 @@ static int load(struct work *w, struct strbuf *emsg)
 
 	w->is_dir = stat(w->input, &st) == 0 && S_ISDIR(st.st_mode);
 	if (w->is_dir) {
-		r = load_run_dir(w->input, w->o, &w->a, &w->f, &w->ini, &w->t0, &w->a.rec,
-				 w->o->keep ? NULL : &w->streamed, &w->notes, emsg);
+		r = load_run_dir(w, emsg);
 	} else {
 		r = framelog_read(w->input, w->o->fmt, &w->f, &msg);
 		if (r < 0 && msg.len)

@@ -178,6 +178,7 @@ static int add_meta(char ***argv, size_t *n, const char *key, const char *fmt, .
 
 static int add_arg(char ***argv, size_t *n, const char *s)
 {
+	/* grown by one, NULL-terminated: a command line of tens of words */
 	char **nv = realloc(*argv, (*n + 2) * sizeof(*nv));
 
 	if (!nv)

@@ -1,13 +1,17 @@
 // SPDX-License-Identifier: MIT
-/* compare.c: two sides of the results database, metric by metric (compare.h). */
+/* compare.c: two sides of the results database, metric by metric, and html
+ * --db's data: the sides' frame-time curves beside the rows (compare.h). */
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "core/grow.h"
 #include "core/signif.h"
+#include "core/stats.h"
+#include "run/analyse.h"
 #include "run/compare.h"
 
 #define ALPHA 0.05
@@ -249,3 +253,195 @@ int compare_metric_list(struct db *db, const char *metrics, const struct compare
 	return (int)n;
 }
 
+
+/* ------------------------------------------------- the rows of B vs A */
+
+/* METRIC of the side's interfered runs into *RET (those that have it). */
+static int intf_values(struct db *db, const struct compare_side *s, const char *metric,
+		       double **ret, size_t *ret_n, struct strbuf *err)
+{
+	double *v = calloc(s->interfered ? s->interfered : 1, sizeof(*v));
+	size_t k = 0;
+	int r = 0;
+
+	if (!v)
+		return -ENOMEM;
+	for (size_t i = 0; i < s->interfered && r >= 0; i++) {
+		r = db_run_metric(db, s->intf_ids[i], metric, &v[k], err);
+		k += r > 0;
+	}
+	*ret = v;
+	*ret_n = k;
+	return r < 0 ? r : 0;
+}
+
+/* One metric: the values of both sides into VA and VB (room for a->n and
+ * b->n), the row computed. */
+static int one_row(struct db *db, const char *metric, const struct compare_side *a,
+		   const struct compare_side *b, double *va, double *vb, struct compare_row *row,
+		   struct strbuf *err)
+{
+	int ka = compare_side_values(db, a, metric, va, err);
+	int kb = ka < 0 ? 0 : compare_side_values(db, b, metric, vb, err);
+
+	if (ka < 0 || kb < 0) {
+		if (!err->len)
+			sb_addf(err, "'%s': unable to read metric '%s': %s", db_name(db), metric,
+				strerror(-(ka < 0 ? ka : kb)));
+		return ka < 0 ? ka : kb;
+	}
+	row->metric = metric;
+	compare_compute(row, va, (size_t)ka, vb, (size_t)kb);
+	return 0;
+}
+
+int compare_result_compute(struct db *db, const char *metrics, const struct compare_side *a,
+			   const struct compare_side *b, unsigned flags, struct compare_result *ret,
+			   struct strbuf *err)
+{
+	struct compare_result *res = ret;
+	double *va = NULL, *vb = NULL;
+	int nm, r = 0;
+
+	memset(res, 0, sizeof(*res));
+	nm = compare_metric_list(db, metrics, a, b, &res->metrics, err);
+	if (nm < 0)
+		return nm;
+	res->rows = calloc(nm ? (size_t)nm : 1, sizeof(*res->rows));
+	res->empty = calloc(nm ? (size_t)nm : 1, sizeof(*res->empty));
+	if (flags & COMPARE_VALUES)
+		res->values = calloc(nm ? (size_t)nm : 1, sizeof(*res->values));
+	va = calloc(a->n ? a->n : 1, sizeof(*va));
+	vb = calloc(b->n ? b->n : 1, sizeof(*vb));
+	if (!res->rows || !res->empty || !va || !vb || (flags & COMPARE_VALUES && !res->values)) {
+		r = -ENOMEM;
+		goto out;
+	}
+	for (int i = 0; i < nm && r >= 0; i++) {
+		struct compare_row *row = &res->rows[res->n];
+
+		r = one_row(db, res->metrics[i], a, b, va, vb, row, err);
+		if (r < 0)
+			break;
+		if (!row->na && !row->nb) {
+			res->empty[res->nempty++] = res->metrics[i];
+			if (!(flags & COMPARE_KEEP_EMPTY))
+				continue;
+		}
+		if (res->values) {
+			struct compare_values *cv = &res->values[res->n];
+
+			cv->a = malloc((row->na + 1) * sizeof(*cv->a));
+			cv->b = malloc((row->nb + 1) * sizeof(*cv->b));
+			if (!cv->a || !cv->b) {
+				r = -ENOMEM;
+				res->n++;	/* freed with the rest */
+				break;
+			}
+			memcpy(cv->a, va, row->na * sizeof(*va));
+			memcpy(cv->b, vb, row->nb * sizeof(*vb));
+			r = intf_values(db, a, res->metrics[i], &cv->a_intf, &cv->na_intf, err);
+			if (r == 0)
+				r = intf_values(db, b, res->metrics[i], &cv->b_intf, &cv->nb_intf, err);
+		}
+		res->n++;
+	}
+out:
+	free(va);
+	free(vb);
+	return r;
+}
+
+void compare_result_release(struct compare_result *r)
+{
+	for (size_t i = 0; r->values && i < r->n; i++) {
+		free(r->values[i].a);
+		free(r->values[i].b);
+		free(r->values[i].a_intf);
+		free(r->values[i].b_intf);
+	}
+	free(r->values);
+	free(r->rows);
+	free(r->empty);
+	db_free_list(r->metrics);
+	memset(r, 0, sizeof(*r));
+}
+
+/* ------------------------------------------------- html --db's data */
+
+double compare_curve_point(int k)
+{
+	return 1.0 - pow(10.0, -3.0 * k / (COMPARE_NPCT - 1));
+}
+
+long compare_side_curve(const struct compare_side *s, const struct analyse_opts *ao, double *ret,
+			size_t *unread)
+{
+	struct analyse_opts o = *ao;
+	struct strbuf emsg = STRBUF_INIT;
+	double *v = NULL;
+	size_t n = 0, cap = 0;
+	int r = 0;
+
+	o.keep = true;	/* the frames are what it needs */
+	for (size_t i = 0; i < s->n && r == 0; i++) {
+		struct analysis a;
+		struct stat st;
+
+		if (!s->dirs[i][0] || stat(s->dirs[i], &st) < 0 || !S_ISDIR(st.st_mode) ||
+		    analyse_input(s->dirs[i], &o, &a, &emsg) < 0 || !a.f) {
+			(*unread)++;
+			sb_reset(&emsg);
+			continue;
+		}
+		for (size_t k = a.m.win_first; k < a.m.win_first + a.m.win_n && k < a.f->n; k++) {
+			if ((r = ARRAY_GROW(v, cap, n + 1)) < 0)
+				break;
+			v[n++] = a.f->ft_ms[k];
+		}
+		analysis_release(&a);
+	}
+	if (r == 0 && n) {
+		stats_sort(v, n);
+		for (int k = 0; k < COMPARE_NPCT; k++)
+			ret[k] = stats_quantile_sorted(v, n, compare_curve_point(k));
+	}
+	free(v);
+	sb_release(&emsg);
+	return r < 0 ? r : (long)n;
+}
+
+int compare_page_compute(struct db *db, const struct compare_side *sides, int ns,
+			 const struct analyse_opts *ao, struct compare_page *ret, struct strbuf *err)
+{
+	struct compare_page *p = ret;
+	int r = 0;
+
+	memset(p, 0, sizeof(*p));
+	p->curve = calloc(ns ? (size_t)ns : 1, sizeof(*p->curve));
+	p->curve_frames = calloc(ns ? (size_t)ns : 1, sizeof(*p->curve_frames));
+	p->cmp = calloc(ns > 1 ? (size_t)ns - 1 : 1, sizeof(*p->cmp));
+	if (!p->curve || !p->curve_frames || !p->cmp)
+		return -ENOMEM;
+	p->nsides = ns;
+	for (int i = 0; i < ns && r >= 0; i++) {
+		long k = compare_side_curve(&sides[i], ao, p->curve[i], &p->curve_unread);
+
+		p->curve_frames[i] = k < 0 ? 0 : k;
+		r = k < 0 ? (int)k : 0;
+	}
+	for (int i = 1; i < ns && r >= 0; i++)
+		r = compare_result_compute(db, NULL, &sides[0], &sides[i],
+					   COMPARE_VALUES | COMPARE_KEEP_EMPTY, &p->cmp[i - 1], err);
+	return r;
+}
+
+void compare_page_release(struct compare_page *p)
+{
+	for (int i = 1; p->cmp && i < p->nsides; i++)
+		compare_result_release(&p->cmp[i - 1]);
+	free(p->cmp);
+	free(p->curve);
+	free(p->curve_frames);
+	memset(p, 0, sizeof(*p));
+}

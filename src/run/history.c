@@ -60,6 +60,7 @@ static int index_of(char ***list, size_t *n, const char *s, bool add)
 			return (int)i;
 	if (!add)
 		return -1;
+	/* grown by one: the list is searched whole for each name above */
 	char **p = realloc(*list, (*n + 1) * sizeof(*p));
 
 	if (!p)

@@ -9,13 +9,20 @@
  * left out (failed kept when asked), a rig or build filter, a variant with
  * '@' found whole when the split finds nothing, the values of a metric
  * only from runs that have it, the metrics both sides store, and whether
- * the sides pool rigs.
+ * the sides pool rigs. Then what compare and html --db show, computed in
+ * one place: the rows of every metric (a metric no run has listed apart,
+ * or kept), every run's value and the interfered runs', and a side's
+ * frame-time percentile curve pooled from run directories written here
+ * (R-7 quantiles at the curve's points; unreadable runs counted).
  */
 #include "t.h"
 
 #include <errno.h>
+#include <sys/stat.h>
 
 #include "db/db.h"
+#include "rec/rec.h"
+#include "run/analyse.h"
 #include "run/compare.h"
 
 /* in memory: the database syncs each run it stores, which a busy disk makes
@@ -272,6 +279,194 @@ static void test_collect(struct db *db)
 	sb_release(&err);
 }
 
+
+/* The rows of B against A, as compare prints them. */
+static void test_result(struct db *db)
+{
+	struct strbuf err = STRBUF_INIT;
+	struct compare_side a = { 0 }, b = { 0 };
+	struct compare_result res;
+
+	CHECK_INT(compare_side_parse(&a, "game"), 0);
+	CHECK_INT(compare_side_parse(&b, "game:FOO=1"), 0);
+	CHECK_INT(compare_side_collect(db, &a, &err), 0);
+	CHECK_INT(compare_side_collect(db, &b, &err), 0);
+
+	/* every metric both store: fps (4 runs against 2: one has none),
+	 * p99_ms (4 against 3) */
+	CHECK_INT(compare_result_compute(db, NULL, &a, &b, 0, &res, &err), 0);
+	CHECK_INT(res.n, 2);
+	CHECK_INT(res.nempty, 0);
+	CHECK(res.values == NULL);
+	if (res.n == 2) {
+		CHECK_STR(res.rows[0].metric, "fps");
+		CHECK_INT(res.rows[0].na, 4);
+		CHECK_INT(res.rows[0].nb, 2);
+		CHECK_NEAR(res.rows[0].a_med, 62.5, 1e-12);
+		CHECK_NEAR(res.rows[0].b_med, 50.5, 1e-12);
+		CHECK_STR(res.rows[1].metric, "p99_ms");
+		CHECK_INT(res.rows[1].nb, 3);
+		CHECK_NEAR(res.rows[1].a_med, 12.5, 1e-12);
+		CHECK_NEAR(res.rows[1].b_med, 12, 1e-12);
+		CHECK_INT(res.rows[1].significant, -1);	/* 4+3: too few */
+	}
+	compare_result_release(&res);
+
+	/* a metric no run has: listed apart, no row unless kept */
+	CHECK_INT(compare_result_compute(db, "fps,stalls", &a, &b, 0, &res, &err), 0);
+	CHECK_INT(res.n, 1);
+	CHECK_INT(res.nempty, 1);
+	if (res.nempty == 1)
+		CHECK_STR(res.empty[0], "stalls");
+	compare_result_release(&res);
+	CHECK_INT(compare_result_compute(db, "stalls,fps", &a, &b, COMPARE_KEEP_EMPTY, &res,
+					 &err), 0);
+	CHECK_INT(res.n, 2);
+	CHECK_INT(res.nempty, 1);
+	if (res.n == 2) {
+		CHECK_STR(res.rows[0].metric, "stalls");
+		CHECK_INT(res.rows[0].na + res.rows[0].nb, 0);
+		CHECK_STR(res.rows[0].why, "no runs on a");
+		CHECK_STR(res.rows[1].metric, "fps");
+	}
+	compare_result_release(&res);
+
+	/* with the values: every kept run's, the interfered runs' apart */
+	CHECK_INT(compare_result_compute(db, "fps", &a, &b, COMPARE_VALUES, &res, &err), 0);
+	CHECK_INT(res.n, 1);
+	if (res.n == 1 && res.values) {
+		const struct compare_values *v = &res.values[0];
+		double sum = 0;
+
+		for (size_t i = 0; i < res.rows[0].na; i++)
+			sum += v->a[i];
+		CHECK_NEAR(sum, 61 + 62 + 63 + 64, 1e-9);
+		CHECK_INT(res.rows[0].nb, 2);
+		CHECK_NEAR(v->b[0] + v->b[1], 50 + 51, 1e-9);
+		CHECK_INT(v->na_intf, 1);
+		if (v->na_intf == 1)
+			CHECK_NEAR(v->a_intf[0], 10, 0);
+		CHECK_INT(v->nb_intf, 0);
+	}
+	compare_result_release(&res);
+	compare_side_release(&a);
+	compare_side_release(&b);
+	sb_release(&err);
+}
+
+#define T0_MONO 1000000000000ull	/* t0 on the record's clock, ns */
+
+/* DIR: a run directory of N frames of 10 ms from t0 + 1 s, frame K of
+ * STALL_MS instead. */
+static void write_run(const char *rundir, int n, int k, double stall_ms)
+{
+	char path[4200];
+	struct rec_writer *w;
+	struct rec_frame fr = { .tid = 7, .source = 1 };
+	FILE *f;
+
+	mkdir(rundir, 0700);
+	snprintf(path, sizeof(path), "%s/run.ini", rundir);
+	f = fopen(path, "w");
+	CHECK(f != NULL);
+	if (!f)
+		return;
+	fprintf(f, "program=demo\nt0_mono=1000.000000000\nstate=done\nend=exit\n"
+		   "exit_status=0\n");
+	fclose(f);
+	snprintf(path, sizeof(path), "%s/record.ssr", rundir);
+	CHECK_INT(rec_writer_new(path, &w), 0);
+	CHECK_INT(rec_writer_begin(w), 0);
+	fr.t_ns = T0_MONO + 1000000000ull;
+	for (int i = 0; i <= n; i++) {
+		rec_writer_frame(w, &fr);
+		fr.t_ns += i == k ? (uint64_t)(stall_ms * 1e6) : 10000000ull;
+	}
+	CHECK_INT(rec_writer_close(w), 0);
+}
+
+/* A side's frame-time curve pooled from its run directories (html --db). */
+static void test_curve(void)
+{
+	struct analyse_opts o = { .m = METRICS_OPTS_INIT };
+	char d1[4200], d2[4200], file[4200], missing[4200];
+	char *dirs[] = { d1, d2, file, missing, (char[]){ "" } };
+	struct compare_side s = { .dirs = dirs, .n = 5 };
+	double curve[COMPARE_NPCT];
+	size_t unread = 0;
+	long n;
+	FILE *f;
+
+	o.m.warmup_s = 0;
+	snprintf(d1, sizeof(d1), "%s/run1", dir);
+	snprintf(d2, sizeof(d2), "%s/run2", dir);
+	snprintf(file, sizeof(file), "%s/a-frame-log.csv", dir);
+	snprintf(missing, sizeof(missing), "%s/gone", dir);
+	write_run(d1, 300, 100, 100);	/* 300 frames, one of 100 ms */
+	write_run(d2, 200, 50, 40);	/* 200 frames, one of 40 ms */
+	f = fopen(file, "w");		/* a file is never read as a frame log */
+	if (f) {
+		fputs("frametime\n10\n10\n10\n", f);
+		fclose(f);
+	}
+	CHECK(compare_curve_point(0) == 0);
+	CHECK_NEAR(compare_curve_point(COMPARE_NPCT - 1), 0.999, 1e-12);
+	CHECK(compare_curve_point(60) > 0.9 && compare_curve_point(60) < 0.99);
+
+	n = compare_side_curve(&s, &o, curve, &unread);
+	CHECK_INT(n, 500);
+	CHECK_INT(unread, 3);	/* the file, the missing one, the unknown one */
+	/* 498 frames of 10 ms, one of 40, one of 100: the R-7 quantiles */
+	CHECK_NEAR(curve[0], 10, 1e-6);
+	for (int k = 1; k < COMPARE_NPCT; k++)
+		CHECK(curve[k] >= curve[k - 1]);
+	{
+		/* 99.9 %: h = 499 * 0.999 = 498.501, between 40 (index 498)
+		 * and 100 (index 499) */
+		double h = 499 * 0.999;
+
+		CHECK_NEAR(curve[COMPARE_NPCT - 1], 40 + (h - 498) * 60, 1e-6);
+	}
+	/* no run read: no curve, nothing written */
+	s.n = 0;
+	curve[0] = -1;
+	CHECK_INT(compare_side_curve(&s, &o, curve, &unread), 0);
+	CHECK_NEAR(curve[0], -1, 0);
+}
+
+/* html --db's data: curves and every side against the first. */
+static void test_page(struct db *db)
+{
+	struct analyse_opts o = { .m = METRICS_OPTS_INIT };
+	struct strbuf err = STRBUF_INIT;
+	struct compare_side sides[3] = { { 0 }, { 0 }, { 0 } };
+	struct compare_page p;
+
+	CHECK_INT(compare_side_parse(&sides[0], "game"), 0);
+	CHECK_INT(compare_side_parse(&sides[1], "game:FOO=1"), 0);
+	CHECK_INT(compare_side_parse(&sides[2], "game:FOO=sleep:300@1"), 0);
+	for (int i = 0; i < 3; i++)
+		CHECK_INT(compare_side_collect(db, &sides[i], &err), 0);
+	CHECK_INT(compare_page_compute(db, sides, 3, &o, &p, &err), 0);
+	CHECK_INT(p.nsides, 3);
+	/* the made runs' directories are nowhere: no curves, each counted */
+	CHECK_INT(p.curve_unread, 4 + 3 + 1);
+	CHECK_INT(p.curve_frames[0] + p.curve_frames[1] + p.curve_frames[2], 0);
+	/* side 1 and side 2 against side 0, every metric kept, with values */
+	CHECK_INT(p.cmp[0].n, 2);
+	CHECK(p.cmp[0].values != NULL);
+	CHECK_INT(p.cmp[1].n, 2);
+	if (p.cmp[1].n == 2) {
+		CHECK_STR(p.cmp[1].rows[0].metric, "fps");
+		CHECK_INT(p.cmp[1].rows[0].nb, 1);
+		CHECK_NEAR(p.cmp[1].values[0].b[0], 40, 0);
+	}
+	compare_page_release(&p);
+	for (int i = 0; i < 3; i++)
+		compare_side_release(&sides[i]);
+	sb_release(&err);
+}
+
 int main(void)
 {
 	struct db *db;
@@ -285,7 +480,14 @@ int main(void)
 
 		test_collect(db);
 		fprintf(stderr, "%s test_collect\n", t_failed == before ? "ok  " : "FAIL");
+		before = t_failed;
+		test_result(db);
+		fprintf(stderr, "%s test_result\n", t_failed == before ? "ok  " : "FAIL");
+		before = t_failed;
+		test_page(db);
+		fprintf(stderr, "%s test_page\n", t_failed == before ? "ok  " : "FAIL");
 	}
+	T_RUN(test_curve);
 	db_close(db);
 	t_rmtree(dir);
 	return t_exit();
