@@ -102,8 +102,10 @@ struct thr {
 	 * has not touched, by its tid and seq) is as it was then: the sample
 	 * reads nothing more of it (smp_thread_quiet, sampler_thread.c). */
 	bool quiet_ok;
-	uint64_t quiet_key;	       /* exact mode: the slot's tid << 32 | seq */
+	uint64_t quiet_key;	       /* exact mode: the slot's tid, seq and wake-up */
 	uint64_t quiet_key_now;	       /* exact mode: the key this sample read */
+	bool quiet_key_set;	       /* exact mode: this sample read a key (any
+					* value: an untouched slot's is 0) */
 };
 
 /* Another process watched by stat: srv, kswapd, kcompactd. */

@@ -68,6 +68,7 @@ int smp_thr_open(struct sampler *s, struct thr *t, int tid)
 	t->exact_ok = false;
 	t->quiet_ok = false;
 	t->quiet_key = t->quiet_key_now = 0;
+	t->quiet_key_set = false;
 	if (s->o.exact)
 		exact_set_target(s->o.exact, t == &s->th[TH_FT2] ? TH_FT2 : TH_FT, (uint32_t)tid);
 	if (tid == 0)
@@ -227,7 +228,8 @@ static bool smp_thread_quiet(struct sampler *s, struct thr *t, bool slow, struct
 	*have_ss = false;
 	if (s->o.exact) {
 		/* smp_sample_thread_exact set quiet_key_now: the slot unseen */
-		if (s->gate && !slow && t->quiet_ok && t->quiet_key_now == t->quiet_key) {
+		if (s->gate && !slow && t->quiet_ok && t->quiet_key_set &&
+		    t->quiet_key_now == t->quiet_key) {
 			s->costs[C_TASK_STAT].skipped++;
 			return true;
 		}
@@ -380,7 +382,7 @@ void smp_sample_thread(struct sampler *s, struct thr *t, uint64_t t_ns, bool slo
 		t->read_slices = v[TF_SLICES];
 	}
 	/* blocked, and read whole: quiet until it runs (smp_thread_quiet) */
-	t->quiet_ok = s->o.exact ? t->quiet_key_now != 0 : have_ss;
+	t->quiet_ok = s->o.exact ? t->quiet_key_set : have_ss;
 	t->quiet_key = t->quiet_key_now;
 	blocked_stack(s, t, t_ns, ran_now);
 }
