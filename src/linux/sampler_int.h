@@ -106,6 +106,8 @@ struct thr {
 	uint64_t quiet_key_now;	       /* exact mode: the key this sample read */
 	bool quiet_key_set;	       /* exact mode: this sample read a key (any
 					* value: an untouched slot's is 0) */
+	bool quiet_now;		       /* this sample found it quiet */
+	uint64_t full_at;	       /* the sample (nsample) of its last full read */
 };
 
 /* Another process watched by stat: srv, kswapd, kcompactd. */
@@ -197,6 +199,7 @@ struct sampler {
 	int64_t *vm_vals;
 	uint64_t gate_sig; /* vm_signal() at the last vmstat read */
 	uint64_t proc_sig; /* the I/O signature at the last /proc/PID/stat read */
+	uint64_t proc_at;  /* the sample (nsample) of that read */
 	bool gate_valid;
 
 	struct disk disks[MAX_DISKS];

@@ -271,15 +271,18 @@ void smp_sample_thread(struct sampler *s, struct thr *t, uint64_t t_ns, bool slo
 	ssize_t n;
 
 	v[TF_TID] = t->tid;
+	t->quiet_now = false;
 	if (t->tid == 0 || t->gone)
 		return;
 	if (s->o.exact && smp_sample_thread_exact(s, t, t_ns, slow))
 		return;
 	if (smp_thread_quiet(s, t, slow, &ss, &have_ss)) {
+		t->quiet_now = true;
 		blocked_stack(s, t, t_ns, false);
 		return;
 	}
 	t->quiet_ok = false;
+	t->full_at = s->nsample;
 	n = smp_src_read(s, &t->stat, 1024, C_TASK_STAT);
 	if (n == -ESRCH || n == -ENOENT) {
 		t->gone = true;
