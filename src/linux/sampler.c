@@ -152,6 +152,7 @@ int sampler_new(const struct sampler_opts *opts, struct sampler **ret)
 		smp_src_init(&s->th[i].wchan);
 		smp_src_init(&s->th[i].syscall);
 		smp_src_init(&s->th[i].stack);
+		sb_init(&s->th[i].stack_text);
 	}
 	for (int i = 0; i < PSI_N; i++) {
 		smp_src_init(&s->psi[i].f);

@@ -108,6 +108,13 @@ struct thr {
 					* value: an untouched slot's is 0) */
 	bool quiet_now;		       /* this sample found it quiet */
 	uint64_t full_at;	       /* the sample (nsample) of its last full read */
+	/* The kernel stack of its last read (the event's text; stack_have:
+	 * that read gave one) and its sample: a quiet thread read whole no
+	 * later than that has not run since, so its stack is the same and a
+	 * stack due is this text again, not a read (blocked_stack). */
+	struct strbuf stack_text;
+	bool stack_have;
+	uint64_t stack_at;
 };
 
 /* Another process watched by stat: srv, kswapd, kcompactd. */

@@ -49,6 +49,8 @@ void smp_thr_close(struct thr *t)
 	smp_src_close(&t->wchan);
 	smp_src_close(&t->syscall);
 	smp_src_close(&t->stack);
+	sb_release(&t->stack_text);
+	t->stack_have = false;
 }
 
 int smp_thr_open(struct sampler *s, struct thr *t, int tid)
@@ -120,15 +122,18 @@ uint32_t smp_fd_target(struct sampler *s, struct thr *t, int64_t fd, uint64_t t_
 	return id;
 }
 
+/* T's kernel stack from the N bytes of its stack file in s->buf into
+ * t->stack_text, and from there into an event (stack_again). */
+static void stack_again(struct sampler *s, struct thr *t);
+
 static void stack_event(struct sampler *s, struct thr *t, ssize_t n)
 {
-	struct strbuf *sb;
+	struct strbuf *sb = &t->stack_text;
 	const char *p = s->buf, *end = s->buf + n;
 
-	if (s->nevents >= MAX_EVENTS)
-		return;
-	sb = &s->ev_text[s->nevents];
 	sb_reset(sb);
+	t->stack_have = true;
+	t->stack_at = s->nsample;
 	/* "[<0>] do_wait+0x53/0x120": keep the symbol, one frame a line. */
 	while (p < end) {
 		const char *eol = memchr(p, '\n', (size_t)(end - p));
@@ -150,7 +155,19 @@ static void stack_event(struct sampler *s, struct thr *t, ssize_t n)
 		}
 		p = eol + 1;
 	}
-	if (sb->len == 0)
+	stack_again(s, t);
+}
+
+/* The event of T's stack text (none when it is empty). */
+static void stack_again(struct sampler *s, struct thr *t)
+{
+	struct strbuf *sb;
+
+	if (s->nevents >= MAX_EVENTS || t->stack_text.len == 0)
+		return;
+	sb = &s->ev_text[s->nevents];
+	sb_reset(sb);
+	if (sb_add(sb, t->stack_text.buf, t->stack_text.len) < 0)
 		return;
 	s->events[s->nevents++] =
 	    (struct sampler_event){.tid = t->tid, .kind = "stack", .text = sb->buf};
@@ -404,9 +421,19 @@ static void blocked_stack(struct sampler *s, struct thr *t, uint64_t t_ns, bool 
 	if (smp_src_ok(&t->stack) && s->stacks < MAX_STACKS &&
 	    t_ns - t->blocked_since >= STACK_AFTER_NS &&
 	    (t->last_stack == 0 || t_ns - t->last_stack >= STACK_EVERY_NS)) {
-		n = smp_src_read(s, &t->stack, 8192, C_STACK);
+		/* not run since the last read: a task's kernel stack moves only
+		 * while it runs */
+		if (s->gate && t->stack_have && t->quiet_now && t->stack_at >= t->full_at) {
+			n = 1;
+			stack_again(s, t);
+			s->costs[C_STACK].skipped++;
+		} else {
+			n = smp_src_read(s, &t->stack, 8192, C_STACK);
+			t->stack_have = false;
+			if (n > 0)
+				stack_event(s, t, n);
+		}
 		if (n > 0) {
-			stack_event(s, t, n);
 			s->stacks++;
 			if (s->stacks == MAX_STACKS)
 				smp_note(s, true, 0, "kernel stacks: %d taken, no more this run",

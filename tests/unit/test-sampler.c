@@ -812,6 +812,80 @@ out:
 	tree_remove(dir);
 }
 
+/* The text of thread TID's "stack" event in the last sample, or NULL. */
+static const char *stack_of(struct sampler *s, int tid)
+{
+	const struct sampler_event *ev;
+	size_t n = sampler_events(s, &ev);
+
+	for (size_t i = 0; i < n; i++)
+		if (strcmp(ev[i].kind, "stack") == 0 && ev[i].tid == tid)
+			return ev[i].text;
+	return NULL;
+}
+
+/* Issue 31: a quiet thread's kernel stack is what it was at the last read
+ * (a task's stack moves only while it runs): a stack due then is that text
+ * again, the same event, not a read. The fake tree changes the stack file
+ * while schedstat stands still, which no kernel does, to see that it was
+ * not read; once schedstat moves, the next stack due is read. Root only
+ * (kernel stacks are). */
+static void test_quiet_stack(void)
+{
+	char dir[] = "/tmp/ss-test-sampler.XXXXXX";
+	struct sampler_opts o = {.pid = 1234, .intern = intern, .slow_every = 1000};
+	struct sampler *g = NULL;
+	const struct sampler_field *f;
+	const struct sampler_cost *c;
+	const char *st;
+	uint64_t ms = 1000000, skipped = 0;
+	int64_t *v = NULL;
+	size_t n;
+
+	if (geteuid() != 0) {
+		fprintf(stderr, "skip: test_quiet_stack: kernel stacks are read as root only\n");
+		return;
+	}
+	if (!tree_copy(dir))
+		return;
+	put(dir, "proc/1234/task/1234/stack", "[<0>] pipe_read+0x2f8/0x480\n[<0>] vfs_read+0x2f6/0x340\n");
+	o.root = dir;
+	CHECK_INT(sampler_new(&o, &g), 0);
+	if (!g)
+		goto out;
+	v = calloc(sampler_fields(g, &f), sizeof(*v));
+	CHECK_INT(sampler_sample(g, 10 * ms, v), 0);	/* blocked: read whole */
+	CHECK(stack_of(g, 1234) == NULL);		/* not 50 ms yet */
+	CHECK_INT(sampler_sample(g, 70 * ms, v), 0);	/* quiet; its first stack */
+	st = stack_of(g, 1234);
+	CHECK_STR(st ? st : "", "pipe_read+0x2f8/0x480\nvfs_read+0x2f6/0x340\n");
+
+	/* still quiet: the stack due 250 ms later is the same text, unread */
+	put(dir, "proc/1234/task/1234/stack", "[<0>] do_sys_poll+0x1/0x2\n");
+	CHECK_INT(sampler_sample(g, 200 * ms, v), 0);
+	CHECK(stack_of(g, 1234) == NULL);		/* not due */
+	CHECK_INT(sampler_sample(g, 330 * ms, v), 0);
+	st = stack_of(g, 1234);
+	CHECK_STR(st ? st : "", "pipe_read+0x2f8/0x480\nvfs_read+0x2f6/0x340\n");
+	n = sampler_costs(g, &c);
+	for (size_t i = 0; i < n; i++)
+		if (strcmp(c[i].source, "task stack") == 0)
+			skipped = c[i].skipped;
+	CHECK_INT(skipped, 1);
+
+	/* it ran and sleeps again: a new episode, its stack read */
+	put(dir, "proc/1234/task/1234/schedstat", "10600000 8224901 4\n");
+	CHECK_INT(sampler_sample(g, 340 * ms, v), 0);
+	CHECK(stack_of(g, 1234) == NULL);		/* a new episode: 50 ms */
+	CHECK_INT(sampler_sample(g, 400 * ms, v), 0);
+	st = stack_of(g, 1234);
+	CHECK_STR(st ? st : "", "do_sys_poll+0x1/0x2\n");
+out:
+	free(v);
+	sampler_free(g);
+	tree_remove(dir);
+}
+
 /* A process that execs: the sampler keeps reading it (same pid, new comm),
  * never fails, and ends with -ESRCH when it exits. */
 static void test_exec(void)
@@ -990,6 +1064,7 @@ int main(void)
 	T_RUN(test_fake_tree);
 	T_RUN(test_quiet_thread);
 	T_RUN(test_quiet_process);
+	T_RUN(test_quiet_stack);
 	T_RUN(test_open_error_noted);
 	T_RUN(test_syscall_race);
 	T_RUN(test_naive_same);
