@@ -15,6 +15,10 @@
 # median us/sample (wake-up to done), its mean, and % CPU, then the ratio
 # B/A of the medians.
 #
+# SS_BENCH_AB_CASES picks the targets (default "idle busy8"; "sleep" is a
+# sleeping program, sleep(1), as in bench/record.sh); SS_BENCH_AB_ARGS adds
+# record options to both (--no-exact: the snapshot sampler; --exact).
+#
 #   SS_BIN_B=/tmp/old/build/stallscope bash bench/record-ab.sh build
 set -u
 cd "$(dirname "$0")/.."
@@ -40,12 +44,20 @@ echo "recorder A/B: A=$A"
 echo "              B=$B"
 echo "$ROUNDS rounds of ${DUR} s each, A then B, on one target per case"
 printf '%-6s %-2s %10s %10s %7s\n' case bin us/sample us_mean cpu%
-for c in idle busy8; do
+EXTRA=${SS_BENCH_AB_ARGS:-}
+for c in ${SS_BENCH_AB_CASES:-idle busy8}; do
+	secs=$((ROUNDS * (DUR + 15) * 2 + 10))	# killed at the end; exact mode starts slowly
 	case $c in
+	sleep) args= ;;
 	idle) args="--idle 1" ;;
 	busy8) args="--busy 8" ;;
+	*) echo "unknown case '$c'"; exit 1 ;;
 	esac
-	"$MARKERS" --fps 60 --seconds $((ROUNDS * DUR * 2 + ROUNDS * 2 + 10)) $args > /dev/null &
+	if [ $c = sleep ]; then
+		sleep $secs &
+	else
+		"$MARKERS" --fps 60 --seconds $secs $args > /dev/null &
+	fi
 	prog=$!
 	sleep 0.5
 	for r in $(seq "$ROUNDS"); do
@@ -53,7 +65,8 @@ for c in idle busy8; do
 			bin=$A
 			[ $x = B ] && bin=$B
 			d=$T/$c-$x-$r
-			"$bin" record -q --rt -o "$d" -p $prog --duration "$DUR" --frames none ||
+			# shellcheck disable=SC2086
+			"$bin" record -q --rt $EXTRA -o "$d" -p $prog --duration "$DUR" --frames none ||
 				{ echo "$c $x round $r: record failed"; exit 1; }
 		done
 	done

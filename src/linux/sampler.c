@@ -152,6 +152,7 @@ int sampler_new(const struct sampler_opts *opts, struct sampler **ret)
 		smp_src_init(&s->th[i].wchan);
 		smp_src_init(&s->th[i].syscall);
 		smp_src_init(&s->th[i].stack);
+		sb_init(&s->th[i].stack_text);
 	}
 	for (int i = 0; i < PSI_N; i++) {
 		smp_src_init(&s->psi[i].f);
@@ -469,6 +470,34 @@ int sampler_set_process(struct sampler *s, int pid, int tid)
 	return r;
 }
 
+/*
+ * Is the process's stat as it was at its last read? Yes when every thread
+ * of the process (its thread count at that read) is a sampled one that is
+ * quiet in this sample (smp_thread_quiet: not run since its last full read)
+ * and was read whole no later than the process's stat: its faults, times
+ * and thread count move only while one of its threads runs (a thread is
+ * made, or ends, by running). A sleeping program's stat is then not read
+ * when another program's I/O moves a watched disk (issue 31).
+ */
+static bool proc_unmoved(const struct sampler *s)
+{
+	int64_t threads = s->cur[s->f_proc[PF_THREADS]];
+	int quiet = 0;
+
+	if (!s->gate || s->nsample == 0)
+		return false;
+	for (int i = 0; i < TH_N; i++) {
+		const struct thr *t = &s->th[i];
+
+		if (!t->tid)
+			continue;
+		if (t->gone || !t->quiet_now || t->full_at > s->proc_at)
+			return false;
+		quiet++;
+	}
+	return quiet > 0 && threads == quiet;
+}
+
 /* Has T been seen as a zombie or dead (its process may have ended)? */
 static bool thr_ended(const struct sampler *s, const struct thr *t)
 {
@@ -553,7 +582,7 @@ int sampler_sample(struct sampler *s, uint64_t t_ns, int64_t *vals)
 	 * fault of any of its threads needs a read, which moves a watched
 	 * disk's counters when the file is on one, so they are read then. */
 	if (!proc_read) {
-		if (smp_io_signal(s) != s->proc_sig) {
+		if (smp_io_signal(s) != s->proc_sig && !proc_unmoved(s)) {
 			ret = read_proc_stat(s);
 			if (ret < 0)
 				goto out;
@@ -562,8 +591,10 @@ int sampler_sample(struct sampler *s, uint64_t t_ns, int64_t *vals)
 			s->costs[C_PROC_STAT].skipped++;
 		}
 	}
-	if (proc_read)
+	if (proc_read) {
 		s->proc_sig = smp_io_signal(s);
+		s->proc_at = s->nsample;
+	}
 
 	smp_sample_others(s, slow, first, mem_moved);
 	smp_read_vmstat(s, slow);

@@ -98,8 +98,9 @@ bool smp_sample_thread_exact(struct sampler *s, struct thr *t, uint64_t t_ns, bo
 		if (r == -ESRCH) {
 			s->xstats.unseen++;
 			t->quiet_key_now = ((uint64_t)x.tid << 32 | x.seq) ^ x.wake_ns * 0x9e3779b97f4a7c15ull;
+			t->quiet_key_set = true;
 		} else {
-			t->quiet_key_now = 0;
+			t->quiet_key_set = false;
 			t->quiet_ok = false;
 		}
 		t->exact_ok = false;

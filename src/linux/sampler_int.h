@@ -102,8 +102,19 @@ struct thr {
 	 * has not touched, by its tid and seq) is as it was then: the sample
 	 * reads nothing more of it (smp_thread_quiet, sampler_thread.c). */
 	bool quiet_ok;
-	uint64_t quiet_key;	       /* exact mode: the slot's tid << 32 | seq */
+	uint64_t quiet_key;	       /* exact mode: the slot's tid, seq and wake-up */
 	uint64_t quiet_key_now;	       /* exact mode: the key this sample read */
+	bool quiet_key_set;	       /* exact mode: this sample read a key (any
+					* value: an untouched slot's is 0) */
+	bool quiet_now;		       /* this sample found it quiet */
+	uint64_t full_at;	       /* the sample (nsample) of its last full read */
+	/* The kernel stack of its last read (the event's text; stack_have:
+	 * that read gave one) and its sample: a quiet thread read whole no
+	 * later than that has not run since, so its stack is the same and a
+	 * stack due is this text again, not a read (blocked_stack). */
+	struct strbuf stack_text;
+	bool stack_have;
+	uint64_t stack_at;
 };
 
 /* Another process watched by stat: srv, kswapd, kcompactd. */
@@ -195,6 +206,7 @@ struct sampler {
 	int64_t *vm_vals;
 	uint64_t gate_sig; /* vm_signal() at the last vmstat read */
 	uint64_t proc_sig; /* the I/O signature at the last /proc/PID/stat read */
+	uint64_t proc_at;  /* the sample (nsample) of that read */
 	bool gate_valid;
 
 	struct disk disks[MAX_DISKS];

@@ -49,6 +49,8 @@ void smp_thr_close(struct thr *t)
 	smp_src_close(&t->wchan);
 	smp_src_close(&t->syscall);
 	smp_src_close(&t->stack);
+	sb_release(&t->stack_text);
+	t->stack_have = false;
 }
 
 int smp_thr_open(struct sampler *s, struct thr *t, int tid)
@@ -68,6 +70,7 @@ int smp_thr_open(struct sampler *s, struct thr *t, int tid)
 	t->exact_ok = false;
 	t->quiet_ok = false;
 	t->quiet_key = t->quiet_key_now = 0;
+	t->quiet_key_set = false;
 	if (s->o.exact)
 		exact_set_target(s->o.exact, t == &s->th[TH_FT2] ? TH_FT2 : TH_FT, (uint32_t)tid);
 	if (tid == 0)
@@ -119,15 +122,18 @@ uint32_t smp_fd_target(struct sampler *s, struct thr *t, int64_t fd, uint64_t t_
 	return id;
 }
 
+/* T's kernel stack from the N bytes of its stack file in s->buf into
+ * t->stack_text, and from there into an event (stack_again). */
+static void stack_again(struct sampler *s, struct thr *t);
+
 static void stack_event(struct sampler *s, struct thr *t, ssize_t n)
 {
-	struct strbuf *sb;
+	struct strbuf *sb = &t->stack_text;
 	const char *p = s->buf, *end = s->buf + n;
 
-	if (s->nevents >= MAX_EVENTS)
-		return;
-	sb = &s->ev_text[s->nevents];
 	sb_reset(sb);
+	t->stack_have = true;
+	t->stack_at = s->nsample;
 	/* "[<0>] do_wait+0x53/0x120": keep the symbol, one frame a line. */
 	while (p < end) {
 		const char *eol = memchr(p, '\n', (size_t)(end - p));
@@ -149,7 +155,19 @@ static void stack_event(struct sampler *s, struct thr *t, ssize_t n)
 		}
 		p = eol + 1;
 	}
-	if (sb->len == 0)
+	stack_again(s, t);
+}
+
+/* The event of T's stack text (none when it is empty). */
+static void stack_again(struct sampler *s, struct thr *t)
+{
+	struct strbuf *sb;
+
+	if (s->nevents >= MAX_EVENTS || t->stack_text.len == 0)
+		return;
+	sb = &s->ev_text[s->nevents];
+	sb_reset(sb);
+	if (sb_add(sb, t->stack_text.buf, t->stack_text.len) < 0)
 		return;
 	s->events[s->nevents++] =
 	    (struct sampler_event){.tid = t->tid, .kind = "stack", .text = sb->buf};
@@ -227,7 +245,8 @@ static bool smp_thread_quiet(struct sampler *s, struct thr *t, bool slow, struct
 	*have_ss = false;
 	if (s->o.exact) {
 		/* smp_sample_thread_exact set quiet_key_now: the slot unseen */
-		if (s->gate && !slow && t->quiet_ok && t->quiet_key_now == t->quiet_key) {
+		if (s->gate && !slow && t->quiet_ok && t->quiet_key_set &&
+		    t->quiet_key_now == t->quiet_key) {
 			s->costs[C_TASK_STAT].skipped++;
 			return true;
 		}
@@ -269,15 +288,18 @@ void smp_sample_thread(struct sampler *s, struct thr *t, uint64_t t_ns, bool slo
 	ssize_t n;
 
 	v[TF_TID] = t->tid;
+	t->quiet_now = false;
 	if (t->tid == 0 || t->gone)
 		return;
 	if (s->o.exact && smp_sample_thread_exact(s, t, t_ns, slow))
 		return;
 	if (smp_thread_quiet(s, t, slow, &ss, &have_ss)) {
+		t->quiet_now = true;
 		blocked_stack(s, t, t_ns, false);
 		return;
 	}
 	t->quiet_ok = false;
+	t->full_at = s->nsample;
 	n = smp_src_read(s, &t->stat, 1024, C_TASK_STAT);
 	if (n == -ESRCH || n == -ENOENT) {
 		t->gone = true;
@@ -380,7 +402,7 @@ void smp_sample_thread(struct sampler *s, struct thr *t, uint64_t t_ns, bool slo
 		t->read_slices = v[TF_SLICES];
 	}
 	/* blocked, and read whole: quiet until it runs (smp_thread_quiet) */
-	t->quiet_ok = s->o.exact ? t->quiet_key_now != 0 : have_ss;
+	t->quiet_ok = s->o.exact ? t->quiet_key_set : have_ss;
 	t->quiet_key = t->quiet_key_now;
 	blocked_stack(s, t, t_ns, ran_now);
 }
@@ -399,9 +421,19 @@ static void blocked_stack(struct sampler *s, struct thr *t, uint64_t t_ns, bool 
 	if (smp_src_ok(&t->stack) && s->stacks < MAX_STACKS &&
 	    t_ns - t->blocked_since >= STACK_AFTER_NS &&
 	    (t->last_stack == 0 || t_ns - t->last_stack >= STACK_EVERY_NS)) {
-		n = smp_src_read(s, &t->stack, 8192, C_STACK);
+		/* not run since the last read: a task's kernel stack moves only
+		 * while it runs */
+		if (s->gate && t->stack_have && t->quiet_now && t->stack_at >= t->full_at) {
+			n = 1;
+			stack_again(s, t);
+			s->costs[C_STACK].skipped++;
+		} else {
+			n = smp_src_read(s, &t->stack, 8192, C_STACK);
+			t->stack_have = false;
+			if (n > 0)
+				stack_event(s, t, n);
+		}
 		if (n > 0) {
-			stack_event(s, t, n);
 			s->stacks++;
 			if (s->stacks == MAX_STACKS)
 				smp_note(s, true, 0, "kernel stacks: %d taken, no more this run",

@@ -9,6 +9,13 @@
  * and a kernel stack whose innermost frame has a name. Skipped (77) where
  * exact_check says exact mode cannot work (not root, no BTF, not built),
  * saying why.
+ *
+ * Then the sampler in exact mode on a child asleep on a pipe since before
+ * it became the target (issue 31): the kernel's counters never see it
+ * switch, so /proc says where it sleeps; once read, a slot it has not
+ * touched (all zero in a fresh program) says it did not run, and the samples
+ * read nothing of it, their fields equal to what a snapshot sampler reading
+ * everything gives at the same moment. Woken, it is seen at once.
  */
 #include "t.h"
 
@@ -19,6 +26,7 @@
 #include <unistd.h>
 
 #include "linux/exact.h"
+#include "linux/sampler.h"
 
 struct seen {
 	uint32_t tid;
@@ -45,6 +53,141 @@ static int on_interval(void *ctx, const struct exact_interval *iv)
 	if (iv->nstack > 0 && exact_symbol(s->x, iv->stack[0]))
 		s->named++;
 	return 0;
+}
+
+static char *strs[256];
+static uint32_t nstrs;
+
+static uint32_t intern(void *ctx, const char *s)
+{
+	(void)ctx;
+	if (!s || !*s)
+		return 0;
+	for (uint32_t i = 0; i < nstrs; i++)
+		if (strcmp(strs[i], s) == 0)
+			return i + 1;
+	if (nstrs == 256)
+		return 0;
+	strs[nstrs] = strdup(s);
+	return ++nstrs;
+}
+
+static int field(struct sampler *s, const char *name)
+{
+	const struct sampler_field *f;
+	size_t n = sampler_fields(s, &f);
+
+	for (size_t i = 0; i < n; i++)
+		if (strcmp(f[i].name, name) == 0)
+			return (int)i;
+	return -1;
+}
+
+static uint64_t skipped(struct sampler *s, const char *source)
+{
+	const struct sampler_cost *c;
+	size_t n = sampler_costs(s, &c);
+
+	for (size_t i = 0; i < n; i++)
+		if (strcmp(c[i].source, source) == 0)
+			return c[i].skipped;
+	return 0;
+}
+
+static uint64_t mono_ns(void);
+
+/* A child asleep on a pipe before exact mode targets it: the gated exact
+ * sampler reads it once from /proc and then nothing (its slot untouched),
+ * each sample's ft.* fields equal to those of a snapshot sampler that
+ * reads every source every sample (no_gate); written to, it runs, and the
+ * next sample has it from the slot. */
+static void test_quiet_unseen(struct exact *x)
+{
+	static const char *const same[] = { "ft.state", "ft.minflt", "ft.majflt", "ft.utime_ns",
+					    "ft.stime_ns", "ft.cpu", "ft.wchan", "ft.syscall",
+					    "ft.fd", "ft.fd_target" };
+	struct sampler_opts o = { .intern = intern, .slow_every = 100, .profile = true };
+	struct sampler *g = NULL, *full = NULL;
+	const struct sampler_field *f;
+	struct sampler_exact_stats xs;
+	struct timespec ms2 = { 0, 2 * 1000 * 1000 };
+	int64_t *v = NULL, *w = NULL;
+	int p[2], st, state;
+	pid_t kid;
+
+	CHECK_INT(pipe(p), 0);
+	kid = fork();
+	if (kid == 0) {
+		char c;
+
+		close(p[1]);
+		while (read(p[0], &c, 1) == 1)
+			;
+		_exit(0);
+	}
+	close(p[0]);
+	/* asleep in its read before the samplers start */
+	for (int i = 0; i < 2000; i++) {
+		char path[64], buf[512];
+		FILE *fp;
+		size_t n;
+		const char *rp;
+
+		nanosleep(&ms2, NULL);
+		snprintf(path, sizeof(path), "/proc/%d/stat", (int)kid);
+		fp = fopen(path, "r");
+		n = fp ? fread(buf, 1, sizeof(buf) - 1, fp) : 0;
+		if (fp)
+			fclose(fp);
+		buf[n] = 0;
+		rp = strrchr(buf, ')');
+		if (rp && rp[1] == ' ' && rp[2] == 'S' && i > 5)
+			break;
+	}
+	o.pid = kid;
+	o.exact = x;
+	CHECK_INT(sampler_new(&o, &g), 0);
+	o.exact = NULL;
+	o.no_gate = true;
+	CHECK_INT(sampler_new(&o, &full), 0);
+	if (!g || !full)
+		goto out;
+	v = calloc(sampler_fields(g, &f), sizeof(*v));
+	w = calloc(sampler_fields(full, &f), sizeof(*w));
+	state = field(g, "ft.state");
+	for (int i = 0; i < 20; i++) {
+		uint64_t now = mono_ns();
+
+		CHECK_INT(sampler_sample(g, now, v), 0);
+		CHECK_INT(sampler_sample(full, now, w), 0);
+		for (size_t k = 0; k < sizeof(same) / sizeof(same[0]); k++) {
+			int a = field(g, same[k]), b = field(full, same[k]);
+
+			if (a < 0 || b < 0 || v[a] != w[b])
+				T_FAIL("sample %d: %s %lld, read whole %lld", i, same[k],
+				       a < 0 ? -1LL : (long long)v[a], b < 0 ? -1LL : (long long)w[b]);
+		}
+		nanosleep(&ms2, NULL);
+	}
+	CHECK_INT(v[state], 'S');
+	CHECK_INT(skipped(g, "task stat"), 19);	/* all but the first */
+	sampler_exact_stats(g, &xs);
+	CHECK_INT(xs.unseen, 20);
+	/* woken: it runs, reads, sleeps again; the slot has it */
+	CHECK_INT(write(p[1], "x", 1), 1);
+	nanosleep(&ms2, NULL);
+	nanosleep(&ms2, NULL);
+	CHECK_INT(sampler_sample(g, mono_ns(), v), 0);
+	sampler_exact_stats(g, &xs);
+	CHECK_INT(xs.unseen, 20);
+	CHECK(v[field(g, "ftx.switches")] >= 1);
+out:
+	free(v);
+	free(w);
+	sampler_free(g);
+	sampler_free(full);
+	close(p[1]);
+	waitpid(kid, &st, 0);
 }
 
 static uint64_t mono_ns(void)
@@ -129,6 +272,14 @@ int main(void)
 	CHECK(s.named >= 1);
 	/* another slot, never targeted: no counters yet */
 	CHECK_INT(exact_read(x, 1, mono_ns(), &sl), -ESRCH);
+	exact_close(x);
+	/* a fresh program: its slots all zero, as at a recording's start */
+	x = NULL;
+	r = exact_open(&o, &x, &why);
+	if (r < 0)
+		T_FAIL("exact_open again: %s", why.buf);
+	else
+		test_quiet_unseen(x);
 	exact_close(x);
 	exact_close(NULL);
 	close(p[0]);

@@ -525,8 +525,11 @@ static void test_gates(void)
 	CHECK_INT(w[vm], 500); /* ungated: read */
 	CHECK_INT(w[proc_min], 3000);
 
-	/* A read on a watched disk: both gates open in the same sample. */
+	/* A read on a watched disk: both gates open in the same sample (the
+	 * program's thread ran: a process's stat moves only then,
+	 * test_quiet_process). */
 	put(dir, "sys/devices/virtual/block/zram0/stat", disk2);
+	put(dir, "proc/1234/task/1234/schedstat", "10600000 8224901 4\n");
 	CHECK_INT(sampler_sample(g, 3, v), 0);
 	CHECK_INT(v[vm], 500);
 	CHECK_INT(v[proc_min], 3000);
@@ -721,6 +724,168 @@ out:
 	tree_remove(dir);
 }
 
+/* Issue 31: a process whose every thread is sampled and quiet has not run,
+ * so its stat (faults, times, thread count) is as it was: a watched disk
+ * moving (another program's I/O) does not make the sample read it. The
+ * fake tree changes the process's stat without its thread running, which
+ * no kernel does, to see that it was not read; the fields then equal what
+ * the last read gave. Once the thread runs, the same disk signal reads it.
+ * A process with a thread that is not sampled is read as before, and
+ * no_gate reads it every time. */
+static void test_quiet_process(void)
+{
+	char dir[] = "/tmp/ss-test-sampler.XXXXXX";
+	struct sampler_opts o = {.pid = 1234, .intern = intern, .slow_every = 100};
+	struct sampler *g = NULL, *ng = NULL;
+	const struct sampler_field *f;
+	int64_t *v = NULL, *w = NULL;
+	int proc_min, threads;
+	const char *disk2 = "   45512     7774  3662570    13655     9688    11401   922112     "
+			    "2790        0     8492    17589     5530       76   194912      889 "
+			    "    1108      254\n";
+	const char *disk3 = "   45513     7774  3662570    13655     9688    11401   922112     "
+			    "2790        0     8492    17589     5530       76   194912      889 "
+			    "    1108      254\n";
+	const char *disk4 = "   45514     7774  3662570    13655     9688    11401   922112     "
+			    "2790        0     8492    17589     5530       76   194912      889 "
+			    "    1108      254\n";
+	const char *two = "1234 (game.x86_64) S 1 1 1 0 -1 4194304 3100 0 0 0 6 4 0 0 "
+			  "20 0 2 0 62870 16965632 3347 18446744073709551615 1 1 1 0 0 0 "
+			  "0 0 0 1 0 0 17 1 0 0 0 0 0\n";
+
+	if (!tree_copy(dir))
+		return;
+	o.root = dir;
+	CHECK_INT(sampler_new(&o, &g), 0);
+	o.no_gate = true;
+	CHECK_INT(sampler_new(&o, &ng), 0);
+	if (!g || !ng)
+		goto out;
+	v = calloc(sampler_fields(g, &f), sizeof(*v));
+	w = calloc(sampler_fields(ng, &f), sizeof(*w));
+	proc_min = field(g, "proc.minflt");
+	threads = field(g, "proc.threads");
+	CHECK(threads >= 0);
+	if (threads < 0)
+		goto out;
+	CHECK_INT(sampler_sample(g, 1, v), 0);	/* all read */
+	CHECK_INT(v[proc_min], 2869);
+	CHECK_INT(v[threads], 1);
+
+	/* another program reads the disk; the program's one thread is asleep */
+	put(dir, "proc/1234/stat",
+	    "1234 (game.x86_64) S 1 1 1 0 -1 4194304 3000 0 0 0 6 4 0 0 "
+	    "20 0 1 0 62870 16965632 3347 18446744073709551615 1 1 1 0 0 0 "
+	    "0 0 0 1 0 0 17 1 0 0 0 0 0\n");
+	put(dir, "sys/devices/virtual/block/zram0/stat", disk2);
+	CHECK_INT(sampler_sample(g, 2, v), 0);
+	CHECK_INT(sampler_sample(ng, 2, w), 0);
+	CHECK_INT(v[proc_min], 2869);	/* not read: nothing of it ran */
+	CHECK_INT(w[proc_min], 3000);	/* no_gate: read */
+
+	/* it ran: the disk's signal reads the process's stat again */
+	put(dir, "proc/1234/task/1234/schedstat", "10600000 8224901 4\n");
+	put(dir, "sys/devices/virtual/block/zram0/stat", disk3);
+	CHECK_INT(sampler_sample(g, 3, v), 0);
+	CHECK_INT(v[proc_min], 3000);
+
+	/* two threads, one of them not sampled: a quiet frame thread says
+	 * nothing of the other, so the disk's signal reads the stat */
+	put(dir, "proc/1234/stat", two);
+	put(dir, "proc/1234/task/1234/schedstat", "10700000 8224901 5\n");
+	put(dir, "sys/devices/virtual/block/zram0/stat", disk4);
+	CHECK_INT(sampler_sample(g, 4, v), 0);
+	CHECK_INT(v[threads], 2);
+	CHECK_INT(v[proc_min], 3100);
+	put(dir, "proc/1234/stat",
+	    "1234 (game.x86_64) S 1 1 1 0 -1 4194304 3200 0 0 0 6 4 0 0 "
+	    "20 0 2 0 62870 16965632 3347 18446744073709551615 1 1 1 0 0 0 "
+	    "0 0 0 1 0 0 17 1 0 0 0 0 0\n");
+	put(dir, "sys/devices/virtual/block/zram0/stat", disk2);
+	CHECK_INT(sampler_sample(g, 5, v), 0);	/* frame thread quiet */
+	CHECK_INT(v[proc_min], 3200);
+out:
+	free(v);
+	free(w);
+	sampler_free(g);
+	sampler_free(ng);
+	tree_remove(dir);
+}
+
+/* The text of thread TID's "stack" event in the last sample, or NULL. */
+static const char *stack_of(struct sampler *s, int tid)
+{
+	const struct sampler_event *ev;
+	size_t n = sampler_events(s, &ev);
+
+	for (size_t i = 0; i < n; i++)
+		if (strcmp(ev[i].kind, "stack") == 0 && ev[i].tid == tid)
+			return ev[i].text;
+	return NULL;
+}
+
+/* Issue 31: a quiet thread's kernel stack is what it was at the last read
+ * (a task's stack moves only while it runs): a stack due then is that text
+ * again, the same event, not a read. The fake tree changes the stack file
+ * while schedstat stands still, which no kernel does, to see that it was
+ * not read; once schedstat moves, the next stack due is read. Root only
+ * (kernel stacks are). */
+static void test_quiet_stack(void)
+{
+	char dir[] = "/tmp/ss-test-sampler.XXXXXX";
+	struct sampler_opts o = {.pid = 1234, .intern = intern, .slow_every = 1000};
+	struct sampler *g = NULL;
+	const struct sampler_field *f;
+	const struct sampler_cost *c;
+	const char *st;
+	uint64_t ms = 1000000, skipped = 0;
+	int64_t *v = NULL;
+	size_t n;
+
+	if (geteuid() != 0) {
+		fprintf(stderr, "skip: test_quiet_stack: kernel stacks are read as root only\n");
+		return;
+	}
+	if (!tree_copy(dir))
+		return;
+	put(dir, "proc/1234/task/1234/stack", "[<0>] pipe_read+0x2f8/0x480\n[<0>] vfs_read+0x2f6/0x340\n");
+	o.root = dir;
+	CHECK_INT(sampler_new(&o, &g), 0);
+	if (!g)
+		goto out;
+	v = calloc(sampler_fields(g, &f), sizeof(*v));
+	CHECK_INT(sampler_sample(g, 10 * ms, v), 0);	/* blocked: read whole */
+	CHECK(stack_of(g, 1234) == NULL);		/* not 50 ms yet */
+	CHECK_INT(sampler_sample(g, 70 * ms, v), 0);	/* quiet; its first stack */
+	st = stack_of(g, 1234);
+	CHECK_STR(st ? st : "", "pipe_read+0x2f8/0x480\nvfs_read+0x2f6/0x340\n");
+
+	/* still quiet: the stack due 250 ms later is the same text, unread */
+	put(dir, "proc/1234/task/1234/stack", "[<0>] do_sys_poll+0x1/0x2\n");
+	CHECK_INT(sampler_sample(g, 200 * ms, v), 0);
+	CHECK(stack_of(g, 1234) == NULL);		/* not due */
+	CHECK_INT(sampler_sample(g, 330 * ms, v), 0);
+	st = stack_of(g, 1234);
+	CHECK_STR(st ? st : "", "pipe_read+0x2f8/0x480\nvfs_read+0x2f6/0x340\n");
+	n = sampler_costs(g, &c);
+	for (size_t i = 0; i < n; i++)
+		if (strcmp(c[i].source, "task stack") == 0)
+			skipped = c[i].skipped;
+	CHECK_INT(skipped, 1);
+
+	/* it ran and sleeps again: a new episode, its stack read */
+	put(dir, "proc/1234/task/1234/schedstat", "10600000 8224901 4\n");
+	CHECK_INT(sampler_sample(g, 340 * ms, v), 0);
+	CHECK(stack_of(g, 1234) == NULL);		/* a new episode: 50 ms */
+	CHECK_INT(sampler_sample(g, 400 * ms, v), 0);
+	st = stack_of(g, 1234);
+	CHECK_STR(st ? st : "", "do_sys_poll+0x1/0x2\n");
+out:
+	free(v);
+	sampler_free(g);
+	tree_remove(dir);
+}
+
 /* A process that execs: the sampler keeps reading it (same pid, new comm),
  * never fails, and ends with -ESRCH when it exits. */
 static void test_exec(void)
@@ -898,6 +1063,8 @@ int main(void)
 {
 	T_RUN(test_fake_tree);
 	T_RUN(test_quiet_thread);
+	T_RUN(test_quiet_process);
+	T_RUN(test_quiet_stack);
 	T_RUN(test_open_error_noted);
 	T_RUN(test_syscall_race);
 	T_RUN(test_naive_same);
