@@ -635,7 +635,7 @@ static int read_rule(struct work *w, struct strbuf *emsg)
 	}
 	if (w->rule && w->rule->kind != RELOAD_NONE && w->npass == 0)
 		sb_addf(&w->notes, "the reload rule of '%s' needs pass stamps and there are none: "
-			"play is the whole window\n", w->program ? w->program : "run.ini");
+			"play is the whole window\n", w->program ? w->program : rundir_file_name(RUNDIR_INI));
 	if (w->rule && w->rule->kind == RELOAD_LINE && w->is_dir && w->npass && !isnan(w->t0)) {
 		struct strbuf path = STRBUF_INIT;
 		size_t len, unstamped = 0;

@@ -133,10 +133,10 @@ int rundir_open_file(const struct rundir *rd, enum rundir_file f, uint64_t *ret_
 	else if (r < 0)
 		sb_error(err, r, "cannot open '%s'", p.buf);
 	else if (S_ISDIR(st.st_mode))
-		r = sb_error(err, -EISDIR, "'%s' is a directory", p.buf);
+		sb_error(err, 0, "'%s' is a directory", p.buf), r = -EISDIR;
 	else
-		r = sb_error(err, -EINVAL, "'%s' is not a regular file (%s)", p.buf,
-			     kind(st.st_mode));
+		sb_error(err, 0, "'%s' is not a regular file (%s)", p.buf, kind(st.st_mode)),
+			r = -EINVAL;
 	sb_release(&p);
 	return r;
 }
