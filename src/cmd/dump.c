@@ -435,13 +435,21 @@ int cmd_dump(int argc, char **argv)
 						      : "expected one run directory or record file");
 	if (stat(argv[optind], &st) == 0 && S_ISDIR(st.st_mode)) {
 		struct strbuf p = STRBUF_INIT, note = STRBUF_INIT;
+		struct rundir *rd = NULL;
 
 		/* RUNDIR/record.ssr, or the record_tmp of a recorder killed */
-		if (rec_rundir_record(argv[optind], &p, &note) < 0 || !(path = sb_detach(&p))) {
+		if (rundir_open(argv[optind], &rd, &note) < 0) {
+			cli_error("%s", note.buf);
+			sb_release(&note);
+			return EXIT_FAILURE;
+		}
+		if (rundir_record_path(rd, &p, &note) < 0 || !(path = sb_detach(&p))) {
+			rundir_close(rd);
 			sb_release(&p);
 			sb_release(&note);
 			return cli_error("out of memory");
 		}
+		rundir_close(rd);
 		if (note.len) {
 			note.buf[note.len - 1] = '\0';
 			cli_warn("%s", note.buf);

@@ -15,10 +15,10 @@
 
 #include "cmd/export_perfetto_int.h"
 #include "core/causes.h"
-#include "core/file.h"
 #include "core/exact.h"
 #include "core/fields.h"
 #include "core/runini.h"
+#include "run/rundir.h"
 
 /* ------------------------------------------------------------ threads */
 
@@ -548,6 +548,7 @@ int export_probe(struct ex *x)
 int export_interference(struct ex *x, const char *rundir)
 {
 	struct strbuf path = STRBUF_INIT;
+	struct rundir *rd = NULL;
 	struct pf_track t = { .name = "Interference (watch)" };
 	struct pf_seq *s = NULL;
 	double mono = NAN;
@@ -556,12 +557,18 @@ int export_interference(struct ex *x, const char *rundir)
 	FILE *f;
 	int ret = 0, fd;
 
-	if (sb_add_path(&path, rundir, "interference.log") < 0)
-		return -ENOMEM;
-	/* a regular file only, opened without blocking (core/file.h): a FIFO
-	 * or a device there is said, not read */
+	/* a regular file only, under the run directory (run/rundir.h): a
+	 * FIFO, a device or a link there is said, not read */
 	sb_reset(&x->sb);
-	fd = file_open_regular(path.buf, NULL, 0, NULL, &x->sb);
+	fd = rundir_open(rundir, &rd, &x->sb);
+	if (fd == 0) {
+		if (rundir_path(rd, RUNDIR_INTERFERENCE, &path) < 0) {
+			rundir_close(rd);
+			return -ENOMEM;
+		}
+		fd = rundir_open_file(rd, RUNDIR_INTERFERENCE, NULL, &x->sb);
+		rundir_close(rd);
+	}
 	if (fd < 0 && fd != -ENOENT)
 		sb_addf(x->notes, "%s: no watcher track\n", x->sb.buf);
 	f = fd >= 0 ? fdopen(fd, "r") : NULL;

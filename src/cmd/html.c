@@ -34,6 +34,7 @@
 #include "out/html.h"
 #include "out/json.h"
 #include "rec/rec.h"
+#include "run/rundir.h"
 
 static const char usage_text[] =
 	"usage: stallscope html [-o FILE] [options] INPUT...\n"
@@ -624,14 +625,10 @@ static int run_data(struct json *j, const struct analysis *a)
 /* The default page: INPUT/report.html for one run directory. */
 static void default_output(int n, char *const *inputs, struct strbuf *out)
 {
-	struct strbuf ini = STRBUF_INIT;
-
-	if (n == 1 && sb_add_path(&ini, inputs[0], "run.ini") == 0 &&
-	    access(ini.buf, F_OK) == 0)
+	if (n == 1 && rundir_holds_run(inputs[0]))
 		(void)sb_add_path(out, inputs[0], "report.html");
 	else
 		(void)sb_adds(out, "stallscope-report.html");
-	sb_release(&ini);
 }
 
 int html_page(const struct analyse_opts *ao, char *const *inputs, int n, const char *output)

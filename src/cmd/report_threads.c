@@ -16,11 +16,11 @@
 
 #include "cli.h"
 #include "cmd/report_threads.h"
-#include "core/file.h"
-#include "core/runini.h"
 #include "core/threadcpu.h"
 #include "out/table.h"
 #include "rec/rec.h"
+#include "run/analyse.h"
+#include "run/rundir.h"
 
 struct tresult {
 	struct threadcpu *t;
@@ -42,7 +42,7 @@ static int cmp_u64(const void *pa, const void *pb)
  * RES->why for what cannot be computed. */
 static int compute(const struct analysis *a, struct tresult *res)
 {
-	struct strbuf path = STRBUF_INIT, err = STRBUF_INIT;
+	struct strbuf err = STRBUF_INIT;
 	struct rec *rec = NULL;
 	uint64_t *t = NULL;
 	size_t last;
@@ -59,19 +59,9 @@ static int compute(const struct analysis *a, struct tresult *res)
 		return 0;
 	}
 	/* analyse noted a record_tmp; read the file as opened and checked */
-	r = rec_rundir_open_record(a->source, &path, NULL, &err);
-	if (r >= 0) {
-		int fd = r;
-
-		r = rec_read_fd_stream(fd, path.buf, NULL, &rec, &err);
-		close(fd);
-	}
+	r = analyse_rec_windows(a, NULL, &rec, &err);
 	if (r < 0) {
-		if (err.len)
-			cli_error("%s", err.buf);
-		else
-			cli_error_errno(r, "cannot read '%s'", cli_shown(path.buf));
-		sb_release(&path);
+		cli_error("%s", err.buf);
 		sb_release(&err);
 		return -1;
 	}
@@ -102,7 +92,6 @@ static int compute(const struct analysis *a, struct tresult *res)
 	}
 	free(t);
 	rec_free(rec);
-	sb_release(&path);
 	sb_release(&err);
 	if (r == -ENOMEM)
 		return cli_error_errno(r, "threads");
@@ -199,63 +188,26 @@ void report_threads_json(struct json *j, const struct analysis *a)
 
 void report_recorder_json(struct json *j, const struct analysis *a)
 {
-	static const char *const keys[] = {
-		"recorder_samples", "recorder_missed", "recorder_cpu_s", "recorder_us_per_sample",
-		"recorder_cpu_pct", "recorder_late_p99_ms", "recorder_late_max_ms",
-		"recorder_bytes_per_sample",
-	};
-	struct strbuf path = STRBUF_INIT, err = STRBUF_INIT, buf = STRBUF_INIT;
-	struct runini *ini = NULL;
+	struct rundir_costs c;
 
-	if (strcmp(a->format, "record") && strcmp(a->format, "run")) {
+	/* the final run.ini, as analyse read it through the run directory */
+	if ((strcmp(a->format, "record") && strcmp(a->format, "run")) || !a->ini) {
 		json_knull(j, "recorder");
 		return;
 	}
-	sb_add_path(&path, a->source, "run.ini");
-	if (file_read_text(path.buf, NULL, FILE_TEXT_MAX, &buf, &err) < 0 ||
-	    runini_parse(buf.buf, buf.len, path.buf, &ini, &err) < 0) {
-		json_knull(j, "recorder");
-	} else {
-		json_key(j, "recorder");
-		json_obj_begin(j);
-		for (size_t k = 0; k < sizeof(keys) / sizeof(keys[0]); k++) {
-			const char *v = runini_get(ini, keys[k]);
-			char *end;
-			double x = v ? strtod(v, &end) : NAN;
-
-			if (!v || end == v || *end)
-				x = NAN;
-			/* "recorder_samples" -> "samples" */
-			json_knum(j, keys[k] + strlen("recorder_"), x);
-		}
-		/* frames per source listened to (run.ini frames_<source>) */
-		json_key(j, "frames_by_source");
-		json_obj_begin(j);
-		for (uint32_t src = 1; src <= REC_SOURCE_MAX; src++) {
-			char key[32];
-			const char *v;
-			char *end;
-			double x;
-
-			snprintf(key, sizeof(key), "frames_%s", rec_source_name(src));
-			if (!(v = runini_get(ini, key)))
-				continue;
-			x = strtod(v, &end);
-			json_knum(j, rec_source_name(src), end != v && !*end ? x : NAN);
-		}
-		json_obj_end(j);
-		{
-			const char *v = runini_get(ini, "frame_pid");
-			char *end;
-			double x = v ? strtod(v, &end) : NAN;
-
-			json_knum(j, "frame_pid", v && end != v && !*end ? x : NAN);
-			json_kstr(j, "frame_process", runini_get(ini, "frame_process"));
-		}
-		json_obj_end(j);
-	}
-	runini_free(ini);
-	sb_release(&path);
-	sb_release(&err);
-	sb_release(&buf);
+	rundir_costs(a->ini, &c);
+	json_key(j, "recorder");
+	json_obj_begin(j);
+	for (size_t k = 0; k < RUNDIR_NCOSTS; k++)
+		json_knum(j, rundir_cost_names[k], c.v[k]);
+	/* frames per source listened to (run.ini frames_<source>) */
+	json_key(j, "frames_by_source");
+	json_obj_begin(j);
+	for (uint32_t src = 1; src <= REC_SOURCE_MAX; src++)
+		if (c.frames_given[src])
+			json_knum(j, rec_source_name(src), c.frames[src]);
+	json_obj_end(j);
+	json_knum(j, "frame_pid", c.frame_pid);
+	json_kstr(j, "frame_process", c.frame_process);
+	json_obj_end(j);
 }

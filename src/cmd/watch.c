@@ -10,10 +10,7 @@
  */
 #include <errno.h>
 #include <limits.h>
-#include <fcntl.h>
 #include <getopt.h>
-#include <ini.h>
-#include <regex.h>
 #include <signal.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -26,18 +23,15 @@
 #include "cli.h"
 #include "cmd/cmd.h"
 #include "cmd/watch_opts.h"
-#include "core/file.h"
-#include "core/logstamp.h"
 #include "core/strbuf.h"
-#include "core/watchrules.h"
 
-#ifndef SS_DATADIR
-#define SS_DATADIR "/usr/local/share/stallscope"
-#endif
 #include "linux/child.h"
 #include "linux/safefile.h"
 #include "linux/watch.h"
 #include "out/json.h"
+#include "run/analyse.h"
+#include "run/rundir.h"
+#include "run/watchscan.h"
 
 #define EXIT_INTERFERED 3
 
@@ -238,257 +232,57 @@ static int watch_live(struct watch_cmd_opts *o, char **cmd)
 
 /* ------------------------------------------------------------- scan */
 
-struct rule_ctx {
-	const char *program;
-	regex_t re[8];
-	int n;
-	struct strbuf err;
-};
-
-static int rule_handler(void *user, const char *section, const char *name, const char *value)
+/* Prints what RUN shows (S) as watch --scan's lines; appends RUN to LIST
+ * when it is disturbed. Returns the number of findings. */
+static int print_run(const char *run, const struct watchscan_run *s, FILE *list)
 {
-	struct rule_ctx *c = user;
+	for (size_t k = 0; k < s->n; k++) {
+		const struct watchscan_finding *f = &s->f[k];
 
-	if (strcmp(section, c->program) || strcmp(name, "interfere_re"))
-		return 1;
-	if (c->n == 8)
-		return 1;
-	if (regcomp(&c->re[c->n], value, REG_EXTENDED | REG_NOSUB)) {
-		sb_addf(&c->err, "[%s] interfere_re: not a valid regular expression: '%s'",
-			section, value);
-		return 0;
+		if (f->from == WATCHSCAN_PROGRAM_LOG)
+			printf("! %s: %s line %d matches an interfere_re of [%s]\n", cli_shown(run),
+			       rundir_file_name(RUNDIR_LOG), f->line, cli_shown(f->program));
+		else
+			printf("! %s: %s at %.0f s\n", cli_shown(run), cli_shown(f->what), f->at_s);
 	}
-	c->n++;
-	return 1;
-}
-
-/* run.ini's value of KEY into BUF ("" when absent). */
-static void ini_value(const char *ini, const char *key, char *buf, size_t len)
-{
-	size_t kl = strlen(key);
-	const char *p = ini;
-
-	buf[0] = '\0';
-	while (p && *p) {
-		if (!strncmp(p, key, kl) && p[kl] == '=') {
-			p += kl + 1;
-			snprintf(buf, len, "%.*s", (int)strcspn(p, "\n"), p);
-			return;
-		}
-		p = strchr(p, '\n');
-		if (p)
-			p++;
-	}
-}
-
-/* PATH whole into SB, MAX bytes at most (core/file.h: a regular file, the
- * open never blocking); 0 or a negative errno with the message in ERR. */
-static int slurp(const char *path, size_t max, struct strbuf *sb, struct strbuf *err)
-{
-	return file_read_text(path, NULL, max, sb, err);
-}
-
-/* The kernel's log from its start: a saved file, else /dev/kmsg read to its
- * end without blocking. 0, or a negative errno with the message in ERR. */
-static int kernel_log(const char *path, struct strbuf *sb, struct strbuf *err)
-{
-	char rec[8192];
-	ssize_t n;
-	int fd;
-
-	if (path)
-		return slurp(path, FILE_LOG_MAX, sb, err);
-	fd = open("/dev/kmsg", O_RDONLY | O_NONBLOCK | O_CLOEXEC);
-	if (fd < 0)
-		return sb_error(err, -errno, "/dev/kmsg");
-	while ((n = read(fd, rec, sizeof(rec))) > 0 || (n < 0 && errno == EPIPE))
-		if (n > 0)
-			sb_add(sb, rec, (size_t)n);
-	close(fd);
-	return 0;
-}
-
-/* LINE without record's "[S] " stamp (core/logstamp.h), so that rules match
- * the text as the program wrote it, as report's reload rules do; an
- * unstamped line (a log saved elsewhere) as it is. */
-static const char *unstamped(const char *line)
-{
-	size_t off;
-	double t;
-
-	logstamp_parse(line, strlen(line), &t, &off);
-	return line + off;
-}
-
-typedef int (*line_fn)(const char *line, double *t, char *what, size_t len);
-
-/* Findings of LOG whose stamps fall in [T0, T1] (CLOCK_MONOTONIC seconds). */
-static int scan_log(const char *log, line_fn fn, double t0, double t1, const char *run,
-		    FILE *out)
-{
-	const char *p = log;
-	char line[1024], what[200];
-	int found = 0;
-
-	while (p && *p) {
-		size_t l = strcspn(p, "\n");
-		double t;
-
-		snprintf(line, sizeof(line), "%.*s", (int)(l < sizeof(line) - 1 ? l : sizeof(line) - 1), p);
-		if (fn(line, &t, what, sizeof(what)) == 1 && t >= t0 && t <= t1) {
-			fprintf(out, "! %s: %s at %.0f s\n", cli_shown(run), cli_shown(what),
-				t - t0);
-			found++;
-		}
-		p += l + (p[l] == '\n');
-	}
-	return found;
-}
-
-static int scan_run(struct watch_cmd_opts *o, const char *run, const struct strbuf *klog,
-		    const struct strbuf *xlog, FILE *list)
-{
-	struct strbuf ini = STRBUF_INIT, plog = STRBUF_INIT, path = STRBUF_INIT;
-	struct strbuf rules = STRBUF_INIT, err = STRBUF_INIT;
-	struct rule_ctx rc = { 0 };
-	char program[256], mono[64], dur[64];
-	int found = 0, r;
-
-	sb_addf(&path, "%s/run.ini", run);
-	r = slurp(path.buf, FILE_TEXT_MAX, &ini, &err);
-	if (r < 0) {
-		cli_error("%s", err.buf);
-		sb_release(&path);
-		sb_release(&ini);
-		sb_release(&err);
-		return -1;
-	}
-	ini_value(ini.buf, "program", program, sizeof(program));
-	ini_value(ini.buf, "clock_mono_ns", mono, sizeof(mono));
-	ini_value(ini.buf, "duration_recorded_s", dur, sizeof(dur));
-
-	/* program-log patterns: actions a scripted demo never makes */
-	if (o->rules && program[0]) {
-		char *base = strrchr(program, '/');
-
-		sb_init(&rc.err);
-		rc.program = base ? base + 1 : program;
-		r = file_read_text(o->rules, "the rules file", FILE_TEXT_MAX, &rules, &err);
-		if (r < 0) {
-			cli_error("%s", err.buf);
-			found = -1;
-			goto out;
-		}
-		r = ini_parse_string(rules.buf, rule_handler, &rc);
-		if (r != 0) {
-			if (r > 0)
-				cli_error("'%s' line %d: %s", o->rules, r,
-					  rc.err.len ? rc.err.buf : "expected 'key = value' or '[section]'");
-			else
-				cli_error_errno(-ENOMEM, "'%s'", o->rules);
-			found = -1;
-			goto out;
-		}
-		sb_reset(&path);
-		sb_addf(&path, "%s/program.log", run);
-		if (rc.n && slurp(path.buf, FILE_LOG_MAX, &plog, NULL) == 0) {
-			const char *p = plog.buf;
-			char line[1024];
-			int lineno = 0;
-
-			while (*p) {
-				size_t l = strcspn(p, "\n");
-
-				lineno++;
-				snprintf(line, sizeof(line), "%.*s",
-					 (int)(l < sizeof(line) - 1 ? l : sizeof(line) - 1), p);
-				for (int i = 0; i < rc.n; i++) {
-					if (regexec(&rc.re[i], unstamped(line), 0, NULL, 0) == 0) {
-						printf("! %s: program.log line %d matches an interfere_re of [%s]\n",
-						       cli_shown(run), lineno,
-						       cli_shown(rc.program));
-						found++;
-						break;
-					}
-				}
-				p += l + (p[l] == '\n');
-			}
-		}
-	}
-	if (mono[0] && dur[0]) {
-		double t0 = strtod(mono, NULL) / 1e9, t1 = t0 + strtod(dur, NULL);
-
-		if (klog->len)
-			found += scan_log(klog->buf, watch_scan_kernel_line, t0, t1, run, stdout);
-		if (xlog->len)
-			found += scan_log(xlog->buf, watch_scan_xorg_line, t0, t1, run, stdout);
-	} else {
-		printf("# %s: no clock_mono_ns/duration_recorded_s in run.ini: kernel and Xorg logs not checked\n",
-		       cli_shown(run));
-	}
-	if (found > 0 && list)
+	if (!s->times_known)
+		printf("# %s: no clock_mono_ns/duration_recorded_s in %s: kernel and Xorg logs not "
+		       "checked\n", cli_shown(run), rundir_file_name(RUNDIR_INI));
+	if (s->n && list)
 		fprintf(list, "%s\n", run);
-	printf("%s %s: %d finding%s\n", found > 0 ? "!" : "#", cli_shown(run), found,
-	       found == 1 ? "" : "s");
-out:
-	for (int i = 0; i < rc.n; i++)
-		regfree(&rc.re[i]);
-	sb_release(&rc.err);
-	sb_release(&ini);
-	sb_release(&plog);
-	sb_release(&path);
-	sb_release(&rules);
-	sb_release(&err);
-	return found;
+	printf("%s %s: %zu finding%s\n", s->n ? "!" : "#", cli_shown(run), s->n,
+	       s->n == 1 ? "" : "s");
+	return (int)s->n;
 }
 
-/* The rules file report reads by default (src/cmd/analyse.c), or NULL. */
-static const char *default_rules(void)
-{
-	static const char *const paths[] = {
-		SS_DATADIR "/reload-rules.ini",
-#ifdef SS_SRCDIR
-		SS_SRCDIR "/share/reload-rules.ini",
-#endif
-	};
-
-	for (size_t i = 0; i < sizeof(paths) / sizeof(paths[0]); i++)
-		if (access(paths[i], R_OK) == 0)
-			return paths[i];
-	return NULL;
-}
-
+/* watch --scan RUN...: the engine is run/watchscan.h; here the rules file
+ * (report's, parsed once), the list --write appends to, and the lines. */
 static int watch_scan(struct watch_cmd_opts *o, int n, char **runs)
 {
-	struct strbuf klog = STRBUF_INIT, xlog = STRBUF_INIT, kerr = STRBUF_INIT;
-	const char *list_path = o->list ? o->list : "interfered.list";
+	struct strbuf err = STRBUF_INIT;
+	struct watchscan_logs logs;
+	struct reload_rules *rules = NULL;
+	const char *list_path = o->list ? o->list : "interfered.list", *rules_name;
 	FILE *list = NULL;
 	int any = 0, failed = 0, r;
 
-	r = kernel_log(o->dmesg, &klog, &kerr);
-	if (r < 0)
-		printf("# kernel log not checked: %s\n", cli_shown(kerr.buf));
-	sb_release(&kerr);
-	if (o->xorg_log) {
-		struct strbuf err = STRBUF_INIT;
-
-		r = slurp(o->xorg_log, FILE_LOG_MAX, &xlog, &err);
-		if (r < 0) {
-			cli_error("%s", err.buf);
-			sb_release(&err);
-			sb_release(&klog);
-			sb_release(&xlog);
-			return 1;
-		}
-	} else {
-		const char *home = getenv("HOME");
-		char p[512];
-
-		snprintf(p, sizeof(p), "%s/.local/share/xorg/Xorg.0.log", home ? home : "");
-		if (slurp(p, FILE_LOG_MAX, &xlog, NULL) < 0 &&
-		    slurp("/var/log/Xorg.0.log", FILE_LOG_MAX, &xlog, NULL) < 0)
-			printf("# no Xorg log found: VT switches and input devices not checked there\n");
+	r = analyse_load_rules(o->rules, &rules, &rules_name, &err);
+	if (r < 0) {
+		cli_error("%s", err.buf);
+		sb_release(&err);
+		return 1;
 	}
+	r = watchscan_logs_load(o->dmesg, o->xorg_log, &logs, &err);
+	if (r < 0) {
+		cli_error("%s", err.buf);
+		reload_rules_free(rules);
+		sb_release(&err);
+		return 1;
+	}
+	if (logs.kernel_why.len)
+		printf("# kernel log not checked: %s\n", cli_shown(logs.kernel_why.buf));
+	if (!logs.xorg_found)
+		printf("# no Xorg log found: VT switches and input devices not checked there\n");
 	if (o->write) {
 		/* appended to, never through a link, as the user who ran sudo */
 		int fd = sf_open_append(list_path, 0644, sf_invoking_user());
@@ -503,22 +297,31 @@ static int watch_scan(struct watch_cmd_opts *o, int n, char **runs)
 				  e == -ELOOP	 ? "a symbolic link; give the file itself"
 				  : e == -EEXIST ? "not a regular file"
 						 : strerror(-e));
-			return 1;
+			failed = 1;
+			goto out;
 		}
 	}
 	for (int i = 0; i < n; i++) {
-		r = scan_run(o, runs[i], &klog, &xlog, list);
-		if (r < 0)
+		struct watchscan_run s;
+
+		r = watchscan_run(runs[i], rules, &logs, &s, &err);
+		if (r < 0) {
+			cli_error("%s", err.buf);
 			failed = 1;
-		else if (r > 0)
+			continue;
+		}
+		if (print_run(runs[i], &s, list) > 0)
 			any = 1;
+		watchscan_run_release(&s);
 	}
 	if (list && fclose(list) != 0) {
 		cli_error("unable to write '%s': %s", list_path, strerror(errno));
 		failed = 1;
 	}
-	sb_release(&klog);
-	sb_release(&xlog);
+out:
+	watchscan_logs_release(&logs);
+	reload_rules_free(rules);
+	sb_release(&err);
 	return failed ? 1 : any ? EXIT_INTERFERED : 0;
 }
 
@@ -575,8 +378,6 @@ int cmd_watch(int argc, char **argv)
 		}
 	}
 	if (o.scan) {
-		if (!o.rules)
-			o.rules = default_rules();
 		if (optind == argc)
 			return cli_usage_error("--scan needs at least one run directory");
 		return watch_scan(&o, argc - optind, argv + optind);

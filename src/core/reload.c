@@ -148,9 +148,31 @@ static int on_entry(void *user, const char *section, const char *key, const char
 		sb_addf(&c->msg, "expected a [program] section before '%s'", key);
 		return 0;
 	}
-	/* watch --scan's key (src/cmd/watch.c): the same file holds both */
-	if (!strcmp(key, "interfere_re"))
+	/* watch --scan's key (run/watchscan.h): the same file holds both */
+	if (!strcmp(key, "interfere_re")) {
+		struct reload_interfere *in;
+		struct strbuf why = STRBUF_INIT;
+
+		if (check_re(value, &why) < 0) {
+			sb_addf(&c->msg, "[%s] interfere_re: not a valid regular expression: %s",
+				section, why.buf);
+			sb_release(&why);
+			return 0;
+		}
+		if (ARRAY_GROW(rs->interfere, rs->interfere_alloc, rs->ninterfere + 1) < 0) {
+			c->oom = 1;
+			return 0;
+		}
+		in = &rs->interfere[rs->ninterfere];
+		memset(in, 0, sizeof(*in));
+		if (set_str(&in->program, section) < 0 || set_str(&in->re, value) < 0) {
+			free(in->program);
+			c->oom = 1;
+			return 0;
+		}
+		rs->ninterfere++;
 		return 1;
+	}
 	if (!rs->n || strcmp(rs->r[rs->n - 1].program, section)) {
 		size_t i;
 
@@ -246,6 +268,11 @@ void reload_rules_free(struct reload_rules *rs)
 	for (i = 0; i < rs->n; i++)
 		reload_rule_release(&rs->r[i]);
 	free(rs->r);
+	for (i = 0; i < rs->ninterfere; i++) {
+		free(rs->interfere[i].program);
+		free(rs->interfere[i].re);
+	}
+	free(rs->interfere);
 	free(rs);
 }
 

@@ -56,9 +56,19 @@ struct reload_rule {
 	char *why;		/* the reason the rule is what it is */
 };
 
+/* watch --scan's interfere_re = RE of section PROGRAM: a program-log line a
+ * scripted run never prints (a player's action). Kept by the one parse of
+ * the file, beside the reload rules; a section may hold only these. */
+struct reload_interfere {
+	char *program;		/* section name */
+	char *re;		/* POSIX extended regex, checked as a rule's line = is */
+};
+
 struct reload_rules {
 	size_t n, alloc;	/* alloc: r's room */
 	struct reload_rule *r;
+	size_t ninterfere, interfere_alloc;	/* in the file's order */
+	struct reload_interfere *interfere;
 };
 
 /*

@@ -75,4 +75,13 @@ void watch_set_program(struct watch *w, pid_t pid);
  * caller) and frees W. Returns 0 or a negative errno. */
 int watch_stop(struct watch *w, struct watch_result *ret);
 
+/*
+ * The kernel's log from its start, for watch --scan: PATH (NULL:
+ * WATCH_DEFAULT_KMSG) read to its end without blocking, one record a line
+ * ("prio,seq,usec,flags;text"), appended to RET, FILE_LOG_MAX bytes at most
+ * (core/file.h). 0, or a negative errno with the message in ERR (not root:
+ * -EPERM where the kernel restricts it).
+ */
+int watch_kmsg_dump(const char *path, struct strbuf *ret, struct strbuf *err);
+
 #endif

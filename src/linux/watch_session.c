@@ -14,6 +14,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "core/file.h"
 #include "core/grow.h"
 #include "linux/watch_int.h"
 
@@ -199,4 +200,26 @@ void w_kmsg_read(struct watch *w)
 		if (w->kmsg_len == sizeof(w->kmsg_buf) - 1)
 			w->kmsg_len = 0;	/* a line longer than the buffer: drop it */
 	}
+}
+
+int watch_kmsg_dump(const char *path, struct strbuf *ret, struct strbuf *err)
+{
+	char rec[8192];
+	ssize_t n;
+	int fd;
+
+	if (!path)
+		path = WATCH_DEFAULT_KMSG;
+	fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	if (fd < 0)
+		return sb_error(err, -errno, "%s", path);
+	/* a record a read; EPIPE: records overwritten before we read them */
+	while (ret->len < FILE_LOG_MAX &&
+	       ((n = read(fd, rec, sizeof(rec))) > 0 || (n < 0 && (errno == EPIPE || errno == EINTR))))
+		if (n > 0 && sb_add(ret, rec, (size_t)n) < 0) {
+			close(fd);
+			return sb_error(err, -ENOMEM, "%s", path);
+		}
+	close(fd);
+	return 0;
 }

@@ -103,45 +103,6 @@ int rec_read_file_stream(const char *path, const struct rec_stream *s, struct re
 int rec_read_fd_stream(int fd, const char *path, const struct rec_stream *s, struct rec **ret,
 		       struct strbuf *err);
 
-/*
- * A run directory's files where the recorder left them (rundir.c). run.ini
- * is written by whoever owns the run directory, so the tmpfs files it names
- * (record_tmp, and the final run.ini beside it) are taken only when they
- * are what the recorder makes: /dev/shm/stallscope-*.ssr (or .ini), a base
- * name with no '/', a regular file and not a link (opened O_NOFOLLOW, then
- * checked with fstat), owned by the owner of the run directory. One that
- * is not is refused, and NOTE says which and why; one that is missing is
- * no news (the reading of DIR/record.ssr then gives the error).
- */
-
-/*
- * Where the record of run directory DIR is: DIR/record.ssr, or, when that is
- * missing and DIR/run.ini names a record_tmp that is taken (the recorder was
- * killed with the record still in /dev/shm, or its move failed), that file.
- * Appends the path to RET and, when it is the temporary one or a record_tmp
- * was refused, a line saying so to NOTE (NULL: none). Returns 0 (RET is
- * DIR/record.ssr when neither is there, and reading it gives the error) or
- * -ENOMEM. Between this and the reader's open the file could be swapped:
- * where that matters, rec_rundir_open_record.
- */
-int rec_rundir_record(const char *dir, struct strbuf *ret, struct strbuf *note);
-/* As rec_rundir_record, and opens what it found: returns the open fd (the
- * caller closes it; for rec_read_fd_stream), or a negative errno with the
- * message in ERR. The checks above are made on this very fd. */
-int rec_rundir_open_record(const char *dir, struct strbuf *ret, struct strbuf *note,
-			   struct strbuf *err);
-/*
- * The final run.ini of run directory DIR: DIR/run.ini, or, when that is the
- * recorder's first (state=recording) and the recorder kept its final one
- * beside the record in tmpfs (record_tmp with .ini for .ssr: the run
- * directory could not take it), that file, with a line saying so in NOTE.
- * Appends its path to RET_PATH and its text (core/file.h's FILE_TEXT_MAX at
- * most) to RET_TEXT; 0, or a negative errno with the message in ERR
- * (-ENOENT: DIR/run.ini is not there).
- */
-int rec_rundir_ini(const char *dir, struct strbuf *ret_path, struct strbuf *ret_text,
-		   struct strbuf *note, struct strbuf *err);
-
 /* ---------------------------------------------------------------- writer */
 
 struct rec_writer;

@@ -7,8 +7,9 @@
  *
  * Reads whole files into memory through core/file.h, regular files only and
  * capped (a run.ini, a rules file and a list at FILE_TEXT_MAX, a program log
- * at FILE_LOG_MAX); a frame log goes through framelog.h, a record through
- * rec.h, from the file rec_rundir_open_record opened and checked. Times: a run
+ * at FILE_LOG_MAX), a run directory's through its owner, run/rundir.h; a
+ * frame log goes through framelog.h, a record through rec.h, from the file
+ * rundir_open_record opened and checked. Times: a run
  * directory's frames are put on t0's clock (t_s = present - t0) so that pass
  * stamps and program-log stamps, both seconds since t0, line up with them.
  */
@@ -28,24 +29,25 @@
 #include "core/wrapper.h"
 #include "rec/rec.h"
 #include "run/analyse.h"
+#include "run/rundir.h"
 #include "run/symbols.h"
 
 #ifndef SS_DATADIR
 #define SS_DATADIR "/usr/local/share/stallscope"
 #endif
 
-/* The program's log at PATH whole (FILE_LOG_MAX at most) into *RET (owned,
+/* The program's log of RD whole (FILE_LOG_MAX at most) into *RET (owned,
  * NUL-terminated) and *RET_LEN: 0, or a negative errno with ERR. */
-static int read_log(const char *path, char **ret, size_t *ret_len, struct strbuf *err)
+static int read_log(const struct rundir *rd, char **ret, size_t *ret_len, struct strbuf *err)
 {
 	struct strbuf text = STRBUF_INIT;
-	int r = file_read_text(path, NULL, FILE_LOG_MAX, &text, err);
+	int r = rundir_read(rd, RUNDIR_LOG, FILE_LOG_MAX, &text, err);
 
 	if (r < 0)
 		return r;
 	*ret_len = text.len;
 	*ret = sb_detach(&text);
-	return *ret ? 0 : sb_error(err, -ENOMEM, "'%s'", path);
+	return *ret ? 0 : sb_error(err, -ENOMEM, "'%s'", rd->path);
 }
 
 int analyse_load_rules(const char *path, struct reload_rules **ret, const char **ret_name,
@@ -321,9 +323,13 @@ int analyse_rec_windows(const struct analysis *a, const struct rec_stream *st, s
 			struct strbuf *emsg)
 {
 	struct strbuf err = STRBUF_INIT, path = STRBUF_INIT;
+	struct rundir *rd = NULL;
 	int fd, r;
 
-	fd = rec_rundir_open_record(a->source, &path, NULL, &err);
+	fd = rundir_open(a->source, &rd, &err);
+	if (fd == 0)
+		fd = rundir_open_record(rd, &path, NULL, &err);
+	rundir_close(rd);
 	if (fd < 0) {
 		sb_error(emsg, 0, "%s", err.buf);
 		r = fd;
@@ -353,6 +359,7 @@ struct work {
 	struct runini *ini;
 	double t0;			/* the frames' origin on the record's clock, s */
 	bool is_dir;
+	struct rundir *rd;		/* the run directory, when is_dir */
 	struct causes *streamed;	/* the record's causes, when streamed */
 	struct reload_rule override;
 	const struct reload_rule *rule;
@@ -374,29 +381,24 @@ struct work {
  * W->streamed. 0, or a negative errno with EMSG. */
 static int load_run_dir(struct work *w, struct strbuf *emsg)
 {
-	const char *dir = w->input;
+	const struct rundir *rd = w->rd;
+	const char *dir = rd->path;
 	const struct analyse_opts *o = w->o;
 	struct analysis *a = &w->a;
 	struct causes **ret_causes = o->keep ? NULL : &w->streamed;
 	struct strbuf *notes = &w->notes;
-	struct strbuf err = STRBUF_INIT, path = STRBUF_INIT, text = STRBUF_INIT;
+	struct strbuf err = STRBUF_INIT, path = STRBUF_INIT;
 	struct runini *ini = NULL;
 	struct rec *rec = NULL;
 	double t0 = NAN;
 	const char *v;
 	int r, fd, tail;
 
-	r = rec_rundir_ini(dir, &path, &text, notes, &err);
+	r = rundir_ini(rd, &ini, &path, notes, &err);
 	if (r == -ENOENT) {
 		sb_error(emsg, 0, "'%s' is not a run directory: %s", dir, err.buf);
 		goto fail;
 	}
-	if (r < 0) {
-		sb_error(emsg, 0, "%s", err.buf);
-		goto fail;
-	}
-	r = runini_parse(text.buf, text.len, path.buf, &ini, &err);
-	sb_release(&text);
 	if (r < 0) {
 		r = sb_error(emsg, 0, "%s", err.buf);
 		goto fail;
@@ -417,7 +419,7 @@ static int load_run_dir(struct work *w, struct strbuf *emsg)
 	sb_reset(&err);
 	/* the record as opened and checked (a record_tmp in run.ini is
 	 * someone's word: rec.h), read from that same open file */
-	fd = rec_rundir_open_record(dir, &path, notes, &err);
+	fd = rundir_open_record(rd, &path, notes, &err);
 	if (fd < 0) {
 		sb_error(emsg, 0, "%s", err.buf);
 		r = fd;
@@ -518,7 +520,6 @@ fail:
 	runini_free(ini);
 	sb_release(&err);
 	sb_release(&path);
-	sb_release(&text);
 	return r < 0 ? r : -EINVAL;
 }
 
@@ -531,7 +532,9 @@ static int load(struct work *w, struct strbuf *emsg)
 
 	w->is_dir = stat(w->input, &st) == 0 && S_ISDIR(st.st_mode);
 	if (w->is_dir) {
-		r = load_run_dir(w, emsg);
+		r = rundir_open(w->input, &w->rd, emsg);
+		if (r == 0)
+			r = load_run_dir(w, emsg);
 	} else {
 		r = framelog_read(w->input, w->o->fmt, &w->f, &msg);
 		if (r < 0 && msg.len)
@@ -564,7 +567,7 @@ static int read_ini(struct work *w, struct strbuf *emsg)
 		struct strbuf path = STRBUF_INIT;
 		double x;
 
-		sb_add_path(&path, w->input, "run.ini");
+		rundir_path(w->rd, RUNDIR_INI, &path);
 		r = runini_get_double(w->ini, path.buf, keys[k], &x, &w->err);
 		sb_release(&path);
 		if (r == -EINVAL)
@@ -633,13 +636,13 @@ static int read_rule(struct work *w, struct strbuf *emsg)
 	}
 	if (w->rule && w->rule->kind != RELOAD_NONE && w->npass == 0)
 		sb_addf(&w->notes, "the reload rule of '%s' needs pass stamps and there are none: "
-			"play is the whole window\n", w->program ? w->program : "run.ini");
+			"play is the whole window\n", w->program ? w->program : rundir_file_name(RUNDIR_INI));
 	if (w->rule && w->rule->kind == RELOAD_LINE && w->is_dir && w->npass && !isnan(w->t0)) {
 		struct strbuf path = STRBUF_INIT;
 		size_t len, unstamped = 0;
 
-		sb_add_path(&path, w->input, "program.log");
-		r = read_log(path.buf, &w->log, &len, &w->err);
+		rundir_path(w->rd, RUNDIR_LOG, &path);
+		r = read_log(w->rd, &w->log, &len, &w->err);
 		if (r == 0 && reload_log_parse(w->log, len, &w->lines, &w->nlines, &unstamped) < 0)
 			r = -ENOMEM;
 		if (r == 0 && unstamped)
@@ -694,10 +697,8 @@ static int measure(struct work *w, struct strbuf *emsg)
 	if (a->failure) {
 		/* where a failed run's reader looks next: the program's output */
 		struct strbuf path = STRBUF_INIT;
-		struct stat st;
 
-		if (sb_add_path(&path, w->input, "program.log") == 0 && stat(path.buf, &st) == 0 &&
-		    S_ISREG(st.st_mode))
+		if (w->rd && rundir_has(w->rd, RUNDIR_LOG) && rundir_path(w->rd, RUNDIR_LOG, &path) == 0)
 			a->log_path = sb_detach(&path);
 		sb_release(&path);
 	}
@@ -835,6 +836,7 @@ int analyse_input(const char *input, const struct analyse_opts *o, struct analys
 	analysis_release(&w.a);
 	reload_rule_release(&w.override);
 	runini_free(w.ini);
+	rundir_close(w.rd);
 	frames_free(w.f);
 	free(w.pass);
 	free(w.lines);

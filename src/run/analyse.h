@@ -94,7 +94,7 @@ void analysis_release(struct analysis *a);
 
 /*
  * The record of A (a run directory, analysed with o->windows) read again
- * with ST (rec/rec.h: its windows), into *RET (rec_free). The file is
+ * with ST (rec/rec.h: its windows; NULL: whole), into *RET (rec_free). The file is
  * opened as the analysis opened it. 0, or a negative errno with the
  * message in EMSG.
  */

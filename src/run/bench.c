@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "core/argsplit.h"
+#include "core/file.h"
 #include "core/inifmt.h"
 #include "core/logstamp.h"
 #include "linux/recsys.h"
@@ -284,21 +285,28 @@ char **bench_record_argv(const char *self, const struct bench_opts *o, const str
 	return a;
 }
 
-/* program.log's stamped lines "[S] text": the stamp S of the first line
+/* The program log's stamped lines "[S] text": the stamp S of the first line
  * matching RE into *ret_s. Returns 1 (found), 0 (no match), or -1 with WHY
- * set when the matching line carries no stamp. */
-static int log_find(const char *dir, const regex_t *re, double *ret_s, struct strbuf *why)
+ * set when the matching line carries no stamp or the log cannot be read. */
+static int log_find(const struct rundir *rd, const regex_t *re, double *ret_s,
+		    struct strbuf *why)
 {
-	struct strbuf path = STRBUF_INIT;
+	struct strbuf path = STRBUF_INIT, err = STRBUF_INIT;
 	char line[4096];
-	int lineno = 0, found = 0;
+	int lineno = 0, found = 0, fd;
 	FILE *f;
 
-	sb_addf(&path, "%s/program.log", dir);
-	f = fopen(path.buf, "re");
+	rundir_path(rd, RUNDIR_LOG, &path);
+	fd = rundir_open_file(rd, RUNDIR_LOG, NULL, &err);
+	f = fd >= 0 ? fdopen(fd, "r") : NULL;
 	if (!f) {
-		sb_addf(why, "cannot read '%s': %s", path.buf, strerror(errno));
+		if (fd >= 0) {
+			sb_error(&err, -errno, "cannot read '%s'", path.buf);
+			close(fd);
+		}
+		sb_add(why, err.buf, err.len);
 		sb_release(&path);
+		sb_release(&err);
 		return -1;
 	}
 	while (!found && fgets(line, sizeof(line), f)) {
@@ -324,47 +332,28 @@ static int log_find(const char *dir, const regex_t *re, double *ret_s, struct st
 	}
 	fclose(f);
 	sb_release(&path);
+	sb_release(&err);
 	return found;
 }
 
-/* Appends KEY=VALUE lines to DIR/run.ini (a later key wins over an earlier
+/* Appends KEY=VALUE lines to RD's run.ini (a later key wins over an earlier
  * one): rewritten whole (sf_write_atomic: a temporary made O_EXCL, fsync,
  * rename over a regular file only), as record writes it, as the run's user
  * (the sudo user's run). Read through the directory's fd, never through a
- * link. */
-static int ini_append(const char *dir, const struct strbuf *lines)
+ * link, FILE_TEXT_MAX at most. */
+static int ini_append(const struct rundir *rd, const struct strbuf *lines)
 {
-	struct strbuf buf = STRBUF_INIT;
-	char chunk[4096];
-	struct stat st;
-	int dfd, fd, r = 0;
-	ssize_t n;
+	struct strbuf buf = STRBUF_INIT, err = STRBUF_INIT;
+	int r;
 
-	dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (dfd < 0)
-		return -errno;
-	fd = openat(dfd, "run.ini", O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
-	if (fd < 0 || fstat(fd, &st) < 0) {
-		r = -errno;
-		goto out;
-	}
-	if (!S_ISREG(st.st_mode) || st.st_size > (1 << 22)) {
-		r = -EINVAL;
-		goto out;
-	}
-	while ((n = read(fd, chunk, sizeof(chunk))) > 0 && buf.len <= (1u << 22))
-		sb_add(&buf, chunk, (size_t)n);
-	if (n < 0) {
-		r = -errno;
-		goto out;
-	}
-	sb_add(&buf, lines->buf, lines->len);
-	r = sf_write_atomic(dfd, "run.ini", buf.buf, buf.len, 0644, rundir_user(), true);
-out:
-	if (fd >= 0)
-		close(fd);
-	close(dfd);
+	r = rundir_read(rd, RUNDIR_INI, FILE_TEXT_MAX, &buf, &err);
+	if (r == 0)
+		r = sb_add(&buf, lines->buf, lines->len);
+	if (r == 0)
+		r = sf_write_atomic(rd->fd, rundir_file_name(RUNDIR_INI), buf.buf, buf.len, 0644,
+				    rundir_user(), true);
 	sb_release(&buf);
+	sb_release(&err);
 	return r;
 }
 
@@ -374,8 +363,14 @@ int bench_window_from_log(const char *dir, const struct recipe *rc, const struct
 	struct strbuf lines = STRBUF_INIT, why = STRBUF_INIT;
 	const char *res[2] = { rc->start_re, rc->end_re };
 	const char *keys[2] = { "window_from_s", "window_to_s" };
+	struct rundir *rd = NULL;
 	int changed = 0;
 
+	if (rundir_open(dir, &rd, &why) < 0) {
+		sb_addf(warn, "%s; the window is not moved\n", why.buf);
+		sb_release(&why);
+		return 0;
+	}
 	for (int i = 0; i < 2; i++) {
 		regex_t re;
 		double s;
@@ -389,21 +384,26 @@ int bench_window_from_log(const char *dir, const struct recipe *rc, const struct
 			continue;
 		}
 		sb_reset(&why);
-		r = log_find(dir, &re, &s, &why);
+		r = log_find(rd, &re, &s, &why);
 		regfree(&re);
 		if (r == 1 && !isnan(a->m.origin_s)) {
 			inifmt_addf(&lines, keys[i], "%.3f", fmax(0, s - a->m.origin_s));
 			changed = 1;
 		} else {
+			if (r == 0)
+				sb_addf(&why, "no line of %s matches", rundir_file_name(RUNDIR_LOG));
 			sb_addf(warn, "%s: %s: %s; the window is not moved\n", dir,
-				i ? "window_end_re" : "window_start_re",
-				r == 0 ? "no line of program.log matches" : why.buf);
+				i ? "window_end_re" : "window_start_re", why.buf);
 		}
 	}
-	if (changed && ini_append(dir, &lines) < 0) {
-		sb_addf(warn, "cannot add the window to '%s/run.ini'\n", dir);
+	if (changed && ini_append(rd, &lines) < 0) {
+		sb_reset(&why);
+		sb_adds(&why, "cannot add the window to '");
+		rundir_path(rd, RUNDIR_INI, &why);
+		sb_addf(warn, "%s'\n", why.buf);
 		changed = 0;
 	}
+	rundir_close(rd);
 	sb_release(&lines);
 	sb_release(&why);
 	return changed;

@@ -139,10 +139,11 @@ static int start_watch(struct recorder *r)
 
 	if (!realpath(r->rundir, abs_run))
 		snprintf(abs_run, sizeof(abs_run), "%s", r->rundir);
-	fd = sf_create(r->dir_fd, "interference.log", O_WRONLY | O_APPEND, 0644, r->user);
+	fd = sf_create(r->dir_fd, rundir_file_name(RUNDIR_INTERFERENCE), O_WRONLY | O_APPEND, 0644,
+		       r->user);
 	if (fd < 0)
-		return sb_error(r->err, fd, "--watch: cannot create '%s/interference.log'",
-				r->rundir);
+		return sb_error(r->err, fd, "--watch: cannot create '%s/%s'", r->rundir,
+				rundir_file_name(RUNDIR_INTERFERENCE));
 	wo.log_path = NULL;
 	wo.log_fd = fd;
 	wo.rundir = abs_run;
@@ -150,7 +151,7 @@ static int start_watch(struct recorder *r)
 	close(fd);
 	if (e < 0) {
 		sb_error(r->err, 0, "--watch: %s", err.len ? err.buf : strerror(-e));
-		sf_unlink(r->dir_fd, "interference.log", r->user);
+		sf_unlink(r->dir_fd, rundir_file_name(RUNDIR_INTERFERENCE), r->user);
 		sb_release(&err);
 		return e;
 	}
@@ -168,7 +169,7 @@ static void drop_watch(struct recorder *r)
 	watch_stop(r->watch, &res);
 	r->watch = NULL;
 	free(res.summary);
-	sf_unlink(r->dir_fd, "interference.log", r->user);
+	sf_unlink(r->dir_fd, rundir_file_name(RUNDIR_INTERFERENCE), r->user);
 }
 
 /* ------------------------------------------------------------ helpers */
@@ -504,13 +505,16 @@ static int make_rundir(struct recorder *r)
 		return sb_error(r->err, err, "'%s'", r->rundir);
 	}
 	r->tmp_fd = t.dirfd;
-	rundir_tmp_name(&t, "ssr", r->rec_name, sizeof(r->rec_name));
-	rundir_tmp_name(&t, "log", r->log_name, sizeof(r->log_name));
-	rundir_tmp_name(&t, "out", r->out_name, sizeof(r->out_name));
-	rundir_tmp_name(&t, "ini", r->ini_name, sizeof(r->ini_name));
-	if (pathf(r->ini_path, sizeof(r->ini_path), "%s/run.ini", r->rundir) < 0 ||
-	    pathf(r->rec_final, sizeof(r->rec_final), "%s/record.ssr", r->rundir) < 0 ||
-	    pathf(r->log_final, sizeof(r->log_final), "%s/program.log", r->rundir) < 0 ||
+	rundir_tmp_name(&t, RUNDIR_RECORD, r->rec_name, sizeof(r->rec_name));
+	rundir_tmp_name(&t, RUNDIR_LOG, r->log_name, sizeof(r->log_name));
+	rundir_tmp_name(&t, RUNDIR_OUT, r->out_name, sizeof(r->out_name));
+	rundir_tmp_name(&t, RUNDIR_INI, r->ini_name, sizeof(r->ini_name));
+	if (pathf(r->ini_path, sizeof(r->ini_path), "%s/%s", r->rundir,
+		  rundir_file_name(RUNDIR_INI)) < 0 ||
+	    pathf(r->rec_final, sizeof(r->rec_final), "%s/%s", r->rundir,
+		  rundir_file_name(RUNDIR_RECORD)) < 0 ||
+	    pathf(r->log_final, sizeof(r->log_final), "%s/%s", r->rundir,
+		  rundir_file_name(RUNDIR_LOG)) < 0 ||
 	    pathf(r->rec_path, sizeof(r->rec_path), "%s/%s", t.dir, r->rec_name) < 0 ||
 	    pathf(r->log_path, sizeof(r->log_path), "%s/%s", t.dir, r->log_name) < 0 ||
 	    pathf(r->out_path, sizeof(r->out_path), "%s/%s", t.dir, r->out_name) < 0 ||
@@ -548,7 +552,7 @@ static void abandon_start(struct recorder *r)
 		remove_tmp(r, r->log_name, r->log_fd);
 		remove_tmp(r, r->out_name, r->log_rd);
 	}
-	sf_unlink(r->dir_fd, "run.ini", r->user);
+	sf_unlink(r->dir_fd, rundir_file_name(RUNDIR_INI), r->user);
 	drop_watch(r);
 	remove_rundir(r);
 }
@@ -740,10 +744,10 @@ static void keep_record(struct recorder *r)
 	r->w = NULL;
 	if (e < 0)
 		end_error(r, e, "cannot write the record '%s'", r->rec_path);
-	keep_file(r, r->rec_fd, r->rec_name, r->rec_path, sizeof(r->rec_path), "record.ssr",
-		  r->rec_final, "the record");
-	keep_file(r, r->log_fd, r->log_name, r->log_path, sizeof(r->log_path), "program.log",
-		  r->log_final, "the program's log");
+	keep_file(r, r->rec_fd, r->rec_name, r->rec_path, sizeof(r->rec_path),
+		  rundir_file_name(RUNDIR_RECORD), r->rec_final, "the record");
+	keep_file(r, r->log_fd, r->log_name, r->log_path, sizeof(r->log_path),
+		  rundir_file_name(RUNDIR_LOG), r->log_final, "the program's log");
 	if (r->log_fd >= 0) {
 		close(r->log_fd);
 		r->log_fd = -1;

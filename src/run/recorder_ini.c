@@ -482,7 +482,8 @@ int recorder_write_ini(struct recorder *r, bool final)
 		recorder_stacks_ini(r, &sb, true);
 		ini_unreadable(r, &sb);
 	}
-	err = sf_write_atomic(r->dir_fd, "run.ini", sb.buf, sb.len, 0644, r->user, final);
+	err = sf_write_atomic(r->dir_fd, rundir_file_name(RUNDIR_INI), sb.buf, sb.len, 0644, r->user,
+			      final);
 	if (err < 0 && final && r->ini_name[0]) {
 		/* the run directory cannot take it (full?): keep it beside the
 		 * record in tmpfs, where report and dump find it (record_tmp with

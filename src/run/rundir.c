@@ -1,365 +1,457 @@
 // SPDX-License-Identifier: MIT
 /*
- * rundir.c: rundir.h. The directories are made through src/linux's recsys
- * and safefile (made under their parent's fd, as the invoking user); this
- * file holds the policy: the names, the owner, which existing directory is
- * taken, the refusal to record over a run, where the files grow.
+ * rundir.c: reading a run directory (rundir.h): its file names, the
+ * directory opened once and its files opened under that fd, run.ini parsed
+ * and typed, and the tmpfs fallbacks: where the record is when the recorder
+ * was killed before moving it out of /dev/shm, or the move failed
+ * (rundir_open_record), and where the final run.ini is when the run
+ * directory could not take it (rundir_ini).
+ *
+ * A run directory comes from anywhere (docs/SECURITY.md): its files are
+ * opened O_NOFOLLOW under the directory's fd, and only regular files are
+ * read, whole up to core/file.h's caps. run.ini is text its owner can
+ * write, and the readers may be root: a path in it is a path someone else
+ * chose. So the tmpfs files it names are taken only when they are what the
+ * recorder makes (TMP_DIR, TMP_PREFIX, the extension, a regular file owned
+ * by the run directory's owner), checked on the file opened with
+ * O_NOFOLLOW, and a refusal is said in the note.
  */
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <signal.h>
+#include <math.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <time.h>
 #include <unistd.h>
 
-#include "linux/recsys.h"
+#include "core/file.h"
+#include "core/runini.h"
 #include "run/rundir.h"
+#include "run/rundir_int.h"
 
-#define NSEC 1000000000ull
+/* ---------------------------------------------------------------- names */
 
-struct sf_user rundir_user(void)
+/* The one place a run directory's file names are spelled. */
+static const struct {
+	const char *name;
+	const char *tmp_ext;	/* its name in tmpfs while it grows, or NULL */
+} files[RUNDIR_NFILES] = {
+	[RUNDIR_INI] = { "run.ini", "ini" },
+	[RUNDIR_RECORD] = { "record.ssr", "ssr" },
+	[RUNDIR_LOG] = { "program.log", "log" },
+	[RUNDIR_OUT] = { "program.out", "out" },
+	[RUNDIR_INTERFERENCE] = { "interference.log", NULL },
+};
+
+const char *rundir_file_name(enum rundir_file f)
 {
-	return sf_invoking_user();
+	return (unsigned)f < RUNDIR_NFILES ? files[f].name : NULL;
 }
 
-void rundir_stamp(char *buf, size_t size, uint64_t real_ns, bool usec)
+const char *rundir_tmp_ext(int f)
 {
-	time_t t = (time_t)(real_ns / NSEC);
-	struct tm tm;
+	return (unsigned)f < RUNDIR_NFILES ? files[f].tmp_ext : NULL;
+}
 
-	gmtime_r(&t, &tm);
-	if (usec) {
-		char s[32];
+/* --------------------------------------------------------- the directory */
 
-		strftime(s, sizeof(s), "%Y-%m-%dT%H:%M:%S", &tm);
-		snprintf(buf, size, "%s.%06uZ", s, (unsigned)(real_ns % NSEC / 1000));
-	} else {
-		strftime(buf, size, "%Y%m%dT%H%M%SZ", &tm);
+int rundir_open(const char *path, struct rundir **ret, struct strbuf *err)
+{
+	struct rundir *rd;
+	struct stat st;
+	int fd, r;
+
+	fd = open(path, O_RDONLY | O_DIRECTORY | O_NONBLOCK | O_CLOEXEC);
+	if (fd < 0) {
+		r = -errno;
+		return sb_error(err, r, "cannot open the run directory '%s'", path);
 	}
+	rd = calloc(1, sizeof(*rd));
+	if (!rd || fstat(fd, &st) < 0 || !(rd->path = strdup(path))) {
+		r = rd && !rd->path && errno != ENOMEM ? -errno : -ENOMEM;
+		free(rd);
+		close(fd);
+		return sb_error(err, r, "'%s'", path);
+	}
+	rd->fd = fd;
+	rd->owner = st.st_uid;
+	*ret = rd;
+	return 0;
 }
 
-bool rundir_holds_run(const char *dir)
+void rundir_close(struct rundir *rd)
+{
+	if (!rd)
+		return;
+	close(rd->fd);
+	free(rd->path);
+	free(rd);
+}
+
+int rundir_path(const struct rundir *rd, enum rundir_file f, struct strbuf *ret)
+{
+	return sb_add_path(ret, rd->path, rundir_file_name(f));
+}
+
+/* What kind of file mode M is, for "is not a regular file (a FIFO)". */
+static const char *kind(mode_t m)
+{
+	return S_ISFIFO(m)  ? "a FIFO"
+	       : S_ISCHR(m) ? "a character device"
+	       : S_ISBLK(m) ? "a block device"
+	       : S_ISSOCK(m) ? "a socket"
+			     : "not a file";
+}
+
+int rundir_open_file(const struct rundir *rd, enum rundir_file f, uint64_t *ret_size,
+		     struct strbuf *err)
 {
 	struct strbuf p = STRBUF_INIT;
-	bool yes;
+	struct stat st;
+	int fd, r = 0;
 
-	sb_add_path(&p, dir, "record.ssr");
-	yes = access(p.buf, F_OK) == 0;
-	sb_reset(&p);
-	sb_add_path(&p, dir, "run.ini");
-	yes = yes || access(p.buf, F_OK) == 0;
-	sb_release(&p);
-	return yes;
-}
-
-/* Splits PATH (trailing slashes dropped) into its directory and its last
- * component: "a/b/" into "a" and "b", "b" into "." and "b". */
-static int split_path(const char *path, struct strbuf *dir, struct strbuf *base)
-{
-	size_t n = strlen(path);
-	const char *slash;
-
-	while (n > 1 && path[n - 1] == '/')
-		n--;
-	slash = memrchr(path, '/', n);
-	if (!slash)
-		return sb_adds(dir, ".") < 0 || sb_add(base, path, n) < 0 ? -ENOMEM : 0;
-	if (sb_add(dir, path, slash == path ? 1 : (size_t)(slash - path)) < 0 ||
-	    sb_add(base, slash + 1, n - (size_t)(slash + 1 - path)) < 0)
-		return -ENOMEM;
-	return 0;
-}
-
-/* OUTDIR, which exists: taken when sf_dir_adopt says so and it holds no run. */
-static int adopt(const char *outdir, struct sf_user u, int *ret_fd, struct strbuf *err)
-{
-	int r = sf_dir_adopt(outdir, u, ret_fd);
-
+	if (!rundir_file_name(f))
+		return -EINVAL;
+	fd = openat(rd->fd, files[f].name,
+		    O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+	if (fd < 0 || fstat(fd, &st) < 0)
+		r = -errno;
+	else if (S_ISREG(st.st_mode)) {
+		if (ret_size)
+			*ret_size = (uint64_t)st.st_size;
+		return fd;
+	}
+	if (fd >= 0)
+		close(fd);
+	if (rundir_path(rd, f, &p) < 0)
+		return sb_error(err, -ENOMEM, "'%s'", rd->path);
 	if (r == -ELOOP)
-		return sb_error(err, r, "'%s' is a symbolic link; as root, record writes only into "
-				"the directory itself (give its real path)", outdir);
-	if (r == -EPERM)
-		return sb_error(err, r, "'%s' belongs to another user; as root, record writes only "
-				"into a directory of root's or of the user who ran sudo", outdir);
-	if (r == -ENOTEMPTY && !rundir_holds_run(outdir))
-		return sb_error(err, r, "'%s' is not empty; as root, record writes only into a "
-				"new or empty directory", outdir);
-	if (r < 0 && r != -ENOTEMPTY)
-		return r;	/* the caller says it */
-	if (r == -ENOTEMPTY || rundir_holds_run(outdir)) {
-		if (r == 0)
-			close(*ret_fd);
-		sb_error(err, 0, "'%s' already holds a run; choose another directory with -o",
-			 outdir);
-		return -EEXIST;
-	}
-	return 0;
-}
-
-int rundir_create(const char *outdir, const char *program, uint64_t real_ns, struct sf_user u,
-		  struct strbuf *path, struct strbuf *made, int *ret_fd, struct strbuf *err)
-{
-	struct strbuf top = STRBUF_INIT, dir = STRBUF_INIT, base = STRBUF_INIT;
-	char stamp[32];
-	int r, pfd = -1;
-
-	sb_reset(path);
-	if (!outdir) {
-		rundir_stamp(stamp, sizeof(stamp), real_ns, false);
-		r = recsys_new_rundir("runs", stamp, program, NULL, u, path, ret_fd);
-		if (r < 0)
-			return sb_error(err, r, "cannot create a run directory under 'runs'");
-		return 0;
-	}
-	r = adopt(outdir, u, ret_fd, err);
-	if (r != -ENOENT)
-		goto out;
-	/* a new one: its parents (as the user), then it, made by us under
-	 * the parent's fd; one that appeared meanwhile is adopted or refused */
-	r = split_path(outdir, &dir, &base);
-	if (r == 0)
-		r = sf_mkdirs(dir.buf, u, &top, &pfd);
-	if (r == 0) {
-		r = sf_mkdir(pfd, base.buf, u, ret_fd);
-		if (r == -EEXIST)
-			r = adopt(outdir, u, ret_fd, err);
-		close(pfd);
-	}
-	/* never a tree of new directories in silence (a typo in -o) */
-	if (r == 0 && made && top.len)
-		sb_adds(made, top.buf);
-out:
-	if (r < 0 && !err->len)
-		sb_error(err, r, "cannot create run directory '%s'", outdir);
-	if (r == 0 && sb_adds(path, outdir) < 0) {
-		close(*ret_fd);
-		r = sb_error(err, -ENOMEM, "'%s'", outdir);
-	}
-	sb_release(&top);
-	sb_release(&dir);
-	sb_release(&base);
+		sb_error(err, 0, "'%s' is a symbolic link; a run directory's files are read "
+			 "only as themselves", p.buf);
+	else if (r < 0)
+		sb_error(err, r, "cannot open '%s'", p.buf);
+	else if (S_ISDIR(st.st_mode))
+		sb_error(err, 0, "'%s' is a directory", p.buf), r = -EISDIR;
+	else
+		sb_error(err, 0, "'%s' is not a regular file (%s)", p.buf, kind(st.st_mode)),
+			r = -EINVAL;
+	sb_release(&p);
 	return r;
 }
 
-int rundir_tmp_open(int run_fd, const char *dir, const char *stamp, struct rundir_tmp *t)
+bool rundir_has(const struct rundir *rd, enum rundir_file f)
 {
 	struct stat st;
-	char rnd[9];
 
-	memset(t, 0, sizeof(*t));
-	t->dirfd = -1;
-	if (stat("/dev/shm", &st) == 0 && S_ISDIR(st.st_mode) && access("/dev/shm", W_OK) == 0)
-		t->dirfd = open("/dev/shm", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (t->dirfd >= 0) {
-		sf_random(rnd);
-		snprintf(t->dir, sizeof(t->dir), "/dev/shm");
-		snprintf(t->base, sizeof(t->base), "stallscope-%d-%s-%s", (int)getpid(), stamp, rnd);
-		return 0;
-	}
-	t->in_place = true;
-	t->dirfd = dup(run_fd);
-	if (t->dirfd < 0)
-		return -errno;
-	if (snprintf(t->dir, sizeof(t->dir), "%s", dir) >= (int)sizeof(t->dir)) {
-		rundir_tmp_close(t);
-		return -ENAMETOOLONG;
-	}
-	return 0;
+	return rundir_file_name(f) &&
+	       fstatat(rd->fd, files[f].name, &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISREG(st.st_mode);
 }
 
-void rundir_tmp_close(struct rundir_tmp *t)
+int rundir_read(const struct rundir *rd, enum rundir_file f, size_t max, struct strbuf *ret,
+		struct strbuf *err)
 {
-	if (t->dirfd >= 0)
-		close(t->dirfd);
-	t->dirfd = -1;
+	struct strbuf p = STRBUF_INIT;
+	int fd, r;
+
+	fd = rundir_open_file(rd, f, NULL, err);
+	if (fd < 0)
+		return fd;
+	rundir_path(rd, f, &p);
+	r = file_read_fd(fd, p.buf, NULL, max, ret, err);
+	close(fd);
+	sb_release(&p);
+	return r;
 }
 
-void rundir_tmp_name(const struct rundir_tmp *t, const char *ext, char *buf, size_t size)
-{
-	static const struct {
-		const char *ext, *name;
-	} in_place[] = {
-		{ "ssr", "record.ssr" },
-		{ "log", "program.log" },
-		{ "out", "program.out" },
-	};
+/* ----------------------------------------------------- tmpfs fallbacks */
 
-	if (!t->in_place) {
-		snprintf(buf, size, "%s.%s", t->base, ext);
-		return;
-	}
-	buf[0] = '\0';
-	for (size_t i = 0; i < sizeof(in_place) / sizeof(in_place[0]); i++)
-		if (!strcmp(ext, in_place[i].ext))
-			snprintf(buf, size, "%s", in_place[i].name);
+/* Whether P is TMP_DIR/TMP_PREFIX<something>EXT, with no '/' after TMP_DIR. */
+static bool tmp_name_ok(const char *p, const char *ext)
+{
+	size_t dl = strlen(TMP_DIR "/"), pl = strlen(TMP_PREFIX), el = strlen(ext), bl;
+	const char *base;
+
+	if (strncmp(p, TMP_DIR "/", dl))
+		return false;
+	base = p + dl;
+	bl = strlen(base);
+	return !strchr(base, '/') && bl > pl + el && !strncmp(base, TMP_PREFIX, pl) &&
+	       !strcmp(base + bl - el, ext);
 }
 
-/* ------------------------------------------------------------ left in tmpfs */
-
-#define TMP_DIR "/dev/shm"
-#define TMP_PREFIX "stallscope-"
-
-/* The recorder's pid of tmpfs name NAME (stallscope-PID-...), or 0. */
-static pid_t tmp_pid(const char *name)
+/*
+ * Opens the tmpfs file P (a record_tmp, or the final run.ini beside it) of
+ * a run directory owned by UID, when it is one the recorder makes (EXT:
+ * ".ssr" or ".ini"). Returns the fd; -ENOENT when it is not there (nothing
+ * to say); another negative errno when it is refused, with why in WHY.
+ */
+static int tmp_open(const char *p, const char *ext, uid_t uid, struct strbuf *why)
 {
-	const char *p = name + strlen(TMP_PREFIX);
-	char *end;
-	long pid;
-
-	if (strncmp(name, TMP_PREFIX, strlen(TMP_PREFIX)) || *p < '1' || *p > '9')
-		return 0;
-	pid = strtol(p, &end, 10);
-	return *end == '-' && pid > 0 && pid <= INT32_MAX ? (pid_t)pid : 0;
-}
-
-/* Whether process PID exists (a recorder still running). */
-static bool pid_alive(pid_t pid)
-{
-	return kill(pid, 0) == 0 || errno == EPERM;
-}
-
-/* NAME in DIRFD as BASE.EXT: its memory (blocks) when a regular file. */
-static uint64_t tmp_bytes(int dirfd, const char *base, const char *ext)
-{
-	char name[300];
+	struct strbuf err = STRBUF_INIT;
 	struct stat st;
-
-	if (snprintf(name, sizeof(name), "%s.%s", base, ext) >= (int)sizeof(name))
-		return 0;
-	if (fstatat(dirfd, name, &st, AT_SYMLINK_NOFOLLOW) < 0 || !S_ISREG(st.st_mode))
-		return 0;
-	return (uint64_t)st.st_blocks * 512;
-}
-
-int rundir_tmp_left(size_t *ret_n, uint64_t *ret_bytes)
-{
-	static const char *const ext[] = { "ssr", "log", "out", "ini" };
-	DIR *d;
-	struct dirent *e;
 	int fd;
 
-	*ret_n = 0;
-	*ret_bytes = 0;
-	fd = open(TMP_DIR, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (fd < 0)
-		return errno == ENOENT ? 0 : -errno;
-	d = fdopendir(fd);
-	if (!d) {
-		close(fd);
-		return -errno;
+	sb_reset(why);
+	if (!tmp_name_ok(p, ext)) {
+		sb_addf(why, "not a name the recorder gives (" TMP_DIR "/" TMP_PREFIX "*%s)", ext);
+		return -EPERM;
 	}
-	while ((e = readdir(d))) {
-		size_t len = strlen(e->d_name);
-		char base[256];
-		struct stat st;
-		pid_t pid = tmp_pid(e->d_name);
+	fd = file_open_regular(p, NULL, FILE_NOFOLLOW, NULL, &err);
+	if (fd < 0) {
+		if (fd != -ENOENT)
+			sb_add(why, err.buf, err.len);
+		sb_release(&err);
+		return fd;
+	}
+	sb_release(&err);
+	if (fstat(fd, &st) < 0) {
+		int r = -errno;
 
-		if (!pid || len < 5 || len >= sizeof(base) || strcmp(e->d_name + len - 4, ".ssr"))
-			continue;
-		if (pid_alive(pid))
-			continue;	/* recording now */
-		memcpy(base, e->d_name, len - 4);
-		base[len - 4] = '\0';
-		if (fstatat(dirfd(d), e->d_name, &st, AT_SYMLINK_NOFOLLOW) < 0 || !S_ISREG(st.st_mode))
-			continue;	/* not one the recorder made */
-		(*ret_n)++;
-		for (size_t i = 0; i < sizeof(ext) / sizeof(ext[0]); i++)
-			*ret_bytes += tmp_bytes(dirfd(d), base, ext[i]);
+		sb_addf(why, "%s", strerror(-r));
+		close(fd);
+		return r;
 	}
-	closedir(d);
-	return 0;
+	if (st.st_uid != uid) {
+		sb_addf(why, "it is owned by uid %u, the run directory by uid %u",
+			(unsigned)st.st_uid, (unsigned)uid);
+		close(fd);
+		return -EPERM;
+	}
+	return fd;
 }
 
-int rundir_salvage(const char *file, const char *outdir, struct sf_user u, struct strbuf *moved,
-		   struct strbuf *err)
+/* The final run.ini beside record_tmp TMP: TMP with .ini for .ssr, into
+ * RET; false when TMP does not end in .ssr. */
+static bool beside_name(const char *tmp, struct strbuf *ret)
 {
-	static const struct {
-		const char *ext, *name;
-	} files[] = {
-		{ "ssr", "record.ssr" },
-		{ "log", "program.log" },
-		{ "out", "program.out" },
-		{ "ini", "run.ini" },
-	};
-	struct strbuf path = STRBUF_INIT;
-	const char *base = file + strlen(TMP_DIR "/");
-	char stem[256], name[300];
-	int in[4] = { -1, -1, -1, -1 }, shm = -1, run = -1, r = 0;
-	size_t len = strlen(file);
-	struct stat st;
-	pid_t pid;
+	size_t n = strlen(tmp);
 
-	if (strncmp(file, TMP_DIR "/", strlen(TMP_DIR "/")) || strchr(base, '/') ||
-	    !(pid = tmp_pid(base)) || len < 5 || strcmp(file + len - 4, ".ssr") ||
-	    strlen(base) - 4 >= sizeof(stem))
-		return sb_error(err, -EINVAL, "'%s': not a record a recording left in tmpfs "
-				"(expected " TMP_DIR "/" TMP_PREFIX "PID-STAMP-RANDOM.ssr)", file);
-	memcpy(stem, base, strlen(base) - 4);
-	stem[strlen(base) - 4] = '\0';
-	if (pid_alive(pid))
-		return sb_error(err, -EBUSY, "'%s': its recorder (pid %d) is still running", file,
-				(int)pid);
-	shm = open(TMP_DIR, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (shm < 0)
-		return sb_error(err, -errno, "cannot open " TMP_DIR);
-	for (size_t i = 0; i < 4; i++) {
-		snprintf(name, sizeof(name), "%s.%s", stem, files[i].ext);
-		in[i] = openat(shm, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
-		if (in[i] < 0) {
-			if (i == 0 || errno != ENOENT) {
-				r = sb_error(err, -errno, "cannot open '%s/%s'", TMP_DIR, name);
-				goto out;
-			}
-			continue;
-		}
-		if (fstat(in[i], &st) < 0 || !S_ISREG(st.st_mode)) {
-			r = sb_error(err, -EINVAL, "'%s/%s': not a regular file", TMP_DIR, name);
-			goto out;
-		}
-		if (!sf_is_self(u) && st.st_uid != u.uid) {
-			r = sb_error(err, -EPERM, "'%s/%s': not yours (owner %u)", TMP_DIR, name,
-				     (unsigned)st.st_uid);
-			goto out;
-		}
-	}
-	if (rundir_holds_run(outdir)) {
-		r = sb_error(err, -EEXIST, "'%s' holds a run already", outdir);
+	sb_reset(ret);
+	if (n < 4 || strcmp(tmp + n - 4, ".ssr"))
+		return false;
+	return sb_addf(ret, "%.*s.ini", (int)(n - 4), tmp) == 0;
+}
+
+/* RD's own run.ini parsed (FILE_TEXT_MAX at most), or NULL. */
+static struct runini *read_ini(const struct rundir *rd)
+{
+	struct strbuf text = STRBUF_INIT, p = STRBUF_INIT, err = STRBUF_INIT;
+	struct runini *ri = NULL;
+
+	if (rundir_read(rd, RUNDIR_INI, FILE_TEXT_MAX, &text, &err) < 0 ||
+	    rundir_path(rd, RUNDIR_INI, &p) < 0 ||
+	    runini_parse(text.buf, text.len, p.buf, &ri, &err) < 0)
+		ri = NULL;
+	sb_release(&text);
+	sb_release(&p);
+	sb_release(&err);
+	return ri;
+}
+
+int rundir_ini(const struct rundir *rd, struct runini **ret, struct strbuf *ret_path,
+	       struct strbuf *note, struct strbuf *err)
+{
+	struct strbuf ini = STRBUF_INIT, text = STRBUF_INIT, beside = STRBUF_INIT;
+	struct strbuf why = STRBUF_INIT;
+	struct runini *ri = NULL;
+	const char *state, *tmp, *name;
+	int fd = -1, r;
+
+	if (rundir_path(rd, RUNDIR_INI, &ini) < 0) {
+		r = sb_error(err, -ENOMEM, "'%s'", rd->path);
 		goto out;
 	}
-	r = rundir_create(outdir, NULL, 0, u, &path, NULL, &run, err);
+	r = rundir_read(rd, RUNDIR_INI, FILE_TEXT_MAX, &text, err);
 	if (r < 0)
 		goto out;
-	for (size_t i = 0; i < 4 && r == 0; i++) {
-		if (in[i] < 0)
-			continue;
-		r = sf_copy(in[i], run, files[i].name, 0644, u);
-		if (r < 0)
-			sb_error(err, r, "cannot write '%s/%s'", outdir, files[i].name);
-		else
-			sb_addf(moved, "%s%s", moved->len ? " " : "", files[i].name);
+	if (runini_parse(text.buf, text.len, ini.buf, &ri, &why) < 0)
+		ri = NULL;	/* the parse below says what is wrong */
+	state = runini_get(ri, "state");
+	tmp = runini_get(ri, "record_tmp");
+	if (state && !strcmp(state, "recording") && tmp && *tmp) {
+		if (beside_name(tmp, &beside)) {
+			fd = tmp_open(beside.buf, ".ini", rd->owner, &why);
+		} else {
+			fd = -EPERM;
+			sb_reset(&why);
+			sb_addf(&why, "not a name the recorder gives (" TMP_DIR "/" TMP_PREFIX
+				"*.ssr)");
+		}
+		if (fd < 0 && fd != -ENOENT && note)
+			sb_addf(note, "'%s': the final run.ini beside record_tmp '%s' is not read: "
+				"%s\n", ini.buf, tmp, why.buf);
 	}
-	if (r == 0)
-		r = sf_fsync_dir(run);
-	/* all copied: only now is anything removed from tmpfs */
-	for (size_t i = 0; i < 4 && r == 0; i++) {
-		if (in[i] < 0)
-			continue;
-		snprintf(name, sizeof(name), "%s.%s", stem, files[i].ext);
-		r = sf_unlink(shm, name, u);
+	name = ini.buf;
+	if (fd >= 0) {
+		sb_reset(&text);
+		r = file_read_fd(fd, beside.buf, NULL, FILE_TEXT_MAX, &text, err);
 		if (r < 0)
-			sb_error(err, r, "copied, but cannot remove '%s/%s'", TMP_DIR, name);
+			goto out;
+		if (note)
+			sb_addf(note, "'%s' is the recorder's first; its final run.ini is at '%s' "
+				"(the run directory could not take it: full?)\n", ini.buf, beside.buf);
+		name = beside.buf;
+	}
+	runini_free(ri);
+	ri = NULL;
+	r = runini_parse(text.buf, text.len, name, &ri, err);
+	if (r == 0 && ret_path && sb_adds(ret_path, name) < 0)
+		r = sb_error(err, -ENOMEM, "'%s'", rd->path);
+	if (r == 0) {
+		*ret = ri;
+		ri = NULL;
 	}
 out:
-	for (size_t i = 0; i < 4; i++)
-		if (in[i] >= 0)
-			close(in[i]);
-	if (run >= 0)
-		close(run);
-	close(shm);
-	sb_release(&path);
+	if (fd >= 0)
+		close(fd);
+	runini_free(ri);
+	sb_release(&ini);
+	sb_release(&text);
+	sb_release(&beside);
+	sb_release(&why);
 	return r;
+}
+
+/*
+ * rundir_record_path and rundir_open_record: the record's path into RET,
+ * what to know about it into NOTE, and, with WANT_FD, the file opened
+ * (returned) or the error (ERR).
+ */
+static int find_record(const struct rundir *rd, struct strbuf *ret, struct strbuf *note,
+		       bool want_fd, struct strbuf *err)
+{
+	struct strbuf ini = STRBUF_INIT, path = STRBUF_INIT, why = STRBUF_INIT;
+	struct strbuf beside = STRBUF_INIT;
+	struct runini *ri = NULL;
+	const char *tmp = NULL, *state;
+	bool refused = false, tmp_taken = false;
+	struct stat st;
+	int fd = -1, r = 0;
+
+	if (rundir_path(rd, RUNDIR_INI, &ini) < 0 || rundir_path(rd, RUNDIR_RECORD, &path) < 0) {
+		r = sb_error(err, -ENOMEM, "'%s'", rd->path);
+		goto out;
+	}
+	/* anything at record.ssr is the record, and its opening judges it */
+	if (fstatat(rd->fd, rundir_file_name(RUNDIR_RECORD), &st, AT_SYMLINK_NOFOLLOW) == 0 ||
+	    !(ri = read_ini(rd)) || !(tmp = runini_get(ri, "record_tmp")) || !*tmp)
+		goto found;
+	fd = tmp_open(tmp, ".ssr", rd->owner, &why);
+	if (fd == -ENOENT)
+		goto found;
+	if (fd < 0) {
+		if (note)
+			sb_addf(note, "'%s': no record.ssr, and record_tmp '%s' is not read: %s\n",
+				ini.buf, tmp, why.buf);
+		refused = true;
+		goto found;
+	}
+	if (note) {
+		bool final = false;
+
+		state = runini_get(ri, "state");
+		if (state && !strcmp(state, "recording") && beside_name(tmp, &beside)) {
+			int bfd = tmp_open(beside.buf, ".ini", rd->owner, &why);
+
+			final = bfd >= 0;
+			if (bfd >= 0)
+				close(bfd);
+		}
+		sb_addf(note, "'%s': no record.ssr; read the record where it grew, '%s' (%s)\n",
+			rd->path, tmp,
+			state && !strcmp(state, "recording") && !final
+			    ? "the recorder did not finish: killed?"
+			    : "its move into the run directory failed");
+	}
+	tmp_taken = true;
+	sb_reset(&path);
+	if (sb_adds(&path, tmp) < 0) {
+		r = sb_error(err, -ENOMEM, "'%s'", rd->path);
+		goto out;
+	}
+found:
+	if (want_fd && !tmp_taken) {
+		fd = rundir_open_file(rd, RUNDIR_RECORD, NULL, err);
+		if (fd < 0) {
+			/* the error is all a failed reading shows: the refusal too */
+			if (refused && err)
+				sb_addf(err, " (and record_tmp '%s' in '%s' is not read: %s)", tmp,
+					ini.buf, why.buf);
+			r = fd;
+			goto out;
+		}
+	} else if (!want_fd && fd >= 0) {
+		close(fd);
+		fd = -1;
+	}
+	if (sb_add(ret, path.buf, path.len) < 0) {
+		r = sb_error(err, -ENOMEM, "'%s'", rd->path);
+	} else if (want_fd) {
+		r = fd; /* the caller's now */
+		fd = -1;
+	}
+out:
+	if (fd >= 0)
+		close(fd);
+	runini_free(ri);
+	sb_release(&ini);
+	sb_release(&path);
+	sb_release(&why);
+	sb_release(&beside);
+	return r;
+}
+
+int rundir_record_path(const struct rundir *rd, struct strbuf *ret, struct strbuf *note)
+{
+	return find_record(rd, ret, note, false, NULL);
+}
+
+int rundir_open_record(const struct rundir *rd, struct strbuf *ret_path, struct strbuf *note,
+		       struct strbuf *err)
+{
+	return find_record(rd, ret_path, note, true, err);
+}
+
+/* ------------------------------------------------------ run.ini's facts */
+
+const char *const rundir_cost_names[RUNDIR_NCOSTS] = {
+	"samples", "missed", "cpu_s", "us_per_sample", "cpu_pct", "late_p99_ms",
+	"late_max_ms", "bytes_per_sample",
+};
+
+/* KEY of INI as a number, NaN when absent or not one; *GIVEN whether present. */
+static double number(const struct runini *ini, const char *key, bool *given)
+{
+	const char *v = runini_get(ini, key);
+	char *end;
+	double x;
+
+	if (given)
+		*given = v != NULL;
+	if (!v)
+		return NAN;
+	x = strtod(v, &end);
+	return end != v && !*end ? x : NAN;
+}
+
+void rundir_costs(const struct runini *ini, struct rundir_costs *ret)
+{
+	char key[64];
+
+	memset(ret, 0, sizeof(*ret));
+	for (size_t k = 0; k < RUNDIR_NCOSTS; k++) {
+		snprintf(key, sizeof(key), "recorder_%s", rundir_cost_names[k]);
+		ret->v[k] = number(ini, key, NULL);
+	}
+	for (uint32_t src = 0; src <= REC_SOURCE_MAX; src++) {
+		ret->frames[src] = NAN;
+		if (src == 0)
+			continue;
+		snprintf(key, sizeof(key), "frames_%s", rec_source_name(src));
+		ret->frames[src] = number(ini, key, &ret->frames_given[src]);
+	}
+	ret->frame_pid = number(ini, "frame_pid", NULL);
+	ret->frame_process = runini_get(ini, "frame_process");
 }

@@ -54,8 +54,10 @@ rundir() {
 # --- run.ini: a FIFO, /dev/zero, past the cap
 rundir r1 && rm r1/run.ini && mkfifo r1/run.ini
 try 1 "'r1/run.ini' is not a regular file \(a FIFO\)" "$SS_BIN" report --warmup 0 r1
+# a link in a run directory is refused as such (run/rundir.h: its files are
+# opened O_NOFOLLOW under its fd), whatever it points to
 rundir r2 && ln -sf /dev/zero r2/run.ini
-try 1 "'r2/run.ini' is not a regular file \(a character device\)" "$SS_BIN" stalls --warmup 0 r2
+try 1 "'r2/run.ini' is a symbolic link" "$SS_BIN" stalls --warmup 0 r2
 rundir r3 && cp big.txt r3/run.ini
 try 1 "'r3/run.ini' is larger than 4 MiB" "$SS_BIN" report --warmup 0 r3
 try 1 "'r3/run.ini' is larger than 4 MiB" "$SS_BIN" html -o page.html r3
@@ -65,13 +67,13 @@ rundir r4 && rm r4/record.ssr && mkfifo r4/record.ssr
 try 1 "'r4/record.ssr' is not a regular file \(a FIFO\)" "$SS_BIN" report --warmup 0 r4
 try 1 "'r4/record.ssr' is not a regular file \(a FIFO\)" "$SS_BIN" dump r4
 rundir r5 && ln -sf /dev/zero r5/record.ssr
-try 1 "'r5/record.ssr' is not a regular file \(a character device\)" "$SS_BIN" stalls --warmup 0 r5
+try 1 "'r5/record.ssr' is a symbolic link" "$SS_BIN" stalls --warmup 0 r5
 
 # --- program.log, read when run.ini's reload rule needs its lines
 rundir r6 && printf 'reload_re=^Load\npass1=0.5\npass2=0.8\n' >>r6/run.ini && mkfifo r6/program.log
 try 1 "'r6/program.log' is not a regular file \(a FIFO\)" "$SS_BIN" report --warmup 0 r6
 rundir r7 && cp r6/run.ini r7/ && ln -sf /dev/zero r7/program.log
-try 1 "'r7/program.log' is not a regular file \(a character device\)" "$SS_BIN" report --warmup 0 r7
+try 1 "'r7/program.log' is a symbolic link" "$SS_BIN" report --warmup 0 r7
 
 # --- a frame log: a FIFO, /dev/zero ('-' is how a stream is given)
 try 1 "'fifo' is not a regular file \(a FIFO\) \('-' reads a frame log from standard input\)" \

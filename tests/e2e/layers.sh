@@ -9,10 +9,9 @@
 # includes only itself and core; src/run (running and analysing a run)
 # includes the libraries and itself, never cli.h, and never prints; cli.h
 # (messages, exit codes) only the commands; src/linux/bpf (the kernel side
-# of exact mode) only core/exact_abi.h. The commands name no /dev path and
-# spell no run directory file name as a path to open (run.ini, record.ssr,
-# program.log, interference.log): the run directory's owner below them
-# does; today's offenders are an allow-list, below, that only shrinks.
+# of exact mode) only core/exact_abi.h. A run directory's file names are
+# spelled once, in its owner src/run/rundir.c; the commands name no /dev
+# path and open no run directory's file themselves.
 set -u
 cd "$SS_SRC" || exit 1
 fail=0
@@ -63,40 +62,30 @@ bad=$(grep -rnE '#include *"cli\.h"' src --include='*.[ch]' | grep -vE '^src/(cm
 if [ -n "$bad" ]; then
 	echo "cli.h (messages, exit codes) is the commands' alone:"; echo "$bad"; fail=1
 fi
-# The commands (src/cmd, main.c, cli.c) open no device and build no path
-# to a run directory's file: those belong to src/linux and to the run
-# directory's owner (issue 29). The rule sees "/dev/..." anywhere and a
-# file name that stands alone as a string ("run.ini", "%s/run.ini",
-# "/run.ini": what a path is built from; help text names them inside
-# sentences). ALLOW is today's offenders, each "file|text on the line":
-# issue 29's run directory object takes them away; never add to it.
-ALLOW='src/cmd/watch.c|open("/dev/kmsg"
-src/cmd/watch.c|sb_error(err, -errno, "/dev/kmsg")
-src/cmd/watch.c|sb_addf(&path, "%s/run.ini", run)
-src/cmd/watch.c|sb_addf(&path, "%s/program.log", run)
-src/cmd/html.c|sb_add_path(&ini, inputs[0], "run.ini")
-src/cmd/report_threads.c|sb_add_path(&path, a->source, "run.ini")
-src/cmd/export_perfetto_samples.c|sb_add_path(&path, rundir, "interference.log")'
-cmdfiles=$(ls src/cmd/*.[ch] src/main.c src/cli.[ch] 2>/dev/null)
-# shellcheck disable=SC2086
-bad=$(grep -nE '"/dev(/|")|"(%s/|/)?(run\.ini|record\.ssr|program\.log|interference\.log)"' $cmdfiles |
-	while IFS= read -r hit; do
-		file=${hit%%:*}
-		allowed=
-		while IFS= read -r a; do
-			[ "$file" = "${a%%|*}" ] && [[ $hit == *"${a#*|}"* ]] && { allowed=1; break; }
-		done <<<"$ALLOW"
-		[ -n "$allowed" ] || echo "$hit"
-	done)
+# A run directory has one owner, src/run/rundir.[ch] (issue 29): its file
+# names are spelled there once, and no other file of src/ names one as a
+# string that stands alone ("run.ini", "%s/run.ini", "/run.ini": what a path
+# is built from; messages and help name them inside sentences). The
+# commands (src/cmd, main.c, cli.c) name no /dev path (src/linux's) and
+# open no run directory's file themselves: no fopen, open, openat or
+# core/file.h reader on a line that names one.
+names='run\.ini|record\.ssr|program\.log|program\.out|interference\.log'
+# shellcheck disable=SC2046
+bad=$(grep -nE "\"(%s/|/)?($names)\"" $(find src -name '*.[ch]' -not -path 'src/run/rundir.c') |
+	grep -vE '^[^:]+:[0-9]+:[[:space:]]*(/\*|\*|//)')
 if [ -n "$bad" ]; then
-	echo "src/cmd names no /dev path and builds no path to a run directory's file (run.ini,"
-	echo "record.ssr, program.log, interference.log): ask src/linux or the run directory's owner:"
+	echo "a run directory's file names are spelled once, in src/run/rundir.c (rundir_file_name):"
 	echo "$bad"; fail=1
 fi
-# and the allow-list holds only what is still there (it shrinks, never rots)
-while IFS= read -r a; do
-	grep -qF -- "${a#*|}" "${a%%|*}" 2>/dev/null ||
-		{ echo "layers.sh's ALLOW names what '${a%%|*}' no longer has: remove '${a#*|}'"; fail=1; }
-done <<<"$ALLOW"
+cmdfiles=$(ls src/cmd/*.[ch] src/main.c src/cli.[ch] 2>/dev/null)
+# shellcheck disable=SC2086
+bad=$(grep -nE '"/dev(/|")' $cmdfiles)
+bad="$bad${bad:+
+}$(grep -nE "(^|[^a-z_])(fopen|open|openat|file_open_regular|file_read_text)\(.*($names)" $cmdfiles)"
+if [ -n "$bad" ]; then
+	echo "src/cmd names no /dev path and opens no run directory's file (run.ini, record.ssr,"
+	echo "program.log, interference.log): ask src/linux or the run directory's owner (run/rundir.h):"
+	echo "$bad"; fail=1
+fi
 [ $fail = 0 ] && echo "layers ok"
 exit $fail

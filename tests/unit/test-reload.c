@@ -68,8 +68,9 @@ static void test_rules_parse(void)
 	reload_rules_free(NULL);
 }
 
-/* watch --scan's interfere_re lives in the same file: report passes over it,
- * also in a section that has no reload rule. */
+/* watch --scan's interfere_re lives in the same file, parsed once: kept
+ * beside the rules in the file's order, also in a section that has no
+ * reload rule (which makes no rule); a bad one is the file's error. */
 static void test_rules_interfere_re(void)
 {
 	struct reload_rules *rs = parse_ok("[demo]\ninterfere_re = ^player jumped\nrule = none\n"
@@ -78,7 +79,16 @@ static void test_rules_interfere_re(void)
 	CHECK(rs && rs->n == 1);
 	CHECK(rs && reload_rules_find(rs, "demo") && reload_rules_find(rs, "demo")->kind == RELOAD_NONE);
 	CHECK(rs && reload_rules_find(rs, "other") == NULL);
+	CHECK(rs && rs->ninterfere == 2);
+	if (rs && rs->ninterfere == 2) {
+		CHECK_STR(rs->interfere[0].program, "demo");
+		CHECK_STR(rs->interfere[0].re, "^player jumped");
+		CHECK_STR(rs->interfere[1].program, "other");
+		CHECK_STR(rs->interfere[1].re, "^menu");
+	}
 	reload_rules_free(rs);
+	parse_bad("[a]\nrule = none\nwhy = x\ninterfere_re = (\n",
+		  "'rules.ini' line 4: [a] interfere_re: not a valid regular expression");
 }
 
 static void test_rules_errors(void)
