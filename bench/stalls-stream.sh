@@ -49,7 +49,7 @@ table() {
 	measure "report --threads (streamed)" "$n" "$bin" report --threads "$run"
 	measure "report --threads (whole record, before)" "$n" env STALLSCOPE_WHOLE_RECORD=1 \
 		"$bin" report --threads "$run"
-	measure "report (for reference: its analysis)" "$n" "$bin" report "$run"
+	measure "report (streamed; its analysis)" "$n" "$bin" report "$run"
 	measure "export --perfetto (whole record)" "$n" "$bin" export --perfetto \
 		-o "$tmp/out.pftrace" "$run"
 	measure "html (whole record)" "$n" "$bin" html -o "$tmp/out.html" "$run"
