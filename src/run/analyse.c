@@ -236,7 +236,8 @@ static int frames_of_rec(const struct rec *r, uint64_t *t, size_t n, double t0,
 		frames_free(f);
 		return -ENOMEM;
 	}
-	qsort(t, n, sizeof(*t), cmp_u64);
+	if (n)	/* T is NULL when no present passed */
+		qsort(t, n, sizeof(*t), cmp_u64);
 	if (isnan(t0))
 		t0 = n ? (double)t[0] / 1e9 : 0.0;
 	for (i = 1; i < n; i++) {
