@@ -29,7 +29,9 @@
  * futex wait over each stall, woken by worker-1), as `record --exact`
  * writes them (bench/analyse-hour.sh, tests/e2e/stalls-stream.sh).
  * REC_BENCH_PERIOD_MS (gen): the sampling period, 10 ms unless set (a
- * 24-hour record at 100 ms is 864,000 samples).
+ * 24-hour record at 100 ms is 864,000 samples). REC_BENCH_SWAP (gen): every
+ * 50th present written after the next (frames out of time order, as two
+ * threads' presents may be: tests/e2e/stalls-stream.sh).
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -194,7 +196,9 @@ static int gen(const char *path, size_t nsamples, bool busy, bool exact)
 	uint64_t period = pms && atof(pms) > 0 ? (uint64_t)(atof(pms) * 1e6) : 10000000ull;
 	uint32_t s_stack = 0, s_worker = 0, s_fstack = 0;
 	char ptxt[32];
-	uint64_t nframe = 0;
+	uint64_t nframe = 0, nwritten = 0;
+	struct rec_frame held;
+	bool have_held = false, swap = getenv("REC_BENCH_SWAP") != NULL;
 	struct rec_writer *w;
 	int64_t v[NF] = { 0 };
 	uint64_t t0 = 5000000000000ull, next_frame = t0;
@@ -317,7 +321,17 @@ rare:
 		while (next_frame <= t) {
 			struct rec_frame f = { .t_ns = next_frame, .tid = 4000 };
 
-			rec_writer_frame(w, &f);
+			/* REC_BENCH_SWAP: every 50th present written after the
+			 * next one (two threads' presents drained out of order) */
+			if (swap && ++nwritten % 50 == 0) {
+				held = f;
+				have_held = true;
+			} else {
+				rec_writer_frame(w, &f);
+				if (have_held)
+					rec_writer_frame(w, &held);
+				have_held = false;
+			}
 			next_frame += frame_ns + (uint64_t)uni(-(int64_t)frame_jitter_ns,
 							       (int64_t)frame_jitter_ns);
 			if (stall_every && ++nframe % stall_every == 0) {
@@ -363,6 +377,8 @@ rare:
 		if (i % 100 == 99)
 			rec_writer_flush(w);
 	}
+	if (have_held)
+		rec_writer_frame(w, &held);
 	return rec_writer_close(w);
 }
 

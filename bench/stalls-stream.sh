@@ -8,8 +8,9 @@
 # (864,000 samples at 100 ms, 30 fps, 8,640 stalls). stalls and stalls
 # --json by windows (docs/FORMAT.md, "stalls by windows") beside the whole
 # record in memory (STALLSCOPE_WHOLE_RECORD=1: how stalls read before);
-# report --threads, export --perfetto and html as they read (the whole
-# record). Goal: <= 24 MB and <= 1 s an hour of record. Medians of RUNS
+# report --threads streamed beside the same (its sums as the record
+# streams: two reads), and report alone, whose analysis it adds to;
+# export --perfetto and html as they read (the whole record). Goal: <= 24 MB and <= 1 s an hour of record. Medians of RUNS
 # runs (1 for the day). SS_BENCH_DAY=0 leaves the day out.
 set -eu
 build=${1:-build}
@@ -45,7 +46,10 @@ table() {
 	measure "stalls --json (by windows)" "$n" "$bin" stalls --json "$run"
 	measure "stalls --json (whole record, before)" "$n" env STALLSCOPE_WHOLE_RECORD=1 \
 		"$bin" stalls --json "$run"
-	measure "report --threads (whole record)" "$n" "$bin" report --threads "$run"
+	measure "report --threads (streamed)" "$n" "$bin" report --threads "$run"
+	measure "report --threads (whole record, before)" "$n" env STALLSCOPE_WHOLE_RECORD=1 \
+		"$bin" report --threads "$run"
+	measure "report (streamed; its analysis)" "$n" "$bin" report "$run"
 	measure "export --perfetto (whole record)" "$n" "$bin" export --perfetto \
 		-o "$tmp/out.pftrace" "$run"
 	measure "html (whole record)" "$n" "$bin" html -o "$tmp/out.html" "$run"

@@ -3,8 +3,15 @@
  * report_threads.c: `report --threads` (see report_threads.h). Reads the
  * run's record again (report's analysis keeps only its frames), finds the
  * window's bounds on the record's clock from the window's frame indices, and
- * hands the thread snapshots to threadcpu_compute. Frame i of the analysis
- * is the time from present i to present i+1 of the record, sorted.
+ * sums the thread snapshots over it (core/threadcpu.h). Frame i of the
+ * analysis is the time from present i to present i+1 of the record, sorted.
+ *
+ * In constant memory (issue 31): the record is read twice, streamed, and
+ * none of its samples, frames or snapshots is kept: first its frames, for
+ * the window's bounds (the presents are in time order in a record; where
+ * they are not, a third read keeps their stamps, 8 bytes a frame, to sort
+ * them), then its snapshots into threadcpu_stream. STALLSCOPE_WHOLE_RECORD=1
+ * reads the whole record as before, for the tests that compare the two.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -15,6 +22,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "core/grow.h"
 #include "cmd/report_threads.h"
 #include "core/threadcpu.h"
 #include "out/table.h"
@@ -37,12 +45,149 @@ static int cmp_u64(const void *pa, const void *pb)
 	return a < b ? -1 : a > b;
 }
 
+/* The first read: the window's bounds, the stamps of the sorted presents
+ * I0 and I1, as the frames pass. */
+struct bounds {
+	size_t i0, i1, n;
+	uint64_t t0, t1, prev;
+	bool unsorted;
+	uint64_t *all;		/* the third read: every stamp */
+	size_t cap;
+};
+
+static int bounds_frame(void *ctx, const struct rec_frame *f)
+{
+	struct bounds *b = ctx;
+
+	if (b->n && f->t_ns < b->prev)
+		b->unsorted = true;
+	if (b->n == b->i0)
+		b->t0 = f->t_ns;
+	if (b->n == b->i1)
+		b->t1 = f->t_ns;
+	b->prev = f->t_ns;
+	b->n++;
+	return 0;
+}
+
+static int bounds_keep(void *ctx, const struct rec_frame *f)
+{
+	struct bounds *b = ctx;
+
+	if (ARRAY_GROW(b->all, b->cap, b->n + 1) < 0)
+		return -ENOMEM;
+	b->all[b->n++] = f->t_ns;
+	return 0;
+}
+
+static int no_window(void *ctx, struct rec *r, size_t w0, size_t w1)
+{
+	(void)ctx, (void)r, (void)w0, (void)w1;
+	return 0;
+}
+
+static int feed_threads(void *ctx, const struct rec *r, const struct rec_threads *ts)
+{
+	(void)r;
+	return threadcpu_stream_feed(ctx, ts);
+}
+
+/* Reads the record of A with ST (NULL: whole) into *REC (rec_free). 0, or
+ * -1 after the error was reported. */
+static int read_rec(const struct analysis *a, const struct rec_stream *st, struct rec **rec)
+{
+	struct strbuf err = STRBUF_INIT;
+	int r;
+
+	*rec = NULL;
+	/* the file as the analysis opened and checked it (run/rundir.h) */
+	r = analyse_rec_windows(a, st, rec, &err);
+	if (r < 0)
+		cli_error("%s", err.len ? err.buf : strerror(-r));
+	sb_release(&err);
+	return r < 0 ? -1 : 0;
+}
+
+/* The threads of RES from R's sums (a negative errno of threadcpu's, or
+ * the count): the reasons for none in RES->why, names copied. */
+static int take(int r, struct tresult *res)
+{
+	if (r >= 0) {
+		res->n = r;
+		/* the names point into the record: keep copies */
+		for (int i = 0; i < r; i++)
+			res->t[i].name = strdup(res->t[i].name);
+	} else if (r == -ENODATA) {
+		snprintf(res->why, sizeof(res->why),
+			 "fewer than two thread snapshots cover the window");
+	} else if (r == -EINVAL) {
+		snprintf(res->why, sizeof(res->why), "the window is empty");
+	}
+	return r;
+}
+
+/* compute's streamed reads (see the top). */
+static int compute_streamed(const struct analysis *a, size_t last, struct tresult *res)
+{
+	struct bounds b = { .i0 = a->m.win_first, .i1 = last };
+	struct rec_stream st = { .skip_threads = true, .skip_frames = true,
+				 .on_window = no_window, .on_frame = bounds_frame, .ctx = &b };
+	struct threadcpu_stream *ts = NULL;
+	struct rec *rec = NULL;
+	int r;
+
+	if (read_rec(a, &st, &rec) < 0)
+		return -1;
+	rec_free(rec);
+	if (b.unsorted && last < b.n) {
+		size_t n = b.n;
+
+		b.n = 0;
+		st.on_frame = bounds_keep;
+		if (read_rec(a, &st, &rec) < 0) {
+			free(b.all);
+			return -1;
+		}
+		rec_free(rec);
+		if (b.n != n) {	/* the file changed under us */
+			free(b.all);
+			return cli_error("'%s': the record changed while read", cli_shown(a->source));
+		}
+		qsort(b.all, b.n, sizeof(*b.all), cmp_u64);
+		b.t0 = b.all[b.i0];
+		b.t1 = b.all[b.i1];
+		free(b.all);
+	}
+	if (last >= b.n) {
+		snprintf(res->why, sizeof(res->why), "the record's frames do not match the window");
+		return 0;
+	}
+	res->frames = a->m.win_n;
+	res->seconds = (double)(b.t1 - b.t0) / 1e9;
+	r = threadcpu_stream_new(b.t0, b.t1, &ts);
+	if (r == 0) {
+		st = (struct rec_stream){ .skip_threads = true, .skip_frames = true,
+					  .on_window = no_window, .on_threads = feed_threads,
+					  .ctx = ts };
+		if (read_rec(a, &st, &rec) < 0) {
+			threadcpu_stream_free(ts);
+			return -1;
+		}
+		r = threadcpu_stream_end(ts, rec, &res->t);
+	}
+	r = take(r, res);
+	threadcpu_stream_free(ts);
+	rec_free(rec);
+	if (r == -ENOMEM)
+		return cli_error_errno(r, "threads");
+	return 0;
+}
+
 /* Computes the threads of A into *RES; returns -1 only after an error was
  * reported (a record that cannot be read), else 0 with RES->n < 0 and
  * RES->why for what cannot be computed. */
 static int compute(const struct analysis *a, struct tresult *res)
 {
-	struct strbuf err = STRBUF_INIT;
 	struct rec *rec = NULL;
 	uint64_t *t = NULL;
 	size_t last;
@@ -58,41 +203,29 @@ static int compute(const struct analysis *a, struct tresult *res)
 		snprintf(res->why, sizeof(res->why), "no frames in the window");
 		return 0;
 	}
-	/* analyse noted a record_tmp; read the file as opened and checked */
-	r = analyse_rec_windows(a, NULL, &rec, &err);
-	if (r < 0) {
-		cli_error("%s", err.buf);
-		sb_release(&err);
-		return -1;
-	}
 	last = a->m.win_first + a->m.win_n;
+	if (!getenv("STALLSCOPE_WHOLE_RECORD"))
+		return compute_streamed(a, last, res);
+	/* the whole record in memory, as before (tests/e2e/stalls-stream.sh
+	 * compares the two) */
+	if (read_rec(a, NULL, &rec) < 0)
+		return -1;
 	t = malloc((rec->nframes ? rec->nframes : 1) * sizeof(*t));
 	if (!t) {
 		r = -ENOMEM;
 	} else if (last >= rec->nframes) {
 		snprintf(res->why, sizeof(res->why), "the record's frames do not match the window");
+		r = 0;
 	} else {
 		for (size_t i = 0; i < rec->nframes; i++)
 			t[i] = rec->frames[i].t_ns;
 		qsort(t, rec->nframes, sizeof(*t), cmp_u64);
 		res->frames = a->m.win_n;
 		res->seconds = (double)(t[last] - t[a->m.win_first]) / 1e9;
-		r = threadcpu_compute(rec, t[a->m.win_first], t[last], &res->t);
-		if (r >= 0) {
-			res->n = r;
-			/* the names point into the record: keep copies */
-			for (int i = 0; i < r; i++)
-				res->t[i].name = strdup(res->t[i].name);
-		} else if (r == -ENODATA) {
-			snprintf(res->why, sizeof(res->why),
-				 "fewer than two thread snapshots cover the window");
-		} else if (r == -EINVAL) {
-			snprintf(res->why, sizeof(res->why), "the window is empty");
-		}
+		r = take(threadcpu_compute(rec, t[a->m.win_first], t[last], &res->t), res);
 	}
 	free(t);
 	rec_free(rec);
-	sb_release(&err);
 	if (r == -ENOMEM)
 		return cli_error_errno(r, "threads");
 	return 0;

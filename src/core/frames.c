@@ -52,6 +52,31 @@ int frames_push(struct frames *f, double t_s, double ft_ms)
 	return 0;
 }
 
+int frames_reserve(struct frames *f, size_t n)
+{
+	double *a, *b;
+
+	if (n <= f->alloc)
+		return 0;
+	a = realloc(f->ft_ms, n * sizeof(*a));
+	if (!a)
+		return -ENOMEM;
+	f->ft_ms = a;
+	b = realloc(f->t_s, n * sizeof(*b));
+	if (!b)
+		return -ENOMEM;
+	f->t_s = b;
+	if (f->tid) {
+		uint32_t *c = realloc(f->tid, n * sizeof(*c));
+
+		if (!c)
+			return -ENOMEM;
+		f->tid = c;
+	}
+	f->alloc = n;
+	return 0;
+}
+
 int frames_push_ft(struct frames *f, double ft_ms)
 {
 	double prev = f->n ? f->t_s[f->n - 1] : 0.0;

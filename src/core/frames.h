@@ -33,5 +33,8 @@ void frames_free(struct frames *f);
 int frames_push(struct frames *f, double t_s, double ft_ms);
 /* Appends a frame time only; its end is the previous end plus FT_MS. */
 int frames_push_ft(struct frames *f, double ft_ms);
+/* Room for N frames in all (a reader that knows its count: no doubling's
+ * slack, a day of presents is 41 MB rather than up to 67); 0 or -ENOMEM. */
+int frames_reserve(struct frames *f, size_t n);
 
 #endif

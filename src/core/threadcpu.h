@@ -47,4 +47,20 @@ struct threadcpu {
 int threadcpu_compute(const struct rec *r, uint64_t from_ns, uint64_t to_ns,
 		      struct threadcpu **ret);
 
+/*
+ * The same, one snapshot at a time, as a reader decodes them (report
+ * --threads: the record streamed, rec/rec.h's on_threads), in the memory
+ * of the threads rather than the snapshots': threadcpu_stream_new for the
+ * window (FROM_NS, TO_NS] (0, -EINVAL when TO_NS <= FROM_NS, or -ENOMEM),
+ * threadcpu_stream_feed with each snapshot in the record's order (it is
+ * not kept; 0 or -ENOMEM), then threadcpu_stream_end with the record whose
+ * strings name the threads: what threadcpu_compute returns for the
+ * record's snapshots in that order, and *ret likewise. free takes NULL.
+ */
+struct threadcpu_stream;
+int threadcpu_stream_new(uint64_t from_ns, uint64_t to_ns, struct threadcpu_stream **ret);
+int threadcpu_stream_feed(struct threadcpu_stream *s, const struct rec_threads *ts);
+int threadcpu_stream_end(struct threadcpu_stream *s, const struct rec *r, struct threadcpu **ret);
+void threadcpu_stream_free(struct threadcpu_stream *s);
+
 #endif

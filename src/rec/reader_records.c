@@ -601,6 +601,14 @@ static int rd_frames(struct rd *d, struct cur *c)
 		if (tid > UINT32_MAX || src > UINT32_MAX)
 			return rd_bad(d, "frames record: thread or source out of range");
 		t = d->f_tprev + d->f_dtprev + (uint64_t)zz_dec(tz);
+		if (d->stream && d->stream->on_frame) {
+			struct rec_frame f = { .t_ns = t, .tid = (uint32_t)tid,
+					       .source = (uint32_t)src };
+			int ret = d->stream->on_frame(d->stream->ctx, &f);
+
+			if (ret < 0)
+				return ret;
+		}
 		if (!d->stream || !d->stream->skip_frames) {
 			if (ARRAY_GROW(r->frames, d->cap_frames, r->nframes + 1) < 0)
 				return -ENOMEM;
@@ -643,6 +651,8 @@ static int rd_threads(struct rd *d, struct cur *c)
 	struct rec *r = d->r;
 	int e = rd_threads_keep(d, c);
 
+	if (e == 0 && d->stream && d->stream->on_threads)
+		e = d->stream->on_threads(d->stream->ctx, r, &r->threads[r->nthreads - 1]);
 	/* Not wanted, but decoded all the same, so that a bad one refuses the
 	 * record as the whole read does (fuzz-rec found the streamed read
 	 * taking what the whole one refused): only the last is kept, the base

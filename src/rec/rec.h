@@ -81,6 +81,16 @@ struct rec_stream {
 	size_t nwin;
 	bool skip_frames;
 	int (*on_window)(void *ctx, struct rec *r, size_t w0, size_t w1);
+	/*
+	 * Records as they are decoded, in file order (report --threads: its
+	 * sums stream; with skip_threads, skip_frames none is kept, so the
+	 * memory is one snapshot's): on_frame with each frame, on_threads
+	 * with each thread snapshot (TS: valid during the call; R's strings
+	 * are those decoded so far). Returning a negative errno stops the
+	 * read and is returned.
+	 */
+	int (*on_frame)(void *ctx, const struct rec_frame *f);
+	int (*on_threads)(void *ctx, const struct rec *r, const struct rec_threads *ts);
 };
 struct rec_window {
 	uint64_t a_ns, b_ns;

@@ -222,26 +222,24 @@ static bool across_damage(const struct rec *r, uint64_t a, uint64_t b)
 	return false;
 }
 
-/* The frames of a record: frame i lasts from present i-1 to present i, on
- * t0's clock (seconds) when T0 is known, else on the first present's. */
-static int frames_of_rec(const struct rec *r, double t0, struct frames **ret)
+/* The frames of a record from its presents' stamps T (N of them; sorted
+ * here, in place): frame i lasts from present i-1 to present i, on t0's
+ * clock (seconds) when T0 is known, else on the first present's. */
+static int frames_of_rec(const struct rec *r, uint64_t *t, size_t n, double t0,
+			 struct frames **ret)
 {
 	struct frames *f = frames_new();
-	uint64_t *t;
 	size_t i;
 
-	t = malloc((r->nframes ? r->nframes : 1) * sizeof(*t));
-	if (!f || !t) {
+	if (!f || frames_reserve(f, n > 1 ? n - 1 : 1) < 0) {
 		frames_free(f);
-		free(t);
 		return -ENOMEM;
 	}
-	for (i = 0; i < r->nframes; i++)
-		t[i] = r->frames[i].t_ns;
-	qsort(t, r->nframes, sizeof(*t), cmp_u64);
+	if (n)	/* T is NULL when no present passed */
+		qsort(t, n, sizeof(*t), cmp_u64);
 	if (isnan(t0))
-		t0 = r->nframes ? (double)t[0] / 1e9 : 0.0;
-	for (i = 1; i < r->nframes; i++) {
+		t0 = n ? (double)t[0] / 1e9 : 0.0;
+	for (i = 1; i < n; i++) {
 		/* an interval across a damaged span is not a frame: what was
 		 * presented in between is lost, and its length would be a stall
 		 * nobody saw */
@@ -249,15 +247,23 @@ static int frames_of_rec(const struct rec *r, double t0, struct frames **ret)
 			continue;
 		if (frames_push(f, (double)t[i] / 1e9 - t0, (double)(t[i] - t[i - 1]) / 1e6) < 0) {
 			frames_free(f);
-			free(t);
 			return -ENOMEM;
 		}
 	}
-	free(t);
 	snprintf(f->format, sizeof(f->format), "record");
 	*ret = f;
 	return 0;
 }
+
+/* The presents' stamps as the reader passes them (the streamed reads:
+ * skip_frames, 8 bytes a present rather than a struct rec_frame's 16, and
+ * no copy to sort). */
+struct stamps {
+	uint64_t *t;
+	size_t n, cap;
+};
+
+static int keep_stamp(void *ctx, const struct rec_frame *f);
 
 /*
  * Streaming the record (rec_parse_stream): report, matrix, bench and db
@@ -267,14 +273,30 @@ static int frames_of_rec(const struct rec *r, double t0, struct frames **ret)
  */
 #define STREAM_RING 1024
 
+/* What the streamed reads hand their callbacks. */
+struct stream_ctx {
+	struct causes **causes;
+	struct stamps p;
+};
+
+static int keep_stamp(void *ctx, const struct rec_frame *f)
+{
+	struct stamps *p = &((struct stream_ctx *)ctx)->p;
+
+	if (ARRAY_GROW(p->t, p->cap, p->n + 1) < 0)
+		return -ENOMEM;
+	p->t[p->n++] = f->t_ns;
+	return 0;
+}
+
 static int stream_header(void *ctx, const struct rec *r)
 {
-	return causes_stream_new(r, STREAM_RING, (struct causes **)ctx);
+	return causes_stream_new(r, STREAM_RING, ((struct stream_ctx *)ctx)->causes);
 }
 
 static int stream_samples(void *ctx, const struct rec *r)
 {
-	struct causes *c = *(struct causes **)ctx;
+	struct causes *c = *((struct stream_ctx *)ctx)->causes;
 
 	(void)r;
 	return c ? causes_stream_feed(c, false) : 0;
@@ -349,6 +371,12 @@ out:
 	return r;
 }
 
+/* The record's presents, which the streamed reads keep no more of. */
+struct presents {
+	size_t n;		/* the record's presents (frames records' entries) */
+	uint64_t first_ns;	/* the earliest one's stamp (n > 0) */
+};
+
 /* What analyse_input works on between its steps. */
 struct work {
 	const char *input;
@@ -361,6 +389,7 @@ struct work {
 	bool is_dir;
 	struct rundir *rd;		/* the run directory, when is_dir */
 	struct causes *streamed;	/* the record's causes, when streamed */
+	struct presents pres;		/* a run directory's record's presents */
 	struct reload_rule override;
 	const struct reload_rule *rule;
 	const char *program;
@@ -388,6 +417,7 @@ static int load_run_dir(struct work *w, struct strbuf *emsg)
 	struct causes **ret_causes = o->keep ? NULL : &w->streamed;
 	struct strbuf *notes = &w->notes;
 	struct strbuf err = STRBUF_INIT, path = STRBUF_INIT;
+	struct stream_ctx sc = { .causes = ret_causes };
 	struct runini *ini = NULL;
 	struct rec *rec = NULL;
 	double t0 = NAN;
@@ -427,8 +457,9 @@ static int load_run_dir(struct work *w, struct strbuf *emsg)
 	}
 	if (ret_causes) {
 		struct rec_stream st = { .ring_rows = STREAM_RING, .skip_threads = true,
+					 .skip_frames = true, .on_frame = keep_stamp,
 					 .on_header = stream_header,
-					 .on_samples = stream_samples, .ctx = ret_causes };
+					 .on_samples = stream_samples, .ctx = &sc };
 
 		r = rec_read_fd_stream(fd, path.buf, &st, &rec, &err);
 		if (r == 0 && *ret_causes)
@@ -437,12 +468,21 @@ static int load_run_dir(struct work *w, struct strbuf *emsg)
 			sb_addf(&err, "'%s': %s", path.buf, strerror(-r));
 	} else if (o->windows) {
 		/* no window: every sample decoded (the damage's times) and
-		 * dropped, the intervals likewise */
-		struct rec_stream st = { .skip_threads = true, .on_window = no_window };
+		 * dropped, the intervals likewise; the presents' stamps only */
+		struct rec_stream st = { .skip_threads = true, .on_window = no_window,
+					 .skip_frames = true, .on_frame = keep_stamp,
+					 .ctx = &sc };
 
 		r = rec_read_fd_stream(fd, path.buf, &st, &rec, &err);
 	} else {
 		r = rec_read_fd_stream(fd, path.buf, NULL, &rec, &err);
+		if (r == 0) {
+			sc.p.t = malloc((rec->nframes ? rec->nframes : 1) * sizeof(*sc.p.t));
+			if (!sc.p.t)
+				r = -ENOMEM;
+			for (size_t i = 0; sc.p.t && i < rec->nframes; i++)
+				sc.p.t[sc.p.n++] = rec->frames[i].t_ns;
+		}
 	}
 	close(fd);
 	if (r < 0) {
@@ -500,7 +540,11 @@ static int load_run_dir(struct work *w, struct strbuf *emsg)
 		rec_free(rec);
 		goto fail;
 	}
-	r = frames_of_rec(rec, t0, &w->f);
+	r = frames_of_rec(rec, sc.p.t, sc.p.n, t0, &w->f);
+	w->pres.n = sc.p.n;
+	w->pres.first_ns = sc.p.n ? sc.p.t[0] : 0;	/* sorted */
+	free(sc.p.t);
+	sc.p.t = NULL;
 	a->rec = rec;
 	if (r < 0) {
 		r = sb_error(emsg, r, "'%s'", path.buf);
@@ -517,6 +561,7 @@ static int load_run_dir(struct work *w, struct strbuf *emsg)
 	sb_release(&path);
 	return 0;
 fail:
+	free(sc.p.t);
 	runini_free(ini);
 	sb_release(&err);
 	sb_release(&path);
@@ -745,13 +790,8 @@ static int split_causes(struct work *w, struct strbuf *emsg)
 		return 0;
 	}
 	a->t0_ns = isnan(w->t0) || w->t0 <= 0 ? 0 : (uint64_t)llround(w->t0 * 1e9);
-	if (isnan(w->t0) && a->rec->nframes) {
-		/* the clock frames_of_rec fell back to: the first present */
-		a->t0_ns = a->rec->frames[0].t_ns;
-		for (size_t i = 1; i < a->rec->nframes; i++)
-			if (a->rec->frames[i].t_ns < a->t0_ns)
-				a->t0_ns = a->rec->frames[i].t_ns;
-	}
+	if (isnan(w->t0) && w->pres.n)
+		a->t0_ns = w->pres.first_ns;	/* the clock frames_of_rec fell back to */
 	if (w->o->windows) {
 		/* stall_list reads the samples again, stall by stall; the
 		 * columns are report's, their note is said as report says it */
@@ -804,13 +844,7 @@ int analyse_input(const char *input, const struct analyse_opts *o, struct analys
 	if (r == 0)
 		r = split_causes(&w, emsg);
 	if (r == 0 && w.a.rec)
-		w.a.rec_nframes = w.a.rec->nframes;
-	if (r == 0 && o->keep && o->windows && w.a.rec) {
-		/* the frames are in f now; stalls reads no more of them */
-		free(w.a.rec->frames);
-		w.a.rec->frames = NULL;
-		w.a.rec->nframes = 0;
-	}
+		w.a.rec_nframes = w.pres.n;	/* (the streamed reads keep none in rec) */
 	if (r == 0 && o->keep) {
 		w.a.f = w.f;
 		w.f = NULL;

@@ -59,8 +59,9 @@ struct analysis {
 	 * analysis_release. The cause columns are in m.v[M_STALL_DISK_S...]. */
 	struct rec *rec;		/* with its samples, when o->keep kept it
 					 * (without, o->windows) */
-	size_t rec_nframes;		/* the record's frames (o->windows keeps
-					 * none in rec: f has them) */
+	size_t rec_nframes;		/* the record's frames (the streamed reads,
+					 * o->windows and not o->keep, keep none
+					 * in rec: f has them) */
 	struct rec *rec_win;		/* stall_list's second read (o->windows),
 					 * whose strings its stalls borrow; owned */
 	struct frames *f;		/* the frames metrics were computed on */

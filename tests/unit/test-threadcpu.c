@@ -2,7 +2,9 @@
 /* test-threadcpu.c: per-thread CPU over a window from thread snapshots: the
  * base taken at or before the window, a thread born in the window counted
  * from 0, one that exits keeping its last value, the main CPU weighted by
- * CPU time, busiest first, and the errors (no snapshots, empty window). */
+ * CPU time, busiest first, and the errors (no snapshots, empty window);
+ * the streamed sums (threadcpu_stream_*) equal to the array's on random
+ * snapshots, in order and out of it, for random windows. */
 #include <errno.h>
 
 #include "core/threadcpu.h"
@@ -106,8 +108,81 @@ static void test_tid_reused(void)
 	free(t);
 }
 
+/* xorshift: the same sequence on every machine */
+static uint64_t rnd_state = 88172645463325252ull;
+static uint64_t rnd(uint64_t n)
+{
+	rnd_state ^= rnd_state << 13;
+	rnd_state ^= rnd_state >> 7;
+	rnd_state ^= rnd_state << 17;
+	return rnd_state % n;
+}
+
+/* One random case: up to 12 snapshots of up to 4 threads out of 8 tids,
+ * CPU times that mostly grow (a tid reused now and then), stamps in order
+ * or shuffled a little; the stream must give compute's answer exactly. */
+static int stream_case(bool sorted, int *ret_n)
+{
+	static char *names[] = { "", "a", "b", "c" };
+	struct rec_thread th[12][4];
+	struct rec_threads sn[12];
+	uint64_t cpu[8] = { 0 };
+	size_t ns = 1 + rnd(12);
+	struct rec rr = { .nthreads = ns, .threads = sn, .nstrs = 4, .strs = names };
+	struct threadcpu *a = NULL, *b = NULL;
+	struct threadcpu_stream *st = NULL;
+	uint64_t from = rnd(1300) * MS, to = from + (1 + rnd(800)) * MS;
+	int na, nb, bad = 0;
+
+	for (size_t s = 0; s < ns; s++) {
+		sn[s].t_ns = sorted ? s * 100 * MS : rnd(1200) * MS;
+		sn[s].n = rnd(5);
+		sn[s].th = th[s];
+		for (size_t k = 0; k < sn[s].n; k++) {
+			uint32_t tid = (uint32_t)(k * 2 + rnd(2));
+
+			cpu[tid] = rnd(10) ? cpu[tid] + rnd(50) * MS : rnd(20) * MS;
+			th[s][k] = (struct rec_thread){ tid, 1 + (uint32_t)rnd(3), cpu[tid],
+							(int32_t)rnd(4) - 1 };
+		}
+	}
+	na = threadcpu_compute(&rr, from, to, &a);
+	if (threadcpu_stream_new(from, to, &st) < 0)
+		return 1;
+	for (size_t s = 0; s < ns; s++)
+		if (threadcpu_stream_feed(st, &sn[s]) < 0)
+			bad = 1;
+	nb = threadcpu_stream_end(st, &rr, &b);
+	threadcpu_stream_free(st);
+	if (na != nb)
+		bad = 1;
+	for (int i = 0; !bad && i < na; i++)
+		if (a[i].tid != b[i].tid || a[i].name != b[i].name ||
+		    a[i].cpu_ns != b[i].cpu_ns || a[i].busy_pct != b[i].busy_pct ||
+		    a[i].main_cpu != b[i].main_cpu || a[i].main_cpu_pct != b[i].main_cpu_pct)
+			bad = 1;
+	free(a);
+	free(b);
+	*ret_n = na;
+	return bad;
+}
+
+static void test_stream(void)
+{
+	int bad = 0, some = 0, n;
+
+	for (int i = 0; i < 20000; i++) {
+		bad += stream_case(i % 3 != 0, &n);
+		some += n > 0;
+	}
+	CHECK_INT(bad, 0);
+	/* the cases mean something: most have threads to compare */
+	CHECK(some > 5000);
+}
+
 int main(void)
 {
+	T_RUN(test_stream);
 	T_RUN(test_tid_reused);
 	T_RUN(test_whole);
 	T_RUN(test_window);
