@@ -320,8 +320,9 @@ static int parse_line(struct pf_list *l, char *line, struct strbuf *why)
 	if (!strncmp(line, "exe ", 4)) {
 		p = line + 4;
 		if (num(&p, &a, false) || num(&p, &b, false) || num(&p, &c, false) || !*p ||
-		    l->key)
-			return perr(why, "expected 'exe SIZE MTIME LEARNS PATH' once");
+		    l->key || b > INT64_MAX || c > UINT32_MAX)
+			return perr(why, "expected 'exe SIZE MTIME LEARNS PATH' once (MTIME "
+					 "below 2^63, LEARNS below 2^32)");
 		l->exe_size = a;
 		l->exe_mtime = (int64_t)b;
 		l->learns = (uint32_t)c;

@@ -142,6 +142,11 @@ static void test_text(void)
 		"stallscope-prefetch 1\nexe 1 2 3 /x\nfile 0 0 /a\nr x 1 -\n",
 		"stallscope-prefetch 1\nexe 1 2 3 /x\nfile 0 0 /a\nr 1 2 3 4\n",
 		"stallscope-prefetch 1\nexe 1 2 3 /x\nwhat\n",
+		/* an mtime past int64 was written back negative, a list that
+		 * reads no more (make fuzz-long, fuzz-prefetch); learns past
+		 * uint32 was cut */
+		"stallscope-prefetch 1\nexe 1 17000170000061500615 3 /x\n",
+		"stallscope-prefetch 1\nexe 1 2 4294967296 /x\n",
 		"",
 	};
 
