@@ -10,7 +10,8 @@
 #include "cli.h"
 #include "opts.h"
 
-#define HELP_COL_MAX 26	/* the help text's column, at most */
+#define HELP_COL_MAX 22	/* the help text's column, at most; a longer left
+			 * column puts its help on the next line */
 
 /* ------------------------------------------------------------------ lookup */
 
@@ -243,6 +244,15 @@ int opts_parse(int argc, char **argv, const struct opt *opts, const struct opts_
 
 /* ------------------------------------------------------------------ help */
 
+static bool any_short(const struct opt *t)
+{
+	for (; t->kind != OPTK_END; t++)
+		if ((t->kind == OPTK_CONCAT && any_short(t->value)) ||
+		    (t->kind != OPTK_CONCAT && t->short_name))
+			return true;
+	return false;
+}
+
 /* The left column of O: "  -o, --output DIR" (SHORTS: room for "-x, "). */
 static int left(char *buf, size_t size, const struct opt *o, bool shorts)
 {
@@ -273,7 +283,7 @@ static int widest(const struct opt *t, bool shorts)
 			continue;
 		else
 			l = left(buf, sizeof(buf), t, shorts);
-		if (l > w)
+		if (l > w && l <= HELP_COL_MAX - 2)
 			w = l;
 	}
 	return w;
@@ -322,11 +332,9 @@ void opts_usage(FILE *f, const struct opt *opts, const struct opts_help *help)
 		OPT_BOOL('h', "help", NULL, "this text"),
 		OPT_END(),
 	};
-	bool shorts = true;	/* -h is always there */
+	bool shorts = any_short(opts);
 	int col = widest(opts, shorts) + 2;
 
-	if (col > HELP_COL_MAX)
-		col = HELP_COL_MAX;
 	if (col < 14)
 		col = 14;
 	if (help && help->head)
