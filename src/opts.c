@@ -4,6 +4,7 @@
  * few dozen entries), so each option is looked up by a walk of the table and
  * of the tables it joins; nothing is allocated but the operands' list.
  */
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -242,6 +243,18 @@ int opts_parse(int argc, char **argv, const struct opt *opts, const struct opts_
 	return r;
 }
 
+int opts_error(const char *fmt, ...)
+{
+	char msg[1024];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	cli_usage_error("%s", msg);
+	return OPTS_ERROR;
+}
+
 /* ------------------------------------------------------------------ help */
 
 static bool any_short(const struct opt *t)
@@ -317,7 +330,7 @@ static void print_opts(FILE *f, const struct opt *t, bool shorts, int col)
 		}
 		w = left(buf, sizeof(buf), t, shorts);
 		fputs(buf, f);
-		if (w + 1 > col) {
+		if (w + 2 > col) {
 			fputc('\n', f);
 			w = 0;
 		}

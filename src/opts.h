@@ -125,6 +125,10 @@ static inline int opts_exit(int r)
 	return r == OPTS_HELP ? 0 : 2;
 }
 
+/* Prints a usage error as cli_usage_error does; returns OPTS_ERROR (a
+ * callback's or a command's check after the parse: `return opts_error(...)`). */
+int opts_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
 /* Prints HELP's head, the options of OPTS and HELP's tail to F. */
 void opts_usage(FILE *f, const struct opt *opts, const struct opts_help *help);
 

@@ -131,8 +131,8 @@ static int kick_option(const struct opt *opt, const char *arg)
 	else if (!strcmp(arg, "sleep"))
 		env->mode = KICK_SLEEP;
 	else
-		return cli_usage_error("option '--mode': expected 'kick' or 'sleep', got '%s'",
-				       arg) ? -1 : -1;
+		return opts_error("option '--mode': expected 'kick' or 'sleep', got '%s'",
+				       arg);
 	return 0;
 }
 

@@ -585,8 +585,8 @@ static int take_format(const struct opt *opt, const char *arg)
 	struct report_options *o = opt->value;
 
 	if (framelog_format_parse(arg, &o->a.fmt) < 0)
-		return cli_usage_error("option '--format': expected auto, mangohud, presentmon "
-				       "or plain, got '%s'", arg) ? -1 : -1;
+		return opts_error("option '--format': expected auto, mangohud, presentmon "
+				       "or plain, got '%s'", arg);
 	return 0;
 }
 
@@ -669,8 +669,8 @@ static int take_color(const struct opt *opt, const char *arg)
 	if (!arg)
 		*color = TERM_COLOR_ALWAYS;
 	else if (term_color_parse(arg, color) < 0)
-		return cli_usage_error("option '--color': expected always, auto or never, got '%s'",
-				       arg) ? -1 : -1;
+		return opts_error("option '--color': expected always, auto or never, got '%s'",
+				       arg);
 	return 0;
 }
 

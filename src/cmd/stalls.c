@@ -576,8 +576,8 @@ static int take_color(const struct opt *opt, const char *arg)
 	if (!arg)
 		*color = TERM_COLOR_ALWAYS;
 	else if (term_color_parse(arg, color) < 0)
-		return cli_usage_error("option '--color': expected always, auto or never, got '%s'",
-				       arg) ? -1 : -1;
+		return opts_error("option '--color': expected always, auto or never, got '%s'",
+				       arg);
 	return 0;
 }
 
