@@ -597,8 +597,8 @@ void report_tables_init(struct report_tables *t, struct report_options *o)
 		  .argh = "S", .min = 0, .max = OPT_SECONDS_MAX, .given = &o->a.window_given,
 		  .help = "leave the first S seconds out of the window (default 60,\n"
 			  "from the first frame's start); reported as *_warm. Without\n"
-			  "--warmup/--from/--to a run directory's run.ini warmup_s,\n"
-			  "window_from_s, window_to_s (written by bench) apply" },
+			  "it (and the window's ends) a run directory's run.ini window\n"
+			  "(warmup_s, window_from_s, window_to_s; bench's) applies" },
 		OPT_DOUBLE(0, "stall-ms", &o->a.m.stall_ms, "MS", 0, 1e9,
 			   "a stall is a frame over MS milliseconds (default 100)"),
 		OPT_STRING(0, "rules", &o->rules, "FILE",
