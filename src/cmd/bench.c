@@ -26,7 +26,6 @@
  * (runini_failure), said loudly, and left out of medians; bench then exits 3.
  */
 #include <errno.h>
-#include <getopt.h>
 #include <limits.h>
 #include <math.h>
 #include <signal.h>
