@@ -361,13 +361,13 @@ void opts_usage(FILE *f, const struct opt *opts, const struct opts_help *help)
 
 /* ------------------------------------------------------------------ list */
 
-void opts_list(FILE *f, const struct opt *t)
+static void list(FILE *f, const struct opt *t)
 {
 	for (; t->kind != OPTK_END; t++) {
 		const char *kind;
 
 		if (t->kind == OPTK_CONCAT) {
-			opts_list(f, t->value);
+			list(f, t->value);
 			continue;
 		}
 		if (t->kind == OPTK_GROUP)
@@ -392,4 +392,10 @@ void opts_list(FILE *f, const struct opt *t)
 			fprintf(f, " %g %g", t->min, t->max);
 		fputc('\n', f);
 	}
+}
+
+void opts_list(FILE *f, const struct opt *opts)
+{
+	list(f, opts);
+	fputs("-h,--help flag\n", f);
 }

@@ -132,7 +132,8 @@ int opts_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Prints HELP's head, the options of OPTS and HELP's tail to F. */
 void opts_usage(FILE *f, const struct opt *opts, const struct opts_help *help);
 
-/* Prints OPTS one a line as --list-options does: "-s,--long KIND [MIN MAX]". */
+/* Prints OPTS one a line as --list-options does: "-s,--long KIND [MIN MAX]"
+ * (KIND: flag, int, number, string, value, optional), -h,--help last. */
 void opts_list(FILE *f, const struct opt *opts);
 
 #endif

@@ -628,7 +628,7 @@ void report_tables_init(struct report_tables *t, struct report_options *o)
 	const struct opt runs[] = {
 		OPT_STRING(0, "interfered-list", &o->intf_list, "FILE",
 			   "run names known to be disturbed (one a line, as\n"
-			   "'watch --scan --write' writes them): marked interfered"),
+			   "watch's scan writes them): marked interfered"),
 		OPT_BOOL(0, "include-interfered", &o->include_interfered,
 			 "keep interfered runs (intf 1) in medians and\n"
 			 "matrices; without it they are listed and left out"),

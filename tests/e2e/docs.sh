@@ -3,7 +3,11 @@
 # labels: e2e
 # The documentation a user is pointed at exists and agrees with the binary:
 # every command of `stallscope --help` is in stallscope(1) and has its own
-# page, which mentions every long option its --help lists; nothing cites a
+# page, which mentions every long option its --help lists; both ways: every
+# option a command accepts (its table, --list-options) is listed by its
+# --help and named by its page, and every option its --help lists or its
+# page documents is accepted (stalls once took report's --threads and
+# ignored it); nothing cites a
 # document that is not in the repository (DESIGN.md lives outside it); the
 # pages render without warnings.
 set -u
@@ -25,6 +29,41 @@ for c in $cmds; do
 		# roff writes each '-' of an option as '\-'; \> ends the name
 		grep -q -- "$(printf '%s' "$o" | sed 's/-/\\\\-/g')\\>" "$M/stallscope-$c.1" ||
 			grep -q -- "$o\\>" "$M/stallscope-$c.1" || no "stallscope-$c(1) does not mention $o"
+	done
+	# and the other way: what the command accepts (its option table, as
+	# --list-options prints it; db's by subcommand) is what its --help lists
+	# and its page names, and every option the page defines is accepted
+	subs=
+	[ "$c" = db ] && subs=$(awk '/^subcommands:/ { on = 1; next } on && /^  [a-z]/ { print $1 } /^$/ { on = 0 }' "$T/help")
+	[ "$c" = db ] && [ -z "$subs" ] && no "db --help lists no subcommands"
+	: >"$T/accepted"
+	for s in ${subs:-.}; do
+		[ "$s" = . ] && s=
+		# shellcheck disable=SC2086
+		"$SS_BIN" "$c" $s --list-options >"$T/list" 2>&1 || no "$c $s --list-options: exit $?"
+		# shellcheck disable=SC2086
+		"$SS_BIN" "$c" $s --help >"$T/shelp" 2>&1
+		grep -q -- '--help' "$T/list" || no "$c $s --list-options does not list --help"
+		for o in $(awk '{ print $1 }' "$T/list" | tr ',' '\n' | grep -- '^--'); do
+			echo "$o" >>"$T/accepted"
+			[ "$o" = --help ] && continue
+			# an option line of --help: "  --name", "  -x, --name", "      --name"
+			grep -qE -- "^  +(-[a-zA-Z], )?$o([ =[]|\$)" "$T/shelp" ||
+				no "$c $s accepts $o but its --help does not list it"
+			grep -q -- "$(printf '%s' "$o" | sed 's/-/\\\\-/g')\\>" "$M/stallscope-$c.1" ||
+				no "$c $s accepts $o but stallscope-$c(1) does not mention it"
+		done
+		for o in $(grep -oE -- '^  +(-[a-zA-Z], )?--[a-z][a-z0-9-]*' "$T/shelp" | grep -o -- '--.*'); do
+			grep -qx -- "$o" "$T/list" ||
+				awk '{ print $1 }' "$T/list" | tr ',' '\n' | grep -qx -- "$o" ||
+				no "$c $s --help lists $o but the command does not accept it"
+		done
+	done
+	# the page's option items (the line after each .TP) name only accepted options
+	for o in $(awk '/^\.TP/ { getline; print }' "$M/stallscope-$c.1" |
+		   grep -o '\\-\\-[a-z0-9\\-]*' | sed 's/\\//g' | sort -u); do
+		[ "$o" = --help ] && continue
+		grep -qx -- "$o" "$T/accepted" || no "stallscope-$c(1) documents $o, which '$c' does not accept"
 	done
 done
 cited=$(grep -rln 'DESIGN\.md' "$SS_SRC/man" "$SS_SRC/docs" "$SS_SRC/src" "$SS_SRC/README.md" 2>/dev/null)

@@ -248,6 +248,7 @@ static void test_help(void)
 	HAS("--shared flag\n");
 	HAS("--cb value\n");
 	HAS("--color optional\n");
+	HAS("-h,--help flag\n");
 }
 
 int main(void)
