@@ -43,27 +43,57 @@ for c in $cmds; do
 		"$SS_BIN" "$c" $s --list-options >"$T/list" 2>&1 || no "$c $s --list-options: exit $?"
 		# shellcheck disable=SC2086
 		"$SS_BIN" "$c" $s --help >"$T/shelp" 2>&1
-		grep -q -- '--help' "$T/list" || no "$c $s --list-options does not list --help"
-		for o in $(awk '{ print $1 }' "$T/list" | tr ',' '\n' | grep -- '^--'); do
-			echo "$o" >>"$T/accepted"
-			[ "$o" = --help ] && continue
-			# an option line of --help: "  --name", "  -x, --name", "      --name"
-			grep -qE -- "^  +(-[a-zA-Z], )?$o([ =[]|\$)" "$T/shelp" ||
-				no "$c $s accepts $o but its --help does not list it"
-			grep -q -- "$(printf '%s' "$o" | sed 's/-/\\\\-/g')\\>" "$M/stallscope-$c.1" ||
-				no "$c $s accepts $o but stallscope-$c(1) does not mention it"
-		done
-		for o in $(grep -oE -- '^  +(-[a-zA-Z], )?--[a-z][a-z0-9-]*' "$T/shelp" | grep -o -- '--.*'); do
-			grep -qx -- "$o" "$T/list" ||
-				awk '{ print $1 }' "$T/list" | tr ',' '\n' | grep -qx -- "$o" ||
-				no "$c $s --help lists $o but the command does not accept it"
-		done
+		# one awk: accepted (the list) = listed (--help's option lines), and
+		# each named by the page ('\-' as roff writes '-')
+		awk -v cmd="$c${s:+ $s}" -v page="stallscope-$c(1)" '
+			FILENAME == ARGV[1] {
+				n = split($1, a, ",")
+				for (i = 1; i <= n; i++)
+					if (a[i] ~ /^--/)
+						acc[a[i]] = 1
+				next
+			}
+			FILENAME == ARGV[2] {
+				if (match($0, /^  +(-[a-zA-Z], )?--[a-z][a-z0-9-]*/)) {
+					o = substr($0, RSTART, RLENGTH)
+					sub(/.*--/, "--", o)
+					listed[o] = 1
+				}
+				next
+			}
+			{ line = $0; gsub(/\\-/, "-", line); man = man "\n" line }
+			END {
+				if (!("--help" in acc))
+					print "FAIL " cmd " --list-options does not list --help"
+				for (o in acc) {
+					print "ACC " o
+					if (!(o in listed))
+						print "FAIL " cmd " accepts " o " but its --help does not list it"
+					if (o != "--help" && man !~ (o "([^a-z0-9-]|$)"))
+						print "FAIL " cmd " accepts " o " but " page " does not mention it"
+				}
+				for (o in listed)
+					if (!(o in acc))
+						print "FAIL " cmd " --help lists " o " but the command does not accept it"
+			}' "$T/list" "$T/shelp" "$M/stallscope-$c.1" >"$T/both"
+		sed -n 's/^ACC //p' "$T/both" >>"$T/accepted"
+		while IFS= read -r m; do no "$m"; done < <(sed -n 's/^FAIL //p' "$T/both")
 	done
 	# the page's option items (the line after each .TP) name only accepted options
-	for o in $(awk '/^\.TP/ { getline; print }' "$M/stallscope-$c.1" |
-		   grep -o '\\-\\-[a-z0-9\\-]*' | sed 's/\\//g' | sort -u); do
-		[ "$o" = --help ] && continue
-		grep -qx -- "$o" "$T/accepted" || no "stallscope-$c(1) documents $o, which '$c' does not accept"
+	bad=$(awk 'FILENAME == ARGV[1] { acc[$1] = 1; next }
+		prev ~ /^\.TP/ {
+			t = $0
+			gsub(/\\-/, "-", t)
+			while (match(t, /--[a-z0-9][a-z0-9-]*/)) {
+				o = substr(t, RSTART, RLENGTH)
+				if (o != "--help" && !(o in acc))
+					print o
+				t = substr(t, RSTART + RLENGTH)
+			}
+		}
+		{ prev = $0 }' "$T/accepted" "$M/stallscope-$c.1" | sort -u)
+	for o in $bad; do
+		no "stallscope-$c(1) documents $o, which '$c' does not accept"
 	done
 done
 cited=$(grep -rln 'DESIGN\.md' "$SS_SRC/man" "$SS_SRC/docs" "$SS_SRC/src" "$SS_SRC/README.md" 2>/dev/null)
