@@ -236,7 +236,8 @@ int opts_parse(int argc, char **argv, const struct opt *opts, const struct opts_
 			argv[nopt++] = argv[from];
 	}
 	if (!r) {
-		memcpy(argv + argc - n, operands, (size_t)n * sizeof(*argv));
+		if (n)	/* none: OPERANDS may be NULL */
+			memcpy(argv + argc - n, operands, (size_t)n * sizeof(*argv));
 		r = argc - n;
 	}
 	free(operands);
