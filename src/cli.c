@@ -4,7 +4,6 @@
  * See cli.h.
  */
 #include <errno.h>
-#include <getopt.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdbool.h>
@@ -121,18 +120,6 @@ int cli_usage_error(const char *fmt, ...)
 	va_end(ap);
 	fprintf(stderr, "try '%s --help'\n", cli_prog);
 	return EXIT_USAGE;
-}
-
-int cli_bad_option(int c, char *const *argv)
-{
-	const char *arg = optind > 0 ? argv[optind - 1] : "";
-	int n = (int)strcspn(arg, "=");
-
-	if (c == ':')
-		return cli_usage_error("option '%.*s' needs a value", n, arg);
-	if (optopt > 0 && optopt < 256 && arg[0] == '-' && arg[1] != '-')
-		return cli_usage_error("unknown option '-%c'", optopt);
-	return cli_usage_error("unknown option '%.*s'", n, arg);
 }
 
 int cli_finish(int status)

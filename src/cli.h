@@ -63,22 +63,14 @@ void cli_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Prints "<prog>: <msg>" and a hint to run --help; returns EXIT_USAGE. */
 int cli_usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
-/*
- * The usage error for the option getopt_long stopped at, returning
- * EXIT_USAGE: C ':' (the option needs a value; the option string starts
- * with ':', after any '+', so that getopt prints nothing itself) or
- * anything else (an unknown option). Names the option as it was given.
- */
-int cli_bad_option(int c, char *const *argv);
-
 /* Flushes stdout and checks that every write reached it; turns a command's
  * status into the process's exit code: a write error turns 0 into 1, and
  * only the documented codes leave (0, 1, 2, 3, 130, 143): any other,
  * cli_error()'s -1 included, is 1. */
 int cli_finish(int status);
 
-/* Parsers for option values; they return 0, or print a usage error naming
- * the option and return -1. */
+/* Parsers for option values (opts.c's, and a callback's own); they return
+ * 0, or print a usage error naming the option and return -1. */
 int cli_parse_double(const char *opt, const char *arg, double min, double max, double *ret);
 int cli_parse_int(const char *opt, const char *arg, long min, long max, long *ret);
 

@@ -26,7 +26,6 @@
  * (runini_failure), said loudly, and left out of medians; bench then exits 3.
  */
 #include <errno.h>
-#include <getopt.h>
 #include <limits.h>
 #include <math.h>
 #include <signal.h>
@@ -153,70 +152,25 @@ struct bench {
 	double t_start, run_time;
 };
 
-static void usage(FILE *f)
-{
-	fprintf(f,
-		"usage: stallscope bench NAME [options] [-- CMD ARGS...]\n"
-		"       stallscope bench DIR/NAME.ini [options] [-- CMD ARGS...]\n"
-		"\n"
-		"Runs CMD for rounds of interleaved variants: each round runs every variant\n"
-		"once, in the order given, each run a 'stallscope record --watch' into its own\n"
-		"run directory; then analyses each run as 'report' does and stores it in the\n"
-		"results database. Without CMD the recipe gives it: --recipe FILE, a NAME\n"
-		"that is a path (./NAME.ini: the only way a recipe in the current directory\n"
-		"is read), else NAME.ini in ~/.config/stallscope/recipes/ or the installed\n"
-		"recipes. docs/BENCH.md says how to run a benchmark a decision can rest on.\n"
-		"\n"
-		"options:\n"
-		"  --variants LIST     variants, blank-separated: '-' is the base, others are\n"
-		"                      switches VAR=VALUE joined by '+' that go into the\n"
-		"                      program's environment (default '-')\n"
-		"  --rounds N          rounds (default 3)\n"
-		"  --warmup S          seconds after the first frame left out (default 60)\n"
-		"  --window S          the measured seconds after the warm-up (default: to the end)\n"
-		"  --duration S        stop each run after S seconds (default: warm-up + window\n"
-		"                      + 2 when --window is given, else when the program ends)\n"
-		"  --stop-file PATH    stop each run when PATH appears\n"
-		"  --rules FILE        reload rules for the analysis\n"
-		"  --db PATH           the results database: a file or a PostgreSQL connection\n"
-		"                      string (default $STALLSCOPE_DB, else\n"
-		"                      $XDG_DATA_HOME/stallscope/results.db)\n"
-		"  --rig NAME          the rig the runs are filed under (default:\n"
-		"                      $STALLSCOPE_RIG, else from /etc/machine-id)\n"
-		"  --build STR         the build the runs measure (default: $STALLSCOPE_BUILD);\n"
-		"                      history orders runs by it (docs/HISTORY.md)\n"
-		"  --build-of DIR      the build is 'git -C DIR describe --always --dirty',\n"
-		"                      taken once before the first run\n"
-		"  --results DIR       where run directories go (default runs/)\n"
-		"  --recipe FILE       the program's recipe (INI; see docs/BENCH.md)\n"
-		"  --frames SOURCE     record's frame source (auto, marker, gl, vk, hud:PATH)\n"
-		"  --quiet             before each run wait until CPU and disks settle\n"
-		"  --quiet-cpu PCT, --quiet-io MIBS, --quiet-timeout S\n"
-		"                      what settled means (20 %% busy, 1 MiB/s, for 2 s) and how\n"
-		"                      long to wait at most (60 s)\n"
-		"  --drop-caches       drop the page cache before each run (root)\n"
-		"  --rerun-interfered  run an interfered run once more, at once\n"
-		"  --recorder-ab       add a variant 'frames-only' (record --no-sample) to check\n"
-		"                      that the recorder changes nothing\n"
-		"  --no-watch          leave the interference detector off\n"
-		"  --as-root           under sudo, run the program as root (default: as the user\n"
-		"                      who ran sudo; stallscope-record(1))\n"
-		"  --html              write NAME.html at the end: the variants against the base\n"
-		"                      (stallscope-html(1) --db)\n"
-		"  the watcher's options, passed to each record (stallscope-watch(1)):\n");
-	watch_opts_help(f, 22);
-	fprintf(f,
-		"  --dry-run           print the runs (record command lines) and stop\n"
-		"  -h, --help          this text\n"
-		"\n"
-		"EXAMPLES\n"
-		"  stallscope bench fakegame --rounds 5 --variants '- FAKEGAME_STALL=sleep:300@3' \\\n"
-		"      --warmup 0 -- build/fakegame --seconds 10\n"
-		"  stallscope bench ioquake3 --recipe q3.ini --quiet --rerun-interfered\n"
-		"  stallscope bench game --variants '- MESA_SHADER_CACHE_DISABLE=true' --window 120 \\\n"
-		"      -- ./game --benchmark\n");
-}
-
+static const struct opts_help bench_help = {
+	"usage: stallscope bench NAME [options] [-- CMD ARGS...]\n"
+	"       stallscope bench DIR/NAME.ini [options] [-- CMD ARGS...]\n"
+	"\n"
+	"Runs CMD for rounds of interleaved variants: each round runs every variant\n"
+	"once, in the order given, each run a 'stallscope record --watch' into its own\n"
+	"run directory; then analyses each run as 'report' does and stores it in the\n"
+	"results database. Without CMD the recipe gives it: --recipe FILE, a NAME\n"
+	"that is a path (./NAME.ini: the only way a recipe in the current directory\n"
+	"is read), else NAME.ini in ~/.config/stallscope/recipes/ or the installed\n"
+	"recipes. docs/BENCH.md says how to run a benchmark a decision can rest on.\n"
+	"\n",
+	"EXAMPLES\n"
+	"  stallscope bench fakegame --rounds 5 --variants '- FAKEGAME_STALL=sleep:300@3' \\\n"
+	"      --warmup 0 -- build/fakegame --seconds 10\n"
+	"  stallscope bench ioquake3 --recipe q3.ini --quiet --rerun-interfered\n"
+	"  stallscope bench game --variants '- MESA_SHADER_CACHE_DISABLE=true' --window 120 \\\n"
+	"      -- ./game --benchmark\n",
+};
 
 static bool want_html;	/* --html */
 
@@ -242,174 +196,121 @@ static int recipe_path_name(struct bench_opts *o)
 	return 0;
 }
 
-/* Parses the options into B->o; the index of NAME, -1 after --help, or
- * -EXIT_USAGE after a usage error. */
+/* --build STR, --build-of DIR: the runs' build, which record reads from
+ * the environment. */
+static int take_build(const struct opt *opt, const char *arg)
+{
+	char built[BUILD_MAX + 1];
+	struct strbuf e = STRBUF_INIT;
+	bool of = !strcmp(opt->long_name, "build-of");
+	int r = 0;
+
+	(void)opt;
+	if (!of && !build_name_ok(arg))
+		return opts_error("option '--build': expected a build (printable, no blanks, "
+				       "at most %d characters), got '%s'", BUILD_MAX, arg);
+	if (of && (r = gitbuild_describe(arg, built, sizeof(built), &e)) < 0)
+		cli_error("%s", e.buf);
+	sb_release(&e);
+	if (r < 0)
+		return -1;
+	if (setenv("STALLSCOPE_BUILD", of ? built : arg, 1) < 0)
+		return cli_error_errno(-errno, "--build");
+	return 0;
+}
+
+/* --rig NAME: the runs' rig, which record reads from the environment. */
+static int take_rig(const struct opt *opt, const char *arg)
+{
+	(void)opt;
+	if (!*arg || setenv("STALLSCOPE_RIG", arg, 1) < 0)
+		return opts_error("option '--rig': expected a name, got '%s'", arg);
+	return 0;
+}
+
+/* Parses the options into O; the index of NAME, or OPTS_HELP, OPTS_ERROR. */
 static int parse_options(int argc, char **argv, struct bench_opts *o)
 {
-	enum { O_VARIANTS = 256, O_ROUNDS, O_WARMUP, O_WINDOW, O_DURATION, O_STOP, O_RULES, O_DB, O_RIG,
-	       O_RESULTS, O_RECIPE, O_FRAMES, O_QUIET, O_QCPU, O_QIO, O_QTIMEOUT, O_DROP,
-	       O_RERUN, O_AB, O_NOWATCH, O_DRY, O_HTML, O_AS_ROOT, O_BUILD, O_BUILD_OF };
-	static const struct option own[] = {
-		{ "variants", required_argument, NULL, O_VARIANTS },
-		{ "rounds", required_argument, NULL, O_ROUNDS },
-		{ "warmup", required_argument, NULL, O_WARMUP },
-		{ "window", required_argument, NULL, O_WINDOW },
-		{ "duration", required_argument, NULL, O_DURATION },
-		{ "stop-file", required_argument, NULL, O_STOP },
-		{ "rules", required_argument, NULL, O_RULES },
-		{ "db", required_argument, NULL, O_DB },
-		{ "rig", required_argument, NULL, O_RIG },
-		{ "build", required_argument, NULL, O_BUILD },
-		{ "build-of", required_argument, NULL, O_BUILD_OF },
-		{ "results", required_argument, NULL, O_RESULTS },
-		{ "recipe", required_argument, NULL, O_RECIPE },
-		{ "frames", required_argument, NULL, O_FRAMES },
-		{ "quiet", no_argument, NULL, O_QUIET },
-		{ "quiet-cpu", required_argument, NULL, O_QCPU },
-		{ "quiet-io", required_argument, NULL, O_QIO },
-		{ "quiet-timeout", required_argument, NULL, O_QTIMEOUT },
-		{ "drop-caches", no_argument, NULL, O_DROP },
-		{ "rerun-interfered", no_argument, NULL, O_RERUN },
-		{ "recorder-ab", no_argument, NULL, O_AB },
-		{ "no-watch", no_argument, NULL, O_NOWATCH },
-		{ "dry-run", no_argument, NULL, O_DRY },
-		{ "html", no_argument, NULL, O_HTML },
-		{ "as-root", no_argument, NULL, O_AS_ROOT },
-		{ "help", no_argument, NULL, 'h' },
+	static struct watch_opts_given wg;	/* argv's strings, passed on */
+	struct opt wt[WATCH_OPTS_N];
+	int rounds = 3, optind;
+	const struct opt opts[] = {
+		OPT_STRING(0, "variants", &o->variants, "LIST",
+			   "variants, blank-separated: '-' is the base, others are\n"
+			   "switches VAR=VALUE joined by '+' that go into the\n"
+			   "program's environment (default '-')"),
+		OPT_INT(0, "rounds", &rounds, "N", 1, 1000, "rounds (default 3)"),
+		OPT_DOUBLE(0, "warmup", &o->warmup_s, "S", 0, OPT_SECONDS_MAX,
+			   "seconds after the first frame left out (default 60)"),
+		OPT_DOUBLE(0, "window", &o->window_s, "S", 0.001, OPT_SECONDS_MAX,
+			   "the measured seconds after the warm-up (default: to the end)"),
+		OPT_DOUBLE(0, "duration", &o->duration_s, "S", 0.001, OPT_SECONDS_MAX,
+			   "stop each run after S seconds (default: warm-up + window\n"
+			   "+ 2 when --window is given, else when the program ends)"),
+		OPT_STRING(0, "stop-file", &o->stop_file, "PATH", "stop each run when PATH appears"),
+		OPT_STRING(0, "rules", &o->rules, "FILE", "reload rules for the analysis"),
+		OPT_STRING(0, "db", &o->db, "PATH",
+			   "the results database: a file or a PostgreSQL connection\n"
+			   "string (default $STALLSCOPE_DB, else\n"
+			   "$XDG_DATA_HOME/stallscope/results.db)"),
+		OPT_CALLBACK(0, "rig", NULL, "NAME",
+			     "the rig the runs are filed under (default:\n"
+			     "$STALLSCOPE_RIG, else from /etc/machine-id)", take_rig),
+		OPT_CALLBACK(0, "build", NULL, "STR",
+			     "the build the runs measure (default: $STALLSCOPE_BUILD);\n"
+			     "history orders runs by it (docs/HISTORY.md)", take_build),
+		OPT_CALLBACK(0, "build-of", NULL, "DIR",
+			     "the build is 'git -C DIR describe --always --dirty',\n"
+			     "taken once before the first run", take_build),
+		OPT_STRING(0, "results", &o->results, "DIR", "where run directories go (default runs/)"),
+		OPT_STRING(0, "recipe", &o->recipe, "FILE", "the program's recipe (INI; see docs/BENCH.md)"),
+		OPT_STRING(0, "frames", &o->frames, "SOURCE",
+			   "record's frame source (auto, marker, gl, vk, hud:PATH)"),
+		OPT_BOOL(0, "quiet", &o->quiet, "before each run wait until CPU and disks settle"),
+		{ .kind = OPTK_DOUBLE, .long_name = "quiet-cpu", .value = &o->quiet_cpu_pct,
+		  .argh = "PCT", .min = 0.1, .max = 100, .given = &o->quiet,
+		  .help = "what settled means: CPU busy at most PCT % (default 20)" },
+		{ .kind = OPTK_DOUBLE, .long_name = "quiet-io", .value = &o->quiet_io_mibs,
+		  .argh = "MIBS", .min = 0.001, .max = 1e6, .given = &o->quiet,
+		  .help = "and disks at most MIBS MiB/s (default 1), for 2 s" },
+		{ .kind = OPTK_DOUBLE, .long_name = "quiet-timeout", .value = &o->quiet_timeout_s,
+		  .argh = "S", .min = 1, .max = 86400, .given = &o->quiet,
+		  .help = "how long to wait for it at most (default 60)" },
+		OPT_BOOL(0, "drop-caches", &o->drop_caches, "drop the page cache before each run (root)"),
+		OPT_BOOL(0, "rerun-interfered", &o->rerun_interfered,
+			 "run an interfered run once more, at once"),
+		OPT_BOOL(0, "recorder-ab", &o->recorder_ab,
+			 "add a variant 'frames-only' (record --no-sample) to check\n"
+			 "that the recorder changes nothing"),
+		OPT_BOOL(0, "no-watch", &o->no_watch, "leave the interference detector off"),
+		OPT_BOOL(0, "as-root", &o->as_root,
+			 "under sudo, run the program as root (default: as the user\n"
+			 "who ran sudo; stallscope-record(1))"),
+		OPT_BOOL(0, "html", &want_html,
+			 "write NAME.html at the end: the variants against the base\n"
+			 "(stallscope-html(1) --db)"),
+		OPT_BOOL(0, "dry-run", &o->dry_run, "print the runs (record command lines) and stop"),
+		OPT_CONCAT(wt),
+		OPT_END(),
 	};
-	struct option lo[sizeof(own) / sizeof(own[0]) + WATCH_OPT_N + 1] = { { 0 } };
-	size_t nlo = sizeof(own) / sizeof(own[0]);
-	int c;
 
-	optind = 1;
-	memcpy(lo, own, sizeof(own));
-	watch_opts_add(lo, &nlo);	/* passed on to each record */
-	while ((c = getopt_long(argc, argv, ":h", lo, NULL)) != -1) {
-		int bad = 0;
-		long l = 0;
-
-		switch (c) {
-		case O_VARIANTS:
-			o->variants = optarg;
-			break;
-		case O_ROUNDS:
-			bad = cli_parse_int("--rounds", optarg, 1, 1000, &l);
-			o->rounds = l;
-			break;
-		case O_WARMUP:
-			bad = cli_parse_double("--warmup", optarg, 0, 1e7, &o->warmup_s);
-			break;
-		case O_WINDOW:
-			bad = cli_parse_double("--window", optarg, 0.001, 1e7, &o->window_s);
-			break;
-		case O_DURATION:
-			bad = cli_parse_double("--duration", optarg, 0.001, 1e7, &o->duration_s);
-			break;
-		case O_STOP:
-			o->stop_file = optarg;
-			break;
-		case O_RULES:
-			o->rules = optarg;
-			break;
-		case O_DB:
-			o->db = optarg;
-			break;
-		case O_BUILD:
-		case O_BUILD_OF: {
-			/* the runs' build: record reads it from the environment */
-			char built[BUILD_MAX + 1];
-			struct strbuf e = STRBUF_INIT;
-			int r = 0;
-
-			if (c == O_BUILD && !build_name_ok(optarg))
-				return -cli_usage_error("option '--build': expected a build (printable, "
-							"no blanks, at most %d characters), got '%s'",
-							BUILD_MAX, optarg);
-			if (c == O_BUILD_OF && (r = gitbuild_describe(optarg, built, sizeof(built),
-								      &e)) < 0)
-				cli_error("%s", e.buf);
-			sb_release(&e);
-			if (r < 0)
-				return -EXIT_USAGE;
-			if (setenv("STALLSCOPE_BUILD", c == O_BUILD ? optarg : built, 1) < 0)
-				return -cli_error_errno(-errno, "--build");
-			break;
-		}
-		case O_RIG:
-			/* the runs' rig: record reads it from the environment */
-			if (!*optarg || setenv("STALLSCOPE_RIG", optarg, 1) < 0)
-				return -cli_usage_error("option '--rig': expected a name, got '%s'",
-							optarg);
-			break;
-		case O_RESULTS:
-			o->results = optarg;
-			break;
-		case O_RECIPE:
-			o->recipe = optarg;
-			break;
-		case O_FRAMES:
-			o->frames = optarg;
-			break;
-		case O_QUIET:
-			o->quiet = true;
-			break;
-		case O_AS_ROOT:
-			o->as_root = true;
-			break;
-		case O_QCPU:
-			bad = cli_parse_double("--quiet-cpu", optarg, 0.1, 100, &o->quiet_cpu_pct);
-			o->quiet = true;
-			break;
-		case O_QIO:
-			bad = cli_parse_double("--quiet-io", optarg, 0.001, 1e6, &o->quiet_io_mibs);
-			o->quiet = true;
-			break;
-		case O_QTIMEOUT:
-			bad = cli_parse_double("--quiet-timeout", optarg, 1, 86400,
-					       &o->quiet_timeout_s);
-			o->quiet = true;
-			break;
-		case O_DROP:
-			o->drop_caches = true;
-			break;
-		case O_RERUN:
-			o->rerun_interfered = true;
-			break;
-		case O_AB:
-			o->recorder_ab = true;
-			break;
-		case O_NOWATCH:
-			o->no_watch = true;
-			break;
-		case O_HTML:
-			want_html = true;
-			break;
-		case O_DRY:
-			o->dry_run = true;
-			break;
-		case 'h':
-			usage(stdout);
-			return -1;
-		default:
-			if (!watch_opt_is(c))
-				return -cli_bad_option(c, argv);
-			if (o->npass + 2 > BENCH_MAX_PASS)
-				return -cli_usage_error("too many watcher options");
-			watch_opt_pass(c, optarg, o->pass, &o->npass);
-		}
-		if (bad)
-			return -EXIT_USAGE;
-	}
+	watch_opts_table(wt, &wg, "the watcher's options, passed to each record (stallscope-watch(1)):");
+	optind = opts_parse(argc, argv, opts, &bench_help, 0);
+	if (optind < 0)
+		return optind;
+	o->rounds = rounds;
+	if (watch_opts_pass(&wg, o->pass, &o->npass, BENCH_MAX_PASS) < 0)
+		return OPTS_ERROR;
 	if (optind == argc)
-		return -cli_usage_error("expected the benchmark's NAME");
+		return opts_error("expected the benchmark's NAME");
 	o->name = argv[optind];
 	if (recipe_path_name(o) < 0)
-		return -EXIT_USAGE;
+		return OPTS_ERROR;
 	if (!*o->name || strchr(o->name, '/') || strchr(o->name, ':'))
-		return -cli_usage_error("NAME: expected a name without '/' or ':', or a recipe "
+		return opts_error("NAME: expected a name without '/' or ':', or a recipe "
 					"file's path ending in .ini, got '%s'", argv[optind]);
 	if (o->no_watch && o->npass)
-		return -cli_usage_error("the watcher's options do not go with --no-watch");
+		return opts_error("the watcher's options do not go with --no-watch");
 	return optind + 1;
 }
 
@@ -983,7 +884,7 @@ int cmd_bench(int argc, char **argv)
 	sb_init(&b->bad);
 	first = parse_options(argc, argv, &b->o);
 	if (first < 0)
-		return first == -1 ? 0 : EXIT_USAGE;
+		return opts_exit(first);
 	b->cmd = first < argc ? argv + first : NULL;
 	ret = plan_bench(b);
 	if (ret)

@@ -5,9 +5,11 @@
  * name; it returns the process exit code (0 ok, 1 failure, 2 usage) and
  * reports its own errors through cli.h.
  *
- * To add a command: write src/cmd/<name>.c, declare it here (the list is in
- * alphabetical order, one a line), add one line to the table in src/main.c,
- * and write man/stallscope-<name>.1. CMake finds the file by itself.
+ * To add a command: write src/cmd/<name>.c (its options a table read by
+ * opts_parse, src/opts.h: its --help comes from the same table), declare it
+ * here (the list is in alphabetical order, one a line), add one line to the
+ * table in src/main.c, and write man/stallscope-<name>.1, naming every
+ * option (tests/e2e/docs.sh checks both ways). CMake finds the file by itself.
  */
 #ifndef SS_CMD_H
 #define SS_CMD_H

@@ -8,7 +8,6 @@
  * (benchstat's convention). docs/METRICS.md "Comparisons" has the formulas.
  */
 #include <errno.h>
-#include <getopt.h>
 #include <math.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -16,6 +15,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "opts.h"
 #include "core/metrics.h"
 #include "cmd/cmd.h"
 #include "core/signif.h"
@@ -47,47 +47,28 @@ struct gate {
 	bool pct;
 };
 
-static void usage(FILE *f)
-{
-	fprintf(f,
-		"usage: stallscope compare [--db PATH] [--rig NAME|--across-rigs] [--metrics M,...] [--json|--csv]\n"
-		"                          [--fail-on M:+N[%%],...] [--junit FILE]\n"
-		"                          NAME[:VARIANT][@BUILD] NAME[:VARIANT][@BUILD]\n"
-		"\n"
-		"Compares two sets of runs in the results database, metric by metric: each\n"
-		"side's median with its 95%% confidence interval, the change from the first to\n"
-		"the second, and the Mann-Whitney U p-value. A change that is not significant\n"
-		"at alpha 0.05 prints '~'. Interfered runs and failed runs (the program\n"
-		"failed, no frames, ended short) are left out and listed; a side with no runs\n"
-		"left is an error. VARIANT '-' is the base; NAME alone means NAME:-. Runs of\n"
-		"different rigs (machines) are not pooled unless asked (--across-rigs).\n"
-		"@BUILD takes only the runs of that build (record --build, --build-of).\n"
-		"\n"
-		"options:\n"
-		"  --db PATH        the results database: a file or a PostgreSQL connection string\n"
-		"                   (default $STALLSCOPE_DB, else $XDG_DATA_HOME/stallscope/results.db)\n"
-		"  --rig NAME       only the runs of this rig\n"
-		"  --across-rigs    pool the runs of several rigs (said above the table)\n"
-		"  --metrics LIST   only these metrics (comma-separated; default: all both sides have)\n"
-		"  --json           a JSON object: a, b, metrics[]\n"
-		"  --csv            CSV, one row per metric\n"
-		"  --include-failed keep failed runs (marked in the listing below the table)\n"
-		"  --fail-on LIST   a CI gate: exit 4 when a metric of LIST (METRIC:+N or\n"
-		"                   METRIC:-N%%, comma-separated: up or down by more than N or\n"
-		"                   N %%) changed significantly from the first side to the\n"
-		"                   second by more than that; stalls:+0 fails on any rise\n"
-		"  --junit FILE     a JUnit XML report: one testcase per metric, a failure\n"
-		"                   for each the gate fails on\n"
-		"  -h, --help       this text\n"
-		"\n"
-		"examples:\n"
-		"  stallscope compare game:- game:MESA_SHADER_CACHE=0\n"
-		"  stallscope compare --metrics stalls,p99_ms --json game game:PATCH=1\n"
-		"  stallscope compare --db postgresql://ci@db.lab/bench --rig ci-amd game game:PATCH=1\n"
-		"  stallscope compare --fail-on 'stalls:+0,p99_ms:+5%%,low1:-5%%' game@abc123 game@def456\n"
-		"\n"
-		"exit status: 0 ok, 1 failure, 2 usage, 4 --fail-on and a metric got worse\n");
-}
+static const struct opts_help compare_help = {
+	"usage: stallscope compare [--db PATH] [--rig NAME|--across-rigs] [--metrics M,...] [--json|--csv]\n"
+	"                          [--fail-on M:+N[%],...] [--junit FILE]\n"
+	"                          NAME[:VARIANT][@BUILD] NAME[:VARIANT][@BUILD]\n"
+	"\n"
+	"Compares two sets of runs in the results database, metric by metric: each\n"
+	"side's median with its 95% confidence interval, the change from the first to\n"
+	"the second, and the Mann-Whitney U p-value. A change that is not significant\n"
+	"at alpha 0.05 prints '~'. Interfered runs and failed runs (the program\n"
+	"failed, no frames, ended short) are left out and listed; a side with no runs\n"
+	"left is an error. VARIANT '-' is the base; NAME alone means NAME:-. Runs of\n"
+	"different rigs (machines) are not pooled unless asked (--across-rigs).\n"
+	"@BUILD takes only the runs of that build (record --build, --build-of).\n"
+	"\n",
+	"examples:\n"
+	"  stallscope compare game:- game:MESA_SHADER_CACHE=0\n"
+	"  stallscope compare --metrics stalls,p99_ms --json game game:PATCH=1\n"
+	"  stallscope compare --db postgresql://ci@db.lab/bench --rig ci-amd game game:PATCH=1\n"
+	"  stallscope compare --fail-on 'stalls:+0,p99_ms:+5%,low1:-5%' game@abc123 game@def456\n"
+	"\n"
+	"exit status: 0 ok, 1 failure, 2 usage, 4 --fail-on and a metric got worse\n",
+};
 
 static void fmt_ci(char *buf, size_t len, double lo, double hi)
 {
@@ -437,20 +418,30 @@ static int judge(const struct compare_opts *o, const struct gate *gates, int nga
 
 int cmd_compare(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{ "db", required_argument, NULL, 'd' },
-		{ "metrics", required_argument, NULL, 'm' },
-		{ "json", no_argument, NULL, 'j' },
-		{ "csv", no_argument, NULL, 'c' },
-		{ "include-failed", no_argument, NULL, 'F' },
-		{ "rig", required_argument, NULL, 'r' },
-		{ "across-rigs", no_argument, NULL, 'A' },
-		{ "fail-on", required_argument, NULL, 'G' },
-		{ "junit", required_argument, NULL, 'J' },
-		{ "help", no_argument, NULL, 'h' },
-		{ 0 }
-	};
 	struct compare_opts o = { 0 };
+	const struct opt opts[] = {
+		OPT_STRING(0, "db", &o.db, "PATH",
+			   "the results database: a file or a PostgreSQL connection string\n"
+			   "(default $STALLSCOPE_DB, else $XDG_DATA_HOME/stallscope/results.db)"),
+		OPT_STRING(0, "rig", &o.rig, "NAME", "only the runs of this rig"),
+		OPT_BOOL(0, "across-rigs", &o.across_rigs,
+			 "pool the runs of several rigs (said above the table)"),
+		OPT_STRING(0, "metrics", &o.metrics, "LIST",
+			   "only these metrics (comma-separated; default: all both sides have)"),
+		OPT_BOOL(0, "json", &o.json, "a JSON object: a, b, metrics[]"),
+		OPT_BOOL(0, "csv", &o.csv, "CSV, one row per metric"),
+		OPT_BOOL(0, "include-failed", &o.include_failed,
+			 "keep failed runs (marked in the listing below the table)"),
+		OPT_STRING(0, "fail-on", &o.fail_on, "LIST",
+			   "a CI gate: exit 4 when a metric of LIST (METRIC:+N or\n"
+			   "METRIC:-N%, comma-separated: up or down by more than N or\n"
+			   "N %) changed significantly from the first side to the\n"
+			   "second by more than that; stalls:+0 fails on any rise"),
+		OPT_STRING(0, "junit", &o.junit, "FILE",
+			   "a JUnit XML report: one testcase per metric, a failure\n"
+			   "for each the gate fails on"),
+		OPT_END(),
+	};
 	enum { MAX_GATES = 64 };
 	struct gate gates[MAX_GATES];
 	int ngates = 0;
@@ -458,24 +449,12 @@ int cmd_compare(int argc, char **argv)
 	struct compare_side a = { .failures = STRBUF_INIT }, b = { .failures = STRBUF_INIT };
 	struct compare_result res = { 0 };
 	struct db *db = NULL;
-	int c, status = 1;
+	int first, status = 1;
 
-	while ((c = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'd': o.db = optarg; break;
-		case 'm': o.metrics = optarg; break;
-		case 'j': o.json = true; break;
-		case 'c': o.csv = true; break;
-		case 'F': o.include_failed = true; break;
-		case 'r': o.rig = optarg; break;
-		case 'A': o.across_rigs = true; break;
-		case 'G': o.fail_on = optarg; break;
-		case 'J': o.junit = optarg; break;
-		case 'h': usage(stdout); return 0;
-		default: return cli_bad_option(c, argv);
-		}
-	}
-	if (argc - optind != 2)
+	first = opts_parse(argc, argv, opts, &compare_help, 0);
+	if (first < 0)
+		return opts_exit(first);
+	if (argc - first != 2)
 		return cli_usage_error("expected two sides, NAME:VARIANT NAME:VARIANT");
 	if (o.fail_on && (ngates = parse_gates(o.fail_on, gates, MAX_GATES)) < 0)
 		return EXIT_USAGE;
@@ -483,9 +462,9 @@ int cmd_compare(int argc, char **argv)
 		return EXIT_USAGE;
 	if (o.json && o.csv)
 		return cli_usage_error("--json and --csv exclude each other");
-	if (compare_side_parse(&a, argv[optind]) < 0 || compare_side_parse(&b, argv[optind + 1]) < 0) {
+	if (compare_side_parse(&a, argv[first]) < 0 || compare_side_parse(&b, argv[first + 1]) < 0) {
 		status = cli_usage_error("expected NAME[:VARIANT][@BUILD], got '%s'",
-					 a.name && *a.name ? argv[optind + 1] : argv[optind]);
+					 a.name && *a.name ? argv[first + 1] : argv[first]);
 		goto out;
 	}
 	if (open_sides(&o, &a, &b, &db) || check_rigs(&o, &a, &b))

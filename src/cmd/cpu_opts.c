@@ -11,65 +11,33 @@
 #include "core/strbuf.h"
 #include "linux/sched.h"
 
-enum { OPT_CPUS = 256, OPT_JSON, OPT_N_OWN = 7 };
-
-int cpu_opts_parse(int argc, char **argv, struct cpu_opts *o, const char *zero_t,
-		   void (*usage)(FILE *f))
+/* -t S: more than 0, or left out to run until Ctrl-C. */
+static int take_duration(const struct opt *opt, const char *arg)
 {
-	static const struct option own[OPT_N_OWN] = {
-		{ "interval", required_argument, NULL, 'i' },
-		{ "duration", required_argument, NULL, 't' },
-		{ "priority", required_argument, NULL, 'p' },
-		{ "cpus", required_argument, NULL, OPT_CPUS },
-		{ "json", no_argument, NULL, OPT_JSON },
-		{ "help", no_argument, NULL, 'h' },
-	};
-	struct option lo[OPT_N_OWN + 8] = { { 0 } };
-	int c;
+	struct cpu_opts *o = opt->value;
 
-	if (o->nextra > 8 - 1)
-		return cli_usage_error("internal: too many options");
-	memcpy(lo, own, sizeof(own));
-	memcpy(lo + OPT_N_OWN - 1, o->extra, o->nextra * sizeof(*lo));
-	optind = 1;
-	while ((c = getopt_long(argc, argv, ":i:t:p:h", lo, NULL)) != -1) {
-		switch (c) {
-		case 'i':
-			if (cli_parse_double("-i", optarg, 0.05, 3600e3, &o->interval_ms) < 0)
-				return EXIT_USAGE;
-			break;
-		case 't':
-			if (cli_parse_double("-t", optarg, 0, 1e7, &o->duration_s) < 0)
-				return EXIT_USAGE;
-			if (o->duration_s == 0)
-				return cli_usage_error("option '-t': %s; give more than 0, or "
-						       "leave -t out to run until Ctrl-C", zero_t);
-			break;
-		case 'p':
-			if (cli_parse_int("-p", optarg, 0, 99, &o->prio) < 0)
-				return EXIT_USAGE;
-			break;
-		case OPT_CPUS:
-			o->cpus = optarg;
-			break;
-		case OPT_JSON:
-			o->json = true;
-			break;
-		case 'h':
-			usage(stdout);
-			return 1;
-		default:
-			if (c >= CPU_OPT_EXTRA && o->on_extra) {
-				if (o->on_extra(o->ctx, c, optarg))
-					return EXIT_USAGE;
-				break;
-			}
-			return cli_bad_option(c, argv);
-		}
-	}
-	if (optind < argc)
-		return cli_usage_error("unexpected argument '%s'", argv[optind]);
+	if (cli_parse_double("-t", arg, 0, OPT_SECONDS_MAX, &o->duration_s) < 0)
+		return -1;
+	if (o->duration_s == 0)
+		return cli_usage_error("option '-t': %s; give more than 0, or leave -t out to run "
+				       "until Ctrl-C", o->zero_t) ? -1 : -1;
 	return 0;
+}
+
+void cpu_opts_table(struct opt t[CPU_OPTS_N], struct cpu_opts *o, const char *interval_help,
+		    const char *prio_help, const char *cpus_help, const char *json_help)
+{
+	const struct opt own[CPU_OPTS_N] = {
+		OPT_DOUBLE('i', "interval", &o->interval_ms, "MS", 0.05, 3600e3, interval_help),
+		OPT_CALLBACK('t', "duration", o, "S", "how long to run (default: until Ctrl-C)",
+			     take_duration),
+		OPT_INT('p', "priority", &o->prio, "N", 0, 99, prio_help),
+		OPT_STRING(0, "cpus", &o->cpus, "LIST", cpus_help),
+		OPT_BOOL(0, "json", &o->json, json_help),
+		OPT_END(),
+	};
+
+	memcpy(t, own, sizeof(own));
 }
 
 int cpu_opts_choose(const struct cpu_opts *o, struct cpulist *ret)

@@ -11,37 +11,31 @@
 #ifndef SS_CMD_CPU_OPTS_H
 #define SS_CMD_CPU_OPTS_H
 
-#include <getopt.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 
 #include "core/cpulist.h"
+#include "opts.h"
 
 struct cpu_opts {
 	double interval_ms;	/* -i; 0: not given */
 	double duration_s;	/* -t; 0: until SIGINT/SIGTERM */
-	long prio;		/* -p: SCHED_FIFO 1..99, 0: SCHED_OTHER */
+	int prio;		/* -p: SCHED_FIFO 1..99, 0: SCHED_OTHER */
 	const char *cpus;	/* --cpus as given, or NULL: every online CPU */
 	bool json;
-	/* a command's own options: EXTRA (NEXTRA entries, values from
-	 * CPU_OPT_EXTRA), each taken by ON_EXTRA(CTX, value, optarg): 0, or
-	 * EXIT_USAGE after a usage error */
-	const struct option *extra;
-	size_t nextra;
-	int (*on_extra)(void *ctx, int c, const char *arg);
-	void *ctx;
+	const char *zero_t;	/* why -t 0 is refused (a run of 0 s is no use) */
 };
 
-#define CPU_OPT_EXTRA 0x2000
+#define CPU_OPTS_N 6	/* entries of the table, its OPT_END included */
 
 /*
- * Parses the options into O; -t 0 is refused with ZERO_T (why a run of 0 s
- * is no use). Returns 0, 1 after --help printed USAGE (the command returns
- * 0), or EXIT_USAGE after a usage error was printed.
+ * The options' table (opts.h) into T, pointing at O, for a command to join
+ * with OPT_CONCAT: -i (INTERVAL_HELP), -t, -p (PRIO_HELP), --cpus (CPUS_HELP),
+ * --json (JSON_HELP); -t 0 is refused with O->zero_t.
  */
-int cpu_opts_parse(int argc, char **argv, struct cpu_opts *o, const char *zero_t,
-		   void (*usage)(FILE *f));
+void cpu_opts_table(struct opt t[CPU_OPTS_N], struct cpu_opts *o, const char *interval_help,
+		    const char *prio_help, const char *cpus_help, const char *json_help);
 
 /* The CPUs of --cpus (or every online one), checked as sched_cpus_choose
  * does; 0, EXIT_USAGE (--cpus does not parse) or 1 (said). */

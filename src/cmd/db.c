@@ -7,11 +7,11 @@
  * holds, and `stallscope db upgrade` migrates an older database of ours
  * (reading commands never do), and `stallscope db push` sends what the
  * database did not take: a bench's spooled runs (spool.h), or an SQLite
- * file's runs into a server (--from). The tables are in docs/FORMAT.md,
+ * file's runs into a server (--from-db). The subcommands are a table, each
+ * with its options' table (perf's way: cmd_sched's subcommands). The tables are in docs/FORMAT.md,
  * "Results database".
  */
 #include <errno.h>
-#include <getopt.h>
 #include <math.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -20,52 +20,13 @@
 
 #include "cli.h"
 #include "cmd/cmd.h"
+#include "cmd/report.h"
 #include "run/analyse.h"
 #include "run/spool.h"
 #include "run/store.h"
 #include "core/runini.h"
 #include "core/strbuf.h"
 #include "db/db.h"
-
-static void usage(FILE *f)
-{
-	fprintf(f,
-		"usage: stallscope db import [options] RUNDIR...\n"
-		"       stallscope db info [--db PATH]\n"
-		"       stallscope db upgrade [--db PATH]\n"
-		"       stallscope db push [--db TARGET]\n"
-		"       stallscope db push --from SQLITE [--to TARGET]\n"
-		"\n"
-		"import: analyses each run directory as 'report' does and stores it in the\n"
-		"results database (creating it): the run's row from its run.ini and one row per\n"
-		"metric. A run is keyed by its directory's absolute path: importing it again\n"
-		"replaces it. info: the database's path, schema version and counts (it opens\n"
-		"the database read-only, as runs, matrix and compare do). upgrade: migrates a\n"
-		"database of an older stallscope to this one's schema, keeping every run.\n"
-		"push: stores the runs a bench kept in the database's spool when the database\n"
-		"could not be reached (each run directory analysed again; a run stored twice\n"
-		"is one run); with --from, every run of that SQLite file (its metrics as\n"
-		"stored) into TARGET, usually a PostgreSQL server, without duplicates when run\n"
-		"again (a run is one per rig and run directory).\n"
-		"\n"
-		"options:\n"
-		"  --db PATH               the database: a file or a PostgreSQL connection\n"
-		"                          string (default $STALLSCOPE_DB, else\n"
-		"                          $XDG_DATA_HOME/stallscope/results.db)\n"
-		"  --from SQLITE           push: the file whose runs go\n"
-		"  --to TARGET             push --from: where they go (default: --db's)\n"
-		"  --rules FILE            reload rules for the analysis\n"
-		"  --warmup S              instead of run.ini's warmup_s (default 60)\n"
-		"  --stall-ms MS           a stall is a frame over MS ms (default 100)\n"
-		"  --interfered-list FILE  runs named there are stored as interfered\n"
-		"  -h, --help              this text\n"
-		"\n"
-		"EXAMPLES\n"
-		"  stallscope db import runs/*/\n"
-		"  stallscope db import --db results.db --interfered-list interfered.list old/*/\n"
-		"  stallscope db info\n"
-		"  stallscope db push --from results.db --to postgresql://rig@db.lab/bench\n");
-}
 
 /* db upgrade: an existing database of ours, migrated (a new one is not
  * made: there would be nothing to keep). 0, or 1 reported. */
@@ -265,145 +226,317 @@ out:
 	return ret;
 }
 
-int cmd_db(int argc, char **argv)
-{
-	enum { O_DB = 256, O_RULES, O_WARMUP, O_STALL, O_LIST, O_FROM, O_TO };
-	static const struct option lo[] = {
-		{ "db", required_argument, NULL, O_DB },
-		{ "from", required_argument, NULL, O_FROM },
-		{ "to", required_argument, NULL, O_TO },
-		{ "rules", required_argument, NULL, O_RULES },
-		{ "warmup", required_argument, NULL, O_WARMUP },
-		{ "stall-ms", required_argument, NULL, O_STALL },
-		{ "interfered-list", required_argument, NULL, O_LIST },
-		{ "help", no_argument, NULL, 'h' },
-		{ 0 },
-	};
-	struct analyse_opts ao = { .m = METRICS_OPTS_INIT, .fmt = FRAMELOG_AUTO };
-	struct strbuf path = STRBUF_INIT, err = STRBUF_INIT, made = STRBUF_INIT;
-	struct reload_rules *rules = NULL;
-	const char *dbp = NULL, *rules_path = NULL, *list = NULL, *sub, *from = NULL, *to = NULL;
-	struct db *db = NULL;
-	int c, r, ret = 1, failed = 0, imported = 0;
+/* ------------------------------------------------------------------ options */
 
-	optind = 1;
-	while ((c = getopt_long(argc, argv, ":h", lo, NULL)) != -1) {
-		switch (c) {
-		case O_DB: dbp = optarg; break;
-		case O_RULES: rules_path = optarg; break;
-		case O_WARMUP:
-			if (cli_parse_double("--warmup", optarg, 0, 1e9, &ao.m.warmup_s) < 0)
-				return EXIT_USAGE;
-			ao.window_given = true;
-			break;
-		case O_STALL:
-			if (cli_parse_double("--stall-ms", optarg, 0, 1e9, &ao.m.stall_ms) < 0)
-				return EXIT_USAGE;
-			break;
-		case O_LIST: list = optarg; break;
-		case O_FROM: from = optarg; break;
-		case O_TO: to = optarg; break;
-		case 'h': usage(stdout); return 0;
-		default: return cli_bad_option(c, argv);
-		}
+#define DB_HELP "the database: a file or a PostgreSQL connection\n" \
+		"string (default $STALLSCOPE_DB, else\n" \
+		"$XDG_DATA_HOME/stallscope/results.db)"
+
+/* What every subcommand takes: --db PATH, and import's and push's analysis
+ * (report's --warmup, --stall-ms, --rules). */
+struct db_args {
+	struct report_options o;
+	struct report_tables rt;
+	const char *db;
+	struct strbuf path;	/* --db's, or the default */
+};
+
+/* Parses ARGV by OPTS with HELP; the index of the first operand, or
+ * OPTS_HELP, OPTS_ERROR. Then the database's path into A->path. */
+static int db_parse(struct db_args *a, int argc, char **argv, const struct opt *opts,
+		    const struct opts_help *help)
+{
+	int first = opts_parse(argc, argv, opts, help, 0);
+
+	if (first < 0)
+		return first;
+	if (a->db)
+		sb_adds(&a->path, a->db);
+	else if (db_default_path(&a->path) < 0)
+		return cli_error("no database path: neither XDG_DATA_HOME nor HOME is set; give "
+				 "--db") ? OPTS_ERROR : OPTS_ERROR;
+	return first;
+}
+
+static void db_args_release(struct db_args *a)
+{
+	report_options_release(&a->o);
+	sb_release(&a->path);
+}
+
+/* ------------------------------------------------------------------ import */
+
+static int sub_import(int argc, char **argv)
+{
+	struct db_args a = { .o = { .a = { .m = METRICS_OPTS_INIT, .fmt = FRAMELOG_AUTO } } };
+	const struct opt opts[] = {
+		OPT_STRING(0, "db", &a.db, "PATH", DB_HELP),
+		OPT_CONCAT(a.rt.base),
+		OPT_STRING(0, "interfered-list", &a.o.intf_list, "FILE",
+			   "runs named there are stored as interfered"),
+		OPT_END(),
+	};
+	static const struct opts_help help = {
+		"usage: stallscope db import [options] RUNDIR...\n"
+		"\n"
+		"Analyses each run directory as 'report' does and stores it in the results\n"
+		"database (creating it): the run's row from its run.ini and one row per\n"
+		"metric. A run is keyed by its directory's absolute path: importing it again\n"
+		"replaces it.\n"
+		"\n",
+		"EXAMPLES\n"
+		"  stallscope db import runs/*/\n"
+		"  stallscope db import --db results.db --interfered-list interfered.list old/*/\n",
+	};
+	struct analyse_opts *ao = &a.o.a;
+	struct strbuf err = STRBUF_INIT, made = STRBUF_INIT;
+	struct reload_rules *rules = NULL;
+	struct db *db = NULL;
+	int first, r, ret = 1, failed = 0, imported = 0;
+
+	report_tables_init(&a.rt, &a.o);
+	first = db_parse(&a, argc, argv, opts, &help);
+	if (first >= 0 && first == argc)
+		first = opts_error("import: expected at least one RUNDIR");
+	if (first < 0) {
+		db_args_release(&a);
+		return opts_exit(first);
 	}
-	if (optind == argc)
-		return cli_usage_error("expected a subcommand: import, info, upgrade or push");
-	sub = argv[optind++];
-	if (strcmp(sub, "import") && strcmp(sub, "info") && strcmp(sub, "upgrade") &&
-	    strcmp(sub, "push"))
-		return cli_usage_error("unknown subcommand '%s' (expected import, info, upgrade or "
-				       "push)", sub);
-	if ((from || to) && strcmp(sub, "push"))
-		return cli_usage_error("options '--from' and '--to' are push's");
-	if (to && !from)
-		return cli_usage_error("option '--to' goes with '--from' (a spool's runs go to --db)");
-	if (!strcmp(sub, "import") && optind == argc)
-		return cli_usage_error("import: expected at least one RUNDIR");
-	if (strcmp(sub, "import") && optind < argc)
-		return cli_usage_error("%s: unexpected argument '%s'", sub, argv[optind]);
-	if (dbp)
-		sb_adds(&path, dbp);
-	else if (db_default_path(&path) < 0)
-		return cli_error("no database path: neither XDG_DATA_HOME nor HOME is set; give --db");
-	if (!strcmp(sub, "info")) {
-		r = db_open(path.buf, false, &db, &err);
-		if (r < 0)
-			cli_error("%s", err.len ? err.buf : strerror(-r));
-		else
-			ret = db_info(db);
-		goto out;
-	}
-	if (!strcmp(sub, "upgrade")) {
-		ret = db_upgrade(path.buf);
-		goto out;
-	}
-	if (!strcmp(sub, "push")) {
-		if (!from && cli_failed(analyse_load_rules(rules_path, &rules, &ao.rules_name, &err),
-					&err))
-			goto out;
-		ao.rules = rules;
-		ret = from ? push_copy(from, to ? to : path.buf) : push_spool(path.buf, &ao);
-		goto out;
-	}
-	if (db_make_parent(path.buf, &made) < 0) {
-		cli_error("cannot create the directory of '%s'", cli_shown(path.buf));
+	if (db_make_parent(a.path.buf, &made) < 0) {
+		cli_error("cannot create the directory of '%s'", cli_shown(a.path.buf));
 		goto out;
 	}
 	if (made.len)
 		fprintf(stderr, "%s: created '%s' for the database '%s'\n", cli_prog,
-			cli_shown(made.buf), cli_shown(path.buf));
-	r = db_open(path.buf, true, &db, &err);
+			cli_shown(made.buf), cli_shown(a.path.buf));
+	r = db_open(a.path.buf, true, &db, &err);
 	if (r < 0) {
 		cli_error("%s", err.len ? err.buf : strerror(-r));
 		goto out;
 	}
-	if (cli_failed(analyse_load_rules(rules_path, &rules, &ao.rules_name, &err), &err))
+	if (cli_failed(analyse_load_rules(a.o.rules, &rules, &ao->rules_name, &err), &err))
 		goto out;
-	ao.rules = rules;
-	if (list && cli_failed(analyse_load_intf_list(list, &ao.intf_list, &err), &err))
+	ao->rules = rules;
+	if (a.o.intf_list &&
+	    cli_failed(analyse_load_intf_list(a.o.intf_list, &ao->intf_list, &err), &err))
 		goto out;
-	ao.intf_list_name = list;
-	for (; optind < argc; optind++) {
-		struct analysis a;
+	ao->intf_list_name = a.o.intf_list;
+	for (int i = first; i < argc; i++) {
+		struct analysis an;
 		long long id;
 
-		if (cli_failed(analyse_input(argv[optind], &ao, &a, &err), &err)) {
+		if (cli_failed(analyse_input(argv[i], ao, &an, &err), &err)) {
 			failed++;
 			continue;
 		}
-		if (!a.ini) {
+		if (!an.ini) {
 			cli_error("'%s' is a frame log, not a run directory: only runs go into the "
-				  "database", cli_shown(argv[optind]));
-			analysis_release(&a);
+				  "database", cli_shown(argv[i]));
+			analysis_release(&an);
 			failed++;
 			continue;
 		}
 		sb_reset(&err);
-		id = store_run(db, argv[optind], &a, &err);
+		id = store_run(db, argv[i], &an, &err);
 		if (id < 0) {
 			cli_error("%s", err.buf);
 			failed++;
 		} else {
-			const char *name = a.ini ? runini_get(a.ini, "name") : NULL;
+			const char *name = an.ini ? runini_get(an.ini, "name") : NULL;
 
 			imported++;
-			printf("imported '%s' as run %lld (%s:%s%s)\n", cli_shown(argv[optind]), id,
-			       cli_shown(name ? name : a.program ? a.program : "-"),
-			       cli_shown(a.variant ? a.variant : "-"),
-			       a.interfered == 1 ? ", interfered" : "");
+			printf("imported '%s' as run %lld (%s:%s%s)\n", cli_shown(argv[i]), id,
+			       cli_shown(name ? name : an.program ? an.program : "-"),
+			       cli_shown(an.variant ? an.variant : "-"),
+			       an.interfered == 1 ? ", interfered" : "");
 		}
-		analysis_release(&a);
+		analysis_release(&an);
 	}
 	printf("%d run%s imported into '%s'%s\n", imported, imported == 1 ? "" : "s",
 	       cli_shown(db_name(db)), failed ? "; some failed (see above)" : "");
 	ret = failed ? 1 : 0;
 out:
-	analyse_free_list(ao.intf_list);
+	analyse_free_list(ao->intf_list);
 	reload_rules_free(rules);
 	db_close(db);
-	sb_release(&path);
+	db_args_release(&a);
 	sb_release(&made);
 	sb_release(&err);
 	return ret;
+}
+
+/* ------------------------------------------------------------------ info, upgrade */
+
+static int sub_info(int argc, char **argv)
+{
+	struct db_args a = { 0 };
+	const struct opt opts[] = {
+		OPT_STRING(0, "db", &a.db, "PATH", DB_HELP),
+		OPT_END(),
+	};
+	static const struct opts_help help = {
+		"usage: stallscope db info [--db PATH]\n"
+		"\n"
+		"The database's path, schema version and counts (it opens the database\n"
+		"read-only, as runs, matrix and compare do).\n"
+		"\n",
+		"EXAMPLES\n"
+		"  stallscope db info\n",
+	};
+	struct strbuf err = STRBUF_INIT;
+	struct db *db = NULL;
+	int first, r, ret = 1;
+
+	first = db_parse(&a, argc, argv, opts, &help);
+	if (first >= 0 && first < argc)
+		first = opts_error("info: unexpected argument '%s'", argv[first]);
+	if (first < 0) {
+		db_args_release(&a);
+		return opts_exit(first);
+	}
+	r = db_open(a.path.buf, false, &db, &err);
+	if (r < 0)
+		cli_error("%s", err.len ? err.buf : strerror(-r));
+	else
+		ret = db_info(db);
+	db_close(db);
+	db_args_release(&a);
+	sb_release(&err);
+	return ret;
+}
+
+static int sub_upgrade(int argc, char **argv)
+{
+	struct db_args a = { 0 };
+	const struct opt opts[] = {
+		OPT_STRING(0, "db", &a.db, "PATH", DB_HELP),
+		OPT_END(),
+	};
+	static const struct opts_help help = {
+		"usage: stallscope db upgrade [--db PATH]\n"
+		"\n"
+		"Migrates a database of an older stallscope to this one's schema, keeping\n"
+		"every run (reading commands never do).\n"
+		"\n",
+		NULL,
+	};
+	int first, ret;
+
+	first = db_parse(&a, argc, argv, opts, &help);
+	if (first >= 0 && first < argc)
+		first = opts_error("upgrade: unexpected argument '%s'", argv[first]);
+	if (first < 0) {
+		db_args_release(&a);
+		return opts_exit(first);
+	}
+	ret = db_upgrade(a.path.buf);
+	db_args_release(&a);
+	return ret;
+}
+
+/* ------------------------------------------------------------------ push */
+
+static int sub_push(int argc, char **argv)
+{
+	struct db_args a = { .o = { .a = { .m = METRICS_OPTS_INIT, .fmt = FRAMELOG_AUTO } } };
+	const char *from = NULL, *to = NULL;
+	const struct opt opts[] = {
+		OPT_STRING(0, "db", &a.db, "TARGET", DB_HELP),
+		OPT_STRING(0, "from-db", &from, "SQLITE", "the file whose runs go (instead of the spool)"),
+		OPT_STRING(0, "to-db", &to, "TARGET", "with --from-db: where they go (default: --db's)"),
+		OPT_GROUP("the spooled runs' analysis:"),
+		OPT_CONCAT(a.rt.base),
+		OPT_END(),
+	};
+	static const struct opts_help help = {
+		"usage: stallscope db push [--db TARGET] [options]\n"
+		"       stallscope db push --from-db SQLITE [--to-db TARGET]\n"
+		"\n"
+		"Stores the runs a bench kept in the database's spool when the database\n"
+		"could not be reached (each run directory analysed again; a run stored twice\n"
+		"is one run); with --from-db, every run of that SQLite file (its metrics as\n"
+		"stored) into TARGET, usually a PostgreSQL server, without duplicates when\n"
+		"run again (a run is one per rig and run directory).\n"
+		"\n",
+		"EXAMPLES\n"
+		"  stallscope db push --db postgresql://rig@db.lab/bench\n"
+		"  stallscope db push --from-db results.db --to-db postgresql://rig@db.lab/bench\n",
+	};
+	struct strbuf err = STRBUF_INIT;
+	struct reload_rules *rules = NULL;
+	int first, ret = 1;
+
+	report_tables_init(&a.rt, &a.o);
+	first = db_parse(&a, argc, argv, opts, &help);
+	if (first >= 0 && first < argc)
+		first = opts_error("push: unexpected argument '%s'", argv[first]);
+	else if (first >= 0 && to && !from)
+		first = opts_error("option '--to-db' goes with '--from-db' (a spool's runs go to "
+				   "--db)");
+	if (first < 0) {
+		db_args_release(&a);
+		return opts_exit(first);
+	}
+	if (from) {
+		ret = push_copy(from, to ? to : a.path.buf);
+	} else if (!cli_failed(analyse_load_rules(a.o.rules, &rules, &a.o.a.rules_name, &err),
+			       &err)) {
+		a.o.a.rules = rules;
+		ret = push_spool(a.path.buf, &a.o.a);
+	}
+	reload_rules_free(rules);
+	db_args_release(&a);
+	sb_release(&err);
+	return ret;
+}
+
+/* ------------------------------------------------------------------ the table */
+
+static const struct db_subcommand {
+	const char *name;
+	int (*fn)(int argc, char **argv);
+	const char *summary;
+} db_subcommands[] = {
+	{ "import", sub_import, "analyse run directories and store them (creating the database)" },
+	{ "info", sub_info, "the database's path, schema version and counts" },
+	{ "upgrade", sub_upgrade, "migrate a database of an older stallscope" },
+	{ "push", sub_push, "store the spooled runs, or an SQLite file's runs, in the database" },
+};
+
+static void db_usage(FILE *f)
+{
+	fprintf(f, "usage: stallscope db SUBCOMMAND [options] [args]\n"
+		   "       stallscope db SUBCOMMAND --help\n\n"
+		   "The results database (docs/FORMAT.md, \"Results database\").\n\n"
+		   "subcommands:\n");
+	for (size_t i = 0; i < sizeof(db_subcommands) / sizeof(db_subcommands[0]); i++)
+		fprintf(f, "  %-8s %s\n", db_subcommands[i].name, db_subcommands[i].summary);
+	fprintf(f, "\noptions:\n  -h, --help  this text\n");
+}
+
+int cmd_db(int argc, char **argv)
+{
+	static char prog[64];
+	const char *sub = argc > 1 ? argv[1] : NULL;
+
+	if (sub && (!strcmp(sub, "--help") || !strcmp(sub, "-h"))) {
+		db_usage(stdout);
+		return 0;
+	}
+	if (sub && !strcmp(sub, "--list-options"))
+		return 0;	/* none of its own: each subcommand's --list-options */
+	if (!sub)
+		return cli_usage_error("expected a subcommand: import, info, upgrade or push");
+	for (size_t i = 0; i < sizeof(db_subcommands) / sizeof(db_subcommands[0]); i++) {
+		if (strcmp(sub, db_subcommands[i].name))
+			continue;
+		snprintf(prog, sizeof(prog), "%s %s", cli_prog, sub);
+		cli_prog = prog;
+		return db_subcommands[i].fn(argc - 1, argv + 1);
+	}
+	if (sub[0] == '-')
+		return cli_usage_error("unknown option '%.*s' (options go after the subcommand: "
+				       "import, info, upgrade or push)", (int)strcspn(sub, "="), sub);
+	return cli_usage_error("unknown subcommand '%s' (expected import, info, upgrade or push)",
+			       sub);
 }

@@ -18,7 +18,6 @@
  * run directory (run/rundir.h, rundir_salvage) instead.
  */
 #include <errno.h>
-#include <getopt.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -26,6 +25,7 @@
 #include <sys/stat.h>
 
 #include "cli.h"
+#include "opts.h"
 #include "cmd/cmd.h"
 #include "core/display.h"
 #include "core/exact.h"
@@ -37,33 +37,23 @@ struct dump_opts {
 	bool summary;	/* header and summary only */
 };
 
-static void usage(FILE *f)
-{
-	fprintf(f, "usage: stallscope dump [--summary] RUNDIR|FILE\n"
-		   "       stallscope dump --salvage DIR /dev/shm/stallscope-PID-STAMP-RANDOM.ssr\n"
-		   "\n"
-		   "prints a record (RUNDIR/record.ssr, or FILE) as text, one line per record:\n"
-		   "the header (version, meta, fields), then samples (only the fields that\n"
-		   "changed), frames, thread snapshots (tid:name:cpu_ns:cpu), events and clock\n"
-		   "pairs in time order, then a line for each damaged span the reader skipped\n"
-		   "(offset, bytes, the stamps before and after it) and a summary with the torn\n"
-		   "and damaged bytes\n"
-		   "\n"
-		   "options:\n"
-		   "  --summary   print the header and the summary only\n"
-		   "  --salvage DIR\n"
-		   "              move a record a recording left in /dev/shm (its recorder\n"
-		   "              killed; record says how many there are) and the files\n"
-		   "              beside it into the new run directory DIR; nothing else is\n"
-		   "              ever removed\n"
-		   "  -h, --help  this text\n"
-		   "\n"
-		   "EXAMPLES\n"
-		   "  stallscope dump runs/20260101T120000Z-game/\n"
-		   "  stallscope dump --summary /dev/shm/stallscope-1234.ssr\n"
-		   "  stallscope dump RUN | grep '^frame' | wc -l\n"
-		   "  stallscope dump --salvage runs/saved /dev/shm/stallscope-4242-20260101T120000Z-ab12cd34.ssr\n");
-}
+static const struct opts_help dump_help = {
+	"usage: stallscope dump [--summary] RUNDIR|FILE\n"
+	"       stallscope dump --salvage DIR /dev/shm/stallscope-PID-STAMP-RANDOM.ssr\n"
+	"\n"
+	"prints a record (RUNDIR/record.ssr, or FILE) as text, one line per record:\n"
+	"the header (version, meta, fields), then samples (only the fields that\n"
+	"changed), frames, thread snapshots (tid:name:cpu_ns:cpu), events and clock\n"
+	"pairs in time order, then a line for each damaged span the reader skipped\n"
+	"(offset, bytes, the stamps before and after it) and a summary with the torn\n"
+	"and damaged bytes\n"
+	"\n",
+	"EXAMPLES\n"
+	"  stallscope dump runs/20260101T120000Z-game/\n"
+	"  stallscope dump --summary /dev/shm/stallscope-1234.ssr\n"
+	"  stallscope dump RUN | grep '^frame' | wc -l\n"
+	"  stallscope dump --salvage runs/saved /dev/shm/stallscope-4242-20260101T120000Z-ab12cd34.ssr\n",
+};
 
 static void put_time(uint64_t t)
 {
@@ -381,12 +371,6 @@ static void dump_summary(const struct rec *r, long long bytes)
 
 int cmd_dump(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{ "summary", no_argument, NULL, 's' },
-		{ "salvage", required_argument, NULL, 'S' },
-		{ "help", no_argument, NULL, 'h' },
-		{ 0 },
-	};
 	struct dump_opts o = { .summary = false };
 	struct strbuf err = STRBUF_INIT;
 	char *path = NULL;
@@ -394,25 +378,20 @@ int cmd_dump(int argc, char **argv)
 	struct stat st;
 	long long bytes = -1;
 	const char *salvage = NULL;
-	int c, ret;
+	const struct opt opts[] = {
+		OPT_BOOL(0, "summary", &o.summary, "print the header and the summary only"),
+		OPT_STRING(0, "salvage", &salvage, "DIR",
+			   "move a record a recording left in /dev/shm (its recorder\n"
+			   "killed; record says how many there are) and the files\n"
+			   "beside it into the new run directory DIR; nothing else is\n"
+			   "ever removed"),
+		OPT_END(),
+	};
+	int optind, ret;
 
-	optind = 1;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
-		switch (c) {
-		case 's':
-			o.summary = true;
-			break;
-		case 'S':
-			salvage = optarg;
-			break;
-		case 'h':
-			usage(stdout);
-			return 0;
-		default:
-			return cli_bad_option(c, argv);
-		}
-	}
+	optind = opts_parse(argc, argv, opts, &dump_help, 0);
+	if (optind < 0)
+		return opts_exit(optind);
 	if (salvage) {
 		struct strbuf moved = STRBUF_INIT;
 

@@ -19,7 +19,7 @@
 #include "cmd/report.h"
 #include "out/perfetto.h"
 
-static const char usage_text[] =
+static const struct opts_help export_help = {
 	"usage: stallscope export --perfetto [-o FILE] [-z] [options] RUNDIR\n"
 	"\n"
 	"Writes the run as a Perfetto trace (protobuf; ui.perfetto.dev, trace_processor)\n"
@@ -31,38 +31,12 @@ static const char usage_text[] =
 	"its off-CPU intervals); counters (pressure, disks, major faults, CPU); the\n"
 	"probe's late wake-ups and the watcher's findings (docs/EXPORT.md).\n"
 	"Default output: RUNDIR/trace.pftrace (RUNDIR/trace.pftrace.gz with -z).\n"
-	"\n"
-	"options:\n"
-	"  --perfetto         the format (the only one, and required: the name says\n"
-	"                     what the file is)\n"
-	"  -o, --output FILE  where the trace goes ('-': stdout)\n"
-	"  -z, --gzip         gzip-compressed (Perfetto opens .gz traces)\n"
-	"  --warmup S, --from S, --to S, --stall-ms MS, --rules FILE, --pass S,...\n"
-	"                     the analysis, as report's (stallscope-report(1))\n"
-	"  -h, --help         this text\n"
-	"\n"
+	"\n",
 	"EXAMPLES\n"
 	"  stallscope export --perfetto runs/20261201T120000Z-game/\n"
 	"  stallscope export --perfetto -z -o game.pftrace.gz --warmup 0 run/\n"
-	"  trace_processor -q stalls.sql run/trace.pftrace\n";
-
-enum { OPT_PERFETTO = REPORT_OPT_EXTRA, OPT_GZIP = 'z' };
-
-struct export_opts {
-	bool perfetto, gz;
+	"  trace_processor -q stalls.sql run/trace.pftrace\n",
 };
-
-static int take_opt(void *ctx, int c, const char *arg)
-{
-	struct export_opts *e = ctx;
-
-	(void)arg;
-	if (c == OPT_PERFETTO)
-		e->perfetto = true;
-	else
-		e->gz = true;
-	return 0;
-}
 
 static void print_notes(const struct analysis *a, const struct strbuf *notes)
 {
@@ -145,36 +119,36 @@ out:
 
 int cmd_export(int argc, char **argv)
 {
-	static const struct option own[] = {
-		{ "perfetto", no_argument, NULL, OPT_PERFETTO },
-		{ "gzip", no_argument, NULL, OPT_GZIP },
-	};
 	struct report_options o = {
 		.a = { .m = METRICS_OPTS_INIT, .fmt = FRAMELOG_AUTO, .keep = true },
-		.extra = own, .nextra = 2, .extra_short = "z", .on_extra = take_opt,
 	};
-	struct export_opts e = { 0 };
+	struct report_tables rt;
+	bool perfetto = false, gz = false;
 	struct reload_rules *rules = NULL;
 	struct strbuf emsg = STRBUF_INIT;
 	const char *output = NULL;
-	double *pass = NULL;
+	const struct opt opts[] = {
+		OPT_BOOL(0, "perfetto", &perfetto,
+			 "the format (the only one, and required: the name says\n"
+			 "what the file is)"),
+		OPT_STRING('o', "output", &output, "FILE", "where the trace goes ('-': stdout)"),
+		OPT_BOOL('z', "gzip", &gz, "gzip-compressed (Perfetto opens .gz traces)"),
+		OPT_GROUP("the analysis, as report's (stallscope-report(1)):"),
+		OPT_CONCAT(rt.analysis),
+		OPT_END(),
+	};
 	int first, status;
 
-	o.extra_ctx = &e;
-	first = report_parse_common(argc, argv, usage_text, &o, &pass, &output);
-	if (first == -2)
-		return 0;
-	status = EXIT_USAGE;
+	report_tables_init(&rt, &o);
+	first = opts_parse(argc, argv, opts, &export_help, 0);
+	status = opts_exit(first);
 	if (first < 0)
 		goto out;
-	if (!e.perfetto) {
-		cli_usage_error("expected the format: --perfetto");
+	status = EXIT_USAGE;
+	if (report_options_check(&o) < 0)
 		goto out;
-	}
-	if (o.csv || o.cols || o.json || o.db || o.threads) {
-		cli_usage_error("option '%s' does not apply to export",
-				o.csv ? "--csv" : o.cols ? "--cols" : o.json ? "--json"
-				: o.db ? "--db" : "--threads");
+	if (!perfetto) {
+		cli_usage_error("expected the format: --perfetto");
 		goto out;
 	}
 	if (argc - first != 1) {
@@ -185,9 +159,9 @@ int cmd_export(int argc, char **argv)
 	if (cli_failed(analyse_load_rules(o.rules, &rules, &o.a.rules_name, &emsg), &emsg))
 		goto out;
 	o.a.rules = rules;
-	status = export_one(&o.a, argv[first], output, e.gz);
+	status = export_one(&o.a, argv[first], output, gz);
 out:
-	free(pass);
+	report_options_release(&o);
 	reload_rules_free(rules);
 	sb_release(&emsg);
 	return status;

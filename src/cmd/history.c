@@ -8,7 +8,6 @@
  * testcase per rig and metric.
  */
 #include <errno.h>
-#include <getopt.h>
 #include <math.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -31,7 +30,6 @@
 
 #define DEFAULT_METRICS HISTORY_DEFAULT_METRICS
 
-enum { O_DB = 256, O_METRICS, O_RIG, O_SINCE, O_ORDER, O_JSON, O_CSV, O_FAIL, O_JUNIT };
 
 static struct {
 	const char *db, *metrics, *rig, *since, *order, *junit;
@@ -39,43 +37,26 @@ static struct {
 	struct ediv_opts ed;
 } opt;
 
-static void usage(FILE *f)
-{
-	fprintf(f,
-		"usage: stallscope history [--db PATH] [--metrics M,...] [--rig NAME] [--since T]\n"
-		"                          [--order FILE] [--json|--csv] [--fail-on-change]\n"
-		"                          [--junit FILE] NAME[:VARIANT]\n"
-		"\n"
-		"A benchmark's metrics over its builds (record/bench --build, --build-of), per\n"
-		"rig: each build's median with its interval (95%% CI from 6 runs, else min..max),\n"
-		"and the change points among the builds by E-Divisive with means and a\n"
-		"permutation test (docs/HISTORY.md): the builds either side, the medians\n"
-		"before and after, the change and its p, and for stall metrics the stall\n"
-		"seconds by cause before and after. Runs without a build, interfered and\n"
-		"failed runs are left out. Builds are in the order of their first run.\n"
-		"\n"
-		"options:\n"
-		"  --db PATH            the results database (default $STALLSCOPE_DB, else\n"
-		"                       $XDG_DATA_HOME/stallscope/results.db)\n"
-		"  --metrics LIST       the metrics (default " DEFAULT_METRICS ")\n"
-		"  --rig NAME           only this rig's runs (default: each rig its own series)\n"
-		"  --since T            only runs started at or after T (UTC, 2026-11-30 or\n"
-		"                       2026-11-30T10:00:00)\n"
-		"  --order FILE         the builds in order, one a line (runs of others left out)\n"
-		HISTORY_EDIV_USAGE
-		"  --json, --csv        JSON, or CSV with one row per rig, metric and build\n"
-		"  --fail-on-change     exit 4 when the newest build is in a segment worse than\n"
-		"                       the one before it (a CI gate)\n"
-		"  --junit FILE         a JUnit XML report: one testcase per rig and metric\n"
-		"  -h, --help           this text\n"
-		"\n"
-		"exit status: 0 ok, 1 failure, 2 usage, 4 --fail-on-change and a metric got worse\n"
-		"\n"
-		"examples:\n"
-		"  stallscope history game\n"
-		"  stallscope history game --metrics stalls,p99_ms --rig ci-amd --json\n"
-		"  stallscope history game --fail-on-change --junit history.xml\n");
-}
+static const struct opts_help history_help = {
+	"usage: stallscope history [--db PATH] [--metrics M,...] [--rig NAME] [--since T]\n"
+	"                          [--order FILE] [--json|--csv] [--fail-on-change]\n"
+	"                          [--junit FILE] NAME[:VARIANT]\n"
+	"\n"
+	"A benchmark's metrics over its builds (record/bench --build, --build-of), per\n"
+	"rig: each build's median with its interval (95% CI from 6 runs, else min..max),\n"
+	"and the change points among the builds by E-Divisive with means and a\n"
+	"permutation test (docs/HISTORY.md): the builds either side, the medians\n"
+	"before and after, the change and its p, and for stall metrics the stall\n"
+	"seconds by cause before and after. Runs without a build, interfered and\n"
+	"failed runs are left out. Builds are in the order of their first run.\n"
+	"\n",
+	"exit status: 0 ok, 1 failure, 2 usage, 4 --fail-on-change and a metric got worse\n"
+	"\n"
+	"examples:\n"
+	"  stallscope history game\n"
+	"  stallscope history game --metrics stalls,p99_ms --rig ci-amd --json\n"
+	"  stallscope history game --fail-on-change --junit history.xml\n",
+};
 
 static const char *unit_of(const char *metric)
 {
@@ -339,19 +320,18 @@ static int write_junit(const struct history *h, const char *spec)
 
 int cmd_history(int argc, char **argv)
 {
-	static const struct option lo[] = {
-		{ "db", required_argument, NULL, O_DB },
-		{ "metrics", required_argument, NULL, O_METRICS },
-		{ "rig", required_argument, NULL, O_RIG },
-		{ "since", required_argument, NULL, O_SINCE },
-		{ "order", required_argument, NULL, O_ORDER },
-		{ "json", no_argument, NULL, O_JSON },
-		{ "csv", no_argument, NULL, O_CSV },
-		HISTORY_EDIV_OPTIONS,
-		{ "fail-on-change", no_argument, NULL, O_FAIL },
-		{ "junit", required_argument, NULL, O_JUNIT },
-		{ "help", no_argument, NULL, 'h' },
-		{ 0 },
+	struct history_args ha = { 0 };
+	struct opt ht[HISTORY_OPTS_N];
+	const struct opt opts[] = {
+		OPT_CONCAT(ht),
+		OPT_BOOL(0, "json", &opt.json, "JSON"),
+		OPT_BOOL(0, "csv", &opt.csv, "CSV with one row per rig, metric and build"),
+		OPT_BOOL(0, "fail-on-change", &opt.fail_on_change,
+			 "exit 4 when the newest build is in a segment worse than\n"
+			 "the one before it (a CI gate)"),
+		OPT_STRING(0, "junit", &opt.junit, "FILE",
+			   "a JUnit XML report: one testcase per rig and metric"),
+		OPT_END(),
 	};
 	struct history_opts ho = { 0 };
 	struct strbuf err = STRBUF_INIT;
@@ -359,39 +339,25 @@ int cmd_history(int argc, char **argv)
 	struct db *db = NULL;
 	char **metrics = NULL, **order = NULL, *name = NULL;
 	const char *variant;
-	int c, r, ret = 1;
+	int first, r, ret = 1;
 
-	opt.ed = (struct ediv_opts)EDIV_OPTS_INIT;
-	optind = 1;
-	while ((c = getopt_long(argc, argv, ":h", lo, NULL)) != -1) {
-		switch (c) {
-		case O_DB: opt.db = optarg; break;
-		case O_METRICS: opt.metrics = optarg; break;
-		case O_RIG: opt.rig = optarg; break;
-		case O_SINCE: opt.since = optarg; break;
-		case O_ORDER: opt.order = optarg; break;
-		case O_JSON: opt.json = true; break;
-		case O_CSV: opt.csv = true; break;
-		case O_FAIL: opt.fail_on_change = true; break;
-		case O_JUNIT: opt.junit = optarg; break;
-		case 'h': usage(stdout); return 0;
-		default:
-			if ((r = history_ediv_opt(c, optarg, &opt.ed)) == 1)
-				return cli_bad_option(c, argv);
-			if (r)
-				return r;
-		}
-	}
-	if (argc - optind != 1)
+	history_args_table(ht, &ha);
+	first = opts_parse(argc, argv, opts, &history_help, 0);
+	if (first < 0)
+		return opts_exit(first);
+	opt.db = ha.db;
+	opt.metrics = ha.metrics;
+	opt.rig = ha.rig;
+	opt.since = ha.since;
+	opt.order = ha.order;
+	opt.ed = history_args_ediv(&ha);
+	if (argc - first != 1)
 		return cli_usage_error("expected one benchmark, NAME[:VARIANT]");
 	if (opt.json && opt.csv)
 		return cli_usage_error("--json and --csv exclude each other");
-	if (opt.since && !history_since_ok(opt.since))
-		return cli_usage_error("option '--since': expected a UTC date or time "
-				       "(2026-11-30, 2026-11-30T10:00:00), got '%s'", opt.since);
 	if ((r = history_split_metrics(opt.metrics ? opt.metrics : DEFAULT_METRICS, &metrics)) != 0)
 		return r;
-	if ((r = history_split_spec(argv[optind], &name, &variant)) != 0) {
+	if ((r = history_split_spec(argv[first], &name, &variant)) != 0) {
 		ret = r;
 		goto out;
 	}
@@ -414,7 +380,7 @@ int cmd_history(int argc, char **argv)
 		print_csv(h);
 	else
 		print_text(h);
-	if (opt.junit && write_junit(h, argv[optind]) < 0)
+	if (opt.junit && write_junit(h, argv[first]) < 0)
 		goto out;
 	ret = 0;
 	if (opt.fail_on_change)

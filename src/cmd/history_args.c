@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: MIT
 /* history_args.c: what history and html --history take alike (history_args.h). */
 #include <errno.h>
-#include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -13,35 +12,59 @@
 #include "db/db.h"
 #include "core/metrics.h"
 
-int history_ediv_opt(int c, const char *arg, struct ediv_opts *ed)
+static int take_since(const struct opt *opt, const char *arg)
 {
-	double d;
-	long l;
-	int bad;
+	if (!history_since_ok(arg))
+		return opts_error("option '--since': expected a UTC date or time (2026-11-30, "
+				  "2026-11-30T10:00:00), got '%s'", arg);
+	*(const char **)opt->value = arg;
+	return 0;
+}
 
-	switch (c) {
-	case HOPT_ALPHA:
-		bad = cli_parse_double("--alpha", arg, 1e-6, 0.5, &ed->alpha);
-		break;
-	case HOPT_PERMS:
-		bad = cli_parse_int("--permutations", arg, 1, 100000, &l);
-		if (!bad)
-			ed->permutations = (unsigned)l;
-		break;
-	case HOPT_MIN_CHANGE:
-		bad = cli_parse_double("--min-change", arg, 0, 1e6, &d);
-		if (!bad)
-			ed->min_change = d / 100;
-		break;
-	case HOPT_MIN_SEG:
-		bad = cli_parse_int("--min-segment", arg, 2, 10000, &l);
-		if (!bad)
-			ed->min_seg = (size_t)l;
-		break;
-	default:
-		return 1;
-	}
-	return bad ? EXIT_USAGE : 0;
+void history_args_table(struct opt t[HISTORY_OPTS_N], struct history_args *a)
+{
+	const struct opt own[HISTORY_OPTS_N] = {
+		OPT_STRING(0, "db", &a->db, "PATH",
+			   "the results database (default $STALLSCOPE_DB, else\n"
+			   "$XDG_DATA_HOME/stallscope/results.db)"),
+		OPT_STRING(0, "metrics", &a->metrics, "LIST",
+			   "the metrics (default " HISTORY_DEFAULT_METRICS ")"),
+		OPT_STRING(0, "rig", &a->rig, "NAME",
+			   "only this rig's runs (default: each rig its own series)"),
+		OPT_CALLBACK(0, "since", &a->since, "T",
+			     "only runs started at or after T (UTC, 2026-11-30 or\n"
+			     "2026-11-30T10:00:00)", take_since),
+		OPT_STRING(0, "order", &a->order, "FILE",
+			   "the builds in order, one a line (runs of others left out)"),
+		OPT_DOUBLE(0, "alpha", &a->alpha, "P", 1e-6, 0.5,
+			   "a split's significance (default 0.05)"),
+		OPT_INT(0, "permutations", &a->permutations, "N", 1, 100000,
+			"permutations a split's test makes (default 199)"),
+		OPT_DOUBLE(0, "min-change", &a->min_change_pct, "PCT", 0, 1e6,
+			   "drop change points smaller than PCT % (default 0)"),
+		OPT_INT(0, "min-segment", &a->min_seg, "N", 2, 10000,
+			"the fewest builds between change points (default 3)"),
+		OPT_END(),
+	};
+
+	struct ediv_opts ed = EDIV_OPTS_INIT;
+
+	a->alpha = ed.alpha;
+	a->permutations = (int)ed.permutations;
+	a->min_change_pct = ed.min_change * 100;
+	a->min_seg = (int)ed.min_seg;
+	memcpy(t, own, sizeof(own));
+}
+
+struct ediv_opts history_args_ediv(const struct history_args *a)
+{
+	struct ediv_opts ed = EDIV_OPTS_INIT;
+
+	ed.alpha = a->alpha;
+	ed.permutations = (unsigned)a->permutations;
+	ed.min_change = a->min_change_pct / 100;
+	ed.min_seg = (size_t)a->min_seg;
+	return ed;
 }
 
 int history_split_metrics(const char *list, char ***ret)

@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * history_args.h: what `history` and `html --history` take alike, declared
- * once: the benchmark NAME[:VARIANT], --metrics, --since, and the change
- * point options (--alpha, --permutations, --min-change, --min-segment) with
- * their one help text, so the page's change points are the table's.
+ * once: the benchmark NAME[:VARIANT], an option table (--db, --metrics,
+ * --rig, --since, --order and the change point options --alpha,
+ * --permutations, --min-change, --min-segment) with its one help text, so
+ * the page's change points are the table's.
  */
 #ifndef SS_CMD_HISTORY_ARGS_H
 #define SS_CMD_HISTORY_ARGS_H
@@ -11,27 +12,29 @@
 #include <stdbool.h>
 
 #include "core/edivisive.h"
+#include "opts.h"
 
 #define HISTORY_DEFAULT_METRICS "fps,low1,p99_ms,longest_ms,stalls,stall_s"
 
-/* getopt_long's values of the change point options: above any command's own */
-enum history_opt_values { HOPT_ALPHA = 400, HOPT_PERMS, HOPT_MIN_CHANGE, HOPT_MIN_SEG };
+/* The options both take, as given (argv's strings). */
+struct history_args {
+	const char *db, *metrics, *rig, *since, *order;
+	double alpha;		/* --alpha */
+	int permutations;	/* --permutations */
+	double min_change_pct;	/* --min-change */
+	int min_seg;		/* --min-segment */
+};
 
-#define HISTORY_EDIV_OPTIONS                                                   \
-	{ "alpha", required_argument, NULL, HOPT_ALPHA },                      \
-	{ "permutations", required_argument, NULL, HOPT_PERMS },               \
-	{ "min-change", required_argument, NULL, HOPT_MIN_CHANGE },            \
-	{ "min-segment", required_argument, NULL, HOPT_MIN_SEG }
+#define HISTORY_OPTS_N 10	/* entries of the table, its OPT_END included */
 
-#define HISTORY_EDIV_USAGE                                                             \
-	"  --alpha P            a split's significance (default 0.05)\n"                \
-	"  --permutations N     permutations a split's test makes (default 199)\n"      \
-	"  --min-change PCT     drop change points smaller than PCT %% (default 0)\n"   \
-	"  --min-segment N      the fewest builds between change points (default 3)\n"
+/* The options' table (opts.h) into T, pointing at A (its defaults set
+ * here), for a command to join with OPT_CONCAT: --db, --metrics, --rig,
+ * --since (checked: a UTC date or time), --order, and the change point
+ * options with their one help text. */
+void history_args_table(struct opt t[HISTORY_OPTS_N], struct history_args *a);
 
-/* Option C (a HOPT_* value) with ARG into ED: 0, EXIT_USAGE after saying
- * why, or 1 when C is not one of them. */
-int history_ediv_opt(int c, const char *arg, struct ediv_opts *ed);
+/* The change point options of A as E-Divisive takes them. */
+struct ediv_opts history_args_ediv(const struct history_args *a);
 
 /* --metrics LIST: each a metric runs store, into *RET (NULL-terminated,
  * build_list_free). 0, or an exit code after saying why. */

@@ -36,7 +36,7 @@
 #include "rec/rec.h"
 #include "run/rundir.h"
 
-static const char usage_text[] =
+static const struct opts_help html_help = {
 	"usage: stallscope html [-o FILE] [options] INPUT...\n"
 	"       stallscope html --db PATH [-o FILE] NAME:VARIANT NAME:VARIANT...\n"
 	"       stallscope html --history NAME[:VARIANT] [options] (html --history --help)\n"
@@ -49,19 +49,11 @@ static const char usage_text[] =
 	"in a sortable table; the report's metrics with their definitions; run.ini.\n"
 	"Default output: INPUT/report.html for one run directory, else\n"
 	"stallscope-report.html.\n"
-	"\n"
-	"options:\n"
-	"  -o, --output FILE  where the page goes\n"
-	"  --db PATH          a comparison from the results database instead: each side\n"
-	"                     against the first, as compare computes it, with every\n"
-	"                     run's value, and the sides' frame-time percentile curves\n"
-	"  --warmup S, --from S, --to S, --stall-ms MS, --rules FILE, --pass S,...\n"
-	"                     the analysis, as report's (stallscope-report(1))\n"
-	"  -h, --help         this text\n"
-	"\n"
+	"\n",
 	"EXAMPLES\n"
 	"  stallscope html runs/2026*-fakegame/\n"
-	"  stallscope html -o cmp.html --warmup 0 base/ new/\n";
+	"  stallscope html -o cmp.html --warmup 0 base/ new/\n",
+};
 
 /* The frame ends as gaps in 10 us units: x is their running sum from the
  * first frame's end, y each gap (the frame time). */
@@ -720,33 +712,42 @@ int cmd_html(int argc, char **argv)
 	struct report_options o = {
 		.a = { .m = METRICS_OPTS_INIT, .fmt = FRAMELOG_AUTO, .keep = true },
 	};
+	struct report_tables rt;
 	struct reload_rules *rules = NULL;
 	struct strbuf emsg = STRBUF_INIT;
-	const char *output = NULL;
-	double *pass = NULL;
+	const char *output = NULL, *history = NULL;
+	const struct opt opts[] = {
+		OPT_STRING('o', "output", &output, "FILE", "where the page goes"),
+		OPT_STRING(0, "db", &o.db, "PATH",
+			   "a comparison from the results database instead: each side\n"
+			   "against the first, as compare computes it, with every\n"
+			   "run's value, and the sides' frame-time percentile curves"),
+		OPT_STRING(0, "history", &history, "NAME[:VARIANT]",
+			   "a benchmark over its builds instead (html --history --help)"),
+		OPT_GROUP("the analysis, as report's (stallscope-report(1)):"),
+		OPT_CONCAT(rt.analysis),
+		OPT_END(),
+	};
 	int first, status;
 
 	if (html_history_wanted(argc, argv))
 		return html_history(argc, argv);
-	first = report_parse_common(argc, argv, usage_text, &o, &pass, &output);
-	if (first == -2)
-		return 0;
-	if (first < 0) {
-		free(pass);
-		return EXIT_USAGE;
-	}
+	report_tables_init(&rt, &o);
+	first = opts_parse(argc, argv, opts, &html_help, 0);
+	if (first >= 0 && report_options_check(&o) < 0)
+		first = OPTS_ERROR;
 	if (first >= argc) {
-		free(pass);
-		return cli_usage_error(o.db ? "--db: expected the sides, NAME:VARIANT NAME:VARIANT"
-					    : "expected a run directory or a frame log");
+		cli_usage_error(o.db ? "--db: expected the sides, NAME:VARIANT NAME:VARIANT"
+				     : "expected a run directory or a frame log");
+		first = OPTS_ERROR;
 	}
-	if (o.csv || o.cols || o.json) {
-		free(pass);
-		return cli_usage_error("option '%s' does not apply to html",
-				       o.csv ? "--csv" : o.cols ? "--cols" : "--json");
+	if (first < 0) {
+		report_options_release(&o);
+		return opts_exit(first);
 	}
+	(void)history;	/* taken by html_history above */
 	if (cli_failed(analyse_load_rules(o.rules, &rules, &o.a.rules_name, &emsg), &emsg)) {
-		free(pass);
+		report_options_release(&o);
 		return 1;
 	}
 	o.a.rules = rules;
@@ -754,7 +755,7 @@ int cmd_html(int argc, char **argv)
 		status = html_compare(o.db, &o.a, argv + first, argc - first, output);
 	else
 		status = html_page(&o.a, argv + first, argc - first, output);
-	free(pass);
+	report_options_release(&o);
 	reload_rules_free(rules);
 	return status;
 }

@@ -15,7 +15,6 @@
  * medians and intervals and the change points.
  */
 #include <errno.h>
-#include <getopt.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -37,37 +36,23 @@
 
 #define DEFAULT_OUTPUT "stallscope-history.html"
 
-enum { O_HISTORY = 256, O_DB, O_METRICS, O_RIG, O_SINCE, O_ORDER };
-
-static const char usage_text[] =
+static const struct opts_help html_history_help = {
 	"usage: stallscope html --history NAME[:VARIANT] [--db PATH] [--rig NAME] [--since T]\n"
 	"                       [--metrics M,...] [--order FILE] [-o FILE]\n"
 	"\n"
 	"Writes one self-contained page of a benchmark's metrics over its builds, as\n"
 	"`stallscope history` computes them (docs/HISTORY.md): per metric, each build's\n"
-	"median with its interval (95%% CI from 6 runs, else min..max), every run as a\n"
+	"median with its interval (95% CI from 6 runs, else min..max), every run as a\n"
 	"dot, each rig its own series, and the change points as vertical marks whose\n"
 	"tooltip gives the builds either side, the change, its p and, for stall\n"
 	"metrics, the causes that changed. Clicking a build lists its runs with links\n"
 	"to their run pages where a run directory holds one (report.html). Default\n"
 	"output: " DEFAULT_OUTPUT ".\n"
-	"\n"
-	"options:\n"
-	"  --history SPEC       the benchmark, NAME or NAME:VARIANT (default the base)\n"
-	"  --db PATH            the results database (default $STALLSCOPE_DB, else\n"
-	"                       $XDG_DATA_HOME/stallscope/results.db)\n"
-	"  --metrics LIST       the metrics (default " HISTORY_DEFAULT_METRICS ")\n"
-	"  --rig NAME           only this rig's runs (default: each rig its own series)\n"
-	"  --since T            only runs started at or after T (UTC, 2026-11-30 or\n"
-	"                       2026-11-30T10:00:00)\n"
-	"  --order FILE         the builds in order, one a line (runs of others left out)\n"
-	HISTORY_EDIV_USAGE
-	"  -o, --output FILE    where the page goes\n"
-	"  -h, --help           this text\n"
-	"\n"
+	"\n",
 	"examples:\n"
 	"  stallscope html --history game -o game-history.html\n"
-	"  stallscope html --history game:vsync --rig ci-amd --metrics stalls,p99_ms\n";
+	"  stallscope html --history game:vsync --rig ci-amd --metrics stalls,p99_ms\n",
+};
 
 bool html_history_wanted(int argc, char *const *argv)
 {
@@ -349,72 +334,54 @@ static int write_page(const struct history *h, const struct history_opts *ho, co
 
 int html_history(int argc, char **argv)
 {
-	static const struct option lo[] = {
-		{ "history", required_argument, NULL, O_HISTORY },
-		{ "db", required_argument, NULL, O_DB },
-		{ "metrics", required_argument, NULL, O_METRICS },
-		{ "rig", required_argument, NULL, O_RIG },
-		{ "since", required_argument, NULL, O_SINCE },
-		{ "order", required_argument, NULL, O_ORDER },
-		HISTORY_EDIV_OPTIONS,
-		{ "output", required_argument, NULL, 'o' },
-		{ "help", no_argument, NULL, 'h' },
-		{ 0 },
-	};
 	struct {
-		const char *spec, *db, *metrics, *rig, *since, *order, *output;
+		const char *spec, *output;
 	} o = { .output = DEFAULT_OUTPUT };
-	struct history_opts ho = { .ed = EDIV_OPTS_INIT, .keep_runs = true };
+	struct history_args ha = { 0 };
+	struct opt ht[HISTORY_OPTS_N];
+	const struct opt opts[] = {
+		OPT_STRING(0, "history", &o.spec, "SPEC",
+			   "the benchmark, NAME or NAME:VARIANT (default the base)"),
+		OPT_CONCAT(ht),
+		OPT_STRING('o', "output", &o.output, "FILE", "where the page goes"),
+		OPT_END(),
+	};
+	struct history_opts ho = { .keep_runs = true };
 	struct strbuf err = STRBUF_INIT;
 	char **metrics = NULL, **order = NULL, *name = NULL;
 	struct history *h = NULL;
 	struct db *db = NULL;
-	int c, r, ret = 1;
+	int first, r, ret = 1;
 
-	/* html --history --help: the help, though getopt would take it for the value */
+	history_args_table(ht, &ha);
+	/* html --history --help: the help, though the parse would take it for
+	 * --history's value */
 	for (int i = 1; i < argc && strcmp(argv[i], "--"); i++)
 		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
-			fputs(usage_text, stdout);
+			opts_usage(stdout, opts, &html_history_help);
 			return 0;
 		}
-	optind = 1;
-	while ((c = getopt_long(argc, argv, ":ho:", lo, NULL)) != -1) {
-		switch (c) {
-		case O_HISTORY: o.spec = optarg; break;
-		case O_DB: o.db = optarg; break;
-		case O_METRICS: o.metrics = optarg; break;
-		case O_RIG: o.rig = optarg; break;
-		case O_SINCE: o.since = optarg; break;
-		case O_ORDER: o.order = optarg; break;
-		case 'o': o.output = optarg; break;
-		case 'h': fputs(usage_text, stdout); return 0;
-		default:
-			if ((r = history_ediv_opt(c, optarg, &ho.ed)) == 1)
-				return cli_bad_option(c, argv);
-			if (r)
-				return r;
-		}
-	}
+	first = opts_parse(argc, argv, opts, &html_history_help, 0);
+	if (first < 0)
+		return opts_exit(first);
+	ho.ed = history_args_ediv(&ha);
 	if (!o.spec)
 		return cli_usage_error("--history: expected a benchmark, NAME[:VARIANT]");
-	if (optind < argc)
+	if (first < argc)
 		return cli_usage_error("--history takes no run directories (got '%s'): the runs "
-				       "come from the database", cli_shown(argv[optind]));
-	if (o.since && !history_since_ok(o.since))
-		return cli_usage_error("option '--since': expected a UTC date or time "
-				       "(2026-11-30, 2026-11-30T10:00:00), got '%s'", o.since);
-	if ((r = history_split_metrics(o.metrics ? o.metrics : HISTORY_DEFAULT_METRICS,
+				       "come from the database", cli_shown(argv[first]));
+	if ((r = history_split_metrics(ha.metrics ? ha.metrics : HISTORY_DEFAULT_METRICS,
 				       &metrics)) != 0)
 		return r;
 	if ((r = history_split_spec(o.spec, &name, &ho.variant)) != 0) {
 		ret = r;
 		goto out;
 	}
-	if (history_open(o.order, o.db, &order, &db) < 0)
+	if (history_open(ha.order, ha.db, &order, &db) < 0)
 		goto out;
 	ho.name = name;
-	ho.rig = o.rig;
-	ho.since = o.since;
+	ho.rig = ha.rig;
+	ho.since = ha.since;
 	ho.order = order;
 	ho.metrics = metrics;
 	if ((r = history_compute(db, &ho, &h, &err)) < 0) {

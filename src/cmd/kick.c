@@ -7,7 +7,6 @@
  * did and its own CPU cost. Its options and run are probe's too
  * (cpu_opts.h).
  */
-#include <getopt.h>
 #include <math.h>
 #include <signal.h>
 #include <stdbool.h>
@@ -32,31 +31,20 @@ struct kick_env {
 	enum kick_mode mode;
 };
 
-static void usage(FILE *f)
-{
-	fprintf(f,
-		"usage: stallscope kick -i MS [-t S] [--cpus LIST] [--mode kick|sleep] [-p PRIO] [--json]\n"
-		"\n"
-		"A stopgap against lost timer interrupts: every MS milliseconds a thread on\n"
-		"another CPU wakes a thread pinned on each chosen CPU (an inter-processor\n"
-		"interrupt), so no CPU sleeps through its timer for longer than a period.\n"
-		"--mode sleep runs a bare unpinned sleeper at that period instead. Prints\n"
-		"its own CPU cost at the end.\n"
-		"\n"
-		"options:\n"
-		"  -i, --interval MS   the period (required)\n"
-		"  -t, --duration S    how long to run (default: until Ctrl-C)\n"
-		"      --cpus LIST     the CPUs to kick, e.g. 0-3 (default: every online CPU)\n"
-		"      --mode MODE     kick (default) or sleep\n"
-		"  -p, --priority N    SCHED_FIFO priority 1-99 of its threads (default 0: SCHED_OTHER)\n"
-		"      --json          print the summary as JSON\n"
-		"  -h, --help          this text\n"
-		"\n"
-		"examples:\n"
-		"  stallscope kick -i 10                 # until Ctrl-C, every CPU, every 10 ms\n"
-		"  stallscope kick -i 4 -t 600 --cpus 1-3\n"
-		"  stallscope kick -i 10 -t 60 --mode sleep --json\n");
-}
+static const struct opts_help kick_help = {
+	"usage: stallscope kick -i MS [-t S] [--cpus LIST] [--mode kick|sleep] [-p PRIO] [--json]\n"
+	"\n"
+	"A stopgap against lost timer interrupts: every MS milliseconds a thread on\n"
+	"another CPU wakes a thread pinned on each chosen CPU (an inter-processor\n"
+	"interrupt), so no CPU sleeps through its timer for longer than a period.\n"
+	"--mode sleep runs a bare unpinned sleeper at that period instead. Prints\n"
+	"its own CPU cost at the end.\n"
+	"\n",
+	"examples:\n"
+	"  stallscope kick -i 10                 # until Ctrl-C, every CPU, every 10 ms\n"
+	"  stallscope kick -i 4 -t 600 --cpus 1-3\n"
+	"  stallscope kick -i 10 -t 60 --mode sleep --json\n",
+};
 
 static void print_result(const struct kick_env *env, const struct kick_result *r,
 			 const struct cpulist *cpus, uint64_t proc_cpu_ns)
@@ -133,19 +121,18 @@ static void print_result(const struct kick_env *env, const struct kick_result *r
 	sb_release(&sb);
 }
 
-enum { OPT_MODE = CPU_OPT_EXTRA };
 
-static int kick_option(void *ctx, int c, const char *arg)
+static int kick_option(const struct opt *opt, const char *arg)
 {
-	struct kick_env *env = ctx;
+	struct kick_env *env = opt->value;
 
-	(void)c;	/* --mode, the only one */
 	if (!strcmp(arg, "kick"))
 		env->mode = KICK_KICK;
 	else if (!strcmp(arg, "sleep"))
 		env->mode = KICK_SLEEP;
 	else
-		return cli_usage_error("option '--mode': expected 'kick' or 'sleep', got '%s'", arg);
+		return opts_error("option '--mode': expected 'kick' or 'sleep', got '%s'",
+				       arg);
 	return 0;
 }
 
@@ -171,10 +158,13 @@ static void say_start(const struct kick_env *env, const struct cpulist *cpus)
 
 int cmd_kick(int argc, char **argv)
 {
-	static const struct option own[] = {
-		{ "mode", required_argument, NULL, OPT_MODE },
+	struct kick_env env = { .c = { .zero_t = "0 s does nothing" }, .mode = KICK_KICK };
+	struct opt ct[CPU_OPTS_N];
+	const struct opt opts[] = {
+		OPT_CONCAT(ct),
+		OPT_CALLBACK(0, "mode", &env, "MODE", "kick (default) or sleep", kick_option),
+		OPT_END(),
 	};
-	struct kick_env env = { .mode = KICK_KICK };
 	struct strbuf err = STRBUF_INIT;
 	struct cpulist cpus;
 	struct kick_opts ko = { 0 };
@@ -183,13 +173,15 @@ int cmd_kick(int argc, char **argv)
 	uint64_t proc0;
 	int r, ret = 1;
 
-	env.c.extra = own;
-	env.c.nextra = 1;
-	env.c.on_extra = kick_option;
-	env.c.ctx = &env;
-	r = cpu_opts_parse(argc, argv, &env.c, "0 s does nothing", usage);
-	if (r)
-		return r == 1 ? 0 : r;
+	cpu_opts_table(ct, &env.c, "the period (required)",
+		       "SCHED_FIFO priority 1-99 of its threads (default 0: SCHED_OTHER)",
+		       "the CPUs to kick, e.g. 0-3 (default: every online CPU)",
+		       "print the summary as JSON");
+	r = opts_parse(argc, argv, opts, &kick_help, 0);
+	if (r < 0)
+		return opts_exit(r);
+	if (r < argc)
+		return cli_usage_error("unexpected argument '%s'", argv[r]);
 	if (env.c.interval_ms == 0)
 		return cli_usage_error("option '-i' is required: the period in ms");
 	if (env.c.cpus && env.mode == KICK_SLEEP)

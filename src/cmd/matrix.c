@@ -39,29 +39,20 @@
 #include "db/db.h"
 #include "out/table.h"
 
-static const char usage_text[] =
+static const struct opts_help matrix_help = {
 	"usage: stallscope matrix -o DIR [options] INPUT...\n"
 	"       stallscope matrix -o DIR --db PATH [--name N]\n"
 	"\n"
 	"Writes DIR/<metric>.csv for every metric of report: one row per program and\n"
 	"variant (from each run directory's run.ini, or a frame log's file name), one\n"
-	"column per run of that row, then the median. Takes report's analysis options\n"
-	"(--warmup, --from, --to, --stall-ms, --format, --rules, --program, --pass).\n"
-	"\n"
-	"options:\n"
-	"  -o, --output DIR   where the CSV files go (created if missing)\n"
-	"  --db PATH          rows from the results database (name x variant) instead\n"
-	"                     of INPUTs; --name N takes only the runs named N\n"
-	"  --include-interfered  keep interfered runs (left out and listed otherwise)\n"
-	"  --include-failed   keep failed runs (the program failed, no frames, ended\n"
-	"                     short; left out and listed in DIR/failed.txt otherwise)\n"
-	"  --interfered-list FILE  run names known to be disturbed count as interfered\n"
-	"  -h, --help         this text\n"
-	"\n"
+	"column per run of that row, then the median. The analysis is report's\n"
+	"(stallscope-report(1)).\n"
+	"\n",
 	"EXAMPLES\n"
 	"  stallscope matrix -o matrix/ runs/*/\n"
 	"  stallscope matrix -o m/ --warmup 0 a.csv b.csv\n"
-	"  stallscope matrix -o m/ --db results.db --name fakegame\n";
+	"  stallscope matrix -o m/ --db results.db --name fakegame\n",
+};
 
 struct row {
 	char *program;		/* owned */
@@ -396,29 +387,42 @@ int cmd_matrix(int argc, char **argv)
 	struct analysis *as = NULL;
 	struct row *rows = NULL;
 	const char *outdir = NULL;
-	double *pass = NULL;
 	size_t n = 0, nrows = 0, maxruns = 0, i, r;
 	int first, failed = 0, m, written = 0, status = 1;
+	struct report_tables rt;
+	const struct opt opts[] = {
+		OPT_STRING('o', "output", &outdir, "DIR", "where the CSV files go (created if missing)"),
+		OPT_STRING(0, "db", &o.db, "PATH",
+			   "rows from the results database (name x variant) instead\n"
+			   "of INPUTs"),
+		OPT_STRING(0, "name", &o.name, "N", "with --db: only the runs named N"),
+		OPT_CONCAT(rt.runs),
+		OPT_GROUP("the analysis, as report's:"),
+		OPT_CONCAT(rt.analysis),
+		OPT_CONCAT(rt.logs),
+		OPT_END(),
+	};
 
-	first = report_parse_common(argc, argv, usage_text, &o, &pass, &outdir);
-	if (first == -2)
-		return 0;
+	report_tables_init(&rt, &o);
+	first = opts_parse(argc, argv, opts, &matrix_help, 0);
+	if (first >= 0 && report_options_check(&o) < 0)
+		first = OPTS_ERROR;
+	if (first >= 0 && !outdir) {
+		cli_usage_error("expected -o DIR");
+		first = OPTS_ERROR;
+	} else if (first >= 0 && o.db && first < argc) {
+		cli_usage_error("--db takes no INPUTs: the rows come from the database");
+		first = OPTS_ERROR;
+	} else if (first >= 0 && !o.db && first == argc) {
+		cli_usage_error("expected at least one INPUT (a frame log or a run directory)");
+		first = OPTS_ERROR;
+	} else if (first >= 0 && o.name && !o.db) {
+		cli_usage_error("--name goes with --db");
+		first = OPTS_ERROR;
+	}
 	if (first < 0) {
-		free(pass);
-		return EXIT_USAGE;
-	}
-	if (!outdir || o.csv || o.json || o.cols) {
-		free(pass);
-		return cli_usage_error(!outdir ? "expected -o DIR"
-					       : "--csv, --json and --cols are report's, not matrix's");
-	}
-	if (o.db && first < argc) {
-		free(pass);
-		return cli_usage_error("--db takes no INPUTs: the rows come from the database");
-	}
-	if (o.name && !o.db) {
-		free(pass);
-		return cli_usage_error("--name goes with --db");
+		report_options_release(&o);
+		return opts_exit(first);
 	}
 	{	/* 'm/' and 'm' name one directory: no doubled slash in what is said */
 		static char od[4096];
@@ -438,7 +442,7 @@ int cmd_matrix(int argc, char **argv)
 		}
 	}
 	if (o.db) {
-		free(pass);
+		report_options_release(&o);
 		return matrix_db(&o, outdir);
 	}
 	if (o.intf_list &&
@@ -528,7 +532,7 @@ out:
 	}
 	free(rows);
 	free(as);
-	free(pass);
+	report_options_release(&o);
 	analyse_free_list(o.a.intf_list);
 	sb_release(&left_out);
 	sb_release(&failed_list);

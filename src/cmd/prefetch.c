@@ -15,7 +15,6 @@
  */
 #include <errno.h>
 #include <fcntl.h>
-#include <getopt.h>
 #include <inttypes.h>
 #include <libgen.h>
 #include <limits.h>
@@ -30,6 +29,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "opts.h"
 #include "cmd/cmd.h"
 #include "core/file.h"
 #include "core/prefetch.h"
@@ -47,42 +47,32 @@
 
 static bool as_root;	/* --as-root: under sudo, CMD as root (default: the sudo user) */
 
-static void usage(FILE *f)
-{
-	fprintf(f,
-		"usage: stallscope prefetch learn -- CMD [ARGS...]\n"
-		"       stallscope prefetch fetch [options] KEY\n"
-		"       stallscope prefetch run [options] -- CMD [ARGS...]\n"
-		"       stallscope prefetch list | show KEY | forget KEY\n"
-		"\n"
-		"learn: runs CMD and looks at the files it has mapped and open (at 1 s, 3 s,\n"
-		"then every 10 s for its first 180 s); when it ends, adds the files of its data\n"
-		"directories (/usr/share/games/NAME, /usr/share/NAME, ~/.NAME,\n"
-		"~/.local/share/NAME, ~/.cache/NAME, ~/.cache/mesa_shader_cache, its working\n"
-		"directory), and keeps each file's resident pages as ranges in disk order: the\n"
-		"union with the earlier learns (a file resident in none of 3 learns goes).\n"
-		"fetch: reads the list back before the program asks: within the budget (pages\n"
-		"not resident), in the order the program first used its files, then sorted by\n"
-		"disk address, 256 KiB at a time, readahead off, at a low I/O priority and nice\n"
-		"10; it stops when memory gets short, on direct reclaim or swapping, after 60 s.\n"
-		"run: fetch in the background, then exec CMD (same pid, its exit status).\n"
-		"learn exits 0, or 3 when CMD failed (the list is kept), 1 on an error; a\n"
-		"SIGINT or SIGTERM goes on to CMD, and the learn ends with it.\n"
-		"KEY is the program (its path, or a name looked up in PATH).\n"
-		"\n"
-		"options:\n"
-		"  --mb N          fetch at most N MB not resident (default 64)\n"
-		"  --reserve-mb N  leave MemAvailable at least N MB (default 48)\n"
-		"  --io CLASS      the fetch's I/O priority: be0..be7 (default be7) or idle\n"
-		"  --as-root       under sudo, run CMD as root (default: as the user who ran\n"
-		"                  sudo; the fetch keeps root)\n"
-		"  -h, --help      this text\n"
-		"\n"
-		"EXAMPLES\n"
-		"  stallscope prefetch learn -- neverball\n"
-		"  stallscope prefetch run --mb 256 -- neverball\n"
-		"  stallscope prefetch show neverball\n");
-}
+static const struct opts_help prefetch_help = {
+	"usage: stallscope prefetch learn -- CMD [ARGS...]\n"
+	"       stallscope prefetch fetch [options] KEY\n"
+	"       stallscope prefetch run [options] -- CMD [ARGS...]\n"
+	"       stallscope prefetch list | show KEY | forget KEY\n"
+	"\n"
+	"learn: runs CMD and looks at the files it has mapped and open (at 1 s, 3 s,\n"
+	"then every 10 s for its first 180 s); when it ends, adds the files of its data\n"
+	"directories (/usr/share/games/NAME, /usr/share/NAME, ~/.NAME,\n"
+	"~/.local/share/NAME, ~/.cache/NAME, ~/.cache/mesa_shader_cache, its working\n"
+	"directory), and keeps each file's resident pages as ranges in disk order: the\n"
+	"union with the earlier learns (a file resident in none of 3 learns goes).\n"
+	"fetch: reads the list back before the program asks: within the budget (pages\n"
+	"not resident), in the order the program first used its files, then sorted by\n"
+	"disk address, 256 KiB at a time, readahead off, at a low I/O priority and nice\n"
+	"10; it stops when memory gets short, on direct reclaim or swapping, after 60 s.\n"
+	"run: fetch in the background, then exec CMD (same pid, its exit status).\n"
+	"learn exits 0, or 3 when CMD failed (the list is kept), 1 on an error; a\n"
+	"SIGINT or SIGTERM goes on to CMD, and the learn ends with it.\n"
+	"KEY is the program (its path, or a name looked up in PATH).\n"
+	"\n",
+	"EXAMPLES\n"
+	"  stallscope prefetch learn -- neverball\n"
+	"  stallscope prefetch run --mb 256 -- neverball\n"
+	"  stallscope prefetch show neverball\n",
+};
 
 struct pf_opts {
 	double mb, reserve_mb;
@@ -536,55 +526,48 @@ out:
 	return r < 0 ? 1 : 0;
 }
 
+/* --io CLASS */
+static int take_io(const struct opt *opt, const char *arg)
+{
+	if (pfl_ioprio(arg) < 0)
+		return opts_error("option '--io': expected be0..be7 or idle, got '%s'", arg);
+	*(const char **)opt->value = arg;
+	return 0;
+}
+
 int cmd_prefetch(int argc, char **argv)
 {
-	enum { O_MB = 256, O_RESERVE, O_IO, O_AS_ROOT };
-	static const struct option lo[] = {
-		{ "as-root", no_argument, NULL, O_AS_ROOT },
-		{ "mb", required_argument, NULL, O_MB },
-		{ "reserve-mb", required_argument, NULL, O_RESERVE },
-		{ "io", required_argument, NULL, O_IO },
-		{ "help", no_argument, NULL, 'h' },
-		{ 0 },
-	};
 	struct pf_opts o = { .mb = 64, .reserve_mb = 48, .io = "be7" };
+	const struct opt opts[] = {
+		OPT_DOUBLE(0, "mb", &o.mb, "N", 0, 1 << 20,
+			   "fetch at most N MB not resident (default 64)"),
+		OPT_DOUBLE(0, "reserve-mb", &o.reserve_mb, "N", 0, 1 << 20,
+			   "leave MemAvailable at least N MB (default 48)"),
+		OPT_CALLBACK(0, "io", &o.io, "CLASS",
+			     "the fetch's I/O priority: be0..be7 (default be7) or idle", take_io),
+		OPT_BOOL(0, "as-root", &as_root,
+			 "under sudo, run CMD as root (default: as the user who ran\n"
+			 "sudo; the fetch keeps root)"),
+		OPT_END(),
+	};
 	const char *sub;
-	int c;
+	int optind;
 
 	if (argc < 2)
 		return cli_usage_error("expected learn, fetch, run, list, show or forget");
 	sub = argv[1];
-	if (!strcmp(sub, "-h") || !strcmp(sub, "--help")) {
-		usage(stdout);
+	if (!strcmp(sub, "-h") || !strcmp(sub, "--help") || !strcmp(sub, "--list-options")) {
+		if (sub[2] == 'l')
+			opts_list(stdout, opts);
+		else
+			opts_usage(stdout, opts, &prefetch_help);
 		return 0;
 	}
-	optind = 2;
-	while ((c = getopt_long(argc, argv, "+:h", lo, NULL)) != -1) {
-		switch (c) {
-		case O_MB:
-			if (cli_parse_double("--mb", optarg, 0, 1 << 20, &o.mb) < 0)
-				return EXIT_USAGE;
-			break;
-		case O_RESERVE:
-			if (cli_parse_double("--reserve-mb", optarg, 0, 1 << 20, &o.reserve_mb) < 0)
-				return EXIT_USAGE;
-			break;
-		case O_IO:
-			if (pfl_ioprio(optarg) < 0)
-				return cli_usage_error("option '--io': expected be0..be7 or idle, got "
-						       "'%s'", optarg);
-			o.io = optarg;
-			break;
-		case O_AS_ROOT:
-			as_root = true;
-			break;
-		case 'h':
-			usage(stdout);
-			return 0;
-		default:
-			return cli_bad_option(c, argv);
-		}
-	}
+	/* the subcommand is argv[0] of its options */
+	optind = opts_parse(argc - 1, argv + 1, opts, &prefetch_help, OPTS_STOP_AT_OPERAND);
+	if (optind < 0)
+		return opts_exit(optind);
+	optind++;
 	if (!strcmp(sub, "learn") || !strcmp(sub, "run")) {
 		if (optind >= argc)
 			return cli_usage_error("%s: expected -- CMD", sub);

@@ -11,7 +11,6 @@
  * Its options and run are kick's too (cpu_opts.h).
  */
 #include <errno.h>
-#include <getopt.h>
 #include <math.h>
 #include <signal.h>
 #include <stdbool.h>
@@ -47,31 +46,19 @@ struct late_list {
 };
 
 
-static void usage(FILE *f)
-{
-	fprintf(f,
-		"usage: stallscope probe [-i MS] [-t S] [-p PRIO] [--cpus LIST] [--late-ms MS] [--json]\n"
-		"\n"
-		"Measures how late timer wake-ups are on each CPU: one thread pinned per CPU,\n"
-		"SCHED_FIFO, sleeping to absolute CLOCK_MONOTONIC deadlines (as cyclictest).\n"
-		"A CPU that sleeps through its timer interrupt shows up as wake-ups late by\n"
-		"many milliseconds.\n"
-		"\n"
-		"options:\n"
-		"  -i, --interval MS   period between deadlines (default 1.37, uneven against the tick)\n"
-		"  -t, --duration S    how long to probe (default: until Ctrl-C)\n"
-		"  -p, --priority N    SCHED_FIFO priority 1-99, 0 for SCHED_OTHER (default 50)\n"
-		"      --cpus LIST     the CPUs to probe, e.g. 0-3,5 (default: every online CPU)\n"
-		"      --late-ms MS    list every wake-up late by at least this (default 10)\n"
-		"      --no-mlock      do not lock memory (mlockall)\n"
-		"      --json          print the results as JSON\n"
-		"  -h, --help          this text\n"
-		"\n"
-		"examples:\n"
-		"  sudo stallscope probe -t 120              # two minutes on every CPU\n"
-		"  sudo stallscope probe -t 30 --cpus 2,3 --late-ms 1\n"
-		"  sudo stallscope probe -t 60 --json > probe.json\n");
-}
+static const struct opts_help probe_help = {
+	"usage: stallscope probe [-i MS] [-t S] [-p PRIO] [--cpus LIST] [--late-ms MS] [--json]\n"
+	"\n"
+	"Measures how late timer wake-ups are on each CPU: one thread pinned per CPU,\n"
+	"SCHED_FIFO, sleeping to absolute CLOCK_MONOTONIC deadlines (as cyclictest).\n"
+	"A CPU that sleeps through its timer interrupt shows up as wake-ups late by\n"
+	"many milliseconds.\n"
+	"\n",
+	"examples:\n"
+	"  sudo stallscope probe -t 120              # two minutes on every CPU\n"
+	"  sudo stallscope probe -t 30 --cpus 2,3 --late-ms 1\n"
+	"  sudo stallscope probe -t 60 --json > probe.json\n",
+};
 
 static void collect_late(void *ctx, const struct probe_late *w)
 {
@@ -114,7 +101,7 @@ static void describe_policy(const struct probe *p, const struct probe_env *env,
 	if (env->c.prio == 0)
 		sb_adds(sb, "SCHED_OTHER (asked for)");
 	else if (nfifo == probe_ncpus(p))
-		sb_addf(sb, "SCHED_FIFO priority %ld", env->c.prio);
+		sb_addf(sb, "SCHED_FIFO priority %d", env->c.prio);
 	else
 		sb_addf(sb, "SCHED_OTHER (SCHED_FIFO refused: %s)", strerror(-err));
 }
@@ -321,19 +308,6 @@ static void print_json(const struct probe *p, const struct probe_env *env,
 	json_end(&j);
 }
 
-enum { OPT_LATE = CPU_OPT_EXTRA, OPT_NO_MLOCK };
-
-static int probe_option(void *ctx, int c, const char *arg)
-{
-	struct probe_env *env = ctx;
-
-	if (c == OPT_NO_MLOCK) {
-		env->mlock = false;
-		return 0;
-	}
-	return cli_parse_double("--late-ms", arg, 0.001, 1e7, &env->late_ms) < 0 ? EXIT_USAGE : 0;
-}
-
 /* While it runs: the engine's late wake-ups drained, and on a terminal
  * every 10 s how far it is. */
 struct probe_run {
@@ -384,12 +358,19 @@ static void say_refused(const struct probe *p, const struct probe_env *env)
 
 int cmd_probe(int argc, char **argv)
 {
-	static const struct option own[] = {
-		{ "late-ms", required_argument, NULL, OPT_LATE },
-		{ "no-mlock", no_argument, NULL, OPT_NO_MLOCK },
+	struct probe_env env = {
+		.c = { .interval_ms = 1.37, .prio = 50, .zero_t = "a probe of 0 s measures nothing" },
+		.late_ms = 10,
 	};
-	struct probe_env env = { .c = { .interval_ms = 1.37, .prio = 50 }, .late_ms = 10,
-				 .mlock = true };
+	bool no_mlock = false;
+	struct opt ct[CPU_OPTS_N];
+	const struct opt opts[] = {
+		OPT_CONCAT(ct),
+		OPT_DOUBLE(0, "late-ms", &env.late_ms, "MS", 0.001, 1e7,
+			   "list every wake-up late by at least this (default 10)"),
+		OPT_BOOL(0, "no-mlock", &no_mlock, "do not lock memory (mlockall)"),
+		OPT_END(),
+	};
 	struct late_list late = { 0 };
 	struct strbuf err = STRBUF_INIT, sb = STRBUF_INIT;
 	struct cpulist cpus;
@@ -400,13 +381,16 @@ int cmd_probe(int argc, char **argv)
 	double wall_s;
 	int r, ret = 1;
 
-	env.c.extra = own;
-	env.c.nextra = sizeof(own) / sizeof(own[0]);
-	env.c.on_extra = probe_option;
-	env.c.ctx = &env;
-	r = cpu_opts_parse(argc, argv, &env.c, "a probe of 0 s measures nothing", usage);
-	if (r)
-		return r == 1 ? 0 : r;
+	cpu_opts_table(ct, &env.c, "period between deadlines (default 1.37, uneven against the tick)",
+		       "SCHED_FIFO priority 1-99, 0 for SCHED_OTHER (default 50)",
+		       "the CPUs to probe, e.g. 0-3,5 (default: every online CPU)",
+		       "print the results as JSON");
+	r = opts_parse(argc, argv, opts, &probe_help, 0);
+	if (r < 0)
+		return opts_exit(r);
+	if (r < argc)
+		return cli_usage_error("unexpected argument '%s'", argv[r]);
+	env.mlock = !no_mlock;
 	r = cpu_opts_choose(&env.c, &cpus);
 	if (r)
 		return r;

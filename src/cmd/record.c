@@ -5,7 +5,6 @@
  * summary and what went wrong), and the exit status. The recording itself
  * is src/run/recorder.h's.
  */
-#include <getopt.h>
 #include <limits.h>
 #include <math.h>
 #include <signal.h>
@@ -26,13 +25,6 @@
 #include "core/strbuf.h"
 #include "run/recorder.h"
 #include "run/rundir.h"
-
-enum {
-	OPT_NO_SAMPLE = 256, OPT_META, OPT_WATCH, OPT_PERIOD, OPT_DURATION, OPT_STOP_FILE,
-	OPT_FRAMES, OPT_RT, OPT_NAIVE, OPT_PROBE, OPT_KICK, OPT_NO_HOOK, OPT_THREAD,
-	OPT_EXACT, OPT_NO_EXACT, OPT_EXACT_MIN, OPT_STACKS, OPT_NO_STACKS, OPT_HTML, OPT_RIG, OPT_AS_ROOT,
-	OPT_BUILD, OPT_BUILD_OF,
-};
 
 #define MAX_META 32
 
@@ -157,99 +149,68 @@ static int say_end(const struct recorder_opts *o, const struct recorder_result *
 	return ret;
 }
 
-static void usage(FILE *f)
-{
-	fprintf(f,
-		"usage: stallscope record [options] [--] CMD [ARGS...]\n"
-		"       stallscope record [options] -p PID\n\n"
-		"Runs CMD (or attaches to PID) and records its frames and, every period, the\n"
-		"kernel's view of it and the system into a run directory: record.ssr,\n"
-		"run.ini, program.log. Records until the program exits, the duration ends,\n"
-		"the stop file appears, or SIGINT/SIGTERM (forwarded to the program).\n\n"
-		"options:\n"
-		"  -o, --output DIR      run directory (default runs/<UTC stamp>-<program>)\n"
-		"  -p, --pid PID         attach to a running process instead of starting one\n"
-		"      --period MS       sampling period in ms (default 10)\n"
-		"      --duration S      stop after S seconds (and stop the program)\n"
-		"      --stop-file PATH  stop when PATH appears (checked every 10 periods)\n"
-		"      --frames SOURCE   auto (default: marker ring plus GL/EGL and Vulkan hooks),\n"
-		"                        marker, gl, vk, hud:PATH (count a HUD's lines), none\n"
-		"      --no-hook         no GL/EGL preload, no Vulkan layer: frames from the\n"
-		"                        marker API only (same as --frames marker)\n"
-		"      --thread TID|NAME the frame thread: this TID, or the thread of this name\n"
-		"                        (default: the thread that presents; the main thread\n"
-		"                        is sampled too when it is another)\n"
-		"      --exact           require exact mode: the kernel (eBPF) tells every off-CPU\n"
-		"                        interval of the sampled threads and where their time\n"
-		"                        went (default: on where it loads, else /proc sampling,\n"
-		"                        with one line saying why)\n"
-		"      --no-exact        sample /proc only\n"
-		"      --exact-min MS    keep off-CPU intervals this long (default 0.5)\n"
-		"      --stacks HZ       sample the frame thread's user stacks HZ times a second\n"
-		"                        (default 1000); only stalls' stacks are kept\n"
-		"      --no-stacks       no stacks\n"
-		"      --html            write RUNDIR/report.html at the end (stallscope-html(1))\n"
-		"      --as-root         under sudo, run CMD as root (default: as the user who ran\n"
-		"                        sudo, with their groups and HOME; the recorder keeps\n"
-		"                        root for exact mode, stacks and /proc)\n"
-		"      --rt              sample at SCHED_FIFO with memory locked, when permitted\n"
-		"      --probe           run the timer wake-up probe beside it (stallscope-probe(1));\n"
-		"                        late wake-ups go into the record\n"
-		"      --kick MS         wake every CPU from another every MS (stallscope-kick(1))\n"
-		"  -q, --quiet           no summary at the end\n"
-		"      --naive-sampler   benchmarks only: open, read and close every file each time\n"
-		"      --no-sample       frames only, no samples (to check the recorder changes\n"
-		"                        nothing: bench --recorder-ab)\n"
-		"      --rig NAME        the rig (machine) the results database files the run\n"
-		"                        under (default: $STALLSCOPE_RIG, else from /etc/machine-id)\n"
-		"      --build STR       the build the run measures: a commit, a version, a driver\n"
-		"                        string (default: $STALLSCOPE_BUILD; run.ini build=)\n"
-		"      --build-of DIR    the build is 'git -C DIR describe --always --dirty'\n"
-		"      --meta KEY=VALUE  an extra run.ini key (bench: name, variant, switches,\n"
-		"                        round); record's own keys win\n"
-		"      --watch           run the interference detector beside the program\n"
-		"                        (docs/WATCH.md): interference.log, run.ini interfered=\n"
-		"  the watcher's options, each of which implies --watch (stallscope-watch(1)):\n");
-	watch_opts_help(f, 24);
-	fprintf(f,
-		"  -h, --help            this text\n\n"
-		"EXAMPLES\n"
-		"  stallscope record -- ./game --benchmark\n"
-		"  stallscope record -o runs/base --duration 120 --frames hud:/tmp/hud.log -- glxgears\n"
-		"  stallscope record -p $(pidof game) --stop-file /tmp/stop\n"
-		"  stallscope record --thread dxvk-submit -- wine game.exe\n"
-		"  stallscope record --watch --duration 120 -- ./game --benchmark\n");
-}
+static const struct opts_help record_help = {
+	"usage: stallscope record [options] [--] CMD [ARGS...]\n"
+	"       stallscope record [options] -p PID\n\n"
+	"Runs CMD (or attaches to PID) and records its frames and, every period, the\n"
+	"kernel's view of it and the system into a run directory: record.ssr,\n"
+	"run.ini, program.log. Records until the program exits, the duration ends,\n"
+	"the stop file appears, or SIGINT/SIGTERM (forwarded to the program).\n\n",
+	"EXAMPLES\n"
+	"  stallscope record -- ./game --benchmark\n"
+	"  stallscope record -o runs/base --duration 120 --frames hud:/tmp/hud.log -- glxgears\n"
+	"  stallscope record -p $(pidof game) --stop-file /tmp/stop\n"
+	"  stallscope record --thread dxvk-submit -- wine game.exe\n"
+	"  stallscope record --watch --duration 120 -- ./game --benchmark\n",
+};
 
+static const char *record_meta[MAX_META];	/* --meta's, argv's strings */
 
-/* --meta KEY=VALUE: KEY of a-z, 0-9, '_', '.'; 0 or EXIT_USAGE. */
-static int take_meta(const char *arg, const char **meta, size_t *n)
+/* --meta KEY=VALUE: KEY of a-z, 0-9, '_', '.'; 0 or OPTS_ERROR. */
+static int take_meta(const struct opt *opt, const char *arg)
 {
+	struct recorder_opts *o = opt->value;
+	const char **meta = record_meta;
+	size_t *n = &o->nmeta;
 	const char *eq = strchr(arg, '=');
 	size_t kl = eq ? (size_t)(eq - arg) : 0;
 
 	if (!eq || !kl || kl >= 64 || strspn(arg, "abcdefghijklmnopqrstuvwxyz0123456789_.") != kl)
-		return cli_usage_error("option '--meta': expected KEY=VALUE with KEY of a-z, 0-9, "
-				       "'_', '.', got '%s'", arg);
+		return opts_error("option '--meta': expected KEY=VALUE with KEY of a-z, 0-9, "
+				  "'_', '.', got '%s'", arg);
 	if (*n == MAX_META)
-		return cli_usage_error("option '--meta': %d at most", MAX_META);
+		return opts_error("option '--meta': %d at most", MAX_META);
 	meta[(*n)++] = arg;
 	return 0;
 }
 
-/* --build-of DIR: the tree's build (git describe) into *RET; 0 or 1 (said). */
-static int take_build_of(const char *dir, const char **ret)
+/* --build-of DIR: the tree's build (git describe) into O->build; 0 or -1
+ * (said). */
+static int take_build_of(const struct opt *opt, const char *dir)
 {
 	static char build[BUILD_MAX + 1];
+	struct recorder_opts *o = opt->value;
 	struct strbuf err = STRBUF_INIT;
 	int r = gitbuild_describe(dir, build, sizeof(build), &err);
 
 	if (r < 0)
 		cli_error("%s", err.buf);
 	else
-		*ret = build;
+		o->build = build;
 	sb_release(&err);
-	return r < 0 ? 1 : 0;
+	return r < 0 ? -1 : 0;
+}
+
+/* --build STR */
+static int take_build(const struct opt *opt, const char *arg)
+{
+	struct recorder_opts *o = opt->value;
+
+	if (!build_name_ok(arg))
+		return opts_error("option '--build': expected a build (printable, no blanks, at "
+				  "most %d characters), got '%s'", BUILD_MAX, arg);
+	o->build = arg;
+	return 0;
 }
 
 static bool want_html;	/* --html */
@@ -272,169 +233,105 @@ static int write_html(const char *rundir)
 }
 
 /* Parses the options into O (and the watcher's into WG); the index of the
- * command, or -1 after --help, or EXIT_USAGE's negative after a usage error. */
+ * command, or OPTS_HELP, OPTS_ERROR. */
 static int parse_options(int argc, char **argv, struct recorder_opts *o,
-			 struct watch_opts_given *wg, const char **meta)
+			 struct watch_opts_given *wg)
 {
-	static const struct option own[] = {
-		{ "output", required_argument, NULL, 'o' },
-		{ "pid", required_argument, NULL, 'p' },
-		{ "quiet", no_argument, NULL, 'q' },
-		{ "help", no_argument, NULL, 'h' },
-		{ "period", required_argument, NULL, OPT_PERIOD },
-		{ "duration", required_argument, NULL, OPT_DURATION },
-		{ "stop-file", required_argument, NULL, OPT_STOP_FILE },
-		{ "frames", required_argument, NULL, OPT_FRAMES },
-		{ "rt", no_argument, NULL, OPT_RT },
-		{ "naive-sampler", no_argument, NULL, OPT_NAIVE },
-		{ "probe", no_argument, NULL, OPT_PROBE },
-		{ "kick", required_argument, NULL, OPT_KICK },
-		{ "no-sample", no_argument, NULL, OPT_NO_SAMPLE },
-		{ "rig", required_argument, NULL, OPT_RIG },
-		{ "build", required_argument, NULL, OPT_BUILD },
-		{ "build-of", required_argument, NULL, OPT_BUILD_OF },
-		{ "meta", required_argument, NULL, OPT_META },
-		{ "watch", no_argument, NULL, OPT_WATCH },
-		{ "no-hook", no_argument, NULL, OPT_NO_HOOK },
-		{ "thread", required_argument, NULL, OPT_THREAD },
-		{ "exact", no_argument, NULL, OPT_EXACT },
-		{ "no-exact", no_argument, NULL, OPT_NO_EXACT },
-		{ "exact-min", required_argument, NULL, OPT_EXACT_MIN },
-		{ "stacks", required_argument, NULL, OPT_STACKS },
-		{ "no-stacks", no_argument, NULL, OPT_NO_STACKS },
-		{ "html", no_argument, NULL, OPT_HTML },
-		{ "as-root", no_argument, NULL, OPT_AS_ROOT },
+	int pid = 0, exact = RECORDER_EXACT_AUTO, first;
+	struct opt wt[WATCH_OPTS_N];
+	const struct opt opts[] = {
+		OPT_STRING('o', "output", &o->outdir, "DIR",
+			   "run directory (default runs/<UTC stamp>-<program>)"),
+		OPT_INT('p', "pid", &pid, "PID", 1, INT_MAX,
+			"attach to a running process instead of starting one"),
+		OPT_DOUBLE(0, "period", &o->period_ms, "MS", 0.1, 10000,
+			   "sampling period in ms (default 10)"),
+		OPT_DOUBLE(0, "duration", &o->duration_s, "S", 0.001, OPT_SECONDS_MAX,
+			   "stop after S seconds (and stop the program)"),
+		OPT_STRING(0, "stop-file", &o->stop_file, "PATH",
+			   "stop when PATH appears (checked every 10 periods)"),
+		OPT_STRING(0, "frames", &o->frames, "SOURCE",
+			   "auto (default: marker ring plus GL/EGL and Vulkan hooks),\n"
+			   "marker, gl, vk, hud:PATH (count a HUD's lines), none"),
+		OPT_BOOL(0, "no-hook", &o->no_hook,
+			 "no GL/EGL preload, no Vulkan layer: frames from the\n"
+			 "marker API only (same as --frames marker)"),
+		{ .kind = OPTK_STRING, .long_name = "thread", .value = &o->thread, .argh = "TID|NAME",
+		  .flags = OPTF_NONEMPTY,
+		  .help = "the frame thread: this TID, or the thread of this name\n"
+			  "(default: the thread that presents; the main thread\n"
+			  "is sampled too when it is another)" },
+		OPT_SET_INT(0, "exact", &exact, RECORDER_EXACT_ON,
+			    "require exact mode: the kernel (eBPF) tells every off-CPU\n"
+			    "interval of the sampled threads and where their time\n"
+			    "went (default: on where it loads, else /proc sampling,\n"
+			    "with one line saying why)"),
+		OPT_SET_INT(0, "no-exact", &exact, RECORDER_EXACT_OFF, "sample /proc only"),
+		OPT_DOUBLE(0, "exact-min", &o->exact_min_ms, "MS", 0.01, 10000,
+			   "keep off-CPU intervals this long (default 0.5)"),
+		OPT_INT(0, "stacks", &o->stacks_hz, "HZ", 1, 10000,
+			"sample the frame thread's user stacks HZ times a second\n"
+			"(default 1000); only stalls' stacks are kept"),
+		OPT_BOOL(0, "no-stacks", &o->no_stacks, "no stacks"),
+		OPT_BOOL(0, "html", &want_html, "write RUNDIR/report.html at the end (stallscope-html(1))"),
+		OPT_BOOL(0, "as-root", &o->as_root,
+			 "under sudo, run CMD as root (default: as the user who ran\n"
+			 "sudo, with their groups and HOME; the recorder keeps\n"
+			 "root for exact mode, stacks and /proc)"),
+		OPT_BOOL(0, "rt", &o->rt, "sample at SCHED_FIFO with memory locked, when permitted"),
+		OPT_BOOL(0, "probe", &o->probe,
+			 "run the timer wake-up probe beside it (stallscope-probe(1));\n"
+			 "late wake-ups go into the record"),
+		OPT_DOUBLE(0, "kick", &o->kick_ms, "MS", 0.05, 3600e3,
+			   "wake every CPU from another every MS (stallscope-kick(1))"),
+		OPT_BOOL('q', "quiet", &o->quiet, "no summary at the end"),
+		OPT_BOOL(0, "naive-sampler", &o->naive,
+			 "benchmarks only: open, read and close every file each time"),
+		OPT_BOOL(0, "no-sample", &o->no_sample,
+			 "frames only, no samples (to check the recorder changes\n"
+			 "nothing: bench --recorder-ab)"),
+		OPT_STRING(0, "rig", &o->rig, "NAME",
+			   "the rig (machine) the results database files the run\n"
+			   "under (default: $STALLSCOPE_RIG, else from /etc/machine-id)"),
+		OPT_CALLBACK(0, "build", o, "STR",
+			     "the build the run measures: a commit, a version, a driver\n"
+			     "string (default: $STALLSCOPE_BUILD; run.ini build=)", take_build),
+		OPT_CALLBACK(0, "build-of", o, "DIR",
+			     "the build is 'git -C DIR describe --always --dirty'", take_build_of),
+		OPT_CALLBACK(0, "meta", o, "KEY=VALUE",
+			     "an extra run.ini key (bench: name, variant, switches,\n"
+			     "round); record's own keys win", take_meta),
+		OPT_BOOL(0, "watch", &o->watch,
+			 "run the interference detector beside the program\n"
+			 "(docs/WATCH.md): interference.log, run.ini interfered="),
+		OPT_CONCAT(wt),
+		OPT_END(),
 	};
-	struct option lo[sizeof(own) / sizeof(own[0]) + WATCH_OPT_N + 1] = { { 0 } };
-	size_t nlo = sizeof(own) / sizeof(own[0]);
-	long l = 0;
-	int c;
 
-	memcpy(lo, own, sizeof(own));
-	watch_opts_add(lo, &nlo);	/* each implies --watch */
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "+:o:p:qh", lo, NULL)) != -1) {
-		int bad = 0;
-
-		switch (c) {
-		case 'o':
-			o->outdir = optarg;
-			break;
-		case 'p':
-			bad = cli_parse_int("--pid", optarg, 1, INT_MAX, &l);
-			o->pid = l;
-			break;
-		case 'q':
-			o->quiet = true;
-			break;
-		case 'h':
-			usage(stdout);
-			return -1;
-		case OPT_PERIOD:
-			bad = cli_parse_double("--period", optarg, 0.1, 10000, &o->period_ms);
-			break;
-		case OPT_DURATION:
-			bad = cli_parse_double("--duration", optarg, 0.001, 1e7, &o->duration_s);
-			break;
-		case OPT_STOP_FILE:
-			o->stop_file = optarg;
-			break;
-		case OPT_FRAMES:
-			o->frames = optarg;
-			break;
-		case OPT_RT:
-			o->rt = true;
-			break;
-		case OPT_NAIVE:
-			o->naive = true;
-			break;
-		case OPT_PROBE:
-			o->probe = true;
-			break;
-		case OPT_KICK:
-			bad = cli_parse_double("--kick", optarg, 0.05, 3600e3, &o->kick_ms);
-			break;
-		case OPT_NO_SAMPLE:
-			o->no_sample = true;
-			break;
-		case OPT_RIG:
-			o->rig = optarg;
-			break;
-		case OPT_BUILD:
-			if (!build_name_ok(optarg))
-				return -cli_usage_error("option '--build': expected a build (printable, "
-							"no blanks, at most %d characters), got '%s'",
-							BUILD_MAX, optarg);
-			o->build = optarg;
-			break;
-		case OPT_BUILD_OF:
-			bad = take_build_of(optarg, &o->build);
-			break;
-		case OPT_META:
-			bad = take_meta(optarg, meta, &o->nmeta);
-			break;
-		case OPT_WATCH:
-			o->watch = true;
-			break;
-		case OPT_NO_HOOK:
-			o->no_hook = true;
-			break;
-		case OPT_EXACT:
-			o->exact = RECORDER_EXACT_ON;
-			break;
-		case OPT_NO_EXACT:
-			o->exact = RECORDER_EXACT_OFF;
-			break;
-		case OPT_HTML:
-			want_html = true;
-			break;
-		case OPT_AS_ROOT:
-			o->as_root = true;
-			break;
-		case OPT_STACKS: {
-			long hz = 0;
-
-			bad = cli_parse_int("--stacks", optarg, 1, 10000, &hz);
-			o->stacks_hz = (int)hz;
-			break;
-		}
-		case OPT_NO_STACKS:
-			o->no_stacks = true;
-			break;
-		case OPT_EXACT_MIN:
-			bad = cli_parse_double("--exact-min", optarg, 0.01, 10000, &o->exact_min_ms);
-			break;
-		case OPT_THREAD:
-			if (!*optarg)
-				return -cli_usage_error("option '--thread': expected a TID or a "
-							"thread name, got ''");
-			o->thread = optarg;
-			break;
-		default:
-			if (!watch_opt_is(c))
-				return -cli_bad_option(c, argv);
-			bad = watch_opt_take(wg, c, optarg);
-			o->watch = true;
-		}
-		if (bad)
-			return -EXIT_USAGE;
-	}
-	return optind;
+	watch_opts_table(wt, wg, "the watcher's options, each of which implies --watch "
+			 "(stallscope-watch(1)):");
+	first = opts_parse(argc, argv, opts, &record_help, OPTS_STOP_AT_OPERAND);
+	if (first < 0)
+		return first;
+	o->pid = pid;
+	o->exact = (enum recorder_exact)exact;
+	if (wg->any)
+		o->watch = true;
+	return first;
 }
 
 int cmd_record(int argc, char **argv)
 {
-	static const char *meta[MAX_META];
-	struct recorder_opts o = { .period_ms = 10, .frames = "auto", .meta = meta };
+	struct recorder_opts o = { .period_ms = 10, .frames = "auto", .meta = record_meta };
 	struct watch_opts_given wg = { 0 };
 	struct strbuf err = STRBUF_INIT;
 	struct recorder *rec = NULL;
 	struct term term = { 0 };
 	int first, ret = 1, e;
 
-	first = parse_options(argc, argv, &o, &wg, meta);
+	first = parse_options(argc, argv, &o, &wg);
 	if (first < 0)
-		return first == -1 ? 0 : EXIT_USAGE;
+		return opts_exit(first);
 	o.argv = argv + first;
 	o.argc = argc - first;
 	if (o.pid && o.argc)

@@ -6,7 +6,6 @@
  * (report.h), shared with `matrix`.
  */
 #include <errno.h>
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,55 +20,6 @@
 #include "out/json.h"
 #include "out/table.h"
 #include "out/term.h"
-
-static const char usage_text[] =
-	"usage: stallscope report [options] INPUT...\n"
-	"\n"
-	"Frame metrics of each INPUT: a frame log (MangoHud CSV, PresentMon CSV, one\n"
-	"frame time in ms a line) or a run directory (run.ini, record.ssr, program.log).\n"
-	"Stalls (frames over --stall-ms) come first; every column is defined in\n"
-	"docs/METRICS.md. A value that cannot be computed prints '-' (JSON null) and a\n"
-	"note says why.\n"
-	"\n"
-	"options:\n"
-	"  --warmup S       leave the first S seconds out of the window (default 60,\n"
-	"                   from the first frame's start); reported as *_warm. Without\n"
-	"                   --warmup/--from/--to a run directory's run.ini warmup_s,\n"
-	"                   window_from_s, window_to_s (written by bench) apply\n"
-	"  --from S         the window starts S seconds after the first frame's start\n"
-	"                   (instead of the warm-up's end)\n"
-	"  --to S           the window ends S seconds after the first frame's start\n"
-	"  --stall-ms MS    a stall is a frame over MS milliseconds (default 100)\n"
-	"  --format F       auto (default), mangohud, presentmon or plain\n"
-	"  --rules FILE     reload rules (default: the installed reload-rules.ini)\n"
-	"  --program NAME   the program whose reload rule applies to frame logs\n"
-	"  --pass S,...     pass start times in seconds (instead of run.ini's)\n"
-	"  --cols LIST      columns to print, comma-separated, or 'all'; names are the\n"
-	"                   metrics, source, format, program, variant, mangohud.KEY and\n"
-	"                   capframex.KEY\n"
-	"  --csv            CSV (every column unless --cols; notes in the last column)\n"
-	"  --json           a JSON array, one object per input\n"
-	"  --threads        per run directory: each thread's CPU ms per frame over the\n"
-	"                   window, its share of one CPU and the CPU it ran on most\n"
-	"  --interfered-list FILE  run names known to be disturbed (one a line, as\n"
-	"                   'watch --scan --write' writes them): marked interfered\n"
-	"  --include-interfered    keep interfered runs (intf 1) in medians and\n"
-	"                   matrices; without it they are listed and left out\n"
-	"  --include-failed failed runs (the program failed, no frames, ended short;\n"
-	"                   column failed) count in medians and matrices; without it\n"
-	"                   they are listed and left out\n"
-	"  --wide           one input on a terminal: the table as piped, even when it is\n"
-	"                   wider than the terminal (default: then a column a line)\n"
-	"  --color[=WHEN]   colour stall_why by cause and !! lines red: auto (default:\n"
-	"                   on a terminal, unless NO_COLOR is set), always or never\n"
-	"  -h, --help       this text\n"
-	"\n"
-	"EXAMPLES\n"
-	"  stallscope report mangohud.csv\n"
-	"  stallscope report --warmup 0 --cols source,fps,stalls,longest_ms *.csv\n"
-	"  stallscope report --json runs/2026*-ioquake3-*/ > metrics.json\n"
-	"  stallscope report --threads --warmup 10 runs/2026*-game/\n"
-	"  stallscope report --program ioquake3 --pass 0,95.5,191 --rules my.ini log.csv\n";
 
 #define DEFAULT_COLS                                                                       \
 	"source,frames,fps,smooth_fps,median_ms,p99_ms,low1,low01,stalls,stall_s,stall_why," \
@@ -616,218 +566,189 @@ static int print_table(const struct analysis *as, size_t n, const struct col *co
 	return 0;
 }
 
-enum { OPT_WARMUP = 256, OPT_FROM, OPT_TO, OPT_STALL, OPT_FORMAT, OPT_RULES, OPT_PASS,
-       OPT_COLS, OPT_CSV, OPT_JSON, OPT_PROGRAM, OPT_INCL_INTF, OPT_INTF_LIST, OPT_DB,
-       OPT_NAME, OPT_INCL_FAILED };
-enum { OPT_THREADS = 300 };	/* report --threads (report_threads.c) */
-
-static const struct option long_opts[] = {
-	{ "warmup", required_argument, NULL, OPT_WARMUP },
-	{ "from", required_argument, NULL, OPT_FROM },
-	{ "to", required_argument, NULL, OPT_TO },
-	{ "stall-ms", required_argument, NULL, OPT_STALL },
-	{ "format", required_argument, NULL, OPT_FORMAT },
-	{ "rules", required_argument, NULL, OPT_RULES },
-	{ "program", required_argument, NULL, OPT_PROGRAM },
-	{ "pass", required_argument, NULL, OPT_PASS },
-	{ "cols", required_argument, NULL, OPT_COLS },
-	{ "csv", no_argument, NULL, OPT_CSV },
-	{ "json", no_argument, NULL, OPT_JSON },
-	{ "threads", no_argument, NULL, OPT_THREADS },
-	{ "include-interfered", no_argument, NULL, OPT_INCL_INTF },
-	{ "interfered-list", required_argument, NULL, OPT_INTF_LIST },
-	{ "include-failed", no_argument, NULL, OPT_INCL_FAILED },
-	{ "db", required_argument, NULL, OPT_DB },
-	{ "name", required_argument, NULL, OPT_NAME },
-	{ "help", no_argument, NULL, 'h' },
-	{ NULL, 0, NULL, 0 },
-};
-
-int report_parse_common(int argc, char **argv, const char *usage, struct report_options *o,
-			double **ret_pass, const char **ret_outdir)
+/* --pass S,...: the values into O->pass (replacing an earlier --pass). */
+static int take_pass(const struct opt *opt, const char *arg)
 {
-	static const struct option matrix_opt = { "output", required_argument, NULL, 'o' };
-	size_t nl = sizeof(long_opts) / sizeof(long_opts[0]) - 1, n = nl;	/* without the 0 */
-	struct option opts[sizeof(long_opts) / sizeof(long_opts[0]) + 1 + 8] = { { 0 } };
-	char shorts[32];
-	int c;
+	struct report_options *o = opt->value;
 
-	if (o->nextra > 8)
-		return cli_error("report_parse_common: too many extra options");
-	memcpy(opts, long_opts, nl * sizeof(opts[0]));
-	if (ret_outdir)
-		opts[n++] = matrix_opt;
-	for (size_t i = 0; i < o->nextra; i++)
-		opts[n++] = o->extra[i];
-	snprintf(shorts, sizeof(shorts), ":h%s%s", ret_outdir ? "o:" : "",
-		 o->extra_short ? o->extra_short : "");
-	optind = 1;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, shorts, opts, NULL)) != -1) {
-		switch (c) {
-		case OPT_WARMUP:
-			if (cli_parse_double("--warmup", optarg, 0, 1e9, &o->a.m.warmup_s) < 0)
-				return -1;
-			o->a.window_given = true;
-			break;
-		case OPT_FROM:
-			if (cli_parse_double("--from", optarg, 0, 1e9, &o->a.m.from_s) < 0)
-				return -1;
-			o->a.window_given = true;
-			break;
-		case OPT_TO:
-			if (cli_parse_double("--to", optarg, 0, 1e9, &o->a.m.to_s) < 0)
-				return -1;
-			o->a.window_given = true;
-			break;
-		case OPT_STALL:
-			if (cli_parse_double("--stall-ms", optarg, 0, 1e9, &o->a.m.stall_ms) < 0)
-				return -1;
-			break;
-		case OPT_FORMAT:
-			if (framelog_format_parse(optarg, &o->a.fmt) < 0) {
-				cli_usage_error("option '--format': expected auto, mangohud, "
-						"presentmon or plain, got '%s'", optarg);
-				return -1;
-			}
-			break;
-		case OPT_RULES:
-			o->rules = optarg;
-			break;
-		case OPT_PROGRAM:
-			o->a.program = optarg;
-			break;
-		case OPT_PASS:
-			free(*ret_pass);
-			*ret_pass = NULL;
-			if (parse_passes(optarg, ret_pass, &o->a.npass) < 0)
-				return -1;
-			o->a.pass = *ret_pass;
-			o->a.pass_given = true;
-			break;
-		case OPT_COLS:
-			o->cols = optarg;
-			break;
-		case OPT_CSV:
-			o->csv = true;
-			break;
-		case OPT_JSON:
-			o->json = true;
-			break;
-		case OPT_THREADS:
-			o->threads = true;
-			break;
-		case OPT_INCL_INTF:
-			o->include_interfered = true;
-			break;
-		case OPT_INTF_LIST:
-			o->intf_list = optarg;
-			break;
-		case OPT_INCL_FAILED:
-			o->include_failed = true;
-			break;
-		case OPT_DB:
-		case OPT_NAME:
-			if (!ret_outdir) {
-				cli_usage_error("option '%s' is matrix's, not report's",
-						c == OPT_DB ? "--db" : "--name");
-				return -1;
-			}
-			if (c == OPT_DB)
-				o->db = optarg;
-			else
-				o->name = optarg;
-			break;
-		case 'o':
-			*ret_outdir = optarg;
-			break;
-		case 'h':
-			fputs(usage, stdout);
-			return -2;
-		default:
-			if ((c >= REPORT_OPT_EXTRA ||
-			     (c != ':' && c != '?' && o->extra_short && strchr(o->extra_short, c))) &&
-			    o->on_extra) {
-				if (o->on_extra(o->extra_ctx, c, optarg) < 0)
-					return -1;
-				break;
-			}
-			cli_bad_option(c, argv);
-			return -1;
-		}
-	}
-	if (!isnan(o->a.m.from_s) && !isnan(o->a.m.to_s) && o->a.m.from_s >= o->a.m.to_s) {
-		cli_usage_error("option '--to': expected a time after --from (%g), got %g",
-				o->a.m.from_s, o->a.m.to_s);
+	free(o->pass);
+	o->pass = NULL;
+	if (parse_passes(arg, &o->pass, &o->a.npass) < 0)
 		return -1;
-	}
-	if (optind >= argc && !o->db) {
-		cli_usage_error("expected at least one INPUT (a frame log or a run directory)");
-		return -1;
-	}
-	return optind;
-}
-
-enum report_own_values { OPT_WIDE = REPORT_OPT_EXTRA, OPT_COLOR };
-
-struct report_own {
-	bool wide;		/* --wide */
-	enum term_color color;	/* --color[=WHEN] */
-};
-
-/* --wide and --color, report's own beside the options it shares. */
-static int take_own(void *ctx, int c, const char *arg)
-{
-	struct report_own *own = ctx;
-
-	if (c == OPT_WIDE) {
-		own->wide = true;
-		return 0;
-	}
-	if (!arg)
-		own->color = TERM_COLOR_ALWAYS;
-	else if (term_color_parse(arg, &own->color) < 0)
-		return cli_usage_error("option '--color': expected always, auto or never, got '%s'",
-				       arg) ? -1 : -1;
+	o->a.pass = o->pass;
+	o->a.pass_given = true;
 	return 0;
 }
 
+static int take_format(const struct opt *opt, const char *arg)
+{
+	struct report_options *o = opt->value;
+
+	if (framelog_format_parse(arg, &o->a.fmt) < 0)
+		return opts_error("option '--format': expected auto, mangohud, presentmon "
+				       "or plain, got '%s'", arg);
+	return 0;
+}
+
+void report_tables_init(struct report_tables *t, struct report_options *o)
+{
+	const struct opt base[] = {
+		{ .kind = OPTK_DOUBLE, .long_name = "warmup", .value = &o->a.m.warmup_s,
+		  .argh = "S", .min = 0, .max = OPT_SECONDS_MAX, .given = &o->a.window_given,
+		  .help = "leave the first S seconds out of the window (default 60,\n"
+			  "from the first frame's start); reported as *_warm. Without\n"
+			  "it (and the window's ends) a run directory's run.ini window\n"
+			  "(warmup_s, window_from_s, window_to_s; bench's) applies" },
+		OPT_DOUBLE(0, "stall-ms", &o->a.m.stall_ms, "MS", 0, 1e9,
+			   "a stall is a frame over MS milliseconds (default 100)"),
+		OPT_STRING(0, "rules", &o->rules, "FILE",
+			   "reload rules (default: the installed reload-rules.ini)"),
+		OPT_END(),
+	};
+	const struct opt analysis[] = {
+		OPT_CONCAT(t->base),
+		{ .kind = OPTK_DOUBLE, .long_name = "from", .value = &o->a.m.from_s, .argh = "S",
+		  .min = 0, .max = OPT_SECONDS_MAX, .given = &o->a.window_given,
+		  .help = "the window starts S seconds after the first frame's start\n"
+			  "(instead of the warm-up's end)" },
+		{ .kind = OPTK_DOUBLE, .long_name = "to", .value = &o->a.m.to_s, .argh = "S",
+		  .min = 0, .max = OPT_SECONDS_MAX, .given = &o->a.window_given,
+		  .help = "the window ends S seconds after the first frame's start" },
+		OPT_CALLBACK(0, "pass", o, "S,...",
+			     "pass start times in seconds (instead of run.ini's)", take_pass),
+		OPT_END(),
+	};
+	const struct opt logs[] = {
+		OPT_CALLBACK(0, "format", o, "F", "auto (default), mangohud, presentmon or plain",
+			     take_format),
+		OPT_STRING(0, "program", &o->a.program, "NAME",
+			   "the program whose reload rule applies to frame logs"),
+		OPT_END(),
+	};
+	const struct opt runs[] = {
+		OPT_STRING(0, "interfered-list", &o->intf_list, "FILE",
+			   "run names known to be disturbed (one a line, as\n"
+			   "watch's scan writes them): marked interfered"),
+		OPT_BOOL(0, "include-interfered", &o->include_interfered,
+			 "keep interfered runs (intf 1) in medians and\n"
+			 "matrices; without it they are listed and left out"),
+		OPT_BOOL(0, "include-failed", &o->include_failed,
+			 "failed runs (the program failed, no frames, ended short;\n"
+			 "column failed) count in medians and matrices; without it\n"
+			 "they are listed and left out"),
+		OPT_END(),
+	};
+
+	memcpy(t->base, base, sizeof(base));
+	memcpy(t->analysis, analysis, sizeof(analysis));
+	memcpy(t->logs, logs, sizeof(logs));
+	memcpy(t->runs, runs, sizeof(runs));
+}
+
+int report_options_check(const struct report_options *o)
+{
+	if (!isnan(o->a.m.from_s) && !isnan(o->a.m.to_s) && o->a.m.from_s >= o->a.m.to_s) {
+		cli_usage_error("option '--to': expected a time after --from (%g), got %g",
+				o->a.m.from_s, o->a.m.to_s);
+		return OPTS_ERROR;
+	}
+	return 0;
+}
+
+void report_options_release(struct report_options *o)
+{
+	free(o->pass);
+	o->pass = NULL;
+}
+
+/* --color[=WHEN] */
+static int take_color(const struct opt *opt, const char *arg)
+{
+	enum term_color *color = opt->value;
+
+	if (!arg)
+		*color = TERM_COLOR_ALWAYS;
+	else if (term_color_parse(arg, color) < 0)
+		return opts_error("option '--color': expected always, auto or never, got '%s'",
+				       arg);
+	return 0;
+}
+
+static const struct opts_help report_help = {
+	"usage: stallscope report [options] INPUT...\n"
+	"\n"
+	"Frame metrics of each INPUT: a frame log (MangoHud CSV, PresentMon CSV, one\n"
+	"frame time in ms a line) or a run directory (run.ini, record.ssr, program.log).\n"
+	"Stalls (frames over --stall-ms) come first; every column is defined in\n"
+	"docs/METRICS.md. A value that cannot be computed prints '-' (JSON null) and a\n"
+	"note says why.\n"
+	"\n",
+	"EXAMPLES\n"
+	"  stallscope report mangohud.csv\n"
+	"  stallscope report --warmup 0 --cols source,fps,stalls,longest_ms *.csv\n"
+	"  stallscope report --json runs/2026*-ioquake3-*/ > metrics.json\n"
+	"  stallscope report --threads --warmup 10 runs/2026*-game/\n"
+	"  stallscope report --program ioquake3 --pass 0,95.5,191 --rules my.ini log.csv\n",
+};
+
 int cmd_report(int argc, char **argv)
 {
-	static const struct option own[] = {
-		{ "wide", no_argument, NULL, OPT_WIDE },
-		{ "color", optional_argument, NULL, OPT_COLOR },
-	};
-	struct report_own ro = { .wide = false };
-	struct report_view v = { 0 };
 	struct report_options o = {
 		.a = { .m = METRICS_OPTS_INIT, .fmt = FRAMELOG_AUTO },
 	};
+	struct report_tables rt;
+	bool wide = false, threads = false;
+	enum term_color color = TERM_COLOR_AUTO;
+	const struct opt opts[] = {
+		OPT_CONCAT(rt.analysis),
+		OPT_CONCAT(rt.logs),
+		OPT_STRING(0, "cols", &o.cols, "LIST",
+			   "columns to print, comma-separated, or 'all'; names are the\n"
+			   "metrics, source, format, program, variant, mangohud.KEY and\n"
+			   "capframex.KEY"),
+		OPT_BOOL(0, "csv", &o.csv, "CSV (every column unless --cols; notes in the last column)"),
+		OPT_BOOL(0, "json", &o.json, "a JSON array, one object per input"),
+		OPT_BOOL(0, "threads", &threads,
+			 "per run directory: each thread's CPU ms per frame over the\n"
+			 "window, its share of one CPU and the CPU it ran on most"),
+		OPT_CONCAT(rt.runs),
+		OPT_BOOL(0, "wide", &wide,
+			 "one input on a terminal: the table as piped, even when it is\n"
+			 "wider than the terminal (default: then a column a line)"),
+		{ .kind = OPTK_CALLBACK, .long_name = "color", .value = &color, .argh = "WHEN",
+		  .flags = OPTF_OPTARG, .cb = take_color,
+		  .help = "colour stall_why by cause and !! lines red: auto (default:\n"
+			  "on a terminal, unless NO_COLOR is set), always or never" },
+		OPT_END(),
+	};
+	struct report_view v = { 0 };
 	struct reload_rules *rules = NULL;
 	struct analysis *as = NULL;
 	struct col *cols = NULL;
 	struct strbuf emsg = STRBUF_INIT;
-	double *pass = NULL;
 	size_t ncols = 0, n = 0, i;
 	int first, failed = 0, status = 1;
 
-	o.extra = own;
-	o.nextra = sizeof(own) / sizeof(own[0]);
-	o.on_extra = take_own;
-	o.extra_ctx = &ro;
-	first = report_parse_common(argc, argv, usage_text, &o, &pass, NULL);
-	if (first == -2)
-		return 0;
-	if (first < 0)
+	report_tables_init(&rt, &o);
+	first = opts_parse(argc, argv, opts, &report_help, 0);
+	if (first < 0) {
+		report_options_release(&o);
+		return opts_exit(first);
+	}
+	if (report_options_check(&o) < 0)
 		goto usage;
-	v.color = !o.json && !o.csv && term_color_on(ro.color, 1);
-	v.transpose = !ro.wide && isatty(1) == 1;
+	if (first == argc) {
+		cli_usage_error("expected at least one INPUT (a frame log or a run directory)");
+		goto usage;
+	}
+	v.color = !o.json && !o.csv && term_color_on(color, 1);
+	v.transpose = !wide && isatty(1) == 1;
 	v.width = term_width(1);
 	if (o.csv && o.json) {
 		cli_usage_error("expected one of --csv and --json, got both");
 		goto usage;
 	}
-	if (o.threads && o.csv) {
+	if (threads && o.csv) {
 		cli_usage_error("option '--threads' does not apply to --csv");
 		goto usage;
 	}
@@ -865,13 +786,13 @@ int cmd_report(int argc, char **argv)
 		else
 			n++;
 	}
-	want_threads = o.threads;
+	want_threads = threads;
 	if (n) {
 		if (o.json)
 			print_json(as, n);
 		else if (print_table(as, n, cols, ncols, o.csv, &v) < 0)
 			failed = cli_error_errno(-ENOMEM, "table");
-		if (o.threads && !o.json && report_threads_print(as, n) < 0)
+		if (threads && !o.json && report_threads_print(as, n) < 0)
 			failed = 1;
 		if (!o.json && !o.csv) {
 			print_interfered(as, n, o.include_interfered);
@@ -887,13 +808,13 @@ out:
 		analysis_release(&as[i]);
 	free(as);
 	free(cols);
-	free(pass);
+	report_options_release(&o);
 	analyse_free_list(o.a.intf_list);
 	reload_rules_free(rules);
 	sb_release(&emsg);
 	return status;
 usage:
 	free(cols);
-	free(pass);
+	report_options_release(&o);
 	return EXIT_USAGE;
 }

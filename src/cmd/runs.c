@@ -6,13 +6,13 @@
  * their run directory is.
  */
 #include <errno.h>
-#include <getopt.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
+#include "opts.h"
 #include "cmd/cmd.h"
 #include "core/strbuf.h"
 #include "db/db.h"
@@ -82,70 +82,51 @@ static int each_run(const struct db_run *r, void *ctx)
 	return 0;
 }
 
-static void usage(FILE *f)
-{
-	fprintf(f,
-		"usage: stallscope runs [--name N] [--rig NAME] [--db PATH] [--json | --csv]\n"
-		"\n"
-		"Lists the runs in the results database: id, name, variant, round, the rig\n"
-		"(machine) that made it ('-': recorded before rigs were), the build it\n"
-		"measured ('-': none given: record --build), start (UTC),\n"
-		"intf (1 interfered, 0 clean, - not watched), the program's exit status,\n"
-		"failed (1: the program failed, no frames or it ended short), the run\n"
-		"directory, the watcher's summary and why the run failed. Interfered and\n"
-		"failed runs stay in the database and out of every median.\n"
-		"\n"
-		"options:\n"
-		"  --name N     only the runs of benchmark N\n"
-		"  --rig NAME   only the runs of rig NAME\n"
-		"  --db PATH    the database: a file or a PostgreSQL connection string\n"
-		"               (default $STALLSCOPE_DB, else $XDG_DATA_HOME/stallscope/results.db)\n"
-		"  --json       a JSON array, one object per run\n"
-		"  --csv        CSV\n"
-		"  -h, --help   this text\n"
-		"\n"
-		"EXAMPLES\n"
-		"  stallscope runs\n"
-		"  stallscope runs --name fakegame --json | jq '.[] | select(.interfered == 1)'\n");
-}
+static const struct opts_help runs_help = {
+	"usage: stallscope runs [--name N] [--rig NAME] [--db PATH] [--json | --csv]\n"
+	"\n"
+	"Lists the runs in the results database: id, name, variant, round, the rig\n"
+	"(machine) that made it ('-': recorded before rigs were), the build it\n"
+	"measured ('-': none given: record --build), start (UTC),\n"
+	"intf (1 interfered, 0 clean, - not watched), the program's exit status,\n"
+	"failed (1: the program failed, no frames or it ended short), the run\n"
+	"directory, the watcher's summary and why the run failed. Interfered and\n"
+	"failed runs stay in the database and out of every median.\n"
+	"\n",
+	"EXAMPLES\n"
+	"  stallscope runs\n"
+	"  stallscope runs --name fakegame --json | jq '.[] | select(.interfered == 1)'\n",
+};
 
 int cmd_runs(int argc, char **argv)
 {
-	static const struct option lo[] = {
-		{ "name", required_argument, NULL, 'n' },
-		{ "rig", required_argument, NULL, 'r' },
-		{ "db", required_argument, NULL, 'd' },
-		{ "json", no_argument, NULL, 'j' },
-		{ "csv", no_argument, NULL, 'c' },
-		{ "help", no_argument, NULL, 'h' },
-		{ 0 },
-	};
 	static const char *const hdr[] = { "id", "name", "variant", "round", "rig", "build",
 					   "started",
 					   "intf", "exit", "failed", "rundir", "interference",
 					   "failure" };
 	struct runs_opts o = { 0 };
+	const struct opt opts[] = {
+		OPT_STRING(0, "name", &o.name, "N", "only the runs of benchmark N"),
+		OPT_STRING(0, "rig", &o.rig, "NAME", "only the runs of rig NAME"),
+		OPT_STRING(0, "db", &o.db, "PATH",
+			   "the database: a file or a PostgreSQL connection string\n"
+			   "(default $STALLSCOPE_DB, else $XDG_DATA_HOME/stallscope/results.db)"),
+		OPT_BOOL(0, "json", &o.json, "a JSON array, one object per run"),
+		OPT_BOOL(0, "csv", &o.csv, "CSV"),
+		OPT_END(),
+	};
 	struct runs_ctx ctx = { 0 };
 
 	struct strbuf path = STRBUF_INIT, err = STRBUF_INIT;
 	struct db *db = NULL;
 	struct json j;
-	int c, r, ret = 1;
+	int first, r, ret = 1;
 
-	optind = 1;
-	while ((c = getopt_long(argc, argv, ":h", lo, NULL)) != -1) {
-		switch (c) {
-		case 'n': o.name = optarg; break;
-		case 'r': o.rig = optarg; break;
-		case 'd': o.db = optarg; break;
-		case 'j': o.json = true; break;
-		case 'c': o.csv = true; break;
-		case 'h': usage(stdout); return 0;
-		default: return cli_bad_option(c, argv);
-		}
-	}
-	if (optind < argc)
-		return cli_usage_error("unexpected argument '%s'", argv[optind]);
+	first = opts_parse(argc, argv, opts, &runs_help, 0);
+	if (first < 0)
+		return opts_exit(first);
+	if (first < argc)
+		return cli_usage_error("unexpected argument '%s'", argv[first]);
 	if (o.json && o.csv)
 		return cli_usage_error("expected one of --csv and --json, got both");
 	if (o.db)

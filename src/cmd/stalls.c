@@ -32,7 +32,7 @@
 #include "out/term.h"
 #include "rec/rec.h"
 
-static const char usage_text[] =
+static const struct opts_help stalls_help = {
 	"usage: stallscope stalls [options] RUNDIR...\n"
 	"\n"
 	"One line per stall (a frame over --stall-ms) of each run: when it began (s\n"
@@ -41,33 +41,14 @@ static const char usage_text[] =
 	"state, wchan, syscall and the file behind its fd, major faults, disk reads,\n"
 	"the vmstat counters that moved, run-queue wait, the first lines of a kernel\n"
 	"stack. The window's stalls come first, then the warm-up's. The stalls are\n"
-	"report's: the same window and options. docs/CAUSES.md has the rules.\n"
-	"\n"
-	"options:\n"
-	"  --warmup S       the warm-up after the first frame (default 60)\n"
-	"  --from S, --to S the window, in seconds after the first frame\n"
-	"  --stall-ms MS    a stall is a frame over MS (default 100)\n"
-	"  --rules FILE     reload rules (see stallscope-report(1))\n"
-	"  --pass S,...     pass starts, overriding run.ini's\n"
-	"  --at S           only the stall at S s (its t_s as listed, or any time\n"
-	"                   inside it), in every output below\n"
-	"  --folded         the stalls' stacks in the collapsed-stack format\n"
-	"                   (flamegraph.pl, speedscope, inferno), by cause, in us\n"
-	"  --stack-lines N  lines of a kernel stack, and user stacks per stall under\n"
-	"                   \"where:\", to show (default 3; 0 for none)\n"
-	"  --json           JSON: an array, one object per run (run, stalls, warm_stalls)\n"
-	"  --full           on a terminal, every item of the evidence (default: the\n"
-	"                   first 5 and how many more)\n"
-	"  --no-pager       several runs on a terminal: no pager ($PAGER, else less -FRX)\n"
-	"  --color[=WHEN]   colour causes and !! lines: auto (default: on a terminal,\n"
-	"                   unless NO_COLOR is set), always or never\n"
-	"  -h, --help       this text\n"
-	"\n"
+	"report's: the same window and options (stallscope-report(1)). docs/CAUSES.md\n"
+	"has the rules.\n"
+	"\n",
 	"EXAMPLES\n"
 	"  stallscope stalls runs/2026*-fakegame/\n"
 	"  stallscope stalls --warmup 0 --json run/ | jq '.[0].stalls[].cause'\n"
-	"  stallscope stalls --folded --at 1.008 run/ > stall.folded   # one stall's flame graph\n";
-
+	"  stallscope stalls --folded --at 1.008 run/ > stall.folded   # one stall's flame graph\n",
+};
 
 /* How the text is laid out: piped, one line a stall as a table; on a
  * terminal, the stall's line and its evidence under it, to its width. */
@@ -578,17 +559,8 @@ static void json_list(struct json *j, const struct rec *r, const char *key,
 	json_arr_end(j);
 }
 
-enum option_values {
-	OPT_STACK_LINES = REPORT_OPT_EXTRA,
-	OPT_FOLDED,
-	OPT_AT,
-	OPT_FULL,
-	OPT_NO_PAGER,
-	OPT_COLOR,
-};
-
 struct stalls_own {
-	long stack_lines;
+	int stack_lines;
 	bool folded;
 	double at;		/* --at S; NAN: every stall */
 	bool full;		/* --full */
@@ -596,34 +568,17 @@ struct stalls_own {
 	enum term_color color;	/* --color[=WHEN] */
 };
 
-/* --stack-lines N, --folded, --at S, --full, --no-pager and --color,
- * stalls' own beside report's options. */
-static int take_own(void *ctx, int c, const char *arg)
+/* --color[=WHEN] */
+static int take_color(const struct opt *opt, const char *arg)
 {
-	struct stalls_own *own = ctx;
+	enum term_color *color = opt->value;
 
-	switch (c) {
-	case OPT_FOLDED:
-		own->folded = true;
-		return 0;
-	case OPT_FULL:
-		own->full = true;
-		return 0;
-	case OPT_NO_PAGER:
-		own->no_pager = true;
-		return 0;
-	case OPT_COLOR:
-		if (!arg)
-			own->color = TERM_COLOR_ALWAYS;
-		else if (term_color_parse(arg, &own->color) < 0)
-			return cli_usage_error("option '--color': expected always, auto or never, "
-					       "got '%s'", arg) ? -1 : -1;
-		return 0;
-	case OPT_AT:
-		return cli_parse_double("--at", arg, 0, 1e9, &own->at) < 0 ? -1 : 0;
-	default:
-		return cli_parse_int("--stack-lines", arg, 0, 1000, &own->stack_lines) < 0 ? -1 : 0;
-	}
+	if (!arg)
+		*color = TERM_COLOR_ALWAYS;
+	else if (term_color_parse(arg, color) < 0)
+		return opts_error("option '--color': expected always, auto or never, got '%s'",
+				       arg);
+	return 0;
 }
 
 /* --at S: the stall at S seconds, the latest to begin at or before it (its
@@ -782,16 +737,32 @@ int cmd_stalls(int argc, char **argv)
 	};
 	struct reload_rules *rules = NULL;
 	struct strbuf emsg = STRBUF_INIT;
-	double *pass = NULL;
-	static const struct option own[] = {
-		{ "stack-lines", required_argument, NULL, OPT_STACK_LINES },
-		{ "folded", no_argument, NULL, OPT_FOLDED },
-		{ "at", required_argument, NULL, OPT_AT },
-		{ "full", no_argument, NULL, OPT_FULL },
-		{ "no-pager", no_argument, NULL, OPT_NO_PAGER },
-		{ "color", optional_argument, NULL, OPT_COLOR },
-	};
 	struct stalls_own so = { .stack_lines = 3, .at = NAN };
+	struct report_tables rt;
+	const struct opt opts[] = {
+		OPT_CONCAT(rt.analysis),
+		OPT_DOUBLE(0, "at", &so.at, "S", 0, OPT_SECONDS_MAX,
+			   "only the stall at S s (its t_s as listed, or any time\n"
+			   "inside it), in every output below"),
+		OPT_BOOL(0, "folded", &so.folded,
+			 "the stalls' stacks in the collapsed-stack format\n"
+			 "(flamegraph.pl, speedscope, inferno), by cause, in us"),
+		OPT_INT(0, "stack-lines", &so.stack_lines, "N", 0, 1000,
+			"lines of a kernel stack, and user stacks per stall under\n"
+			"\"where:\", to show (default 3; 0 for none)"),
+		OPT_BOOL(0, "json", &o.json,
+			 "JSON: an array, one object per run (run, stalls, warm_stalls)"),
+		OPT_BOOL(0, "full", &so.full,
+			 "on a terminal, every item of the evidence (default: the\n"
+			 "first 5 and how many more)"),
+		OPT_BOOL(0, "no-pager", &so.no_pager,
+			 "several runs on a terminal: no pager ($PAGER, else less -FRX)"),
+		{ .kind = OPTK_CALLBACK, .long_name = "color", .value = &so.color, .argh = "WHEN",
+		  .flags = OPTF_OPTARG, .cb = take_color,
+		  .help = "colour causes and !! lines: auto (default: on a terminal,\n"
+			  "unless NO_COLOR is set), always or never" },
+		OPT_END(),
+	};
 	struct term_pager pager = { 0 };
 	struct view v = { 0 };
 	struct json j;
@@ -801,28 +772,24 @@ int cmd_stalls(int argc, char **argv)
 	 * the two: tests/e2e/stalls-stream.sh) */
 	if (getenv("STALLSCOPE_WHOLE_RECORD"))
 		o.a.windows = false;
-	o.extra = own;
-	o.nextra = sizeof(own) / sizeof(own[0]);
-	o.on_extra = take_own;
-	o.extra_ctx = &so;
-	first = report_parse_common(argc, argv, usage_text, &o, &pass, NULL);
-	if (first == -2)
-		return 0;
+	report_tables_init(&rt, &o);
+	first = opts_parse(argc, argv, opts, &stalls_help, 0);
+	if (first >= 0 && report_options_check(&o) < 0)
+		first = OPTS_ERROR;
+	if (first == argc) {
+		cli_usage_error("expected at least one RUNDIR");
+		first = OPTS_ERROR;
+	}
+	if (first >= 0 && so.folded && o.json) {
+		cli_usage_error("options '--folded' and '--json' do not go together");
+		first = OPTS_ERROR;
+	}
 	if (first < 0) {
-		free(pass);
-		return EXIT_USAGE;
-	}
-	if (so.folded && o.json) {
-		free(pass);
-		return cli_usage_error("options '--folded' and '--json' do not go together");
-	}
-	if (o.csv || o.cols) {
-		free(pass);
-		return cli_usage_error("option '%s' does not apply to stalls (see --json)",
-				       o.csv ? "--csv" : "--cols");
+		report_options_release(&o);
+		return opts_exit(first);
 	}
 	if (cli_failed(analyse_load_rules(o.rules, &rules, &o.a.rules_name, &emsg), &emsg)) {
-		free(pass);
+		report_options_release(&o);
 		sb_release(&emsg);
 		return 1;
 	}
@@ -919,7 +886,7 @@ int cmd_stalls(int argc, char **argv)
 	}
 	term_pager_end(&pager);
 	reload_rules_free(rules);
-	free(pass);
+	report_options_release(&o);
 	sb_release(&emsg);
 	return status;
 }

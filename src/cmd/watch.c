@@ -10,7 +10,6 @@
  */
 #include <errno.h>
 #include <limits.h>
-#include <getopt.h>
 #include <signal.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -48,46 +47,22 @@ struct watch_cmd_opts {
 	const char *xorg_log;
 };
 
-static void usage(FILE *f)
-{
-	fprintf(f,
-		"usage: stallscope watch [options] [--duration S] [-- CMD ARGS...]\n"
-		"       stallscope watch --scan [--write] [--list FILE] RUNDIR...\n"
-		"\n"
-		"Watches for anything a person or a foreign process does to the machine: key\n"
-		"presses, buttons, wheel steps, sticks, deliberate mouse motion, input and USB\n"
-		"devices coming and going, VT switches, new logins, foreign processes that\n"
-		"start in a login session or use 1 s of CPU. Each finding is a line: '!'\n"
-		"counts, '-' is noted and does not count, 'i' is information. Key codes are\n"
-		"never logged. Exit status 3 means interfered.\n"
-		"\n"
-		"options:\n"
-		"  --log FILE                 append the findings to FILE (default: standard output)\n"
-		"  --duration S               watch S seconds (default: until SIGINT, or CMD ends)\n"
-		"  --rundir DIR               processes with STALLSCOPE_RUN=DIR are the run's\n"
-		"  --as-root                  under sudo, run CMD as root (default: as the user\n"
-		"                             who ran sudo)\n");
-	watch_opts_help(f, 29);
-	fprintf(f,
-		"  --json                     the verdict as JSON on standard output\n"
-		"\n"
-		"scan options:\n"
-		"  --scan                     look at saved files of RUNDIRs (program.log against\n"
-		"                             the rules' interfere_re, the kernel log's USB lines\n"
-		"                             and an Xorg log's VT switches and input devices\n"
-		"                             within each run's time)\n"
-		"  --rules FILE               the rules file ([program] interfere_re = REGEX;\n"
-		"                             default: report's reload-rules.ini)\n"
-		"  --dmesg FILE               a saved kernel log (default: /dev/kmsg when readable)\n"
-		"  --xorg-log FILE            an Xorg log (default: the usual places)\n"
-		"  --write                    append disturbed runs to the list file\n"
-		"  --list FILE                the list file (default: interfered.list)\n"
-		"\n"
-		"examples:\n"
-		"  stallscope watch --duration 60\n"
-		"  stallscope watch --log interference.log -- ./game --benchmark\n"
-		"  stallscope watch --scan --write --list runs/interfered.list runs/*/\n");
-}
+static const struct opts_help watch_help = {
+	"usage: stallscope watch [options] [--duration S] [-- CMD ARGS...]\n"
+	"       stallscope watch --scan [--write] [--list FILE] RUNDIR...\n"
+	"\n"
+	"Watches for anything a person or a foreign process does to the machine: key\n"
+	"presses, buttons, wheel steps, sticks, deliberate mouse motion, input and USB\n"
+	"devices coming and going, VT switches, new logins, foreign processes that\n"
+	"start in a login session or use 1 s of CPU. Each finding is a line: '!'\n"
+	"counts, '-' is noted and does not count, 'i' is information. Key codes are\n"
+	"never logged. Exit status 3 means interfered.\n"
+	"\n",
+	"examples:\n"
+	"  stallscope watch --duration 60\n"
+	"  stallscope watch --log interference.log -- ./game --benchmark\n"
+	"  stallscope watch --scan --write --list runs/interfered.list runs/*/\n",
+};
 
 /* ------------------------------------------------------------- live */
 
@@ -327,64 +302,50 @@ out:
 
 int cmd_watch(int argc, char **argv)
 {
-	enum { O_LOG = 256, O_DURATION, O_RUNDIR, O_JSON, O_SCAN, O_RULES, O_DMESG, O_XORG,
-	       O_WRITE, O_LIST, O_AS_ROOT };
-	static const struct option own[] = {
-		{ "log", required_argument, NULL, O_LOG },
-		{ "duration", required_argument, NULL, O_DURATION },
-		{ "rundir", required_argument, NULL, O_RUNDIR },
-		{ "json", no_argument, NULL, O_JSON },
-		{ "scan", no_argument, NULL, O_SCAN },
-		{ "as-root", no_argument, NULL, O_AS_ROOT },
-		{ "rules", required_argument, NULL, O_RULES },
-		{ "dmesg", required_argument, NULL, O_DMESG },
-		{ "xorg-log", required_argument, NULL, O_XORG },
-		{ "write", no_argument, NULL, O_WRITE },
-		{ "list", required_argument, NULL, O_LIST },
-		{ "help", no_argument, NULL, 'h' },
-	};
-	struct option longopts[sizeof(own) / sizeof(own[0]) + WATCH_OPT_N + 1] = { { 0 } };
 	struct watch_cmd_opts o = { .duration_s = 0 };
-	size_t nl = sizeof(own) / sizeof(own[0]);
-	int c;
+	struct opt wt[WATCH_OPTS_N];
+	const struct opt opts[] = {
+		OPT_STRING(0, "log", &o.g.wo.log_path, "FILE",
+			   "append the findings to FILE (default: standard output)"),
+		OPT_DOUBLE(0, "duration", &o.duration_s, "S", 0.001, OPT_SECONDS_MAX,
+			   "watch S seconds (default: until SIGINT, or CMD ends)"),
+		OPT_STRING(0, "rundir", &o.g.wo.rundir, "DIR",
+			   "processes with STALLSCOPE_RUN=DIR are the run's"),
+		OPT_BOOL(0, "as-root", &o.as_root,
+			 "under sudo, run CMD as root (default: as the user\n"
+			 "who ran sudo)"),
+		OPT_BOOL(0, "json", &o.json, "the verdict as JSON on standard output"),
+		OPT_CONCAT(wt),
+		OPT_GROUP("scan options:"),
+		OPT_BOOL(0, "scan", &o.scan,
+			 "look at saved files of RUNDIRs (program.log against\n"
+			 "the rules' interfere_re, the kernel log's USB lines\n"
+			 "and an Xorg log's VT switches and input devices\n"
+			 "within each run's time)"),
+		OPT_STRING(0, "rules", &o.rules, "FILE",
+			   "the rules file ([program] interfere_re = REGEX;\n"
+			   "default: report's reload-rules.ini)"),
+		OPT_STRING(0, "dmesg", &o.dmesg, "FILE",
+			   "a saved kernel log (default: /dev/kmsg when readable)"),
+		OPT_STRING(0, "xorg-log", &o.xorg_log, "FILE", "an Xorg log (default: the usual places)"),
+		OPT_BOOL(0, "write", &o.write, "append disturbed runs to the list file"),
+		OPT_STRING(0, "list", &o.list, "FILE", "the list file (default: interfered.list)"),
+		OPT_END(),
+	};
+	int first;
 
-	memcpy(longopts, own, sizeof(own));
-	watch_opts_add(longopts, &nl);
-
-	while ((c = getopt_long(argc, argv, "+:h", longopts, NULL)) != -1) {
-		switch (c) {
-		case O_LOG: o.g.wo.log_path = optarg; break;
-		case O_DURATION:
-			if (cli_parse_double("--duration", optarg, 0.001, 1e7, &o.duration_s) < 0)
-				return EXIT_USAGE;
-			break;
-		case O_RUNDIR: o.g.wo.rundir = optarg; break;
-		case O_JSON: o.json = true; break;
-		case O_SCAN: o.scan = true; break;
-		case O_RULES: o.rules = optarg; break;
-		case O_DMESG: o.dmesg = optarg; break;
-		case O_XORG: o.xorg_log = optarg; break;
-		case O_WRITE: o.write = true; break;
-		case O_AS_ROOT: o.as_root = true; break;
-		case O_LIST: o.list = optarg; break;
-		case 'h': usage(stdout); return 0;
-		default:
-			if (watch_opt_is(c)) {
-				if (watch_opt_take(&o.g, c, optarg) < 0)
-					return EXIT_USAGE;
-				break;
-			}
-			return cli_bad_option(c, argv);
-		}
-	}
+	watch_opts_table(wt, &o.g, "what is watched:");
+	first = opts_parse(argc, argv, opts, &watch_help, OPTS_STOP_AT_OPERAND);
+	if (first < 0)
+		return opts_exit(first);
 	if (o.scan) {
-		if (optind == argc)
+		if (first == argc)
 			return cli_usage_error("--scan needs at least one run directory");
-		return watch_scan(&o, argc - optind, argv + optind);
+		return watch_scan(&o, argc - first, argv + first);
 	}
 	if (o.write || o.list)
 		return cli_usage_error("--write and --list go with --scan");
-	if (optind < argc && o.duration_s == 0 && !argv[optind][0])
+	if (first < argc && o.duration_s == 0 && !argv[first][0])
 		return cli_usage_error("empty command");
-	return watch_live(&o, optind < argc ? argv + optind : NULL);
+	return watch_live(&o, first < argc ? argv + first : NULL);
 }

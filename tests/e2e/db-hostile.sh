@@ -4,7 +4,7 @@
 # A results database and a --db string are input like any file (issue 26,
 # items 7 and 8). An SQLite file with our table names and user_version but
 # NULLs where our schema says NOT NULL (made here with the sqlite3 CLI):
-# compare, matrix --db, html --db, runs, db info and db push --from refuse
+# compare, matrix --db, html --db, runs, db info and db push --from-db refuse
 # it with a message naming the file, the table, the run and the column and
 # what was expected, and never crash; a metric named like a path writes no
 # file outside matrix's directory.
@@ -80,9 +80,9 @@ refused "html --db, NULL variant" "$msg" "$B" html --db "$H" -o "$T/p.html" game
 refused "runs, NULL variant" "$msg" "$B" runs --db "$H"
 refused "runs --json, NULL variant" "$msg" "$B" runs --json --db "$H"
 refused "db info, NULL variant" "$msg" "$B" db info --db "$H"
-refused "db push --from, NULL variant" "$msg" "$B" db push --from "$H" --to "$T/to.db"
+refused "db push --from-db, NULL variant" "$msg" "$B" db push --from-db "$H" --to-db "$T/to.db"
 [ "$(sqlite3 "$T/to.db" "select count(*) from runs" 2>/dev/null)" = 0 ] ||
-	no "db push --from copied runs of a refused database"
+	no "db push --from-db copied runs of a refused database"
 
 hostile "$H" "UPDATE runs SET name = NULL, round = NULL WHERE id = 2;"
 refused "runs, NULL name" "table runs, run 2: column name is NULL, expected the benchmark's name" \
@@ -99,7 +99,7 @@ msg="h.db': table metrics, run 4, metric 'fps': column value is NULL, expected a
 refused "compare, NULL value" "$msg" "$B" compare --db "$H" game:- game:X=1
 refused "matrix --db, NULL value" "$msg" "$B" matrix --db "$H" -o "$T/m3"
 refused "html --db, NULL value" "$msg" "$B" html --db "$H" -o "$T/p.html" game:- game:X=1
-refused "db push --from, NULL value" "$msg" "$B" db push --from "$H" --to "$T/to2.db"
+refused "db push --from-db, NULL value" "$msg" "$B" db push --from-db "$H" --to-db "$T/to2.db"
 # the interfered runs' values (the page draws them apart) are read too
 hostile "$H" "UPDATE runs SET interfered = 1 WHERE id = 8; UPDATE metrics SET value = 'x' WHERE run_id = 8;"
 refused "html --db, an interfered run's text value" "table metrics, run 8, metric '[a-z]*': column value is 'x'" \
@@ -153,8 +153,8 @@ for f in "${forms[@]}"; do
 	done
 	expect 1 "$B" db import --db "$f" "$T/run1"
 	leaks && no "db import --db '$f' shows the password: $(head -5 "$T/err")"
-	expect 1 "$B" db push --from "$O" --to "$f"
-	leaks && no "db push --to '$f' shows the password: $(head -5 "$T/err")"
+	expect 1 "$B" db push --from-db "$O" --to-db "$f"
+	leaks && no "db push --to-db '$f' shows the password: $(head -5 "$T/err")"
 	expect 1 "$B" bench t --db "$f" --rounds 1 --frames none --no-watch --warmup 0 -- /bin/true
 	leaks && no "bench --db '$f' shows the password: $(head -5 "$T/err")"
 	expect 1 env STALLSCOPE_DB="$f" "$B" runs

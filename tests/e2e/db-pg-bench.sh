@@ -9,7 +9,7 @@
 # them. The server stopped mid-bench: the bench finishes, the runs it could
 # not store go to the spool and bench says so (exit 1); after a restart
 # `db push` delivers them exactly once (a second push sends nothing). `db
-# push --from` an SQLite file twice: its runs once.
+# push --from-db` an SQLite file twice: its runs once.
 set -u
 T=$(mktemp -d)
 . "$SS_SRC/tests/e2e/lib/pg.sh"
@@ -91,9 +91,9 @@ grep -q "0 spooled runs pushed" push2.out || fail "second push: $(cat push2.out)
 "$SS_BIN" db import --db local.db --warmup 0 runs-rig-a/* >/dev/null 2>&1 || fail "import into SQLite"
 sqlite3 local.db "UPDATE runs SET name = 'copied'" 2>/dev/null || fail "sqlite3"
 for k in 1 2; do
-	"$SS_BIN" db push --from local.db --to "$DB" >"copy$k.out" 2>&1 || fail "push --from: $(cat "copy$k.out")"
+	"$SS_BIN" db push --from-db local.db --to-db "$DB" >"copy$k.out" 2>&1 || fail "push --from-db: $(cat "copy$k.out")"
 done
-grep -q "4 runs of 'local.db' pushed" copy2.out || fail "push --from: $(cat copy2.out)"
+grep -q "4 runs of 'local.db' pushed" copy2.out || fail "push --from-db: $(cat copy2.out)"
 [ "$(count "SELECT count(*) FROM runs WHERE name = 'copied'")" = 4 ] ||
 	fail "copied runs: $(count "SELECT count(*) FROM runs WHERE name = 'copied'")"
 [ "$(count "SELECT count(*) FROM metrics m JOIN runs r ON r.id = m.run_id WHERE r.name = 'copied'")" = \

@@ -58,7 +58,7 @@ bad=$(grep -nE '(^|[^a-z_])(printf|fprintf|vfprintf|dprintf|puts|fputs|fputc|per
 if [ -n "$bad" ]; then
 	echo "src/run never prints (errors are a negative errno and a strbuf message):"; echo "$bad"; fail=1
 fi
-bad=$(grep -rnE '#include *"cli\.h"' src --include='*.[ch]' | grep -vE '^src/(cmd/|main\.c|cli\.c)')
+bad=$(grep -rnE '#include *"cli\.h"' src --include='*.[ch]' | grep -vE '^src/(cmd/|main\.c|cli\.c|opts\.c)')
 if [ -n "$bad" ]; then
 	echo "cli.h (messages, exit codes) is the commands' alone:"; echo "$bad"; fail=1
 fi
@@ -77,7 +77,7 @@ if [ -n "$bad" ]; then
 	echo "a run directory's file names are spelled once, in src/run/rundir.c (rundir_file_name):"
 	echo "$bad"; fail=1
 fi
-cmdfiles=$(ls src/cmd/*.[ch] src/main.c src/cli.[ch] 2>/dev/null)
+cmdfiles=$(ls src/cmd/*.[ch] src/main.c src/cli.[ch] src/opts.[ch] 2>/dev/null)
 # shellcheck disable=SC2086
 bad=$(grep -nE '"/dev(/|")' $cmdfiles)
 bad="$bad${bad:+

@@ -8,7 +8,10 @@
 # and must be a usage error (exit 2) naming the value, before anything is
 # run. The arguments after it are harmless should the option be taken
 # (a missing file, a directory that cannot be made under /dev/null,
-# --dry-run), and `timeout` ends a command that would run for 0x10 seconds. The table must name every option the source parses.
+# --dry-run), and `timeout` ends a command that would run for 0x10 seconds.
+# Every option a command's table takes as a number (--list-options: int,
+# number) must be here under some command, and one name has one range in
+# every command (--warmup was 0..1e9 s in report and 0..1e7 s in bench).
 set -u
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
@@ -54,6 +57,7 @@ probe -p -t 0.1 --cpus 0
 probe --late-ms -t 0.1 --cpus 0
 kick -i -t 0.1 --cpus 0
 kick -t -i 1 --cpus 0
+kick -p -i 1 -t 0.1 --cpus 0
 prefetch --mb /nonexistent/prog
 prefetch --reserve-mb /nonexistent/prog
 watch --duration --scan /nonexistent/run
@@ -84,11 +88,35 @@ for v in inf nan ' 5' '5 ' 1e; do
 	[ $? = 2 ] || no "report --warmup '$v' was taken"
 done
 
-# every option the commands parse as a number is in the table above
-for o in $(grep -ho 'cli_parse_\(double\|int\)("[^"]*"' "$SS_SRC"/src/cmd/*.c |
-	sed 's/.*("//; s/"$//' | sort -u); do
-	grep -q -- " $o\( \|$\)" <<<"$cases" || no "option '$o' is parsed as a number but not tested here"
-done
+# what each command takes as a number: "CMD NAME MIN MAX" ("-t,--duration":
+# either name may stand in the table above), the commands asked at once
+for cmd in $("$SS_BIN" --help | awk '/^commands:/ { on = 1; next } on && /^  [a-z]/ { print $1 }'); do
+	if [ "$cmd" = db ]; then
+		for s in import info upgrade push; do echo "db $s"; done
+	else
+		echo "$cmd"
+	fi
+done | xargs -P 4 -I{} sh -c '"$1" $2 --list-options | sed "s|^|$2 |" >"$3/list.$(echo "$2" | tr " " _)"' \
+	sh "$SS_BIN" {} "$T"
+cat "$T"/list.* | awk '$(NF - 2) == "int" || $(NF - 2) == "number" { print $1, $(NF - 3), $(NF - 1), $NF }' |
+	sort -u >numeric
+[ -s numeric ] || no "no command lists an option that takes a number (--list-options)"
+awk '{ print $2 }' <<<"$cases" >tested
+# one awk: each numeric option tested under some name, and its range the same everywhere
+bad=$(awk 'FNR == NR { tested[$1] = 1; next }
+	{
+		n = split($2, names, ",")
+		ok = 0
+		for (i = 1; i <= n; i++)
+			ok = ok || (names[i] in tested)
+		if (!ok)
+			print $1 " takes " $2 " as a number (" $3 ".." $4 ") but no command'"'"'s " $2 " is tested here"
+		if (($2 in range) && range[$2] != $3 ".." $4)
+			print $2 ": " range[$2] " in " where[$2] ", " $3 ".." $4 " in " $1
+		range[$2] = $3 ".." $4
+		where[$2] = $1
+	}' tested numeric)
+[ -z "$bad" ] || no "$bad"
 
 [ $fail = 0 ] && echo "ok: every number option refuses 0x10 as a usage error"
 exit $fail
