@@ -39,25 +39,25 @@ static uint64_t frame_t(size_t k)
 static int ours(const char *path)
 {
 	struct strbuf err = STRBUF_INIT;
-	struct pf_out *o;
-	struct pf_seq *s;
-	struct pf_track t = { .uuid = 2, .name = "Frames" };
+	struct perfetto_out *o;
+	struct perfetto_seq *s;
+	struct perfetto_track t = { .uuid = 2, .name = "Frames" };
 	int r;
 
-	if (pf_out_open_fd(open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644), false, &o,
+	if (perfetto_out_open_fd(open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644), false, &o,
 			   &err) < 0 ||
-	    pf_seq_open(o, 2, 2, frame_t(0), &s) < 0)
+	    perfetto_seq_open(o, 2, 2, frame_t(0), &s) < 0)
 		return -1;
-	r = pf_track(s, &t);
+	r = perfetto_track(s, &t);
 	for (size_t k = 0; !r && k < NFRAMES; k++) {
-		pf_event(s, frame_t(k), PF_BEGIN, "glx");
-		r = pf_emit(s);
-		pf_event(s, frame_t(k + 1), PF_END, NULL);
-		r = r ? r : pf_emit(s);
+		perfetto_event(s, frame_t(k), PERFETTO_BEGIN, "glx");
+		r = perfetto_emit(s);
+		perfetto_event(s, frame_t(k + 1), PERFETTO_END, NULL);
+		r = r ? r : perfetto_emit(s);
 	}
-	pf_seq_free(s);
+	perfetto_seq_free(s);
 	sb_release(&err);
-	return pf_out_close(o) < 0 || r ? -1 : 0;
+	return perfetto_out_close(o) < 0 || r ? -1 : 0;
 }
 
 /* protobuf-c's output, buffered as out/perfetto.c buffers ours (so that

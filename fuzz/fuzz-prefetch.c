@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: MIT
 /*
  * fuzz-prefetch.c: a libFuzzer target for the prefetch list
- * (src/core/prefetch.c, pf_list_parse: `stallscope prefetch` reads it from
+ * (src/core/prefetch.c, prefetch_list_parse: `stallscope prefetch` reads it from
  * the user's cache, where anything may have written it). A parsed list
  * must keep the promises the fetch relies on, else abort(): every file's
  * ranges sorted, disjoint and not wrapping; its text form parses back to
  * the same text; learnt into itself it stays a valid list; and the choice
- * of what to read (pf_choose, every range's bytes missing, a budget from
+ * of what to read (prefetch_choose, every range's bytes missing, a budget from
  * a hash of the input) takes no more than the budget, each read inside
  * a range of its file. A refusal must say why. Seeds: fuzz/corpus/prefetch/.
  * Built and run by scripts/fuzz.sh (`make fuzz`), tests/e2e/fuzz-readers.sh
@@ -14,7 +14,7 @@
  *
  * fuzz-sources: src/core/prefetch.c src/core/strbuf.c src/core/grow.c
  * fuzz-reader: src/core/prefetch.c
- * fuzz-functions: ^(pf_list_parse|pf_list_free|prefetch.c:(parse_line|num|perr|ranges_union|push_range|cmp_range))$
+ * fuzz-functions: ^(prefetch_list_parse|prefetch_list_free|prefetch.c:(parse_line|num|perr|ranges_union|push_range|cmp_range))$
  */
 #include <errno.h>
 #include <stdint.h>
@@ -25,12 +25,12 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
-static void valid(const struct pf_list *l)
+static void valid(const struct prefetch_list *l)
 {
 	if (!l->key)
 		abort();
 	for (size_t i = 0; i < l->n; i++) {
-		const struct pf_file *f = &l->f[i];
+		const struct prefetch_file *f = &l->f[i];
 
 		if (!f->path)
 			abort();
@@ -43,11 +43,11 @@ static void valid(const struct pf_list *l)
 	}
 }
 
-static void choose(const struct pf_list *l, uint64_t budget)
+static void choose(const struct prefetch_list *l, uint64_t budget)
 {
 	size_t total = 0, k = 0, n = 0;
 	uint64_t *missing;
-	struct pf_read *rd = NULL;
+	struct prefetch_read *rd = NULL;
 	int64_t got, sum = 0;
 
 	for (size_t i = 0; i < l->n; i++)
@@ -55,7 +55,7 @@ static void choose(const struct pf_list *l, uint64_t budget)
 	missing = malloc((total + 1) * sizeof(*missing));
 	if (!missing)
 		return;
-	/* each range's bytes, in pf_choose's order (files by order, then by
+	/* each range's bytes, in prefetch_choose's order (files by order, then by
 	 * their place; each file's ranges) as prefetch's fetch counts them */
 	for (uint64_t done = 0, ord = 0; done < l->n; ord++) {
 		uint64_t next = UINT64_MAX;
@@ -73,12 +73,12 @@ static void choose(const struct pf_list *l, uint64_t budget)
 			break;
 		ord = next - 1;
 	}
-	got = pf_choose(l, missing, budget, 4096, &rd, &n);
+	got = prefetch_choose(l, missing, budget, 4096, &rd, &n);
 	if (got >= 0) {
 		if ((uint64_t)got > budget)
 			abort();
 		for (size_t i = 0; i < n; i++) {
-			const struct pf_file *f;
+			const struct prefetch_file *f;
 			int inside = 0;
 
 			if (rd[i].file >= l->n)
@@ -101,7 +101,7 @@ static void choose(const struct pf_list *l, uint64_t budget)
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct strbuf err = STRBUF_INIT, t1 = STRBUF_INIT, t2 = STRBUF_INIT;
-	struct pf_list l, back;
+	struct prefetch_list l, back;
 	uint64_t budget = 0;
 	int e;
 
@@ -110,7 +110,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	for (size_t i = 0; i < size; i++)
 		budget = (budget ^ data[i]) * 0x100000001b3ull;
 	budget >>= budget & 63;
-	e = pf_list_parse((const char *)data, size, "fuzz", &l, &err);
+	e = prefetch_list_parse((const char *)data, size, "fuzz", &l, &err);
 	if (e == -EINVAL && !err.len)
 		abort();
 	if (e < 0) {
@@ -118,20 +118,20 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		return 0;
 	}
 	valid(&l);
-	if (pf_list_format(&l, &t1) == 0) {
+	if (prefetch_list_format(&l, &t1) == 0) {
 		memset(&back, 0, sizeof(back));
 		sb_reset(&err);
-		if (pf_list_parse(t1.buf, t1.len, "again", &back, &err) != 0)
+		if (prefetch_list_parse(t1.buf, t1.len, "again", &back, &err) != 0)
 			abort();	/* what it wrote it cannot read */
-		if (pf_list_format(&back, &t2) != 0 || t1.len != t2.len ||
+		if (prefetch_list_format(&back, &t2) != 0 || t1.len != t2.len ||
 		    memcmp(t1.buf, t2.buf, t1.len))
 			abort();	/* the text form is not stable */
-		if (pf_list_learn(&back, l.f, l.n) == 0)
+		if (prefetch_list_learn(&back, l.f, l.n) == 0)
 			valid(&back);
-		pf_list_free(&back);
+		prefetch_list_free(&back);
 	}
 	choose(&l, budget);
-	pf_list_free(&l);
+	prefetch_list_free(&l);
 	sb_release(&err);
 	sb_release(&t1);
 	sb_release(&t2);

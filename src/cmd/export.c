@@ -59,7 +59,7 @@ static int export_one(const struct analyse_opts *ao, const char *input, const ch
 	struct strbuf emsg = STRBUF_INIT, notes = STRBUF_INIT, path = STRBUF_INIT;
 	struct export_stats st;
 	struct analysis a;
-	struct pf_out *o = NULL;
+	struct perfetto_out *o = NULL;
 	struct sf_out of;
 	int status = 1, r, fd;
 
@@ -78,18 +78,18 @@ static int export_one(const struct analyse_opts *ao, const char *input, const ch
 		output = path.buf;
 	}
 	fd = outfile_open_fd(output, &of);
-	if (fd < 0 || cli_failed(pf_out_open_fd(fd, gz, &o, &emsg), &emsg)) {
+	if (fd < 0 || cli_failed(perfetto_out_open_fd(fd, gz, &o, &emsg), &emsg)) {
 		sf_out_abort(&of);
 		goto out;
 	}
 	r = export_perfetto(&a, input, o, &st, &notes, &emsg);
 	{
-		uint64_t packets = pf_out_packets(o), bytes = pf_out_bytes(o);
+		uint64_t packets = perfetto_out_packets(o), bytes = perfetto_out_bytes(o);
 		int rc;
 
 		if (r < 0)
-			pf_out_fail(o, r);
-		rc = pf_out_close(o);
+			perfetto_out_fail(o, r);
+		rc = perfetto_out_close(o);
 		if (r < 0 || rc < 0) {
 			/* the file appears whole or not at all */
 			outfile_close(output, NULL, &of, false);

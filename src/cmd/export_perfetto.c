@@ -43,18 +43,18 @@ static uint64_t ns_of_s(const struct ex *x, double s)
 	return t <= 0 ? 0 : (uint64_t)llround(t);
 }
 
-int export_track_open(struct ex *x, struct pf_track *t, struct pf_seq **ret)
+int export_track_open(struct ex *x, struct perfetto_track *t, struct perfetto_seq **ret)
 {
 	int r;
 
 	if (!t->uuid)
 		t->uuid = x->uuid++;
-	r = pf_seq_open(x->o, x->seq++, t->uuid, x->base_ns, ret);
+	r = perfetto_seq_open(x->o, x->seq++, t->uuid, x->base_ns, ret);
 	if (r < 0)
 		return r;
-	r = pf_track(*ret, t);
+	r = perfetto_track(*ret, t);
 	if (r < 0) {
-		pf_seq_free(*ret);
+		perfetto_seq_free(*ret);
 		*ret = NULL;
 		return r;
 	}
@@ -62,12 +62,12 @@ int export_track_open(struct ex *x, struct pf_track *t, struct pf_seq **ret)
 	return 0;
 }
 
-int export_track_group(struct ex *x, struct pf_track *t)
+int export_track_group(struct ex *x, struct perfetto_track *t)
 {
-	struct pf_seq *s;
+	struct perfetto_seq *s;
 	int r = export_track_open(x, t, &s);
 
-	pf_seq_free(s);
+	perfetto_seq_free(s);
 	return r;
 }
 
@@ -87,73 +87,73 @@ static bool stall_is_warm(const struct ex *x, const struct stall_item *it)
 	return it >= x->warm && it < x->warm + x->nwarm;
 }
 
-static void stall_args(struct ex *x, struct pf_seq *s, const struct stall_item *it)
+static void stall_args(struct ex *x, struct perfetto_seq *s, const struct stall_item *it)
 {
 	const char *sub = stall_sub_short(it->v.sub);
 
-	pf_arg_istr(s, "cause", cause_name(it->v.cause));
+	perfetto_arg_istr(s, "cause", cause_name(it->v.cause));
 	if (!isnan(it->v.share))
-		pf_arg_double(s, "share", round(it->v.share * 1e4) / 1e4);
+		perfetto_arg_double(s, "share", round(it->v.share * 1e4) / 1e4);
 	if (sub)
-		pf_arg_istr(s, "sub_cause", sub);
+		perfetto_arg_istr(s, "sub_cause", sub);
 	if (it->v.second >= 0) {
-		pf_arg_istr(s, "second_cause", cause_name((enum cause)it->v.second));
-		pf_arg_double(s, "second_share", round(it->v.second_share * 1e4) / 1e4);
+		perfetto_arg_istr(s, "second_cause", cause_name((enum cause)it->v.second));
+		perfetto_arg_double(s, "second_share", round(it->v.second_share * 1e4) / 1e4);
 	}
-	pf_arg_double(s, "ms", round(it->ms * 1e3) / 1e3);
-	pf_arg_istr(s, "part", stall_is_warm(x, it) ? "warm-up" : "window");
-	pf_arg_bool(s, "play", it->play);
-	pf_arg_istr(s, "split", it->exact ? "exact" : "samples");
+	perfetto_arg_double(s, "ms", round(it->ms * 1e3) / 1e3);
+	perfetto_arg_istr(s, "part", stall_is_warm(x, it) ? "warm-up" : "window");
+	perfetto_arg_bool(s, "play", it->play);
+	perfetto_arg_istr(s, "split", it->exact ? "exact" : "samples");
 	sb_reset(&x->sb);
 	stall_evidence_text(&x->sb, &it->e, 3);
-	pf_arg_str(s, "evidence", x->sb.buf);
+	perfetto_arg_str(s, "evidence", x->sb.buf);
 	for (size_t k = 0; k < it->niv; k++) {
 		char key[32];
 
 		snprintf(key, sizeof(key), "interval_%zu", k + 1);
 		sb_reset(&x->sb);
 		stall_interval_text(&x->sb, x->r, &it->iv[k]);
-		pf_arg_str(s, key, x->sb.buf);
+		perfetto_arg_str(s, key, x->sb.buf);
 	}
 }
 
 static int frames_track(struct ex *x)
 {
-	struct pf_track t = {
+	struct perfetto_track t = {
 		.parent = x->proc_uuid, .name = "Frames", .rank = 1,
 		.description = "one slice per frame, from a present to the next, named by the "
 			       "source of its end (glx, egl, vk, marker, hud); a stall (a frame over "
 			       "--stall-ms in the warm-up or the window) is named 'stall' and "
 			       "carries its cause, share and evidence, as `stallscope stalls` says",
 	};
-	struct pf_seq *s;
+	struct perfetto_seq *s;
 	int r = export_track_open(x, &t, &s);
 
 	for (size_t k = 0; !r && k < x->nframes; k++) {
 		const struct stall_item *it = x->stall_of[k];
 		const char *name = rec_source_name(x->pres[k + 1].source);
 
-		pf_event(s, x->pres[k].t_ns, PF_BEGIN, it ? "stall" : name ? name : "frame");
+		perfetto_event(s, x->pres[k].t_ns, PERFETTO_BEGIN, it ? "stall" : name ? name : "frame");
 		if (it)
 			stall_args(x, s, it);
-		r = pf_emit(s);
+		r = perfetto_emit(s);
 		if (!r) {
-			pf_event(s, x->pres[k + 1].t_ns, PF_END, NULL);
-			r = pf_emit(s);
+			perfetto_event(s, x->pres[k + 1].t_ns, PERFETTO_END, NULL);
+			r = perfetto_emit(s);
 		}
 		x->st->frames++;
 	}
-	pf_seq_free(s);
+	perfetto_seq_free(s);
 	return r;
 }
 
 static int stalls_track(struct ex *x)
 {
-	struct pf_track t = {
+	struct perfetto_track t = {
 		.parent = x->proc_uuid, .name = "Stalls by cause", .rank = 2,
 		.description = "one slice per stall, named by its cause (docs/CAUSES.md)",
 	};
-	struct pf_seq *s;
+	struct perfetto_seq *s;
 	int r = export_track_open(x, &t, &s);
 
 	for (size_t k = 0; !r && k < x->nframes; k++) {
@@ -161,18 +161,18 @@ static int stalls_track(struct ex *x)
 
 		if (!it)
 			continue;
-		pf_event(s, x->pres[k].t_ns, PF_BEGIN, cause_name(it->v.cause));
+		perfetto_event(s, x->pres[k].t_ns, PERFETTO_BEGIN, cause_name(it->v.cause));
 		if (!isnan(it->v.share))
-			pf_arg_double(s, "share", round(it->v.share * 1e4) / 1e4);
-		pf_arg_double(s, "ms", round(it->ms * 1e3) / 1e3);
-		r = pf_emit(s);
+			perfetto_arg_double(s, "share", round(it->v.share * 1e4) / 1e4);
+		perfetto_arg_double(s, "ms", round(it->ms * 1e3) / 1e3);
+		r = perfetto_emit(s);
 		if (!r) {
-			pf_event(s, x->pres[k + 1].t_ns, PF_END, NULL);
-			r = pf_emit(s);
+			perfetto_event(s, x->pres[k + 1].t_ns, PERFETTO_END, NULL);
+			r = perfetto_emit(s);
 		}
 		x->st->stalls++;
 	}
-	pf_seq_free(s);
+	perfetto_seq_free(s);
 	return r;
 }
 
@@ -200,7 +200,7 @@ static int cmp_seg(const void *pa, const void *pb)
  * slice within another) or follow one another, as slices must. */
 static int segments_write(struct ex *x, struct seg *sg, size_t n)
 {
-	struct pf_seq *s[SEG_TRACKS] = { 0 };
+	struct perfetto_seq *s[SEG_TRACKS] = { 0 };
 	uint64_t stack[SEG_TRACKS][SEG_DEPTH];
 	size_t depth[SEG_TRACKS] = { 0 }, ntracks = 0;
 	int r = 0;
@@ -213,8 +213,8 @@ static int segments_write(struct ex *x, struct seg *sg, size_t n)
 			/* close what ended; then it fits if nothing is open, or
 			 * it ends within the innermost open one */
 			while (k < ntracks && depth[k] && stack[k][depth[k] - 1] <= sg[i].a) {
-				pf_event(s[k], stack[k][--depth[k]], PF_END, NULL);
-				r = r ? r : pf_emit(s[k]);
+				perfetto_event(s[k], stack[k][--depth[k]], PERFETTO_END, NULL);
+				r = r ? r : perfetto_emit(s[k]);
 			}
 			if (k == ntracks || !depth[k] ||
 			    (stack[k][depth[k] - 1] >= sg[i].b && depth[k] < SEG_DEPTH))
@@ -225,7 +225,7 @@ static int segments_write(struct ex *x, struct seg *sg, size_t n)
 			continue;
 		}
 		if (k == ntracks) {
-			struct pf_track t = {
+			struct perfetto_track t = {
 				.parent = x->proc_uuid, .name = k ? "Segments (overlapping)" : "Segments",
 				.rank = 3 + (int)k,
 				.description = "the analysis's warm-up and window, the reload segments "
@@ -238,18 +238,18 @@ static int segments_write(struct ex *x, struct seg *sg, size_t n)
 				break;
 			ntracks++;
 		}
-		pf_event(s[k], sg[i].a, PF_BEGIN, sg[i].name);
+		perfetto_event(s[k], sg[i].a, PERFETTO_BEGIN, sg[i].name);
 		if (sg[i].bytes)
-			pf_arg_int(s[k], "bytes_lost", (int64_t)sg[i].bytes);
-		r = pf_emit(s[k]);
+			perfetto_arg_int(s[k], "bytes_lost", (int64_t)sg[i].bytes);
+		r = perfetto_emit(s[k]);
 		stack[k][depth[k]++] = sg[i].b;
 	}
 	for (size_t k = 0; k < ntracks; k++) {
 		while (!r && depth[k]) {
-			pf_event(s[k], stack[k][--depth[k]], PF_END, NULL);
-			r = pf_emit(s[k]);
+			perfetto_event(s[k], stack[k][--depth[k]], PERFETTO_END, NULL);
+			r = perfetto_emit(s[k]);
 		}
-		pf_seq_free(s[k]);
+		perfetto_seq_free(s[k]);
 	}
 	return r;
 }
@@ -402,14 +402,14 @@ static int clocks(struct ex *x)
 	if (!r->nclocks) {
 		sb_addf(x->notes, "the record has no clock pair: times are CLOCK_MONOTONIC, "
 			"with no wall-clock time\n");
-		return pf_out_clocks(x->o, x->base_ns, 0, 0, true);
+		return perfetto_out_clocks(x->o, x->base_ns, 0, 0, true);
 	}
 	for (size_t c = 0; !ret && c < r->nclocks; c++) {
 		const struct rec_clock *k = &r->clocks[c];
 
 		if (boot && !k->boot_ns)
 			continue;
-		ret = pf_out_clocks(x->o, k->mono_ns, k->boot_ns, k->real_ns, !boot && c == 0);
+		ret = perfetto_out_clocks(x->o, k->mono_ns, k->boot_ns, k->real_ns, !boot && c == 0);
 	}
 	return ret;
 }
@@ -419,7 +419,7 @@ static int process_track(struct ex *x)
 	const struct analysis *a = x->a;
 	const char *pid = a->ini ? runini_get(a->ini, "pid") : NULL;
 	const char *prog = a->program ? a->program : rec_meta_get(x->r, "program");
-	struct pf_track t = { .kind = PF_TRACK_PROCESS, .name = prog, .ranked_children = true };
+	struct perfetto_track t = { .kind = PERFETTO_TRACK_PROCESS, .name = prog, .ranked_children = true };
 
 	if (!pid)
 		pid = rec_meta_get(x->r, "pid");
@@ -452,7 +452,7 @@ static void say_missing(struct ex *x)
 			x->st->skipped);
 }
 
-int export_perfetto(const struct analysis *a, const char *rundir, struct pf_out *o,
+int export_perfetto(const struct analysis *a, const char *rundir, struct perfetto_out *o,
 		    struct export_stats *st, struct strbuf *notes, struct strbuf *err)
 {
 	struct ex x = {

@@ -29,7 +29,7 @@ struct export_stats {
  * is said in NOTES, one line each. Returns 0 or a negative errno with the
  * message in ERR.
  */
-int export_perfetto(const struct analysis *a, const char *rundir, struct pf_out *o,
+int export_perfetto(const struct analysis *a, const char *rundir, struct perfetto_out *o,
 		    struct export_stats *st, struct strbuf *notes, struct strbuf *err);
 
 #endif

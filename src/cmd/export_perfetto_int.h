@@ -19,7 +19,7 @@
 struct ex {
 	const struct analysis *a;
 	const struct rec *r;
-	struct pf_out *o;
+	struct perfetto_out *o;
 	struct export_stats *st;
 	struct strbuf *notes;
 	uint32_t seq;		/* the next sequence id */
@@ -39,9 +39,9 @@ struct ex {
 
 /* A track with a sequence of its own, described; T->uuid 0 takes the next
  * uuid. 0 or a negative errno. */
-int export_track_open(struct ex *x, struct pf_track *t, struct pf_seq **ret);
+int export_track_open(struct ex *x, struct perfetto_track *t, struct perfetto_seq **ret);
 /* A track that only parents others (its sequence holds its descriptor). */
-int export_track_group(struct ex *x, struct pf_track *t);
+int export_track_group(struct ex *x, struct perfetto_track *t);
 
 /* The tracks of export_perfetto_samples.c; 0 or a negative errno. */
 int export_threads(struct ex *x);

@@ -92,27 +92,27 @@ static void key_of(const struct rec *r, size_t i, const struct scope *s, int64_t
 	k->fd_target = k->state == 'R' ? 0 : val(r, i, f[TF_FD_TARGET]);
 }
 
-static int state_begin(struct ex *x, struct pf_seq *s, uint64_t t, const struct st_key *k)
+static int state_begin(struct ex *x, struct perfetto_seq *s, uint64_t t, const struct st_key *k)
 {
-	pf_event(s, t, PF_BEGIN, state_name(k));
+	perfetto_event(s, t, PERFETTO_BEGIN, state_name(k));
 	if (k->wchan)
-		pf_arg_istr(s, "wchan", rec_str(x->r, k->wchan));
+		perfetto_arg_istr(s, "wchan", rec_str(x->r, k->wchan));
 	if (k->syscall >= 0) {
 		const char *name = cause_syscall_name(x->abi, (long)k->syscall);
 
 		if (name)
-			pf_arg_istr(s, "syscall", name);
+			perfetto_arg_istr(s, "syscall", name);
 		else
-			pf_arg_int(s, "syscall", k->syscall);
+			perfetto_arg_int(s, "syscall", k->syscall);
 	}
 	if (k->fd_target)
-		pf_arg_istr(s, "fd", rec_str(x->r, k->fd_target));
+		perfetto_arg_istr(s, "fd", rec_str(x->r, k->fd_target));
 	x->st->states++;
-	return pf_emit(s);
+	return perfetto_emit(s);
 }
 
 /* TID's states from the samples, on its thread track S. */
-static int thread_states(struct ex *x, struct pf_seq *s, const struct scope sc[2], int64_t tid)
+static int thread_states(struct ex *x, struct perfetto_seq *s, const struct scope sc[2], int64_t tid)
 {
 	const struct rec *r = x->r;
 	struct st_key cur = { 0 }, k;
@@ -125,8 +125,8 @@ static int thread_states(struct ex *x, struct pf_seq *s, const struct scope sc[2
 		if (in)
 			key_of(r, i, in, tid, sc, &k);
 		if (open && (!in || k.state == 'X' || !key_eq(&k, &cur))) {
-			pf_event(s, r->t_ns[i], PF_END, NULL);
-			ret = pf_emit(s);
+			perfetto_event(s, r->t_ns[i], PERFETTO_END, NULL);
+			ret = perfetto_emit(s);
 			open = false;
 		}
 		if (ret || !in || k.state == 'X' || open)
@@ -136,8 +136,8 @@ static int thread_states(struct ex *x, struct pf_seq *s, const struct scope sc[2
 		open = true;
 	}
 	if (!ret && open) {
-		pf_event(s, r->t_ns[r->nsamples - 1], PF_END, NULL);
-		ret = pf_emit(s);
+		perfetto_event(s, r->t_ns[r->nsamples - 1], PERFETTO_END, NULL);
+		ret = perfetto_emit(s);
 	}
 	return ret;
 }
@@ -146,14 +146,14 @@ static int thread_states(struct ex *x, struct pf_seq *s, const struct scope sc[2
 static int thread_intervals(struct ex *x, uint64_t parent, int64_t tid)
 {
 	const struct rec *r = x->r;
-	struct pf_track t = {
+	struct perfetto_track t = {
 		.parent = parent, .name = "off-CPU (exact)",
 		.description = "exact mode's off-CPU intervals of 0.5 ms or more (--exact-min), "
 			       "as the kernel saw them: blocked (named by what it waited for) "
 			       "from the switch-out to the wake-up, then runnable until it ran "
 			       "(docs/EXACT.md)",
 	};
-	struct pf_seq *s = NULL;
+	struct perfetto_seq *s = NULL;
 	uint64_t end = 0;
 	int ret = 0;
 
@@ -173,48 +173,48 @@ static int thread_intervals(struct ex *x, uint64_t parent, int64_t tid)
 		wake = wake < iv->out_ns ? iv->out_ns : wake > iv->in_ns ? iv->in_ns : wake;
 		if (iv->state == 'R')
 			wake = iv->out_ns;	/* preempted: runnable all along */
-		pf_event(s, iv->out_ns, PF_BEGIN,
+		perfetto_event(s, iv->out_ns, PERFETTO_BEGIN,
 			 iv->state == 'R' ? "Preempted" : cls ? cls : "blocked");
 		if (iv->state != 'R') {
 			char st[2] = { (char)iv->state, 0 };
 
-			pf_arg_istr(s, "state", st);
+			perfetto_arg_istr(s, "state", st);
 			if (iv->syscall >= 0) {
 				const char *name = cause_syscall_name(x->abi, iv->syscall);
 
 				if (name)
-					pf_arg_istr(s, "syscall", name);
+					perfetto_arg_istr(s, "syscall", name);
 				else
-					pf_arg_int(s, "syscall", iv->syscall);
+					perfetto_arg_int(s, "syscall", iv->syscall);
 			}
 			if (iv->fd_target)
-				pf_arg_istr(s, "fd", rec_str(r, iv->fd_target));
+				perfetto_arg_istr(s, "fd", rec_str(r, iv->fd_target));
 			if (iv->waker_tid) {
 				sb_reset(&x->sb);
 				sb_addf(&x->sb, "%" PRIu32 " (%s)", iv->waker_tid,
 					rec_str(r, iv->waker_comm));
-				pf_arg_str(s, "woken_by", x->sb.buf);
+				perfetto_arg_str(s, "woken_by", x->sb.buf);
 			}
 			if (iv->stack)
-				pf_arg_str(s, "stack", rec_str(r, iv->stack));
+				perfetto_arg_str(s, "stack", rec_str(r, iv->stack));
 		}
-		ret = pf_emit(s);
+		ret = perfetto_emit(s);
 		if (!ret && iv->state != 'R') {
-			pf_event(s, wake, PF_END, NULL);
-			ret = pf_emit(s);
+			perfetto_event(s, wake, PERFETTO_END, NULL);
+			ret = perfetto_emit(s);
 			if (!ret && iv->in_ns > wake) {
-				pf_event(s, wake, PF_BEGIN, "Runnable");
-				ret = pf_emit(s);
+				perfetto_event(s, wake, PERFETTO_BEGIN, "Runnable");
+				ret = perfetto_emit(s);
 			}
 		}
 		if (!ret && (iv->state == 'R' || iv->in_ns > wake)) {
-			pf_event(s, iv->in_ns, PF_END, NULL);
-			ret = pf_emit(s);
+			perfetto_event(s, iv->in_ns, PERFETTO_END, NULL);
+			ret = perfetto_emit(s);
 		}
 		end = iv->in_ns;
 		x->st->intervals++;
 	}
-	pf_seq_free(s);
+	perfetto_seq_free(s);
 	return ret;
 }
 
@@ -270,20 +270,20 @@ int export_threads(struct ex *x)
 		}
 	for (size_t j = 0; !ret && j < ntids; j++) {
 		const char *name = thread_name(r, tids[j]);
-		struct pf_track t = {
-			.kind = PF_TRACK_THREAD, .pid = pid_at(x, r->t_ns[first[j]]),
+		struct perfetto_track t = {
+			.kind = PERFETTO_TRACK_THREAD, .pid = pid_at(x, r->t_ns[first[j]]),
 			.tid = tids[j], .name = name && *name ? name : NULL, .rank = 10 + (int)j,
 			.description = "the thread's state at each sample (every 10 ms): Running "
 				       "or Runnable (/proc's R, split by which the thread did more "
 				       "of until the next sample), Sleeping (S), Disk sleep (D), "
 				       "with its wchan, system call and the fd's target",
 		};
-		struct pf_seq *s;
+		struct perfetto_seq *s;
 
 		ret = export_track_open(x, &t, &s);
 		if (!ret)
 			ret = thread_states(x, s, sc, tids[j]);
-		pf_seq_free(s);
+		perfetto_seq_free(s);
 		if (!ret && r->nintervals)
 			ret = thread_intervals(x, t.uuid, tids[j]);
 		if (!ret && r->napispans)
@@ -294,13 +294,13 @@ int export_threads(struct ex *x)
 	for (size_t i = 0; !ret && i < r->napispans && ntids < 64; i++) {
 		int64_t tid = r->apispans[i].tid;
 		const char *name = thread_name(r, tid);
-		struct pf_track t = {
-			.kind = PF_TRACK_THREAD, .pid = pid_at(x, r->apispans[i].start_ns),
+		struct perfetto_track t = {
+			.kind = PERFETTO_TRACK_THREAD, .pid = pid_at(x, r->apispans[i].start_ns),
 			.tid = tid, .name = name && *name ? name : NULL, .rank = 10 + (int)ntids,
 			.description = "a thread of the program that made timed API calls "
 				       "(not sampled)",
 		};
-		struct pf_seq *s;
+		struct perfetto_seq *s;
 		size_t j;
 
 		for (j = 0; j < ntids && tids[j] != tid; j++)
@@ -309,7 +309,7 @@ int export_threads(struct ex *x)
 			continue;
 		tids[ntids++] = tid;
 		ret = export_track_open(x, &t, &s);
-		pf_seq_free(s);
+		perfetto_seq_free(s);
 		if (!ret)
 			ret = export_apispans(x, t.uuid, tid);
 	}
@@ -334,10 +334,10 @@ struct ctr {
 static int counter_write(struct ex *x, const struct ctr *c, int f)
 {
 	const struct rec *r = x->r;
-	struct pf_track t = {
-		.kind = PF_TRACK_COUNTER, .name = c->name, .unit_name = c->unit_name,
+	struct perfetto_track t = {
+		.kind = PERFETTO_TRACK_COUNTER, .name = c->name, .unit_name = c->unit_name,
 	};
-	struct pf_seq *s;
+	struct perfetto_seq *s;
 	double last = NAN;
 	size_t prev = SIZE_MAX;
 	int ret;
@@ -347,7 +347,7 @@ static int counter_write(struct ex *x, const struct ctr *c, int f)
 		t.rank = 30;
 	} else {
 		if (!x->sys_uuid) {
-			struct pf_track g = {
+			struct perfetto_track g = {
 				.name = "System", .description = "the machine's counters over the run, "
 								"as the recorder sampled them",
 			};
@@ -381,13 +381,13 @@ static int counter_write(struct ex *x, const struct ctr *c, int f)
 		v = (double)dv * c->scale / (double)dt;
 		v = round(v * 1e3) / 1e3;
 		if (v != last) {
-			ret = pf_counter(s, r->t_ns[prev], v);
+			ret = perfetto_counter(s, r->t_ns[prev], v);
 			x->st->counter_values++;
 			last = v;
 		}
 		prev = i;
 	}
-	pf_seq_free(s);
+	perfetto_seq_free(s);
 	return ret;
 }
 
@@ -491,7 +491,7 @@ int export_probe(struct ex *x)
 {
 	const struct rec *r = x->r;
 	const char *on = x->a->ini ? runini_get(x->a->ini, "probe") : NULL;
-	struct pf_track g = { .name = "Timer probe", .ranked_children = true };
+	struct perfetto_track g = { .name = "Timer probe", .ranked_children = true };
 	bool seen[PROBE_CPUS] = { false };
 	size_t n = 0;
 	int ret;
@@ -516,8 +516,8 @@ int export_probe(struct ex *x)
 	ret = export_track_group(x, &g);
 	for (int cpu = 0; !ret && cpu < PROBE_CPUS; cpu++) {
 		char name[32];
-		struct pf_track t = { .parent = g.uuid, .name = name, .rank = 1 + cpu };
-		struct pf_seq *s;
+		struct perfetto_track t = { .parent = g.uuid, .name = name, .rank = 1 + cpu };
+		struct perfetto_seq *s;
 
 		if (!seen[cpu])
 			continue;
@@ -531,12 +531,12 @@ int export_probe(struct ex *x)
 			if (!ev->kind || strcmp(ev->kind, "late_wakeup") ||
 			    sscanf(ev->text, "cpu=%d late_us=%lld", &c, &us) != 2 || c != cpu)
 				continue;
-			pf_event(s, ev->t_ns, PF_INSTANT, "late wake-up");
-			pf_arg_double(s, "late_ms", (double)us / 1e3);
-			ret = pf_emit(s);
+			perfetto_event(s, ev->t_ns, PERFETTO_INSTANT, "late wake-up");
+			perfetto_arg_double(s, "late_ms", (double)us / 1e3);
+			ret = perfetto_emit(s);
 			x->st->instants++;
 		}
-		pf_seq_free(s);
+		perfetto_seq_free(s);
 	}
 	return ret;
 }
@@ -549,8 +549,8 @@ int export_interference(struct ex *x, const char *rundir)
 {
 	struct strbuf path = STRBUF_INIT;
 	struct rundir *rd = NULL;
-	struct pf_track t = { .name = "Interference (watch)" };
-	struct pf_seq *s = NULL;
+	struct perfetto_track t = { .name = "Interference (watch)" };
+	struct perfetto_seq *s = NULL;
 	double mono = NAN;
 	char line[1024];
 	const char *v;
@@ -608,13 +608,13 @@ int export_interference(struct ex *x, const char *rundir)
 		}
 		if (!s && (ret = export_track_open(x, &t, &s)) < 0)
 			break;
-		pf_event(s, (uint64_t)llround((mono + since) * 1e9), PF_INSTANT, name);
-		pf_arg_str(s, "finding", line + 1 + at);
-		ret = pf_emit(s);
+		perfetto_event(s, (uint64_t)llround((mono + since) * 1e9), PERFETTO_INSTANT, name);
+		perfetto_arg_str(s, "finding", line + 1 + at);
+		ret = perfetto_emit(s);
 		x->st->instants++;
 	}
 	fclose(f);
-	pf_seq_free(s);
+	perfetto_seq_free(s);
 	sb_release(&path);
 	return ret;
 }

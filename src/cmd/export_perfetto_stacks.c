@@ -3,7 +3,7 @@
  * export_perfetto_stacks.c: the code behind the stalls on Perfetto's
  * timeline (export_perfetto_int.h, docs/EXPORT.md): each stall's stacks
  * (core/where.h) as callstack samples of its thread (out/perfetto.h's
- * pf_sample), which Perfetto's UI sums into a flame graph for a selected
+ * perfetto_sample), which Perfetto's UI sums into a flame graph for a selected
  * range; and the frame hook's timed API calls (glLinkProgram,
  * vkWaitForFences, ...) as slices on an "API calls" track under their
  * thread's.
@@ -44,10 +44,10 @@ static int64_t stall_tid(const struct ex *x, const struct stall_item *it, uint64
 
 /* W's stacks as callstacks on S: (*IDS)[k] for stack k; *KERN[k]: it has
  * kernel frames. 0 or -ENOMEM. */
-static int callstacks(struct pf_seq *s, const struct where *w, uint64_t *ids, bool *kern,
+static int callstacks(struct perfetto_seq *s, const struct where *w, uint64_t *ids, bool *kern,
 		      struct strbuf *names)
 {
-	struct pf_frame *f = NULL;
+	struct perfetto_frame *f = NULL;
 	size_t cap = 0;
 	int e = 0;
 
@@ -88,7 +88,7 @@ static int callstacks(struct pf_seq *s, const struct where *w, uint64_t *ids, bo
 			f[i].name = names->buf + at[i];
 		free(at);
 		if (!e)
-			ids[k] = pf_callstack(s, f, n);
+			ids[k] = perfetto_callstack(s, f, n);
 		kern[k] = st->nkframes > 0;
 	}
 	free(f);
@@ -96,7 +96,7 @@ static int callstacks(struct pf_seq *s, const struct where *w, uint64_t *ids, bo
 }
 
 /* Stall IT's samples on S, spread over it (the file's comment says how). */
-static int stall_samples(struct ex *x, struct pf_seq *s, const struct stall_item *it,
+static int stall_samples(struct ex *x, struct perfetto_seq *s, const struct stall_item *it,
 			 uint64_t a, uint64_t b, struct strbuf *names)
 {
 	struct where w;
@@ -130,7 +130,7 @@ static int stall_samples(struct ex *x, struct pf_seq *s, const struct stall_item
 			}
 		}
 		used[pick]++;
-		r = pf_sample(s, t, x->pid, tid, ids[pick], kern[pick]);
+		r = perfetto_sample(s, t, x->pid, tid, ids[pick], kern[pick]);
 		x->st->stack_samples++;
 	}
 	free(ids);
@@ -143,20 +143,20 @@ static int stall_samples(struct ex *x, struct pf_seq *s, const struct stall_item
 int export_stacks(struct ex *x)
 {
 	struct strbuf names = STRBUF_INIT;
-	struct pf_seq *s = NULL;
+	struct perfetto_seq *s = NULL;
 	int r = 0;
 
 	if (!where_any(x->r))
 		return 0;
 	/* PerfSample names its thread: the sequence's track is never used */
-	r = pf_seq_open(x->o, x->seq++, x->proc_uuid, x->base_ns, &s);
+	r = perfetto_seq_open(x->o, x->seq++, x->proc_uuid, x->base_ns, &s);
 	for (size_t k = 0; !r && k < x->nframes; k++) {
 		const struct stall_item *it = x->stall_of[k];
 
 		if (it)
 			r = stall_samples(x, s, it, x->pres[k].t_ns, x->pres[k + 1].t_ns, &names);
 	}
-	pf_seq_free(s);
+	perfetto_seq_free(s);
 	sb_release(&names);
 	return r;
 }
@@ -166,13 +166,13 @@ int export_stacks(struct ex *x)
 int export_apispans(struct ex *x, uint64_t parent, int64_t tid)
 {
 	const struct rec *r = x->r;
-	struct pf_track t = {
+	struct perfetto_track t = {
 		.parent = parent, .name = "API calls",
 		.description = "the graphics API calls of this thread that the frame hook or the "
 			       "Vulkan layer timed at 1 ms or more (compiles, links, fence waits, "
 			       "submits: docs/HOOKS.md), from the call to its return",
 	};
-	struct pf_seq *s = NULL;
+	struct perfetto_seq *s = NULL;
 	uint64_t end = 0;
 	int ret = 0;
 
@@ -187,16 +187,16 @@ int export_apispans(struct ex *x, uint64_t parent, int64_t tid)
 		}
 		if (!s && (ret = export_track_open(x, &t, &s)) < 0)
 			break;
-		pf_event(s, sp->start_ns, PF_BEGIN, rec_str(r, sp->name));
-		pf_arg_double(s, "ms", round((double)sp->dur_ns / 1e3) / 1e3);
-		ret = pf_emit(s);
+		perfetto_event(s, sp->start_ns, PERFETTO_BEGIN, rec_str(r, sp->name));
+		perfetto_arg_double(s, "ms", round((double)sp->dur_ns / 1e3) / 1e3);
+		ret = perfetto_emit(s);
 		if (!ret) {
-			pf_event(s, sp->start_ns + sp->dur_ns, PF_END, NULL);
-			ret = pf_emit(s);
+			perfetto_event(s, sp->start_ns + sp->dur_ns, PERFETTO_END, NULL);
+			ret = perfetto_emit(s);
 		}
 		end = sp->start_ns + sp->dur_ns;
 		x->st->api_calls++;
 	}
-	pf_seq_free(s);
+	perfetto_seq_free(s);
 	return ret;
 }

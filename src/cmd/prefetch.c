@@ -74,7 +74,7 @@ static const struct opts_help prefetch_help = {
 	"  stallscope prefetch show neverball\n",
 };
 
-struct pf_opts {
+struct prefetch_opts {
 	double mb, reserve_mb;
 	const char *io;
 };
@@ -129,18 +129,18 @@ static int resolve_key(const char *argv0, char *key, size_t size)
 
 /* The most a list file may be: a range line is about 30 bytes, so this is
  * two million ranges, far past any game's. */
-#define PF_LIST_MAX ((size_t)64 << 20)
+#define PREFETCH_LIST_MAX ((size_t)64 << 20)
 
 /* The list file PATH into L: 0, -ENOENT (no file), -EINVAL (damaged, or not
- * a regular file of PF_LIST_MAX at most: the message, with its line, in
+ * a regular file of PREFETCH_LIST_MAX at most: the message, with its line, in
  * ERR), -ENOMEM. */
-static int list_read(const char *path, struct pf_list *l, struct strbuf *err)
+static int list_read(const char *path, struct prefetch_list *l, struct strbuf *err)
 {
 	struct strbuf buf = STRBUF_INIT;
-	int r = file_read_text(path, NULL, PF_LIST_MAX, &buf, err);
+	int r = file_read_text(path, NULL, PREFETCH_LIST_MAX, &buf, err);
 
 	if (r == 0)
-		r = pf_list_parse(buf.buf, buf.len, path, l, err);
+		r = prefetch_list_parse(buf.buf, buf.len, path, l, err);
 	else if (r != -ENOENT && r != -ENOMEM)
 		r = -EINVAL;	/* said in ERR */
 	sb_release(&buf);
@@ -149,7 +149,7 @@ static int list_read(const char *path, struct pf_list *l, struct strbuf *err)
 
 /* Reads KEY's list into L; -ENOENT when there is none; -EINVAL (said) for a
  * damaged one. */
-static int list_load(const char *key, struct pf_list *l, struct strbuf *path)
+static int list_load(const char *key, struct prefetch_list *l, struct strbuf *path)
 {
 	struct strbuf err = STRBUF_INIT;
 	int r;
@@ -163,7 +163,7 @@ static int list_load(const char *key, struct pf_list *l, struct strbuf *path)
 	return r;
 }
 
-static int list_save(const struct pf_list *l, const char *path)
+static int list_save(const struct prefetch_list *l, const char *path)
 {
 	struct strbuf sb = STRBUF_INIT, dir = STRBUF_INIT;
 	const char *slash = strrchr(path, '/');
@@ -176,7 +176,7 @@ static int list_save(const struct pf_list *l, const char *path)
 		r = r < 0 ? r : sf_mkdirs(dir.buf, u, NULL, NULL);
 	}
 	if (!r)
-		r = pf_list_format(l, &sb);
+		r = prefetch_list_format(l, &sb);
 	if (!r)
 		r = sf_write_file(path, sb.buf, sb.len, 0644, u, true);
 	sb_release(&sb);
@@ -246,12 +246,12 @@ static double mono_s(void)
 	return (double)sched_now_ns() / 1e9;
 }
 
-static int cmd_learn(char **argv)
+static int sub_learn(char **argv)
 {
 	struct child_spawn sp = CHILD_SPAWN_INIT;
 	struct strbuf path = STRBUF_INIT, cwd = STRBUF_INIT;
-	struct pf_list l = { 0 };
-	struct pf_file *seen = NULL;
+	struct prefetch_list l = { 0 };
+	struct prefetch_file *seen = NULL;
 	char key[PATH_MAX], **paths = NULL;
 	size_t npaths = 0;
 	double t0, next = 1.0;
@@ -266,11 +266,11 @@ static int cmd_learn(char **argv)
 	r = list_load(key, &l, &path);
 	if (r == -EINVAL) {
 		fprintf(stderr, "%s: the list is damaged: learning it anew\n", cli_prog);
-		pf_list_free(&l);
+		prefetch_list_free(&l);
 	} else if (r == 0 && (l.exe_size != (uint64_t)st.st_size || l.exe_mtime != st.st_mtime)) {
 		fprintf(stderr, "%s: '%s' changed since its list was learnt: learning it anew\n",
 			cli_prog, cli_shown(key));
-		pf_list_free(&l);
+		prefetch_list_free(&l);
 	} else if (r < 0 && r != -ENOENT) {
 		goto out;
 	}
@@ -341,7 +341,7 @@ static int cmd_learn(char **argv)
 		for (size_t k = 0; k < seen[i].n; k++)
 			resident += seen[i].r[k].len;
 	}
-	if (pf_list_learn(&l, seen, npaths) < 0 || list_save(&l, path.buf) < 0)
+	if (prefetch_list_learn(&l, seen, npaths) < 0 || list_save(&l, path.buf) < 0)
 		goto out;
 	fprintf(stderr, "%s: learnt '%s': %zu files looked at, %.1f MB resident; the list: %zu "
 		"files, %.1f MB, %" PRIu32 " learn%s ('%s')\n", cli_prog, cli_shown(key), npaths,
@@ -367,7 +367,7 @@ out:
 		free(seen[i].r);
 	free(seen);
 	free_paths(paths);
-	pf_list_free(&l);
+	prefetch_list_free(&l);
 	sb_release(&path);
 	sb_release(&cwd);
 	return ret;
@@ -377,12 +377,12 @@ out:
 
 /* Reads KEY's list back (run/fetch.h); WATCH: the program's pid (run), 0
  * none. 0, or 1 after an error message. */
-static int fetch(const char *key, const struct pf_opts *o, pid_t watch)
+static int fetch(const char *key, const struct prefetch_opts *o, pid_t watch)
 {
 	struct fetch_opts fo = { .mb = o->mb, .reserve_mb = o->reserve_mb, .io = o->io,
 				 .watch = watch };
 	struct strbuf path = STRBUF_INIT, err = STRBUF_INIT;
-	struct pf_list l = { 0 };
+	struct prefetch_list l = { 0 };
 	struct fetch_result res;
 	int r;
 
@@ -399,8 +399,8 @@ static int fetch(const char *key, const struct pf_opts *o, pid_t watch)
 			"resident; budget %.1f MB of %.1f MB listed; %ld reads, %s), stopped: %s\n",
 			cli_prog, res.got / 1048576.0, res.files, res.seconds,
 			res.already / 1048576.0, res.budget / 1048576.0, res.listed / 1048576.0,
-			res.reads, o->io, pf_stop_name(res.why));
-	pf_list_free(&l);
+			res.reads, o->io, prefetch_stop_name(res.why));
+	prefetch_list_free(&l);
 	sb_release(&path);
 	sb_release(&err);
 	return r < 0 ? 1 : 0;
@@ -408,7 +408,7 @@ static int fetch(const char *key, const struct pf_opts *o, pid_t watch)
 
 /* run: the fetch in a child of its own session, the program exec'd here
  * (same pid, its exit status). */
-static int cmd_run(char **argv, const struct pf_opts *o)
+static int sub_run(char **argv, const struct prefetch_opts *o)
 {
 	char key[PATH_MAX];
 	pid_t self = getpid(), pid;
@@ -449,7 +449,7 @@ static int cmd_run(char **argv, const struct pf_opts *o)
 
 /* ------------------------------------------------------- list, show */
 
-static int cmd_list(void)
+static int sub_list(void)
 {
 	struct strbuf dir = STRBUF_INIT;
 	char **paths = NULL;
@@ -461,7 +461,7 @@ static int cmd_list(void)
 	printf("%-8s %-7s %10s  %s\n", "learns", "files", "listed_MB", "program");
 	pfl_dir_files(dir.buf, 100000, &paths, &np);
 	for (size_t i = 0; i < np; i++) {
-		struct pf_list l = { 0 };
+		struct prefetch_list l = { 0 };
 		struct strbuf err = STRBUF_INIT;
 		int r = list_read(paths[i], &l, &err);
 
@@ -473,7 +473,7 @@ static int cmd_list(void)
 			printf("%-8s %-7s %10s  (damaged: %s)\n", "-", "-", "-",
 			       cli_shown(err.buf));
 		}
-		pf_list_free(&l);
+		prefetch_list_free(&l);
 		sb_release(&err);
 	}
 	free_paths(paths);
@@ -483,10 +483,10 @@ static int cmd_list(void)
 	return 0;
 }
 
-static int cmd_show(const char *name, bool forget)
+static int sub_show(const char *name, bool forget)
 {
 	struct strbuf path = STRBUF_INIT;
-	struct pf_list l = { 0 };
+	struct prefetch_list l = { 0 };
 	char key[PATH_MAX];
 	int r;
 
@@ -521,7 +521,7 @@ static int cmd_show(const char *name, bool forget)
 		       l.f[i].misses ? " (missed)" : "");
 	}
 out:
-	pf_list_free(&l);
+	prefetch_list_free(&l);
 	sb_release(&path);
 	return r < 0 ? 1 : 0;
 }
@@ -537,7 +537,7 @@ static int take_io(const struct opt *opt, const char *arg)
 
 int cmd_prefetch(int argc, char **argv)
 {
-	struct pf_opts o = { .mb = 64, .reserve_mb = 48, .io = "be7" };
+	struct prefetch_opts o = { .mb = 64, .reserve_mb = 48, .io = "be7" };
 	const struct opt opts[] = {
 		OPT_DOUBLE(0, "mb", &o.mb, "N", 0, 1 << 20,
 			   "fetch at most N MB not resident (default 64)"),
@@ -571,11 +571,11 @@ int cmd_prefetch(int argc, char **argv)
 	if (!strcmp(sub, "learn") || !strcmp(sub, "run")) {
 		if (optind >= argc)
 			return cli_usage_error("%s: expected -- CMD", sub);
-		return !strcmp(sub, "learn") ? cmd_learn(argv + optind) : cmd_run(argv + optind, &o);
+		return !strcmp(sub, "learn") ? sub_learn(argv + optind) : sub_run(argv + optind, &o);
 	}
 	if (!strcmp(sub, "list"))
 		return optind < argc ? cli_usage_error("list: unexpected '%s'", argv[optind])
-				     : cmd_list();
+				     : sub_list();
 	if (!strcmp(sub, "fetch") || !strcmp(sub, "show") || !strcmp(sub, "forget")) {
 		char key[PATH_MAX];
 
@@ -583,7 +583,7 @@ int cmd_prefetch(int argc, char **argv)
 			return cli_usage_error("%s: expected one KEY (the program)", sub);
 		if (!strcmp(sub, "fetch"))
 			return resolve_key(argv[optind], key, sizeof(key)) < 0 ? 1 : fetch(key, &o, 0);
-		return cmd_show(argv[optind], !strcmp(sub, "forget"));
+		return sub_show(argv[optind], !strcmp(sub, "forget"));
 	}
 	return cli_usage_error("unknown subcommand '%s' (expected learn, fetch, run, list, show or "
 			       "forget)", sub);

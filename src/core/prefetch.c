@@ -16,11 +16,11 @@
 
 /* Appends [off, off + len) to *R, merged into the last range when that is
  * at index FIRST or later and ends less than HOLE before OFF. */
-static int push_range(struct pf_range **r, size_t *n, size_t *cap, size_t first, uint64_t off,
+static int push_range(struct prefetch_range **r, size_t *n, size_t *cap, size_t first, uint64_t off,
 		      uint64_t len, uint64_t phys, uint64_t hole)
 {
 	if (*n > first && off <= (*r)[*n - 1].off + (*r)[*n - 1].len + hole) {
-		struct pf_range *p = &(*r)[*n - 1];
+		struct prefetch_range *p = &(*r)[*n - 1];
 		uint64_t end = off + len > p->off + p->len ? off + len : p->off + p->len;
 
 		if (off < p->off) {	/* only when merging unsorted input; keep the first */
@@ -32,12 +32,12 @@ static int push_range(struct pf_range **r, size_t *n, size_t *cap, size_t first,
 	}
 	if (ARRAY_GROW(*r, *cap, *n + 1) < 0)
 		return -ENOMEM;
-	(*r)[(*n)++] = (struct pf_range){ off, len, phys };
+	(*r)[(*n)++] = (struct prefetch_range){ off, len, phys };
 	return 0;
 }
 
-int pf_ranges_from_mincore(const unsigned char *vec, size_t npages, size_t page, uint64_t size,
-			   uint64_t hole, struct pf_range **r, size_t *n, size_t *cap)
+int prefetch_ranges_from_mincore(const unsigned char *vec, size_t npages, size_t page, uint64_t size,
+			   uint64_t hole, struct prefetch_range **r, size_t *n, size_t *cap)
 {
 	size_t first = *n;
 
@@ -56,19 +56,19 @@ int pf_ranges_from_mincore(const unsigned char *vec, size_t npages, size_t page,
 		if (end > size)
 			end = size;
 		/* merged only with this file's own runs (*R may hold others') */
-		if (off < end && push_range(r, n, cap, first, off, end - off, PF_NO_PHYS, hole) < 0)
+		if (off < end && push_range(r, n, cap, first, off, end - off, PREFETCH_NO_PHYS, hole) < 0)
 			return -ENOMEM;
 		i = j;
 	}
 	return 0;
 }
 
-void pf_ranges_map(struct pf_range *r, size_t n, const struct pf_extent *ext, size_t next)
+void prefetch_ranges_map(struct prefetch_range *r, size_t n, const struct prefetch_extent *ext, size_t next)
 {
 	for (size_t k = 0; k < n; k++) {
 		size_t lo = 0, hi = next;
 
-		r[k].phys = PF_NO_PHYS;
+		r[k].phys = PREFETCH_NO_PHYS;
 		while (lo < hi) {	/* the last extent starting at or before off */
 			size_t mid = lo + (hi - lo) / 2;
 
@@ -84,16 +84,16 @@ void pf_ranges_map(struct pf_range *r, size_t n, const struct pf_extent *ext, si
 
 static int cmp_range(const void *pa, const void *pb)
 {
-	const struct pf_range *a = pa, *b = pb;
+	const struct prefetch_range *a = pa, *b = pb;
 
 	return a->off < b->off ? -1 : a->off > b->off;
 }
 
-/* F's ranges and ADD's, as one sorted list with holes under PF_HOLE_FILL
+/* F's ranges and ADD's, as one sorted list with holes under PREFETCH_HOLE_FILL
  * filled. */
-static int ranges_union(struct pf_file *f, const struct pf_range *add, size_t nadd)
+static int ranges_union(struct prefetch_file *f, const struct prefetch_range *add, size_t nadd)
 {
-	struct pf_range *all = malloc((f->n + nadd + 1) * sizeof(*all)), *out = NULL;
+	struct prefetch_range *all = malloc((f->n + nadd + 1) * sizeof(*all)), *out = NULL;
 	size_t n = 0, cap = 0, total = f->n + nadd;
 
 	if (!all)
@@ -105,7 +105,7 @@ static int ranges_union(struct pf_file *f, const struct pf_range *add, size_t na
 	qsort(all, total, sizeof(*all), cmp_range);
 	for (size_t k = 0; k < total; k++)
 		if (push_range(&out, &n, &cap, 0, all[k].off, all[k].len, all[k].phys,
-			       PF_HOLE_FILL) < 0) {
+			       PREFETCH_HOLE_FILL) < 0) {
 			free(all);
 			free(out);
 			return -ENOMEM;
@@ -120,7 +120,7 @@ static int ranges_union(struct pf_file *f, const struct pf_range *add, size_t na
 
 /* ----------------------------------------------------------------- list */
 
-void pf_list_free(struct pf_list *l)
+void prefetch_list_free(struct prefetch_list *l)
 {
 	if (!l)
 		return;
@@ -133,7 +133,7 @@ void pf_list_free(struct pf_list *l)
 	memset(l, 0, sizeof(*l));
 }
 
-static uint32_t next_order(const struct pf_list *l)
+static uint32_t next_order(const struct prefetch_list *l)
 {
 	uint32_t o = 0;
 
@@ -143,14 +143,14 @@ static uint32_t next_order(const struct pf_list *l)
 	return o;
 }
 
-struct pf_file *pf_list_file(struct pf_list *l, const char *path)
+struct prefetch_file *prefetch_list_file(struct prefetch_list *l, const char *path)
 {
 	for (size_t i = 0; i < l->n; i++)
 		if (!strcmp(l->f[i].path, path))
 			return &l->f[i];
 	if (ARRAY_GROW(l->f, l->cap, l->n + 1) < 0)
 		return NULL;
-	l->f[l->n] = (struct pf_file){ .path = strdup(path), .order = next_order(l) };
+	l->f[l->n] = (struct prefetch_file){ .path = strdup(path), .order = next_order(l) };
 	if (!l->f[l->n].path)
 		return NULL;
 	return &l->f[l->n++];
@@ -172,7 +172,7 @@ static uint64_t hash_str(const char *s)
 	return h;
 }
 
-static int idx_build(struct idx *t, const struct pf_list *l)
+static int idx_build(struct idx *t, const struct prefetch_list *l)
 {
 	t->cap = 16;
 	while (t->cap < 2 * l->n + 2)
@@ -200,7 +200,7 @@ static size_t idx_find(const struct idx *t, const char *path)
 	return SIZE_MAX;
 }
 
-int pf_list_learn(struct pf_list *l, const struct pf_file *seen, size_t n)
+int prefetch_list_learn(struct prefetch_list *l, const struct prefetch_file *seen, size_t n)
 {
 	struct idx t = { 0 };
 	size_t old = l->n, w = 0;
@@ -210,7 +210,7 @@ int pf_list_learn(struct pf_list *l, const struct pf_file *seen, size_t n)
 
 	for (size_t i = 0; !r && i < n; i++) {
 		size_t at = idx_find(&t, seen[i].path);
-		struct pf_file *f;
+		struct prefetch_file *f;
 
 		if (at != SIZE_MAX) {
 			if (hit[at])
@@ -227,7 +227,7 @@ int pf_list_learn(struct pf_list *l, const struct pf_file *seen, size_t n)
 			break;
 		}
 		f = &l->f[l->n];
-		*f = (struct pf_file){ .path = strdup(seen[i].path), .order = order++ };
+		*f = (struct prefetch_file){ .path = strdup(seen[i].path), .order = order++ };
 		if (!f->path) {
 			r = -ENOMEM;
 			break;
@@ -238,11 +238,11 @@ int pf_list_learn(struct pf_list *l, const struct pf_file *seen, size_t n)
 	/* the misses, and the files that missed too often go; the new files
 	 * (after OLD) were all hit */
 	for (size_t i = 0; !r && i < l->n; i++) {
-		struct pf_file *f = &l->f[i];
+		struct prefetch_file *f = &l->f[i];
 
 		if (i < old)
 			f->misses = hit[i] ? 0 : f->misses + 1;
-		if (f->misses >= PF_MAX_MISSES) {
+		if (f->misses >= PREFETCH_MAX_MISSES) {
 			free(f->path);
 			free(f->r);
 			continue;
@@ -261,21 +261,21 @@ int pf_list_learn(struct pf_list *l, const struct pf_file *seen, size_t n)
 
 /* ----------------------------------------------------------------- text */
 
-#define PF_MAGIC "stallscope-prefetch 1"
+#define PREFETCH_MAGIC "stallscope-prefetch 1"
 
-int pf_list_format(const struct pf_list *l, struct strbuf *out)
+int prefetch_list_format(const struct prefetch_list *l, struct strbuf *out)
 {
-	int r = sb_addf(out, PF_MAGIC "\nexe %" PRIu64 " %" PRId64 " %" PRIu32 " %s\n", l->exe_size,
+	int r = sb_addf(out, PREFETCH_MAGIC "\nexe %" PRIu64 " %" PRId64 " %" PRIu32 " %s\n", l->exe_size,
 			l->exe_mtime, l->learns, l->key ? l->key : "");
 
 	for (size_t i = 0; !r && i < l->n; i++) {
-		const struct pf_file *f = &l->f[i];
+		const struct prefetch_file *f = &l->f[i];
 
 		if (strchr(f->path, '\n'))
 			continue;	/* a name the format cannot hold: not listed */
 		r = sb_addf(out, "file %" PRIu32 " %" PRIu32 " %s\n", f->order, f->misses, f->path);
 		for (size_t k = 0; !r && k < f->n; k++) {
-			if (f->r[k].phys == PF_NO_PHYS)
+			if (f->r[k].phys == PREFETCH_NO_PHYS)
 				r = sb_addf(out, "r %" PRIu64 " %" PRIu64 " -\n", f->r[k].off, f->r[k].len);
 			else
 				r = sb_addf(out, "r %" PRIu64 " %" PRIu64 " %" PRIu64 "\n", f->r[k].off,
@@ -312,7 +312,7 @@ static int num(const char **p, uint64_t *ret, bool last)
 	return 0;
 }
 
-static int parse_line(struct pf_list *l, char *line, struct strbuf *why)
+static int parse_line(struct prefetch_list *l, char *line, struct strbuf *why)
 {
 	const char *p;
 	uint64_t a, b, c;
@@ -330,7 +330,7 @@ static int parse_line(struct pf_list *l, char *line, struct strbuf *why)
 		return l->key ? 0 : -ENOMEM;
 	}
 	if (!strncmp(line, "file ", 5)) {
-		struct pf_file *f;
+		struct prefetch_file *f;
 
 		p = line + 5;
 		if (num(&p, &a, false) || num(&p, &b, false) || !*p || a > UINT32_MAX || b > UINT32_MAX)
@@ -338,14 +338,14 @@ static int parse_line(struct pf_list *l, char *line, struct strbuf *why)
 		if (ARRAY_GROW(l->f, l->cap, l->n + 1) < 0)
 			return -ENOMEM;
 		f = &l->f[l->n];
-		*f = (struct pf_file){ .path = strdup(p), .order = (uint32_t)a, .misses = (uint32_t)b };
+		*f = (struct prefetch_file){ .path = strdup(p), .order = (uint32_t)a, .misses = (uint32_t)b };
 		if (!f->path)
 			return -ENOMEM;
 		l->n++;
 		return 0;
 	}
 	if (!strncmp(line, "r ", 2)) {
-		struct pf_file *f = l->n ? &l->f[l->n - 1] : NULL;
+		struct prefetch_file *f = l->n ? &l->f[l->n - 1] : NULL;
 		bool dash;
 
 		p = line + 2;
@@ -360,16 +360,16 @@ static int parse_line(struct pf_list *l, char *line, struct strbuf *why)
 			return perr(why, "a range of no bytes, or past 2^64");
 		if (ARRAY_GROW(f->r, f->cap, f->n + 1) < 0)
 			return -ENOMEM;
-		f->r[f->n++] = (struct pf_range){ a, b, dash ? PF_NO_PHYS : c };
+		f->r[f->n++] = (struct prefetch_range){ a, b, dash ? PREFETCH_NO_PHYS : c };
 		return 0;
 	}
 	return perr(why, "expected 'exe', 'file' or 'r', got '%.40s'", line);
 }
 
-int pf_list_parse(const char *buf, size_t len, const char *name, struct pf_list *ret,
+int prefetch_list_parse(const char *buf, size_t len, const char *name, struct prefetch_list *ret,
 		  struct strbuf *err)
 {
-	struct pf_list l = { 0 };
+	struct prefetch_list l = { 0 };
 	struct strbuf why = STRBUF_INIT;
 	size_t lineno = 0;
 	int r = 0;
@@ -388,7 +388,7 @@ int pf_list_parse(const char *buf, size_t len, const char *name, struct pf_list 
 		if (memchr(buf + at - n - 1, 0, n))
 			r = perr(&why, "a NUL byte");
 		else if (lineno == 1)
-			r = strcmp(line, PF_MAGIC) ? perr(&why, "expected '" PF_MAGIC "'")
+			r = strcmp(line, PREFETCH_MAGIC) ? perr(&why, "expected '" PREFETCH_MAGIC "'")
 						   : 0;
 		else
 			r = parse_line(&l, line, &why);
@@ -400,8 +400,8 @@ int pf_list_parse(const char *buf, size_t len, const char *name, struct pf_list 
 		r = perr(&why, "no 'exe' line"), lineno = 2;
 	/* ranges as written by anyone: sorted and merged */
 	for (size_t i = 0; !r && i < l.n; i++) {
-		struct pf_file *f = &l.f[i];
-		struct pf_range *raw = f->r;
+		struct prefetch_file *f = &l.f[i];
+		struct prefetch_range *raw = f->r;
 		size_t nraw = f->n;
 
 		f->r = NULL;
@@ -412,7 +412,7 @@ int pf_list_parse(const char *buf, size_t len, const char *name, struct pf_list 
 	if (r < 0) {
 		if (r == -EINVAL && err)
 			sb_addf(err, "'%s' line %zu: %s", name, lineno, why.buf);
-		pf_list_free(&l);
+		prefetch_list_free(&l);
 		sb_release(&why);
 		return r;
 	}
@@ -445,20 +445,20 @@ static int cmp_ref(const void *pa, const void *pb)
 
 static int cmp_read(const void *pa, const void *pb)
 {
-	const struct pf_read *a = pa, *b = pb;
+	const struct prefetch_read *a = pa, *b = pb;
 
 	if (a->phys != b->phys)
-		return a->phys < b->phys ? -1 : 1;	/* PF_NO_PHYS last */
+		return a->phys < b->phys ? -1 : 1;	/* PREFETCH_NO_PHYS last */
 	if (a->file != b->file)
 		return a->file < b->file ? -1 : 1;
 	return a->off < b->off ? -1 : a->off > b->off;
 }
 
-int64_t pf_choose(const struct pf_list *l, const uint64_t *missing, uint64_t budget,
-		  size_t page, struct pf_read **ret, size_t *n)
+int64_t prefetch_choose(const struct prefetch_list *l, const uint64_t *missing, uint64_t budget,
+		  size_t page, struct prefetch_read **ret, size_t *n)
 {
 	struct ref *refs;
-	struct pf_read *out;
+	struct prefetch_read *out;
 	size_t total = 0, k = 0, nout = 0;
 	uint64_t left = budget;
 
@@ -476,7 +476,7 @@ int64_t pf_choose(const struct pf_list *l, const uint64_t *missing, uint64_t bud
 			refs[k++] = (struct ref){ i, j, l->f[i].order };
 	qsort(refs, total, sizeof(*refs), cmp_ref);
 	for (k = 0; k < total && left; k++) {
-		const struct pf_range *r = &l->f[refs[k].file].r[refs[k].range];
+		const struct prefetch_range *r = &l->f[refs[k].file].r[refs[k].range];
 		uint64_t miss = missing[k], len = r->len;
 
 		if (!miss)
@@ -487,7 +487,7 @@ int64_t pf_choose(const struct pf_list *l, const uint64_t *missing, uint64_t bud
 			if (!len)
 				break;
 		}
-		out[nout++] = (struct pf_read){ refs[k].file, r->off, len, r->phys, miss };
+		out[nout++] = (struct prefetch_read){ refs[k].file, r->off, len, r->phys, miss };
 		left -= miss;
 	}
 	free(refs);
@@ -499,32 +499,32 @@ int64_t pf_choose(const struct pf_list *l, const uint64_t *missing, uint64_t bud
 
 /* ----------------------------------------------------------------- stop */
 
-enum pf_stop pf_should_stop(const struct pf_sys *start, const struct pf_sys *now,
+enum prefetch_stop prefetch_should_stop(const struct prefetch_sys *start, const struct prefetch_sys *now,
 			    uint64_t reserve_kb, double elapsed_s, double limit_s, bool exited)
 {
 	if (exited)
-		return PF_STOP_EXIT;
+		return PREFETCH_STOP_EXIT;
 	if (now->mem_avail_kb < reserve_kb)
-		return PF_STOP_MEM;
+		return PREFETCH_STOP_MEM;
 	if (now->allocstall != start->allocstall || now->compact_stall != start->compact_stall)
-		return PF_STOP_RECLAIM;
+		return PREFETCH_STOP_RECLAIM;
 	if (now->pswpin != start->pswpin || now->pswpout != start->pswpout)
-		return PF_STOP_SWAP;
+		return PREFETCH_STOP_SWAP;
 	if (elapsed_s > limit_s)
-		return PF_STOP_TIME;
-	return PF_GO;
+		return PREFETCH_STOP_TIME;
+	return PREFETCH_GO;
 }
 
-const char *pf_stop_name(enum pf_stop s)
+const char *prefetch_stop_name(enum prefetch_stop s)
 {
 	switch (s) {
-	case PF_GO: return "not stopped";
-	case PF_STOP_MEM: return "MemAvailable under the reserve";
-	case PF_STOP_RECLAIM: return "direct reclaim or compaction";
-	case PF_STOP_SWAP: return "swapping";
-	case PF_STOP_TIME: return "time limit";
-	case PF_STOP_EXIT: return "the program exited";
-	case PF_STOP_DONE: return "done";
+	case PREFETCH_GO: return "not stopped";
+	case PREFETCH_STOP_MEM: return "MemAvailable under the reserve";
+	case PREFETCH_STOP_RECLAIM: return "direct reclaim or compaction";
+	case PREFETCH_STOP_SWAP: return "swapping";
+	case PREFETCH_STOP_TIME: return "time limit";
+	case PREFETCH_STOP_EXIT: return "the program exited";
+	case PREFETCH_STOP_DONE: return "done";
 	}
 	return "?";
 }

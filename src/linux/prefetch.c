@@ -32,11 +32,11 @@ size_t pfl_page(void)
 
 /* The file's extents, sorted by logical offset; *N 0 where FIEMAP is not
  * supported (tmpfs, some network file systems). */
-static int fiemap(int fd, struct pf_extent **ret, size_t *n)
+static int fiemap(int fd, struct prefetch_extent **ret, size_t *n)
 {
 	enum { BATCH = 256 };
 	struct fiemap *fm = calloc(1, sizeof(*fm) + BATCH * sizeof(struct fiemap_extent));
-	struct pf_extent *ext = NULL;
+	struct prefetch_extent *ext = NULL;
 	size_t cap = 0;
 	uint64_t start = 0;
 	bool last = false;
@@ -64,7 +64,7 @@ static int fiemap(int fd, struct pf_extent **ret, size_t *n)
 				*n = 0;
 				return -ENOMEM;
 			}
-			ext[(*n)++] = (struct pf_extent){ e->fe_logical, e->fe_physical, e->fe_length };
+			ext[(*n)++] = (struct prefetch_extent){ e->fe_logical, e->fe_physical, e->fe_length };
 		}
 	}
 	free(fm);
@@ -109,10 +109,10 @@ int pfl_open(const char *path)
 	return file_open_regular(path, NULL, FILE_NOFOLLOW | FILE_NOATIME, NULL, NULL);
 }
 
-int pfl_file_ranges(const char *path, struct pf_range **r, size_t *n, size_t *cap,
+int pfl_file_ranges(const char *path, struct prefetch_range **r, size_t *n, size_t *cap,
 		    uint64_t *ret_size)
 {
-	struct pf_extent *ext = NULL;
+	struct prefetch_extent *ext = NULL;
 	unsigned char *vec = NULL;
 	size_t npages, next = 0, first = *n;
 	struct stat st;
@@ -128,10 +128,10 @@ int pfl_file_ranges(const char *path, struct pf_range **r, size_t *n, size_t *ca
 	*ret_size = (uint64_t)st.st_size;
 	ret = st.st_size ? resident(fd, 0, (uint64_t)st.st_size, &vec, &npages) : 0;
 	if (!ret && st.st_size)
-		ret = pf_ranges_from_mincore(vec, npages, pfl_page(), (uint64_t)st.st_size,
-					     PF_HOLE_FILL, r, n, cap);
+		ret = prefetch_ranges_from_mincore(vec, npages, pfl_page(), (uint64_t)st.st_size,
+					     PREFETCH_HOLE_FILL, r, n, cap);
 	if (!ret && *n > first && fiemap(fd, &ext, &next) == 0)
-		pf_ranges_map(*r + first, *n - first, ext, next);
+		prefetch_ranges_map(*r + first, *n - first, ext, next);
 	free(ext);
 	free(vec);
 	close(fd);
@@ -271,7 +271,7 @@ int pfl_dir_files(const char *dir, size_t max, char ***paths, size_t *n)
 	return walk(dir, 0, max, paths, n);
 }
 
-int pfl_sys(struct pf_sys *ret)
+int pfl_sys(struct prefetch_sys *ret)
 {
 	char line[256];
 	FILE *f;

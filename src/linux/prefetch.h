@@ -28,10 +28,10 @@ size_t pfl_page(void);
  * errno (-EINVAL: not a regular file; -ELOOP: a link). */
 int pfl_open(const char *path);
 
-/* PATH's resident ranges (holes under PF_HOLE_FILL filled) with their disk
+/* PATH's resident ranges (holes under PREFETCH_HOLE_FILL filled) with their disk
  * addresses where FIEMAP gives them, appended to *R; *RET_SIZE its size.
  * 0, or a negative errno (pfl_open's). */
-int pfl_file_ranges(const char *path, struct pf_range **r, size_t *n, size_t *cap,
+int pfl_file_ranges(const char *path, struct prefetch_range **r, size_t *n, size_t *cap,
 		    uint64_t *ret_size);
 
 /* The bytes of [OFF, OFF + LEN) of the file FD that are not resident. */
@@ -53,7 +53,7 @@ int pfl_add_path(char ***paths, size_t *n, const char *p);
 int pfl_dir_files(const char *dir, size_t max, char ***paths, size_t *n);
 
 /* MemAvailable and the reclaim and swap counters. 0 or a negative errno. */
-int pfl_sys(struct pf_sys *ret);
+int pfl_sys(struct prefetch_sys *ret);
 
 /* The ioprio_set value of SPEC ("idle", "be0".."be7"), or -EINVAL. */
 int pfl_ioprio(const char *spec);

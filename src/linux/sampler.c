@@ -66,31 +66,31 @@ static int setup(struct sampler *s)
 	int r;
 
 	/* The program's own threads and process. */
-	if ((r = smp_setup_thread_fields(s, &s->th[TH_FT], "ft")) < 0 ||
-	    (r = smp_setup_thread_fields(s, &s->th[TH_FT2], "ft2")) < 0)
+	if ((r = sampler_setup_thread_fields(s, &s->th[TH_FT], "ft")) < 0 ||
+	    (r = sampler_setup_thread_fields(s, &s->th[TH_FT2], "ft2")) < 0)
 		return r;
 	for (int i = 0; i < PF_N; i++) {
-		if ((r = smp_add_field(s, REC_INT, "%s", field_proc[i])) < 0)
+		if ((r = sampler_add_field(s, REC_INT, "%s", field_proc[i])) < 0)
 			return r;
 		s->f_proc[i] = r;
 	}
-	s->has_proc_clk = smp_proc_clock(s, s->o.pid, &s->proc_clk);
+	s->has_proc_clk = sampler_proc_clock(s, s->o.pid, &s->proc_clk);
 
 	/* The system, then the slow sources. */
-	if ((r = smp_setup_vmstat(s)) < 0 || (r = smp_setup_disks(s, &why)) < 0 ||
-	    (r = smp_setup_pressure(s, &why)) < 0 || (r = smp_setup_others(s, &why)) < 0 ||
-	    (r = smp_setup_gpu(s)) < 0 || (r = smp_setup_sys(s)) < 0) {
+	if ((r = sampler_setup_vmstat(s)) < 0 || (r = sampler_setup_disks(s, &why)) < 0 ||
+	    (r = sampler_setup_pressure(s, &why)) < 0 || (r = sampler_setup_others(s, &why)) < 0 ||
+	    (r = sampler_setup_gpu(s)) < 0 || (r = sampler_setup_sys(s)) < 0) {
 		sb_release(&why);
 		return r;
 	}
 	snprintf(path, sizeof(path), "%s/task", s->proc);
 	s->taskdir = opendir(path);
 	if (!s->taskdir)
-		smp_note(s, false, 0, "threads: cannot list '%s': %s", path, strerror(errno));
+		sampler_note(s, false, 0, "threads: cannot list '%s': %s", path, strerror(errno));
 
 	if (!s->is_root && !s->o.no_stacks && !s->o.exact)
-		smp_note(s, false, 0, "kernel stacks: not root, not recorded");
-	if (s->o.exact && (r = smp_setup_exact(s)) < 0) {
+		sampler_note(s, false, 0, "kernel stacks: not root, not recorded");
+	if (s->o.exact && (r = sampler_setup_exact(s)) < 0) {
 		sb_release(&why);
 		return r;
 	}
@@ -101,14 +101,14 @@ static int setup(struct sampler *s)
 		if (!nl)
 			break;
 		*nl = '\0';
-		smp_note(s, false, 0, "%s", p);
+		sampler_note(s, false, 0, "%s", p);
 	}
 	sb_release(&why);
 
-	smp_add_meta(s, "hz", "%ld", s->hz);
-	smp_add_meta(s, "syscall_abi", "%s", smp_syscall_abi());
-	smp_add_meta(s, "sampler.slow_every", "%u", s->slow_every);
-	smp_add_meta(s, "sampler.gating", "%s", s->gate ? "on" : "off");
+	sampler_add_meta(s, "hz", "%ld", s->hz);
+	sampler_add_meta(s, "syscall_abi", "%s", sampler_syscall_abi());
+	sampler_add_meta(s, "sampler.slow_every", "%u", s->slow_every);
+	sampler_add_meta(s, "sampler.gating", "%s", s->gate ? "on" : "off");
 	return 0;
 }
 
@@ -141,27 +141,27 @@ int sampler_new(const struct sampler_opts *opts, struct sampler **ret)
 	for (int i = 0; i < SYS_N; i++)
 		s->f_sys[i] = -1;
 	for (int i = 0; i < C_NCOST; i++)
-		s->costs[i].source = smp_cost_names[i];
-	smp_src_init(&s->proc_stat);
-	smp_src_init(&s->vmstat);
-	smp_src_init(&s->sys_stat);
-	smp_src_init(&s->meminfo);
+		s->costs[i].source = sampler_cost_names[i];
+	sampler_src_init(&s->proc_stat);
+	sampler_src_init(&s->vmstat);
+	sampler_src_init(&s->sys_stat);
+	sampler_src_init(&s->meminfo);
 	for (int i = 0; i < TH_N; i++) {
-		smp_src_init(&s->th[i].stat);
-		smp_src_init(&s->th[i].schedstat);
-		smp_src_init(&s->th[i].wchan);
-		smp_src_init(&s->th[i].syscall);
-		smp_src_init(&s->th[i].stack);
+		sampler_src_init(&s->th[i].stat);
+		sampler_src_init(&s->th[i].schedstat);
+		sampler_src_init(&s->th[i].wchan);
+		sampler_src_init(&s->th[i].syscall);
+		sampler_src_init(&s->th[i].stack);
 		sb_init(&s->th[i].stack_text);
 	}
 	for (int i = 0; i < PSI_N; i++) {
-		smp_src_init(&s->psi[i].f);
-		smp_src_init(&s->cg[i].f);
+		sampler_src_init(&s->psi[i].f);
+		sampler_src_init(&s->cg[i].f);
 		s->psi[i].f_some = s->psi[i].f_full = -1;
 		s->cg[i].f_some = s->cg[i].f_full = -1;
 	}
 	for (int i = 0; i < OTHER_N; i++) {
-		smp_src_init(&s->others[i].stat);
+		sampler_src_init(&s->others[i].stat);
 		s->others[i].f_state = s->others[i].f_majflt = s->others[i].f_cpu = -1;
 	}
 	for (size_t i = 0; i < MAX_EVENTS; i++)
@@ -175,7 +175,7 @@ int sampler_new(const struct sampler_opts *opts, struct sampler **ret)
 		r = r < 0 ? r : -ENOMEM;
 		goto fail;
 	}
-	r = smp_src_openf(s, &s->proc_stat, "%s/stat", s->proc);
+	r = sampler_src_openf(s, &s->proc_stat, "%s/stat", s->proc);
 	if (r < 0) {
 		r = r == -ENOENT ? -ESRCH : r;
 		goto fail;
@@ -183,11 +183,11 @@ int sampler_new(const struct sampler_opts *opts, struct sampler **ret)
 	r = setup(s);
 	if (r < 0)
 		goto fail;
-	r = smp_thr_open(s, &s->th[TH_FT], opts->ft_tid ? opts->ft_tid : opts->pid);
+	r = sampler_thr_open(s, &s->th[TH_FT], opts->ft_tid ? opts->ft_tid : opts->pid);
 	if (r < 0)
 		goto fail;
 	if (opts->ft2_tid) {
-		r = smp_thr_open(s, &s->th[TH_FT2], opts->ft2_tid);
+		r = sampler_thr_open(s, &s->th[TH_FT2], opts->ft2_tid);
 		if (r < 0)
 			goto fail;
 	}
@@ -213,27 +213,27 @@ void sampler_free(struct sampler *s)
 {
 	if (!s)
 		return;
-	smp_thr_close(&s->th[TH_FT]);
-	smp_thr_close(&s->th[TH_FT2]);
-	smp_src_close(&s->proc_stat);
-	smp_src_close(&s->vmstat);
-	smp_src_close(&s->sys_stat);
-	smp_src_close(&s->meminfo);
+	sampler_thr_close(&s->th[TH_FT]);
+	sampler_thr_close(&s->th[TH_FT2]);
+	sampler_src_close(&s->proc_stat);
+	sampler_src_close(&s->vmstat);
+	sampler_src_close(&s->sys_stat);
+	sampler_src_close(&s->meminfo);
 	for (size_t i = 0; i < s->ndisks; i++)
-		smp_src_close(&s->disks[i].stat);
+		sampler_src_close(&s->disks[i].stat);
 	for (int i = 0; i < PSI_N; i++) {
-		smp_src_close(&s->psi[i].f);
-		smp_src_close(&s->cg[i].f);
+		sampler_src_close(&s->psi[i].f);
+		sampler_src_close(&s->cg[i].f);
 	}
 	for (int i = 0; i < OTHER_N; i++)
-		smp_src_close(&s->others[i].stat);
+		sampler_src_close(&s->others[i].stat);
 	for (size_t i = 0; i < s->nts; i++) {
-		smp_src_close(&s->ts[i].stat);
-		smp_src_close(&s->ts[i].schedstat);
+		sampler_src_close(&s->ts[i].stat);
+		sampler_src_close(&s->ts[i].schedstat);
 	}
 	free(s->ts);
 	free(s->snap);
-	smp_drm_close_all(s);
+	sampler_drm_close_all(s);
 	free(s->drm);
 	if (s->drm_dirfd >= 0)
 		close(s->drm_dirfd);
@@ -341,7 +341,7 @@ int sampler_set_thread(struct sampler *s, unsigned which, int tid)
 		if (access(path, R_OK) != 0)
 			return -ESRCH;
 	}
-	r = smp_thr_open(s, t, tid);
+	r = sampler_thr_open(s, t, tid);
 	if (r < 0)
 		return r;
 	/* The new thread's values start fresh. */
@@ -358,13 +358,13 @@ int sampler_set_thread(struct sampler *s, unsigned which, int tid)
 static int read_proc_stat(struct sampler *s)
 {
 	struct pp_task_stat st;
-	ssize_t n = smp_src_read(s, &s->proc_stat, 1024, C_PROC_STAT);
+	ssize_t n = sampler_src_read(s, &s->proc_stat, 1024, C_PROC_STAT);
 
 	s->proc_gone = n == -ESRCH || n == -ENOENT;
 	if (s->proc_gone)
 		return -ESRCH;
 	if (n < 0 || pp_task_stat(s->buf, (size_t)n, &st) < 0) {
-		smp_src_failed(s, &s->proc_stat, n < 0 ? (int)n : -EINVAL, s->o.pid);
+		sampler_src_failed(s, &s->proc_stat, n < 0 ? (int)n : -EINVAL, s->o.pid);
 		return 0;
 	}
 	s->cur[s->f_proc[PF_MINFLT]] = (int64_t)st.minflt;
@@ -415,9 +415,9 @@ int sampler_set_process(struct sampler *s, int pid, int tid)
 	if (!proc)
 		return -ENOMEM;
 	/* Check first, so a bad pid or tid leaves the old process sampled. */
-	smp_src_init(&st);
+	sampler_src_init(&st);
 	snprintf(path, sizeof(path), "%s/task/%d/stat", proc, tid);
-	r = access(path, R_OK) == 0 ? smp_src_openf(s, &st, "%s/stat", proc) : -ESRCH;
+	r = access(path, R_OK) == 0 ? sampler_src_openf(s, &st, "%s/stat", proc) : -ESRCH;
 	if (r < 0) {
 		free(proc);
 		return r == -ENOENT ? -ESRCH : r;
@@ -426,41 +426,41 @@ int sampler_set_process(struct sampler *s, int pid, int tid)
 	for (size_t i = 0; i < nc; i++)
 		last[i] = s->cur[cont[i]] + s->base[cont[i]];
 
-	smp_src_close(&s->proc_stat);
+	sampler_src_close(&s->proc_stat);
 	s->proc_stat = st;
 	free(s->proc);
 	s->proc = proc;
 	s->o.pid = pid;
 	s->proc_gone = false;
-	s->has_proc_clk = smp_proc_clock(s, pid, &s->proc_clk);
+	s->has_proc_clk = sampler_proc_clock(s, pid, &s->proc_clk);
 	for (size_t i = 0; i < s->nts; i++) {
-		smp_src_close(&s->ts[i].stat);
-		smp_src_close(&s->ts[i].schedstat);
+		sampler_src_close(&s->ts[i].stat);
+		sampler_src_close(&s->ts[i].schedstat);
 	}
 	s->nts = 0;
 	if (s->taskdir)
 		closedir(s->taskdir);
 	snprintf(path, sizeof(path), "%s/task", s->proc);
 	s->taskdir = opendir(path);
-	smp_drm_close_all(s);
+	sampler_drm_close_all(s);
 	if (s->drm_dirfd >= 0)
 		close(s->drm_dirfd);
 	snprintf(path, sizeof(path), "%s/fd", s->proc);
 	s->drm_dirfd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	s->drm_fdcount = smp_fd_count(s);
+	s->drm_fdcount = sampler_fd_count(s);
 	s->drm_scan_at_ns = 0; /* sample_gpu rescans now */
 
 	/* The new process's counters now, and the offsets that continue the
 	 * old ones from them: a delta across the switch is what the new
 	 * process did since, not its whole life. */
 	if (s->has_proc_clk) {
-		int64_t c = smp_cpu_clock(s, s->proc_clk, C_PROC_CLOCK);
+		int64_t c = sampler_cpu_clock(s, s->proc_clk, C_PROC_CLOCK);
 
 		if (c >= 0)
 			s->cur[s->f_proc[PF_CPU]] = c;
 	}
 	(void)read_proc_stat(s);
-	smp_sample_gpu(s, smp_mono_ns());
+	sampler_sample_gpu(s, sampler_mono_ns());
 	for (size_t i = 0; i < nc; i++)
 		s->base[cont[i]] = last[i] - s->cur[cont[i]];
 
@@ -473,7 +473,7 @@ int sampler_set_process(struct sampler *s, int pid, int tid)
 /*
  * Is the process's stat as it was at its last read? Yes when every thread
  * of the process (its thread count at that read) is a sampled one that is
- * quiet in this sample (smp_thread_quiet: not run since its last full read)
+ * quiet in this sample (sampler_thread_quiet: not run since its last full read)
  * and was read whole no later than the process's stat: its faults, times
  * and thread count move only while one of its threads runs (a thread is
  * made, or ends, by running). A sleeping program's stat is then not read
@@ -521,25 +521,25 @@ int sampler_sample(struct sampler *s, uint64_t t_ns, int64_t *vals)
 
 	ended = thr_ended(s, &s->th[TH_FT]);
 	if (s->o.exact)
-		smp_drain_exact(s);
-	smp_sample_thread(s, &s->th[TH_FT], t_ns, slow);
-	smp_sample_thread(s, &s->th[TH_FT2], t_ns, slow);
+		sampler_drain_exact(s);
+	sampler_sample_thread(s, &s->th[TH_FT], t_ns, slow);
+	sampler_sample_thread(s, &s->th[TH_FT2], t_ns, slow);
 	if (s->o.exact) {
 		/* The system's sources explain what the threads did; when
 		 * their I/O, fault and reclaim counts did not move they are
 		 * read only at slow samples. The disks before the task stat:
 		 * their moving is when its fault counts are read. */
-		uint64_t xs = smp_exact_signal(s);
+		uint64_t xs = sampler_exact_signal(s);
 
 		sys = first || slow || !s->gate || xs != s->xsig_sys;
 		if (sys) {
-			smp_read_disks(s);
+			sampler_read_disks(s);
 			s->xsig_sys = xs;
 		} else {
 			s->costs[C_DISK].skipped++;
 		}
-		smp_exact_task_stat(s, &s->th[TH_FT], slow);
-		smp_exact_task_stat(s, &s->th[TH_FT2], slow);
+		sampler_exact_task_stat(s, &s->th[TH_FT], slow);
+		sampler_exact_task_stat(s, &s->th[TH_FT2], slow);
 	}
 	ended = !ended && thr_ended(s, &s->th[TH_FT]);
 
@@ -550,7 +550,7 @@ int sampler_sample(struct sampler *s, uint64_t t_ns, int64_t *vals)
 	 * that sees it (a zombie leader with live threads: at slow samples). */
 	if (first || slow || !s->gate || ended || s->proc_gone) {
 		if (s->has_proc_clk) {
-			int64_t c = smp_cpu_clock(s, s->proc_clk, C_PROC_CLOCK);
+			int64_t c = sampler_cpu_clock(s, s->proc_clk, C_PROC_CLOCK);
 
 			if (c >= 0)
 				s->cur[s->f_proc[PF_CPU]] = c;
@@ -564,15 +564,15 @@ int sampler_sample(struct sampler *s, uint64_t t_ns, int64_t *vals)
 	}
 
 	if (!s->o.exact)
-		smp_read_disks(s);
+		sampler_read_disks(s);
 	/* CPU and I/O pressure feed no cause rule (runq comes from the
 	 * thread's own schedstat, io from its state and syscall) and each PSI
 	 * read costs a few us: they are slow sources. Memory pressure is rule
 	 * 2's, and the vmstat gate's signal. */
 	for (int i = 0; i < PSI_N && sys; i++) {
 		if (i == PSI_MEMORY || slow || !s->gate) {
-			smp_read_psi(s, &s->psi[i], C_PSI);
-			smp_read_psi(s, &s->cg[i], C_CG_PSI);
+			sampler_read_psi(s, &s->psi[i], C_PSI);
+			sampler_read_psi(s, &s->cg[i], C_CG_PSI);
 		}
 	}
 	if (s->psi[PSI_MEMORY].f_some >= 0)
@@ -582,7 +582,7 @@ int sampler_sample(struct sampler *s, uint64_t t_ns, int64_t *vals)
 	 * fault of any of its threads needs a read, which moves a watched
 	 * disk's counters when the file is on one, so they are read then. */
 	if (!proc_read) {
-		if (smp_io_signal(s) != s->proc_sig && !proc_unmoved(s)) {
+		if (sampler_io_signal(s) != s->proc_sig && !proc_unmoved(s)) {
 			ret = read_proc_stat(s);
 			if (ret < 0)
 				goto out;
@@ -592,16 +592,16 @@ int sampler_sample(struct sampler *s, uint64_t t_ns, int64_t *vals)
 		}
 	}
 	if (proc_read) {
-		s->proc_sig = smp_io_signal(s);
+		s->proc_sig = sampler_io_signal(s);
 		s->proc_at = s->nsample;
 	}
 
-	smp_sample_others(s, slow, first, mem_moved);
-	smp_read_vmstat(s, slow);
+	sampler_sample_others(s, slow, first, mem_moved);
+	sampler_read_vmstat(s, slow);
 	if (slow) {
-		smp_sample_threads(s);
-		smp_read_sys(s);
-		smp_sample_gpu(s, t_ns);
+		sampler_sample_threads(s);
+		sampler_read_sys(s);
+		sampler_sample_gpu(s, t_ns);
 	}
 out:
 	s->nsample++;

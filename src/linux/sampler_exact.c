@@ -18,21 +18,21 @@
 
 #define MAX_INTERVALS 4096	/* taken per sample; the rest wait for the next */
 
-int smp_setup_exact(struct sampler *s)
+int sampler_setup_exact(struct sampler *s)
 {
 	const char *const *names[TH_N] = { field_ftx, field_ft2x };
 	int r;
 
 	for (int t = 0; t < TH_N; t++) {
 		for (int i = 0; i < EF_N; i++) {
-			r = smp_add_field(s, REC_INT, "%s", names[t][i]);
+			r = sampler_add_field(s, REC_INT, "%s", names[t][i]);
 			if (r < 0)
 				return r;
 			if (i == 0)
 				s->th[t].xbase = r;
 		}
 	}
-	smp_add_meta(s, "exact.wake_slack_ns", "%d", EXACT_WAKE_SLACK_NS);
+	sampler_add_meta(s, "exact.wake_slack_ns", "%d", EXACT_WAKE_SLACK_NS);
 	return 0;
 }
 
@@ -53,12 +53,12 @@ static int64_t slot_state(const struct exact_slot *x)
 static void read_stat(struct sampler *s, struct thr *t, int64_t *v)
 {
 	struct pp_task_stat st;
-	ssize_t n = smp_src_read(s, &t->stat, 1024, C_TASK_STAT);
+	ssize_t n = sampler_src_read(s, &t->stat, 1024, C_TASK_STAT);
 
 	if (n == -ESRCH || n == -ENOENT) {
 		t->gone = true;
 		v[TF_STATE] = 'X';
-		smp_note(s, true, t->tid, "%s thread %d gone", t->prefix, t->tid);
+		sampler_note(s, true, t->tid, "%s thread %d gone", t->prefix, t->tid);
 		return;
 	}
 	if (n < 0 || pp_task_stat(s->buf, (size_t)n, &st) < 0)
@@ -73,17 +73,17 @@ static void read_stat(struct sampler *s, struct thr *t, int64_t *v)
 		v[TF_STATE] = (unsigned char)st.state;
 }
 
-bool smp_sample_thread_exact(struct sampler *s, struct thr *t, uint64_t t_ns, bool slow)
+bool sampler_sample_thread_exact(struct sampler *s, struct thr *t, uint64_t t_ns, bool slow)
 {
 	int64_t *v = s->cur + t->base;
 	unsigned slot = t == &s->th[TH_FT2] ? TH_FT2 : TH_FT;
-	uint64_t t0 = s->o.profile ? smp_mono_ns() : 0;
+	uint64_t t0 = s->o.profile ? sampler_mono_ns() : 0;
 	struct exact_slot x;
 	int r = exact_read(s->o.exact, slot, t_ns, &x);
 
 	if (s->o.profile) {
 		s->costs[C_EXACT].reads++;
-		s->costs[C_EXACT].ns += smp_mono_ns() - t0;
+		s->costs[C_EXACT].ns += sampler_mono_ns() - t0;
 	}
 	if (r == -EAGAIN)
 		s->xstats.torn++;
@@ -94,7 +94,7 @@ bool smp_sample_thread_exact(struct sampler *s, struct thr *t, uint64_t t_ns, bo
 		 * since before it became the target stays unseen; once /proc
 		 * found it blocked, a slot it has not touched since (its tid,
 		 * seq and last wake-up as they were) says it is still there:
-		 * nothing is read (smp_thread_quiet). */
+		 * nothing is read (sampler_thread_quiet). */
 		if (r == -ESRCH) {
 			s->xstats.unseen++;
 			t->quiet_key_now = ((uint64_t)x.tid << 32 | x.seq) ^ x.wake_ns * 0x9e3779b97f4a7c15ull;
@@ -125,7 +125,7 @@ bool smp_sample_thread_exact(struct sampler *s, struct thr *t, uint64_t t_ns, bo
 
 		v[TF_SYSCALL] = x.syscall;
 		v[TF_FD] = sc && sc->takes_fd && x.arg0 <= INT32_MAX ? (int64_t)x.arg0 : -1;
-		v[TF_FD_TARGET] = v[TF_FD] >= 0 ? smp_fd_target(s, t, v[TF_FD], t_ns) : 0;
+		v[TF_FD_TARGET] = v[TF_FD] >= 0 ? sampler_fd_target(s, t, v[TF_FD], t_ns) : 0;
 	} else {
 		v[TF_SYSCALL] = -1;
 		v[TF_FD] = -1;
@@ -135,19 +135,19 @@ bool smp_sample_thread_exact(struct sampler *s, struct thr *t, uint64_t t_ns, bo
 	return true;
 }
 
-void smp_exact_task_stat(struct sampler *s, struct thr *t, bool slow)
+void sampler_exact_task_stat(struct sampler *s, struct thr *t, bool slow)
 {
 	if (!t->tid || t->gone || !t->exact_ok)
 		return;
-	if (slow || smp_io_signal(s) != t->xsig || !s->gate) {
+	if (slow || sampler_io_signal(s) != t->xsig || !s->gate) {
 		read_stat(s, t, s->cur + t->base);
-		t->xsig = smp_io_signal(s);
+		t->xsig = sampler_io_signal(s);
 	} else {
 		s->costs[C_TASK_STAT].skipped++;
 	}
 }
 
-uint64_t smp_exact_signal(const struct sampler *s)
+uint64_t sampler_exact_signal(const struct sampler *s)
 {
 	static const int moved[] = {
 		EF_CLASS + X_FILE_FAULT, EF_CLASS + X_SWAP_FAULT, EF_CLASS + X_IO_READ,
@@ -238,7 +238,7 @@ static int take_interval(void *ctx, const struct exact_interval *iv)
 		const struct syscall_info *sc = syscall_lookup(SYSCALL_ABI_NATIVE, iv->syscall);
 
 		if (sc && sc->takes_fd && iv->arg0 <= INT32_MAX)
-			o->fd_target = smp_fd_target(s, t, (int64_t)iv->arg0, iv->in_ns);
+			o->fd_target = sampler_fd_target(s, t, (int64_t)iv->arg0, iv->in_ns);
 	}
 	memcpy(comm, iv->waker_comm, sizeof(iv->waker_comm));
 	comm[sizeof(iv->waker_comm)] = '\0';
@@ -248,11 +248,11 @@ static int take_interval(void *ctx, const struct exact_interval *iv)
 	return 0;
 }
 
-void smp_drain_exact(struct sampler *s)
+void sampler_drain_exact(struct sampler *s)
 {
-	uint64_t t0 = s->o.profile ? smp_mono_ns() : 0;
+	uint64_t t0 = s->o.profile ? sampler_mono_ns() : 0;
 
 	(void)exact_drain(s->o.exact, take_interval, s);
 	if (s->o.profile)
-		s->costs[C_EXACT].ns += smp_mono_ns() - t0;
+		s->costs[C_EXACT].ns += sampler_mono_ns() - t0;
 }

@@ -25,10 +25,10 @@
 #define DRM_SCAN_MIN_NS 1000000000ull
 #define DRM_SCAN_EVERY_NS 10000000000ull
 
-void smp_drm_close_all(struct sampler *s)
+void sampler_drm_close_all(struct sampler *s)
 {
 	for (size_t i = 0; i < s->ndrm; i++)
-		smp_src_close(&s->drm[i].info);
+		sampler_src_close(&s->drm[i].info);
 	s->ndrm = 0;
 }
 
@@ -39,7 +39,7 @@ static void drm_scan(struct sampler *s)
 	struct dirent *e;
 	DIR *d;
 
-	smp_drm_close_all(s);
+	sampler_drm_close_all(s);
 	snprintf(path, sizeof(path), "%s/fd", s->proc);
 	d = opendir(path);
 	if (!d)
@@ -60,17 +60,17 @@ static void drm_scan(struct sampler *s)
 			continue;
 		if (ARRAY_GROW(s->drm, s->adrm, s->ndrm + 1) < 0)
 			break;
-		smp_src_init(&s->drm[s->ndrm].info);
+		sampler_src_init(&s->drm[s->ndrm].info);
 		s->drm[s->ndrm].fd = (int)fd;
-		if (smp_src_openf(s, &s->drm[s->ndrm].info, "%s/fdinfo/%ld", s->proc, fd) == 0)
+		if (sampler_src_openf(s, &s->drm[s->ndrm].info, "%s/fdinfo/%ld", s->proc, fd) == 0)
 			s->ndrm++;
 		else
-			smp_src_close(&s->drm[s->ndrm].info);
+			sampler_src_close(&s->drm[s->ndrm].info);
 	}
 	closedir(d);
 }
 
-int64_t smp_fd_count(struct sampler *s)
+int64_t sampler_fd_count(struct sampler *s)
 {
 	struct stat st;
 
@@ -79,12 +79,12 @@ int64_t smp_fd_count(struct sampler *s)
 	return (int64_t)st.st_size;
 }
 
-void smp_sample_gpu(struct sampler *s, uint64_t t_ns)
+void sampler_sample_gpu(struct sampler *s, uint64_t t_ns)
 {
 	uint64_t seen_clients[64];
 	size_t nseen = 0;
 	int64_t sums[MAX_GPU_ENGINES + 1];
-	int64_t count = smp_fd_count(s);
+	int64_t count = sampler_fd_count(s);
 	bool any = false;
 
 	if (s->f_gpu_other < 0)
@@ -103,7 +103,7 @@ void smp_sample_gpu(struct sampler *s, uint64_t t_ns)
 	memset(sums, 0, sizeof(sums));
 	for (size_t i = 0; i < s->ndrm; i++) {
 		struct pp_drm d;
-		ssize_t n = smp_src_read(s, &s->drm[i].info, 4096, C_DRM);
+		ssize_t n = sampler_src_read(s, &s->drm[i].info, 4096, C_DRM);
 		bool dup = false;
 
 		if (n < 0 || pp_drm_fdinfo(s->buf, (size_t)n, &d) < 0 || d.nengines == 0)
@@ -160,7 +160,7 @@ static void gpu_add_engine(struct sampler *s, const char *name)
 	s->ngpu++;
 }
 
-int smp_setup_gpu(struct sampler *s)
+int sampler_setup_gpu(struct sampler *s)
 {
 	char path[PATH_SIZE], link[PATH_SIZE], drivers[256] = "";
 	struct dirent *e;
@@ -172,7 +172,7 @@ int smp_setup_gpu(struct sampler *s)
 		return 0;
 	d = opendir(path);
 	if (!d) {
-		smp_note(s, false, 0, "gpu: no DRM devices (/sys/class/drm)");
+		sampler_note(s, false, 0, "gpu: no DRM devices (/sys/class/drm)");
 		return 0;
 	}
 	while ((e = readdir(d))) {
@@ -203,35 +203,35 @@ int smp_setup_gpu(struct sampler *s)
 	}
 	closedir(d);
 	if (!drivers[0]) {
-		smp_note(s, false, 0, "gpu: no DRM devices");
+		sampler_note(s, false, 0, "gpu: no DRM devices");
 		return 0;
 	}
 	/* Engines the program already uses (attaching to a running program). */
 	drm_scan(s);
 	for (size_t i = 0; i < s->ndrm; i++) {
 		struct pp_drm dd;
-		ssize_t n = smp_src_read(s, &s->drm[i].info, 4096, C_DRM);
+		ssize_t n = sampler_src_read(s, &s->drm[i].info, 4096, C_DRM);
 
 		if (n >= 0 && pp_drm_fdinfo(s->buf, (size_t)n, &dd) == 0)
 			for (size_t k = 0; k < dd.nengines; k++)
 				gpu_add_engine(s, dd.engines[k].name);
 	}
 	for (size_t g = 0; g < s->ngpu; g++) {
-		r = smp_add_field(s, REC_INT, "gpu.%s_ns", s->gpu_names[g]);
+		r = sampler_add_field(s, REC_INT, "gpu.%s_ns", s->gpu_names[g]);
 		if (r < 0)
 			return r;
 		s->gpu_field[g] = r;
 	}
-	r = smp_add_field(s, REC_INT, "gpu.other_ns");
+	r = sampler_add_field(s, REC_INT, "gpu.other_ns");
 	if (r < 0)
 		return r;
 	s->f_gpu_other = r;
 	snprintf(path, sizeof(path), "%s/fd", s->proc);
 	s->drm_dirfd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	s->drm_fdcount = smp_fd_count(s);
-	smp_add_meta(s, "gpu.drivers", "%s", drivers);
+	s->drm_fdcount = sampler_fd_count(s);
+	sampler_add_meta(s, "gpu.drivers", "%s", drivers);
 	if (s->ngpu == 0)
-		smp_note(s, false, 0,
+		sampler_note(s, false, 0,
 			 "gpu: driver '%s' reports no drm-engine-* busy time known here; "
 			 "engines seen later count in gpu.other_ns",
 			 drivers);

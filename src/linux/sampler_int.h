@@ -52,7 +52,7 @@ enum cost {
 	C_NCOST
 };
 
-extern const char *const smp_cost_names[C_NCOST];
+extern const char *const sampler_cost_names[C_NCOST];
 
 /* One kept-open file. */
 struct src {
@@ -96,11 +96,11 @@ struct thr {
 	uint64_t last_stack;
 	int xbase;		       /* exact mode: its first ftx.* field; -1: none */
 	bool exact_ok;		       /* exact mode: the last slot read gave its values */
-	uint64_t xsig;		       /* exact mode: smp_io_signal at its last stat read */
+	uint64_t xsig;		       /* exact mode: sampler_io_signal at its last stat read */
 	/* Quiet: the last full read found it blocked, and what says it ran
 	 * (schedstat's run time and slices; in exact mode a slot the thread
 	 * has not touched, by its tid and seq) is as it was then: the sample
-	 * reads nothing more of it (smp_thread_quiet, sampler_thread.c). */
+	 * reads nothing more of it (sampler_thread_quiet, sampler_thread.c). */
 	bool quiet_ok;
 	uint64_t quiet_key;	       /* exact mode: the slot's tid, seq and wake-up */
 	uint64_t quiet_key_now;	       /* exact mode: the key this sample read */
@@ -246,86 +246,86 @@ struct sampler {
 	struct rec_interval *ivs;
 	size_t nivs, aivs;
 	struct sampler_exact_stats xstats;
-	uint64_t xsig_sys;	/* smp_exact_signal at the last read of the system */
+	uint64_t xsig_sys;	/* sampler_exact_signal at the last read of the system */
 	struct xstack_ent xstack_cache[XSTACK_CACHE];
 	struct strbuf xstack;
 };
 
 
 /* sampler_src.c */
-uint64_t smp_mono_ns(void);
+uint64_t sampler_mono_ns(void);
 /* A note (RECORD: also an event of thread TID in this sample). */
-void smp_note(struct sampler *s, bool event, int tid, const char *fmt, ...)
+void sampler_note(struct sampler *s, bool event, int tid, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
 /* Declares a field; its index, or -ENOMEM. */
-int smp_add_field(struct sampler *s, enum rec_kind kind, const char *fmt, ...)
+int sampler_add_field(struct sampler *s, enum rec_kind kind, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
-int smp_add_meta(struct sampler *s, const char *key, const char *fmt, ...)
+int sampler_add_meta(struct sampler *s, const char *key, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
-void smp_src_init(struct src *f);
-void smp_src_close(struct src *f);
+void sampler_src_init(struct src *f);
+void sampler_src_close(struct src *f);
 /* Opens PATH into F (kept open unless naive). Returns 0 or a negative errno;
  * F keeps the path either way. */
-int smp_src_open(struct sampler *s, struct src *f, const char *path);
-int smp_src_openf(struct sampler *s, struct src *f, const char *fmt, ...)
+int sampler_src_open(struct sampler *s, struct src *f, const char *path);
+int sampler_src_openf(struct sampler *s, struct src *f, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
-bool smp_src_ok(const struct src *f);
+bool sampler_src_ok(const struct src *f);
 /* Reads F into s->buf (at most SIZE bytes, SIZE <= BUF_SIZE); returns the
  * length or a negative errno. Accounts its cost under KIND. */
-ssize_t smp_src_read(struct sampler *s, struct src *f, size_t size, enum cost kind);
+ssize_t sampler_src_read(struct sampler *s, struct src *f, size_t size, enum cost kind);
 /* Notes a read error of F once (not for ESRCH: callers handle a thread or
  * process that has gone). */
-void smp_src_failed(struct sampler *s, struct src *f, int err, int tid);
-int64_t smp_cpu_clock(struct sampler *s, clockid_t clk, enum cost kind);
+void sampler_src_failed(struct sampler *s, struct src *f, int err, int tid);
+int64_t sampler_cpu_clock(struct sampler *s, clockid_t clk, enum cost kind);
 /* The clock of process PID's CPU time (false: none, or not live). */
-bool smp_proc_clock(struct sampler *s, int pid, clockid_t *ret);
+bool sampler_proc_clock(struct sampler *s, int pid, clockid_t *ret);
 
 /* sampler_thread.c */
-const char *smp_syscall_abi(void);
-int smp_setup_thread_fields(struct sampler *s, struct thr *t, const char *prefix);
-void smp_thr_close(struct thr *t);
+const char *sampler_syscall_abi(void);
+int sampler_setup_thread_fields(struct sampler *s, struct thr *t, const char *prefix);
+void sampler_thr_close(struct thr *t);
 /* Points T at thread TID (0: none) and resets its per-thread state. */
-int smp_thr_open(struct sampler *s, struct thr *t, int tid);
-void smp_sample_thread(struct sampler *s, struct thr *t, uint64_t t_ns, bool slow);
+int sampler_thr_open(struct sampler *s, struct thr *t, int tid);
+void sampler_sample_thread(struct sampler *s, struct thr *t, uint64_t t_ns, bool slow);
 /* The slow snapshot of every thread of the process (s->snap). */
-void smp_sample_threads(struct sampler *s);
+void sampler_sample_threads(struct sampler *s);
 
 /* The interned target of thread T's fd FD (cached a second); 0: none. */
-uint32_t smp_fd_target(struct sampler *s, struct thr *t, int64_t fd, uint64_t t_ns);
+uint32_t sampler_fd_target(struct sampler *s, struct thr *t, int64_t fd, uint64_t t_ns);
 
 /* sampler_exact.c */
-int smp_setup_exact(struct sampler *s);
+int sampler_setup_exact(struct sampler *s);
 /* Fills T's fields from its exact slot; false when the slot does not give
  * them (not switched yet, torn): the caller reads /proc. */
-bool smp_sample_thread_exact(struct sampler *s, struct thr *t, uint64_t t_ns, bool slow);
-void smp_drain_exact(struct sampler *s);
+bool sampler_sample_thread_exact(struct sampler *s, struct thr *t, uint64_t t_ns, bool slow);
+void sampler_drain_exact(struct sampler *s);
 /* T's task stat (utime, stime, fresh fault counts, gone) when slow or a
  * watched disk moved since its last read. */
-void smp_exact_task_stat(struct sampler *s, struct thr *t, bool slow);
+void sampler_exact_task_stat(struct sampler *s, struct thr *t, bool slow);
 /* A signature of what the sampled threads did that the system's sources
  * can explain: their I/O, fault and reclaim time, block I/O and page
  * faults. Unchanged: the disks and PSI need no read this sample. */
-uint64_t smp_exact_signal(const struct sampler *s);
+uint64_t sampler_exact_signal(const struct sampler *s);
 
 /* sampler_gpu.c */
-int smp_setup_gpu(struct sampler *s);
-void smp_drm_close_all(struct sampler *s);
-int64_t smp_fd_count(struct sampler *s);
-void smp_sample_gpu(struct sampler *s, uint64_t t_ns);
+int sampler_setup_gpu(struct sampler *s);
+void sampler_drm_close_all(struct sampler *s);
+int64_t sampler_fd_count(struct sampler *s);
+void sampler_sample_gpu(struct sampler *s, uint64_t t_ns);
 
 /* sampler_sys.c */
-int smp_setup_vmstat(struct sampler *s);
-int smp_setup_disks(struct sampler *s, struct strbuf *why);
-int smp_setup_pressure(struct sampler *s, struct strbuf *why);
-int smp_setup_others(struct sampler *s, struct strbuf *why);
-int smp_setup_sys(struct sampler *s);
-void smp_read_disks(struct sampler *s);
-void smp_read_psi(struct sampler *s, struct psi_src *p, enum cost kind);
+int sampler_setup_vmstat(struct sampler *s);
+int sampler_setup_disks(struct sampler *s, struct strbuf *why);
+int sampler_setup_pressure(struct sampler *s, struct strbuf *why);
+int sampler_setup_others(struct sampler *s, struct strbuf *why);
+int sampler_setup_sys(struct sampler *s);
+void sampler_read_disks(struct sampler *s);
+void sampler_read_psi(struct sampler *s, struct psi_src *p, enum cost kind);
 /* The signature of the I/O signals: every watched disk's reads, writes and
  * requests in flight, and the frame threads' major faults. */
-uint64_t smp_io_signal(const struct sampler *s);
-void smp_sample_others(struct sampler *s, bool slow, bool first, bool mem_moved);
-void smp_read_vmstat(struct sampler *s, bool slow);
-void smp_read_sys(struct sampler *s);
+uint64_t sampler_io_signal(const struct sampler *s);
+void sampler_sample_others(struct sampler *s, bool slow, bool first, bool mem_moved);
+void sampler_read_vmstat(struct sampler *s, bool slow);
+void sampler_read_sys(struct sampler *s);
 
 #endif

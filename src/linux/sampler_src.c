@@ -17,7 +17,7 @@
 #include "core/grow.h"
 #include "linux/sampler_int.h"
 
-const char *const smp_cost_names[C_NCOST] = {
+const char *const sampler_cost_names[C_NCOST] = {
     [C_TASK_STAT] = "task stat",
     [C_SCHEDSTAT] = "task schedstat",
     [C_WCHAN] = "task wchan",
@@ -39,7 +39,7 @@ const char *const smp_cost_names[C_NCOST] = {
     [C_EXACT] = "exact (counters, ring)",
 };
 
-uint64_t smp_mono_ns(void)
+uint64_t sampler_mono_ns(void)
 {
 	struct timespec ts;
 
@@ -47,7 +47,7 @@ uint64_t smp_mono_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }
 
-void smp_note(struct sampler *s, bool event, int tid, const char *fmt, ...)
+void sampler_note(struct sampler *s, bool event, int tid, const char *fmt, ...)
 {
 	struct strbuf sb = STRBUF_INIT;
 	va_list ap;
@@ -79,7 +79,7 @@ void smp_note(struct sampler *s, bool event, int tid, const char *fmt, ...)
 	}
 }
 
-int smp_add_field(struct sampler *s, enum rec_kind kind, const char *fmt, ...)
+int sampler_add_field(struct sampler *s, enum rec_kind kind, const char *fmt, ...)
 {
 	struct strbuf sb = STRBUF_INIT;
 	va_list ap;
@@ -118,7 +118,7 @@ int smp_add_field(struct sampler *s, enum rec_kind kind, const char *fmt, ...)
 	return (int)s->nfields++;
 }
 
-int smp_add_meta(struct sampler *s, const char *key, const char *fmt, ...)
+int sampler_add_meta(struct sampler *s, const char *key, const char *fmt, ...)
 {
 	struct strbuf sb = STRBUF_INIT;
 	va_list ap;
@@ -144,7 +144,7 @@ nomem:
 	return -ENOMEM;
 }
 
-void smp_src_init(struct src *f)
+void sampler_src_init(struct src *f)
 {
 	f->fd = -1;
 	f->open_err = 0;
@@ -152,17 +152,17 @@ void smp_src_init(struct src *f)
 	f->noted = false;
 }
 
-void smp_src_close(struct src *f)
+void sampler_src_close(struct src *f)
 {
 	if (f->fd >= 0)
 		close(f->fd);
 	free(f->path);
-	smp_src_init(f);
+	sampler_src_init(f);
 }
 
-int smp_src_open(struct sampler *s, struct src *f, const char *path)
+int sampler_src_open(struct sampler *s, struct src *f, const char *path)
 {
-	smp_src_close(f);
+	sampler_src_close(f);
 	f->path = strdup(path);
 	if (!f->path)
 		return -ENOMEM;
@@ -178,7 +178,7 @@ int smp_src_open(struct sampler *s, struct src *f, const char *path)
 	return 0;
 }
 
-int smp_src_openf(struct sampler *s, struct src *f, const char *fmt, ...)
+int sampler_src_openf(struct sampler *s, struct src *f, const char *fmt, ...)
 {
 	char path[PATH_SIZE];
 	va_list ap;
@@ -189,17 +189,17 @@ int smp_src_openf(struct sampler *s, struct src *f, const char *fmt, ...)
 	va_end(ap);
 	if (n < 0 || (size_t)n >= sizeof(path))
 		return -ENAMETOOLONG;
-	return smp_src_open(s, f, path);
+	return sampler_src_open(s, f, path);
 }
 
-bool smp_src_ok(const struct src *f)
+bool sampler_src_ok(const struct src *f)
 {
 	return f->fd != -1;
 }
 
-ssize_t smp_src_read(struct sampler *s, struct src *f, size_t size, enum cost kind)
+ssize_t sampler_src_read(struct sampler *s, struct src *f, size_t size, enum cost kind)
 {
-	uint64_t t0 = s->o.profile ? smp_mono_ns() : 0;
+	uint64_t t0 = s->o.profile ? sampler_mono_ns() : 0;
 	ssize_t n;
 
 	if (f->fd == -1) {
@@ -222,24 +222,24 @@ ssize_t smp_src_read(struct sampler *s, struct src *f, size_t size, enum cost ki
 	}
 	if (s->o.profile) {
 		s->costs[kind].reads++;
-		s->costs[kind].ns += smp_mono_ns() - t0;
+		s->costs[kind].ns += sampler_mono_ns() - t0;
 	}
 	return n;
 }
 
-void smp_src_failed(struct sampler *s, struct src *f, int err, int tid)
+void sampler_src_failed(struct sampler *s, struct src *f, int err, int tid)
 {
 	if (f->noted || err == -ESRCH)
 		return;
 	f->noted = true;
-	smp_note(s, true, tid, "'%s': %s%s", f->path ? f->path : "?", strerror(-err),
+	sampler_note(s, true, tid, "'%s': %s%s", f->path ? f->path : "?", strerror(-err),
 		 err == -EACCES || err == -EPERM ? " (the process may not be traced by this user)"
 					     : "");
 }
 
-int64_t smp_cpu_clock(struct sampler *s, clockid_t clk, enum cost kind)
+int64_t sampler_cpu_clock(struct sampler *s, clockid_t clk, enum cost kind)
 {
-	uint64_t t0 = s->o.profile ? smp_mono_ns() : 0;
+	uint64_t t0 = s->o.profile ? sampler_mono_ns() : 0;
 	struct timespec ts;
 	int64_t v = -1;
 
@@ -247,14 +247,14 @@ int64_t smp_cpu_clock(struct sampler *s, clockid_t clk, enum cost kind)
 		v = (int64_t)ts.tv_sec * 1000000000ll + ts.tv_nsec;
 	if (s->o.profile) {
 		s->costs[kind].reads++;
-		s->costs[kind].ns += smp_mono_ns() - t0;
+		s->costs[kind].ns += sampler_mono_ns() - t0;
 	}
 	return v;
 }
 
 /* The clock of process PID's CPU time, as glibc's clock_getcpuclockid
  * builds it (CPUCLOCK_SCHED of the whole process). */
-bool smp_proc_clock(struct sampler *s, int pid, clockid_t *ret)
+bool sampler_proc_clock(struct sampler *s, int pid, clockid_t *ret)
 {
 	struct timespec ts;
 	clockid_t c;

@@ -25,7 +25,7 @@ static void sample_other(struct sampler *s, struct other *o, bool slow)
 	if (o->pid == 0 || o->gone)
 		return;
 	if (o->has_clk) {
-		int64_t c = smp_cpu_clock(s, o->clk, C_OTHER_CLOCK);
+		int64_t c = sampler_cpu_clock(s, o->clk, C_OTHER_CLOCK);
 
 		if (c >= 0) {
 			moved = c != o->last_clk;
@@ -39,16 +39,16 @@ static void sample_other(struct sampler *s, struct other *o, bool slow)
 		s->costs[C_OTHER_STAT].skipped++;
 		return;
 	}
-	n = smp_src_read(s, &o->stat, 1024, C_OTHER_STAT);
+	n = sampler_src_read(s, &o->stat, 1024, C_OTHER_STAT);
 	if (n == -ESRCH || n == -ENOENT) {
 		o->gone = true;
 		if (o->f_state >= 0)
 			s->cur[o->f_state] = 'X';
-		smp_note(s, true, o->pid, "%s (pid %d) gone", o->prefix, o->pid);
+		sampler_note(s, true, o->pid, "%s (pid %d) gone", o->prefix, o->pid);
 		return;
 	}
 	if (n < 0 || pp_task_stat(s->buf, (size_t)n, &st) < 0) {
-		smp_src_failed(s, &o->stat, n < 0 ? (int)n : -EINVAL, o->pid);
+		sampler_src_failed(s, &o->stat, n < 0 ? (int)n : -EINVAL, o->pid);
 		return;
 	}
 	if (o->f_state >= 0)
@@ -59,7 +59,7 @@ static void sample_other(struct sampler *s, struct other *o, bool slow)
 		s->cur[o->f_cpu] = (int64_t)((st.utime + st.stime) * s->tick_ns);
 }
 
-int smp_setup_vmstat(struct sampler *s)
+int sampler_setup_vmstat(struct sampler *s)
 {
 	int64_t vals[VM_N];
 	bool found[VM_N];
@@ -68,14 +68,14 @@ int smp_setup_vmstat(struct sampler *s)
 	int r;
 
 	if (discover_path(path, sizeof(path), s->root, "/proc/vmstat") < 0 ||
-	    smp_src_open(s, &s->vmstat, path) < 0) {
-		smp_note(s, false, 0, "vmstat: cannot open /proc/vmstat");
+	    sampler_src_open(s, &s->vmstat, path) < 0) {
+		sampler_note(s, false, 0, "vmstat: cannot open /proc/vmstat");
 		return 0;
 	}
-	n = smp_src_read(s, &s->vmstat, BUF_SIZE, C_VMSTAT);
+	n = sampler_src_read(s, &s->vmstat, BUF_SIZE, C_VMSTAT);
 	if (n < 0) {
-		smp_note(s, false, 0, "vmstat: cannot read /proc/vmstat: %s", strerror((int)-n));
-		smp_src_close(&s->vmstat);
+		sampler_note(s, false, 0, "vmstat: cannot read /proc/vmstat: %s", strerror((int)-n));
+		sampler_src_close(&s->vmstat);
 		return 0;
 	}
 	s->vm_names = calloc(VM_N, sizeof(*s->vm_names));
@@ -91,11 +91,11 @@ int smp_setup_vmstat(struct sampler *s)
 	}
 	for (size_t i = 0; i < VM_N; i++) {
 		if (!found[i]) {
-			smp_note(s, false, 0, "vm.%s: not in /proc/vmstat on this kernel",
+			sampler_note(s, false, 0, "vm.%s: not in /proc/vmstat on this kernel",
 				 field_vm_key[i]);
 			continue;
 		}
-		r = smp_add_field(s, REC_INT, "%s", field_vm[i]);
+		r = sampler_add_field(s, REC_INT, "%s", field_vm[i]);
 		if (r < 0)
 			return r;
 		s->vm_names[s->nvm] = field_vm_key[i];
@@ -115,23 +115,23 @@ static int setup_psi(struct sampler *s, struct psi_src *p, enum psi_scope scope,
 
 	p->f_some = p->f_full = -1;
 	snprintf(path, sizeof(path), "%s/%s", dir, file);
-	if (smp_src_open(s, &p->f, path) < 0) {
-		smp_src_close(&p->f);
+	if (sampler_src_open(s, &p->f, path) < 0) {
+		sampler_src_close(&p->f);
 		return 1;
 	}
-	n = smp_src_read(s, &p->f, 256, C_PSI);
+	n = sampler_src_read(s, &p->f, 256, C_PSI);
 	if (n < 0 || pp_psi(s->buf, (size_t)n, &v) < 0) {
-		smp_note(s, false, 0, "%s.%s: cannot read '%s': %s", field_psi_scope[scope],
+		sampler_note(s, false, 0, "%s.%s: cannot read '%s': %s", field_psi_scope[scope],
 			 field_psi_res[res], path, n < 0 ? strerror((int)-n) : "unexpected format");
-		smp_src_close(&p->f);
+		sampler_src_close(&p->f);
 		return 1;
 	}
-	r = smp_add_field(s, REC_INT, "%s", field_psi_some[scope][res]);
+	r = sampler_add_field(s, REC_INT, "%s", field_psi_some[scope][res]);
 	if (r < 0)
 		return r;
 	p->f_some = r;
 	if (res != PSI_CPU && v.has_full) {	/* the CPU's "full" is all zeros */
-		r = smp_add_field(s, REC_INT, "%s", field_psi_full[scope][res]);
+		r = sampler_add_field(s, REC_INT, "%s", field_psi_full[scope][res]);
 		if (r < 0)
 			return r;
 		p->f_full = r;
@@ -148,26 +148,26 @@ static int setup_other(struct sampler *s, enum other_proc which, int pid, bool m
 	o->prefix = prefix;
 	o->pid = 0;
 	o->f_state = o->f_majflt = o->f_cpu = -1;
-	smp_src_init(&o->stat);
+	sampler_src_init(&o->stat);
 	if (pid <= 0)
 		return 0;
-	if (smp_src_openf(s, &o->stat, "%s/proc/%d/stat", s->root, pid) < 0) {
-		smp_note(s, false, 0, "%s: cannot open /proc/%d/stat", prefix, pid);
-		smp_src_close(&o->stat);
+	if (sampler_src_openf(s, &o->stat, "%s/proc/%d/stat", s->root, pid) < 0) {
+		sampler_note(s, false, 0, "%s: cannot open /proc/%d/stat", prefix, pid);
+		sampler_src_close(&o->stat);
 		return 0;
 	}
 	o->pid = pid;
-	o->has_clk = smp_proc_clock(s, pid, &o->clk);
+	o->has_clk = sampler_proc_clock(s, pid, &o->clk);
 	o->last_clk = -1;
-	if ((r = smp_add_field(s, REC_INT, "%s.state", prefix)) < 0)
+	if ((r = sampler_add_field(s, REC_INT, "%s.state", prefix)) < 0)
 		return r;
 	o->f_state = r;
 	if (majflt) {
-		if ((r = smp_add_field(s, REC_INT, "%s.majflt", prefix)) < 0)
+		if ((r = sampler_add_field(s, REC_INT, "%s.majflt", prefix)) < 0)
 			return r;
 		o->f_majflt = r;
 	}
-	if ((r = smp_add_field(s, REC_INT, "%s.cpu_ns", prefix)) < 0)
+	if ((r = sampler_add_field(s, REC_INT, "%s.cpu_ns", prefix)) < 0)
 		return r;
 	o->f_cpu = r;
 	return 0;
@@ -181,7 +181,7 @@ static uint64_t mix(uint64_t h, int64_t v)
 	return h * 0xff51afd7ed558ccdull;
 }
 
-uint64_t smp_io_signal(const struct sampler *s)
+uint64_t sampler_io_signal(const struct sampler *s)
 {
 	uint64_t h = 0;
 
@@ -201,22 +201,22 @@ uint64_t smp_io_signal(const struct sampler *s)
  * I/O signals, PSI memory and the process's major faults. */
 static uint64_t vm_signal(const struct sampler *s)
 {
-	uint64_t h = smp_io_signal(s);
+	uint64_t h = sampler_io_signal(s);
 
 	h = mix(h, s->psi[PSI_MEMORY].f_some >= 0 ? s->cur[s->psi[PSI_MEMORY].f_some] : 0);
 	return mix(h, s->cur[s->f_proc[PF_MAJFLT]]);
 }
 
-void smp_read_psi(struct sampler *s, struct psi_src *p, enum cost kind)
+void sampler_read_psi(struct sampler *s, struct psi_src *p, enum cost kind)
 {
 	struct pp_psi v;
 	ssize_t n;
 
 	if (p->f_some < 0)
 		return;
-	n = smp_src_read(s, &p->f, 256, kind);
+	n = sampler_src_read(s, &p->f, 256, kind);
 	if (n < 0 || pp_psi(s->buf, (size_t)n, &v) < 0) {
-		smp_src_failed(s, &p->f, n < 0 ? (int)n : -EINVAL, 0);
+		sampler_src_failed(s, &p->f, n < 0 ? (int)n : -EINVAL, 0);
 		return;
 	}
 	s->cur[p->f_some] = (int64_t)v.some_us;
@@ -224,7 +224,7 @@ void smp_read_psi(struct sampler *s, struct psi_src *p, enum cost kind)
 		s->cur[p->f_full] = (int64_t)v.full_us;
 }
 
-int smp_setup_disks(struct sampler *s, struct strbuf *why)
+int sampler_setup_disks(struct sampler *s, struct strbuf *why)
 {
 	struct disc_disk dd[MAX_DISKS];
 	size_t nd = 0;
@@ -235,16 +235,16 @@ int smp_setup_disks(struct sampler *s, struct strbuf *why)
 		struct disk *d = &s->disks[s->ndisks];
 		char roles[32], key[96];
 
-		smp_src_init(&d->stat);
-		if (smp_src_openf(s, &d->stat, "%s/sys/class/block/%s/stat", s->root, dd[i].name) <
+		sampler_src_init(&d->stat);
+		if (sampler_src_openf(s, &d->stat, "%s/sys/class/block/%s/stat", s->root, dd[i].name) <
 		    0) {
-			smp_note(s, false, 0, "disk %s: cannot open its stat", dd[i].name);
-			smp_src_close(&d->stat);
+			sampler_note(s, false, 0, "disk %s: cannot open its stat", dd[i].name);
+			sampler_src_close(&d->stat);
 			continue;
 		}
 		memcpy(d->name, dd[i].name, sizeof(d->name)); /* both 64 bytes, NUL-terminated */
 		for (int k = 0; k < DF_N; k++) {
-			r = smp_add_field(s, REC_INT, "%s%s.%s", FIELD_DISK_PREFIX, d->name,
+			r = sampler_add_field(s, REC_INT, "%s%s.%s", FIELD_DISK_PREFIX, d->name,
 					  field_disk_suffix[k]);
 			if (r < 0)
 				return r;
@@ -253,14 +253,14 @@ int smp_setup_disks(struct sampler *s, struct strbuf *why)
 		}
 		discover_roles(dd[i].roles, roles, sizeof(roles));
 		snprintf(key, sizeof(key), "%s%s", FIELD_DISK_PREFIX, d->name);
-		smp_add_meta(s, key, "%s", roles);
+		sampler_add_meta(s, key, "%s", roles);
 		s->ndisks++;
 	}
 	return 0;
 }
 
 /* Pressure, system-wide and the program's cgroup. */
-int smp_setup_pressure(struct sampler *s, struct strbuf *why)
+int sampler_setup_pressure(struct sampler *s, struct strbuf *why)
 {
 	char dir[PATH_SIZE], file[32];
 	bool any = false;
@@ -275,7 +275,7 @@ int smp_setup_pressure(struct sampler *s, struct strbuf *why)
 		any |= r == 0;
 	}
 	if (!any)
-		smp_note(s, false, 0,
+		sampler_note(s, false, 0,
 			 "psi: no /proc/pressure (kernel without CONFIG_PSI, or psi=0): psi.* "
 			 "not recorded, vmstat read every sample");
 	if (discover_cgroup(s->root, s->o.pid, dir, sizeof(dir), why) != 0)
@@ -286,71 +286,71 @@ int smp_setup_pressure(struct sampler *s, struct strbuf *why)
 		if (r < 0)
 			return r;
 	}
-	smp_add_meta(s, "cgroup", "%s", dir);
+	sampler_add_meta(s, "cgroup", "%s", dir);
 	return 0;
 }
 
 /* The display server, kswapd0 and kcompactd0. */
-int smp_setup_others(struct sampler *s, struct strbuf *why)
+int sampler_setup_others(struct sampler *s, struct strbuf *why)
 {
 	const char *kt_names[2] = { "kswapd0", "kcompactd0" };
 	int kt_pids[2] = { 0, 0 }, srv_pid = 0, r;
 	char srv_name[64];
 
 	if (discover_display_server(s->root, &srv_pid, srv_name, sizeof(srv_name), why) == 0)
-		smp_add_meta(s, "srv", "%s %d", srv_name, srv_pid);
+		sampler_add_meta(s, "srv", "%s %d", srv_name, srv_pid);
 	if ((r = setup_other(s, OTHER_SRV, srv_pid, true)) < 0)
 		return r;
 	(void)discover_by_comm(s->root, kt_names, 2, kt_pids);
 	if (!kt_pids[0])
-		smp_note(s, false, 0, "kswapd: no kswapd0 found");
+		sampler_note(s, false, 0, "kswapd: no kswapd0 found");
 	if (!kt_pids[1])
-		smp_note(s, false, 0, "kcompactd: no kcompactd0 found");
+		sampler_note(s, false, 0, "kcompactd: no kcompactd0 found");
 	if ((r = setup_other(s, OTHER_KSWAPD, kt_pids[0], false)) < 0)
 		return r;
 	return setup_other(s, OTHER_KCOMPACTD, kt_pids[1], false);
 }
 
 /* /proc/stat and /proc/meminfo, slow sources. */
-int smp_setup_sys(struct sampler *s)
+int sampler_setup_sys(struct sampler *s)
 {
 	char path[PATH_SIZE];
 	int r;
 
 	if (discover_path(path, sizeof(path), s->root, "/proc/stat") == 0 &&
-	    smp_src_open(s, &s->sys_stat, path) == 0) {
+	    sampler_src_open(s, &s->sys_stat, path) == 0) {
 		for (int i = 0; i < SYS_N; i++) {
-			if ((r = smp_add_field(s, REC_INT, "%s", field_sys[i])) < 0)
+			if ((r = sampler_add_field(s, REC_INT, "%s", field_sys[i])) < 0)
 				return r;
 			s->f_sys[i] = r;
 		}
 	} else {
-		smp_note(s, false, 0, "sys: cannot open /proc/stat");
-		smp_src_close(&s->sys_stat);
+		sampler_note(s, false, 0, "sys: cannot open /proc/stat");
+		sampler_src_close(&s->sys_stat);
 	}
 	s->f_mem_avail = -1;
 	if (discover_path(path, sizeof(path), s->root, "/proc/meminfo") == 0 &&
-	    smp_src_open(s, &s->meminfo, path) == 0) {
-		if ((r = smp_add_field(s, REC_INT, "%s", FIELD_SYS_MEM_AVAIL)) < 0)
+	    sampler_src_open(s, &s->meminfo, path) == 0) {
+		if ((r = sampler_add_field(s, REC_INT, "%s", FIELD_SYS_MEM_AVAIL)) < 0)
 			return r;
 		s->f_mem_avail = r;
 	} else {
-		smp_note(s, false, 0, "sys: cannot open /proc/meminfo");
-		smp_src_close(&s->meminfo);
+		sampler_note(s, false, 0, "sys: cannot open /proc/meminfo");
+		sampler_src_close(&s->meminfo);
 	}
 	return 0;
 }
 
-void smp_read_disks(struct sampler *s)
+void sampler_read_disks(struct sampler *s)
 {
 	for (size_t i = 0; i < s->ndisks; i++) {
 		struct disk *d = &s->disks[i];
 		struct pp_blkstat b;
 		int64_t *v = s->cur + d->base;
-		ssize_t n = smp_src_read(s, &d->stat, 512, C_DISK);
+		ssize_t n = sampler_src_read(s, &d->stat, 512, C_DISK);
 
 		if (n < 0 || pp_blkstat(s->buf, (size_t)n, &b) < 0) {
-			smp_src_failed(s, &d->stat, n < 0 ? (int)n : -EINVAL, 0);
+			sampler_src_failed(s, &d->stat, n < 0 ? (int)n : -EINVAL, 0);
 			continue;
 		}
 		v[DF_RD_IOS] = (int64_t)b.rd_ios;
@@ -365,7 +365,7 @@ void smp_read_disks(struct sampler *s)
 
 /* The display server every sample; kswapd and kcompactd when memory
  * pressure moved (their work is a memory stall), and on slow samples. */
-void smp_sample_others(struct sampler *s, bool slow, bool first, bool mem_moved)
+void sampler_sample_others(struct sampler *s, bool slow, bool first, bool mem_moved)
 {
 	sample_other(s, &s->others[OTHER_SRV], slow);
 	for (int i = OTHER_KSWAPD; i < OTHER_N; i++) {
@@ -379,7 +379,7 @@ void smp_sample_others(struct sampler *s, bool slow, bool first, bool mem_moved)
 }
 
 /* vmstat, last: the signals it is gated on are fresh. */
-void smp_read_vmstat(struct sampler *s, bool slow)
+void sampler_read_vmstat(struct sampler *s, bool slow)
 {
 	bool have_psi = s->psi[PSI_MEMORY].f_some >= 0;
 	uint64_t sig;
@@ -392,19 +392,19 @@ void smp_read_vmstat(struct sampler *s, bool slow)
 		s->costs[C_VMSTAT].skipped++;
 		return;
 	}
-	n = smp_src_read(s, &s->vmstat, BUF_SIZE, C_VMSTAT);
+	n = sampler_src_read(s, &s->vmstat, BUF_SIZE, C_VMSTAT);
 	if (n >= 0 && pp_keyed(s->buf, (size_t)n, s->vm_names, s->nvm, s->vm_vals) >= 0) {
 		for (size_t i = 0; i < s->nvm; i++)
 			s->cur[s->vm_field[i]] = s->vm_vals[i];
 		s->gate_sig = sig;
 		s->gate_valid = true;
 	} else {
-		smp_src_failed(s, &s->vmstat, n < 0 ? (int)n : -EINVAL, 0);
+		sampler_src_failed(s, &s->vmstat, n < 0 ? (int)n : -EINVAL, 0);
 	}
 }
 
 /* /proc/stat's CPU times and MemAvailable: slow samples. */
-void smp_read_sys(struct sampler *s)
+void sampler_read_sys(struct sampler *s)
 {
 	static const char *const mi[1] = { "MemAvailable" };
 	struct pp_cpustat c;
@@ -412,7 +412,7 @@ void smp_read_sys(struct sampler *s)
 	ssize_t n;
 
 	if (s->f_sys[SYS_USER] >= 0) {
-		n = smp_src_read(s, &s->sys_stat, 512, C_SYS_STAT);
+		n = sampler_src_read(s, &s->sys_stat, 512, C_SYS_STAT);
 		if (n >= 0 && pp_cpustat(s->buf, (size_t)n, &c) == 0) {
 			s->cur[s->f_sys[SYS_USER]] = (int64_t)((c.user + c.nice) * s->tick_ns);
 			s->cur[s->f_sys[SYS_SYSTEM]] =
@@ -421,14 +421,14 @@ void smp_read_sys(struct sampler *s)
 			s->cur[s->f_sys[SYS_IOWAIT]] = (int64_t)(c.iowait * s->tick_ns);
 			s->cur[s->f_sys[SYS_STEAL]] = (int64_t)(c.steal * s->tick_ns);
 		} else {
-			smp_src_failed(s, &s->sys_stat, n < 0 ? (int)n : -EINVAL, 0);
+			sampler_src_failed(s, &s->sys_stat, n < 0 ? (int)n : -EINVAL, 0);
 		}
 	}
 	if (s->f_mem_avail >= 0) {
-		n = smp_src_read(s, &s->meminfo, 512, C_MEMINFO);
+		n = sampler_src_read(s, &s->meminfo, 512, C_MEMINFO);
 		if (n >= 0 && pp_keyed(s->buf, (size_t)n, mi, 1, &v) == 1)
 			s->cur[s->f_mem_avail] = v;
 		else
-			smp_src_failed(s, &s->meminfo, n < 0 ? (int)n : -EINVAL, 0);
+			sampler_src_failed(s, &s->meminfo, n < 0 ? (int)n : -EINVAL, 0);
 	}
 }

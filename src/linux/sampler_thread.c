@@ -31,7 +31,7 @@ static bool syscall_has_fd(int64_t nr)
 	return sc && sc->takes_fd;
 }
 
-const char *smp_syscall_abi(void)
+const char *sampler_syscall_abi(void)
 {
 #if defined(__x86_64__)
 	return "x86_64";
@@ -42,22 +42,22 @@ const char *smp_syscall_abi(void)
 #endif
 }
 
-void smp_thr_close(struct thr *t)
+void sampler_thr_close(struct thr *t)
 {
-	smp_src_close(&t->stat);
-	smp_src_close(&t->schedstat);
-	smp_src_close(&t->wchan);
-	smp_src_close(&t->syscall);
-	smp_src_close(&t->stack);
+	sampler_src_close(&t->stat);
+	sampler_src_close(&t->schedstat);
+	sampler_src_close(&t->wchan);
+	sampler_src_close(&t->syscall);
+	sampler_src_close(&t->stack);
 	sb_release(&t->stack_text);
 	t->stack_have = false;
 }
 
-int smp_thr_open(struct sampler *s, struct thr *t, int tid)
+int sampler_thr_open(struct sampler *s, struct thr *t, int tid)
 {
 	int r;
 
-	smp_thr_close(t);
+	sampler_thr_close(t);
 	t->tid = tid;
 	t->gone = false;
 	t->have_blocked = false;
@@ -75,21 +75,21 @@ int smp_thr_open(struct sampler *s, struct thr *t, int tid)
 		exact_set_target(s->o.exact, t == &s->th[TH_FT2] ? TH_FT2 : TH_FT, (uint32_t)tid);
 	if (tid == 0)
 		return 0;
-	r = smp_src_openf(s, &t->stat, "%s/task/%d/stat", s->proc, tid);
+	r = sampler_src_openf(s, &t->stat, "%s/task/%d/stat", s->proc, tid);
 	if (r < 0) {
 		t->gone = true; /* sampled as gone, never read */
 		return r == -ENOENT ? -ESRCH : r;
 	}
-	(void)smp_src_openf(s, &t->schedstat, "%s/task/%d/schedstat", s->proc, tid);
-	(void)smp_src_openf(s, &t->wchan, "%s/task/%d/wchan", s->proc, tid);
-	(void)smp_src_openf(s, &t->syscall, "%s/task/%d/syscall", s->proc, tid);
+	(void)sampler_src_openf(s, &t->schedstat, "%s/task/%d/schedstat", s->proc, tid);
+	(void)sampler_src_openf(s, &t->wchan, "%s/task/%d/wchan", s->proc, tid);
+	(void)sampler_src_openf(s, &t->syscall, "%s/task/%d/syscall", s->proc, tid);
 	if (s->is_root && !s->o.no_stacks)
-		(void)smp_src_openf(s, &t->stack, "%s/task/%d/stack", s->proc, tid);
+		(void)sampler_src_openf(s, &t->stack, "%s/task/%d/stack", s->proc, tid);
 	return 0;
 }
 
 /* The interned readlink of the thread's fd FD, cached per fd for a second. */
-uint32_t smp_fd_target(struct sampler *s, struct thr *t, int64_t fd, uint64_t t_ns)
+uint32_t sampler_fd_target(struct sampler *s, struct thr *t, int64_t fd, uint64_t t_ns)
 {
 	struct fd_cache_ent *c = NULL;
 	char path[PATH_SIZE], link[PATH_SIZE];
@@ -104,12 +104,12 @@ uint32_t smp_fd_target(struct sampler *s, struct thr *t, int64_t fd, uint64_t t_
 		if (c->id && t_ns - c->t_ns < FD_CACHE_NS)
 			return c->id;
 	}
-	t0 = s->o.profile ? smp_mono_ns() : 0;
+	t0 = s->o.profile ? sampler_mono_ns() : 0;
 	snprintf(path, sizeof(path), "%s/task/%d/fd/%d", s->proc, t->tid, (int)fd);
 	n = readlink(path, link, sizeof(link) - 1);
 	if (s->o.profile) {
 		s->costs[C_FD_LINK].reads++;
-		s->costs[C_FD_LINK].ns += smp_mono_ns() - t0;
+		s->costs[C_FD_LINK].ns += sampler_mono_ns() - t0;
 	}
 	if (n <= 0)
 		return 0;
@@ -184,7 +184,7 @@ static void syscall_fields(struct sampler *s, struct thr *t, int64_t *v, ssize_t
 		v[TF_SYSCALL] = sc.running ? -2 : sc.nr;
 		if (sc.nr >= 0 && syscall_has_fd(sc.nr) && sc.args[0] <= INT32_MAX) {
 			v[TF_FD] = (int64_t)sc.args[0];
-			v[TF_FD_TARGET] = smp_fd_target(s, t, v[TF_FD], t_ns);
+			v[TF_FD_TARGET] = sampler_fd_target(s, t, v[TF_FD], t_ns);
 		} else {
 			v[TF_FD] = -1;
 			v[TF_FD_TARGET] = 0;
@@ -192,7 +192,7 @@ static void syscall_fields(struct sampler *s, struct thr *t, int64_t *v, ssize_t
 		return;
 	}
 	if (n < 0 && n != -ESRCH)
-		smp_src_failed(s, &t->syscall, (int)n, t->tid);
+		sampler_src_failed(s, &t->syscall, (int)n, t->tid);
 	v[TF_SYSCALL] = -2;
 	v[TF_FD] = -1;
 	v[TF_FD_TARGET] = 0;
@@ -201,7 +201,7 @@ static void syscall_fields(struct sampler *s, struct thr *t, int64_t *v, ssize_t
 /* Reads T's wchan into v[TF_WCHAN] (0: none or unreadable). */
 static void wchan_field(struct sampler *s, struct thr *t, int64_t *v)
 {
-	ssize_t n = smp_src_read(s, &t->wchan, 256, C_WCHAN);
+	ssize_t n = sampler_src_read(s, &t->wchan, 256, C_WCHAN);
 	char w[128];
 
 	if (n < 0 || pp_wchan(s->buf, (size_t)n, w, sizeof(w)) != 0 || !w[0]) {
@@ -236,7 +236,7 @@ static void blocked_stack(struct sampler *s, struct thr *t, uint64_t t_ns, bool 
  * slices read into *ss (1) or not readable (0: no gate, read the rest).
  * Returns true when the sample is done with T.
  */
-static bool smp_thread_quiet(struct sampler *s, struct thr *t, bool slow, struct pp_schedstat *ss,
+static bool sampler_thread_quiet(struct sampler *s, struct thr *t, bool slow, struct pp_schedstat *ss,
 			     bool *have_ss)
 {
 	const int64_t *v = s->cur + t->base;
@@ -244,7 +244,7 @@ static bool smp_thread_quiet(struct sampler *s, struct thr *t, bool slow, struct
 
 	*have_ss = false;
 	if (s->o.exact) {
-		/* smp_sample_thread_exact set quiet_key_now: the slot unseen */
+		/* sampler_sample_thread_exact set quiet_key_now: the slot unseen */
 		if (s->gate && !slow && t->quiet_ok && t->quiet_key_set &&
 		    t->quiet_key_now == t->quiet_key) {
 			s->costs[C_TASK_STAT].skipped++;
@@ -252,9 +252,9 @@ static bool smp_thread_quiet(struct sampler *s, struct thr *t, bool slow, struct
 		}
 		return false;
 	}
-	if (!smp_src_ok(&t->schedstat))
+	if (!sampler_src_ok(&t->schedstat))
 		return false;
-	n = smp_src_read(s, &t->schedstat, 256, C_SCHEDSTAT);
+	n = sampler_src_read(s, &t->schedstat, 256, C_SCHEDSTAT);
 	if (n < 0 || pp_schedstat(s->buf, (size_t)n, ss) != 0)
 		return false;	/* the full read says why (gone, or a failed source) */
 	*have_ss = true;
@@ -278,7 +278,7 @@ static void running_fields(struct thr *t, int64_t *v)
 	t->last_stack = 0;
 }
 
-void smp_sample_thread(struct sampler *s, struct thr *t, uint64_t t_ns, bool slow)
+void sampler_sample_thread(struct sampler *s, struct thr *t, uint64_t t_ns, bool slow)
 {
 	int64_t *v = s->cur + t->base;
 	struct pp_task_stat st;
@@ -291,24 +291,24 @@ void smp_sample_thread(struct sampler *s, struct thr *t, uint64_t t_ns, bool slo
 	t->quiet_now = false;
 	if (t->tid == 0 || t->gone)
 		return;
-	if (s->o.exact && smp_sample_thread_exact(s, t, t_ns, slow))
+	if (s->o.exact && sampler_sample_thread_exact(s, t, t_ns, slow))
 		return;
-	if (smp_thread_quiet(s, t, slow, &ss, &have_ss)) {
+	if (sampler_thread_quiet(s, t, slow, &ss, &have_ss)) {
 		t->quiet_now = true;
 		blocked_stack(s, t, t_ns, false);
 		return;
 	}
 	t->quiet_ok = false;
 	t->full_at = s->nsample;
-	n = smp_src_read(s, &t->stat, 1024, C_TASK_STAT);
+	n = sampler_src_read(s, &t->stat, 1024, C_TASK_STAT);
 	if (n == -ESRCH || n == -ENOENT) {
 		t->gone = true;
 		v[TF_STATE] = 'X';
-		smp_note(s, true, t->tid, "%s thread %d gone", t->prefix, t->tid);
+		sampler_note(s, true, t->tid, "%s thread %d gone", t->prefix, t->tid);
 		return;
 	}
 	if (n < 0 || pp_task_stat(s->buf, (size_t)n, &st) < 0) {
-		smp_src_failed(s, &t->stat, n < 0 ? (int)n : -EINVAL, t->tid);
+		sampler_src_failed(s, &t->stat, n < 0 ? (int)n : -EINVAL, t->tid);
 		return;
 	}
 	v[TF_STATE] = (unsigned char)st.state;
@@ -318,9 +318,9 @@ void smp_sample_thread(struct sampler *s, struct thr *t, uint64_t t_ns, bool slo
 	v[TF_STIME] = (int64_t)(st.stime * s->tick_ns);
 	v[TF_CPU] = st.processor;
 
-	if (smp_src_ok(&t->schedstat) && !s->o.exact) {
-		/* read before the stat by smp_thread_quiet, when it could be */
-		n = have_ss ? 0 : smp_src_read(s, &t->schedstat, 256, C_SCHEDSTAT);
+	if (sampler_src_ok(&t->schedstat) && !s->o.exact) {
+		/* read before the stat by sampler_thread_quiet, when it could be */
+		n = have_ss ? 0 : sampler_src_read(s, &t->schedstat, 256, C_SCHEDSTAT);
 		if (have_ss || (n >= 0 && pp_schedstat(s->buf, (size_t)n, &ss) == 0)) {
 			v[TF_RUN] = (int64_t)ss.run_ns;
 			v[TF_WAIT] = (int64_t)ss.wait_ns;
@@ -328,7 +328,7 @@ void smp_sample_thread(struct sampler *s, struct thr *t, uint64_t t_ns, bool slo
 			ran = v[TF_RUN] != t->read_run || v[TF_SLICES] != t->read_slices;
 			ran_now = v[TF_RUN] != prev_run || v[TF_SLICES] != prev_slices;
 		} else if (n != -ESRCH) {
-			smp_src_failed(s, &t->schedstat, n < 0 ? (int)n : -EINVAL, t->tid);
+			sampler_src_failed(s, &t->schedstat, n < 0 ? (int)n : -EINVAL, t->tid);
 		}
 	}
 
@@ -350,14 +350,14 @@ void smp_sample_thread(struct sampler *s, struct thr *t, uint64_t t_ns, bool slo
 		size_t len = 0;
 		bool same_call;
 
-		n = smp_src_read(s, &t->syscall, 256, C_SYSCALL);
+		n = sampler_src_read(s, &t->syscall, 256, C_SYSCALL);
 		/* "running": the thread woke between its stat and this read,
 		 * so the two would be two moments (a thread in D in pread64
 		 * read as D in no syscall: a fault). Once, the state again:
 		 * running now, the sample is a running one; else the syscall
 		 * again. */
 		if (n > 0 && !strncmp(s->buf, "running", 7)) {
-			ssize_t m = smp_src_read(s, &t->stat, 1024, C_TASK_STAT);
+			ssize_t m = sampler_src_read(s, &t->stat, 1024, C_TASK_STAT);
 
 			if (m > 0 && pp_task_stat(s->buf, (size_t)m, &st) == 0) {
 				v[TF_STATE] = (unsigned char)st.state;
@@ -369,7 +369,7 @@ void smp_sample_thread(struct sampler *s, struct thr *t, uint64_t t_ns, bool slo
 					return;
 				}
 			}
-			n = smp_src_read(s, &t->syscall, 256, C_SYSCALL);
+			n = sampler_src_read(s, &t->syscall, 256, C_SYSCALL);
 		}
 		if (n > 0 && (size_t)n <= sizeof(call)) {
 			len = (size_t)n;
@@ -401,7 +401,7 @@ void smp_sample_thread(struct sampler *s, struct thr *t, uint64_t t_ns, bool slo
 		t->read_run = v[TF_RUN];
 		t->read_slices = v[TF_SLICES];
 	}
-	/* blocked, and read whole: quiet until it runs (smp_thread_quiet) */
+	/* blocked, and read whole: quiet until it runs (sampler_thread_quiet) */
 	t->quiet_ok = s->o.exact ? t->quiet_key_set : have_ss;
 	t->quiet_key = t->quiet_key_now;
 	blocked_stack(s, t, t_ns, ran_now);
@@ -418,7 +418,7 @@ static void blocked_stack(struct sampler *s, struct thr *t, uint64_t t_ns, bool 
 		t->blocked_since = t_ns ? t_ns : 1;
 		t->last_stack = 0;
 	}
-	if (smp_src_ok(&t->stack) && s->stacks < MAX_STACKS &&
+	if (sampler_src_ok(&t->stack) && s->stacks < MAX_STACKS &&
 	    t_ns - t->blocked_since >= STACK_AFTER_NS &&
 	    (t->last_stack == 0 || t_ns - t->last_stack >= STACK_EVERY_NS)) {
 		/* not run since the last read: a task's kernel stack moves only
@@ -428,7 +428,7 @@ static void blocked_stack(struct sampler *s, struct thr *t, uint64_t t_ns, bool 
 			stack_again(s, t);
 			s->costs[C_STACK].skipped++;
 		} else {
-			n = smp_src_read(s, &t->stack, 8192, C_STACK);
+			n = sampler_src_read(s, &t->stack, 8192, C_STACK);
 			t->stack_have = false;
 			if (n > 0)
 				stack_event(s, t, n);
@@ -436,10 +436,10 @@ static void blocked_stack(struct sampler *s, struct thr *t, uint64_t t_ns, bool 
 		if (n > 0) {
 			s->stacks++;
 			if (s->stacks == MAX_STACKS)
-				smp_note(s, true, 0, "kernel stacks: %d taken, no more this run",
+				sampler_note(s, true, 0, "kernel stacks: %d taken, no more this run",
 					 MAX_STACKS);
 		} else if (n < 0 && n != -ESRCH) {
-			smp_src_failed(s, &t->stack, (int)n, t->tid);
+			sampler_src_failed(s, &t->stack, (int)n, t->tid);
 		}
 		t->last_stack = t_ns;
 	}
@@ -453,7 +453,7 @@ static struct tslot *tslot_find(struct sampler *s, int tid)
 	return NULL;
 }
 
-void smp_sample_threads(struct sampler *s)
+void sampler_sample_threads(struct sampler *s)
 {
 	struct dirent *e;
 	size_t w;
@@ -483,18 +483,18 @@ void smp_sample_threads(struct sampler *s)
 			memset(t, 0, sizeof(*t));
 			t->tid = (int)tid;
 			t->run_ns = -1;
-			smp_src_init(&t->stat);
-			smp_src_init(&t->schedstat);
-			if (smp_src_openf(s, &t->stat, "%s/task/%ld/stat", s->proc, tid) < 0 ||
-			    smp_src_openf(s, &t->schedstat, "%s/task/%ld/schedstat", s->proc, tid) <
+			sampler_src_init(&t->stat);
+			sampler_src_init(&t->schedstat);
+			if (sampler_src_openf(s, &t->stat, "%s/task/%ld/stat", s->proc, tid) < 0 ||
+			    sampler_src_openf(s, &t->schedstat, "%s/task/%ld/schedstat", s->proc, tid) <
 				0) {
-				smp_src_close(&t->stat);
-				smp_src_close(&t->schedstat);
+				sampler_src_close(&t->stat);
+				sampler_src_close(&t->schedstat);
 				s->nts--;
 				continue;
 			}
 		}
-		n = smp_src_read(s, &t->schedstat, 256, C_THREADS);
+		n = sampler_src_read(s, &t->schedstat, 256, C_THREADS);
 		if (n < 0)
 			continue; /* gone: dropped below */
 		if (pp_schedstat(s->buf, (size_t)n, &ss) == 0) {
@@ -503,7 +503,7 @@ void smp_sample_threads(struct sampler *s)
 		}
 		/* A thread that has not run has the same CPU and comm. */
 		if (ran || !s->gate || t->name == 0) {
-			n = smp_src_read(s, &t->stat, 1024, C_THREADS);
+			n = sampler_src_read(s, &t->stat, 1024, C_THREADS);
 			if (n < 0 || pp_task_stat(s->buf, (size_t)n, &st) < 0)
 				continue;
 			t->cpu = st.processor;
@@ -522,8 +522,8 @@ void smp_sample_threads(struct sampler *s)
 	w = 0;
 	for (size_t i = 0; i < s->nts; i++) {
 		if (!s->ts[i].seen) {
-			smp_src_close(&s->ts[i].stat);
-			smp_src_close(&s->ts[i].schedstat);
+			sampler_src_close(&s->ts[i].stat);
+			sampler_src_close(&s->ts[i].schedstat);
 			continue;
 		}
 		s->ts[w++] = s->ts[i];
@@ -541,13 +541,13 @@ void smp_sample_threads(struct sampler *s)
 	s->nsnap = s->nts;
 }
 
-int smp_setup_thread_fields(struct sampler *s, struct thr *t, const char *prefix)
+int sampler_setup_thread_fields(struct sampler *s, struct thr *t, const char *prefix)
 {
 	t->prefix = prefix;
 	const char *const *names = strcmp(prefix, "ft") ? field_ft2 : field_ft;
 
 	for (int i = 0; i < TF_N; i++) {
-		int r = smp_add_field(s, field_thread_kind[i], "%s", names[i]);
+		int r = sampler_add_field(s, field_thread_kind[i], "%s", names[i]);
 
 		if (r < 0)
 			return r;

@@ -130,7 +130,7 @@ enum {
 
 #define OUT_BUF (1u << 17)
 
-struct pf_out {
+struct perfetto_out {
 	FILE *f;		/* raw, or NULL */
 	gzFile gz;		/* compressed, or NULL */
 	int err;		/* the first error */
@@ -140,9 +140,9 @@ struct pf_out {
 	uint8_t buf[OUT_BUF];
 };
 
-int pf_out_open_fd(int fd, bool gz, struct pf_out **ret, struct strbuf *err)
+int perfetto_out_open_fd(int fd, bool gz, struct perfetto_out **ret, struct strbuf *err)
 {
-	struct pf_out *o = calloc(1, sizeof(*o));
+	struct perfetto_out *o = calloc(1, sizeof(*o));
 
 	if (!o) {
 		close(fd);
@@ -167,7 +167,7 @@ int pf_out_open_fd(int fd, bool gz, struct pf_out **ret, struct strbuf *err)
 }
 
 /* Writes what is buffered to the file. */
-static void out_flush(struct pf_out *o)
+static void out_flush(struct perfetto_out *o)
 {
 	if (o->err || !o->nbuf)
 		return;
@@ -180,7 +180,7 @@ static void out_flush(struct pf_out *o)
 	o->nbuf = 0;
 }
 
-static void out_write(struct pf_out *o, const void *p, size_t n)
+static void out_write(struct perfetto_out *o, const void *p, size_t n)
 {
 	if (o->err)
 		return;
@@ -199,7 +199,7 @@ static void out_write(struct pf_out *o, const void *p, size_t n)
 }
 
 /* Writes the packet in o->pkt as one Trace.packet. */
-static int out_packet(struct pf_out *o)
+static int out_packet(struct perfetto_out *o)
 {
 	uint8_t head[11];
 	size_t n;
@@ -217,7 +217,7 @@ static int out_packet(struct pf_out *o)
 	return o->err;
 }
 
-int pf_out_close(struct pf_out *o)
+int perfetto_out_close(struct perfetto_out *o)
 {
 	int r;
 
@@ -236,18 +236,18 @@ int pf_out_close(struct pf_out *o)
 	return r;
 }
 
-void pf_out_fail(struct pf_out *o, int err)
+void perfetto_out_fail(struct perfetto_out *o, int err)
 {
 	if (!o->err)
 		o->err = err;
 }
 
-uint64_t pf_out_packets(const struct pf_out *o)
+uint64_t perfetto_out_packets(const struct perfetto_out *o)
 {
 	return o->packets;
 }
 
-uint64_t pf_out_bytes(const struct pf_out *o)
+uint64_t perfetto_out_bytes(const struct perfetto_out *o)
 {
 	return o->bytes;
 }
@@ -262,7 +262,7 @@ static void clock_entry(struct pbuf *b, uint32_t id, uint64_t t, bool incrementa
 	pb_end(b);
 }
 
-int pf_out_clocks(struct pf_out *o, uint64_t mono_ns, uint64_t boot_ns, uint64_t real_ns,
+int perfetto_out_clocks(struct perfetto_out *o, uint64_t mono_ns, uint64_t boot_ns, uint64_t real_ns,
 		  bool primary_mono)
 {
 	struct pbuf *b = &o->pkt;
@@ -339,8 +339,8 @@ static int intern_grow(struct intern *t)
 
 /* ---------------------------------------------------------- sequences */
 
-struct pf_seq {
-	struct pf_out *o;
+struct perfetto_seq {
+	struct perfetto_out *o;
 	uint32_t id;
 	uint64_t last_ns;	/* the incremental clock: the last packet's time */
 	uint64_t t_ns;		/* the event being built */
@@ -356,7 +356,7 @@ struct pf_seq {
 
 /* The iid of KEY in table T, *ISNEW when it was added (the caller then
  * writes its entry). 0 when out of memory. */
-static uint64_t intern_key(struct pf_seq *s, struct intern *t, const char *key, bool *isnew)
+static uint64_t intern_key(struct perfetto_seq *s, struct intern *t, const char *key, bool *isnew)
 {
 	size_t k;
 
@@ -379,7 +379,7 @@ oom:
 
 /* The iid of STR in table T; a new one is added to s->in (FIELD of
  * InternedData: { iid = 1; name or str = 2 }). 0 when out of memory. */
-static uint64_t intern(struct pf_seq *s, struct intern *t, uint32_t field, const char *str)
+static uint64_t intern(struct perfetto_seq *s, struct intern *t, uint32_t field, const char *str)
 {
 	bool isnew;
 	uint64_t iid = intern_key(s, t, str, &isnew);
@@ -393,10 +393,10 @@ static uint64_t intern(struct pf_seq *s, struct intern *t, uint32_t field, const
 	return iid;
 }
 
-int pf_seq_open(struct pf_out *o, uint32_t id, uint64_t track, uint64_t base_ns,
-		struct pf_seq **ret)
+int perfetto_seq_open(struct perfetto_out *o, uint32_t id, uint64_t track, uint64_t base_ns,
+		struct perfetto_seq **ret)
 {
-	struct pf_seq *s = calloc(1, sizeof(*s));
+	struct perfetto_seq *s = calloc(1, sizeof(*s));
 	struct pbuf *b = &o->pkt;
 	int r;
 
@@ -426,14 +426,14 @@ int pf_seq_open(struct pf_out *o, uint32_t id, uint64_t track, uint64_t base_ns,
 	if (!r)
 		r = out_packet(o);
 	if (r < 0) {
-		pf_seq_free(s);
+		perfetto_seq_free(s);
 		return r;
 	}
 	*ret = s;
 	return 0;
 }
 
-void pf_seq_free(struct pf_seq *s)
+void perfetto_seq_free(struct perfetto_seq *s)
 {
 	if (!s)
 		return;
@@ -451,7 +451,7 @@ void pf_seq_free(struct pf_seq *s)
 
 /* The packet's timestamp: a delta on the sequence's clock, or, for a time
  * before the last one, absolute on CLOCK_MONOTONIC. */
-static void put_time(struct pf_seq *s, struct pbuf *b, uint64_t t_ns)
+static void put_time(struct perfetto_seq *s, struct pbuf *b, uint64_t t_ns)
 {
 	if (t_ns >= s->last_ns) {
 		pb_varint(b, F_PKT_TIMESTAMP, t_ns - s->last_ns);
@@ -463,7 +463,7 @@ static void put_time(struct pf_seq *s, struct pbuf *b, uint64_t t_ns)
 }
 
 /* Writes the packet: time, new interned entries, PAYLOAD's bytes as FIELD. */
-static int seq_packet(struct pf_seq *s, uint32_t field, const struct pbuf *payload)
+static int seq_packet(struct perfetto_seq *s, uint32_t field, const struct pbuf *payload)
 {
 	struct pbuf *b = &s->o->pkt;
 	int r;
@@ -487,7 +487,7 @@ static int seq_packet(struct pf_seq *s, uint32_t field, const struct pbuf *paylo
 	return r;
 }
 
-int pf_track(struct pf_seq *s, const struct pf_track *t)
+int perfetto_track(struct perfetto_seq *s, const struct perfetto_track *t)
 {
 	struct pbuf *b = &s->ev;
 
@@ -496,13 +496,13 @@ int pf_track(struct pf_seq *s, const struct pf_track *t)
 	pb_varint(b, F_TD_UUID, t->uuid);
 	if (t->parent)
 		pb_varint(b, F_TD_PARENT, t->parent);
-	if (t->kind == PF_TRACK_PROCESS) {
+	if (t->kind == PERFETTO_TRACK_PROCESS) {
 		pb_begin(b, F_TD_PROCESS);
 		pb_varint(b, F_PD_PID, (uint64_t)(int64_t)t->pid);
 		if (t->name)
 			pb_str(b, F_PD_NAME, t->name);
 		pb_end(b);
-	} else if (t->kind == PF_TRACK_THREAD) {
+	} else if (t->kind == PERFETTO_TRACK_THREAD) {
 		pb_begin(b, F_TD_THREAD);
 		pb_varint(b, F_THD_PID, (uint64_t)(int64_t)t->pid);
 		pb_varint(b, F_THD_TID, (uint64_t)t->tid);
@@ -514,9 +514,9 @@ int pf_track(struct pf_seq *s, const struct pf_track *t)
 	}
 	if (t->description)
 		pb_str(b, F_TD_DESCRIPTION, t->description);
-	if (t->kind == PF_TRACK_COUNTER) {
+	if (t->kind == PERFETTO_TRACK_COUNTER) {
 		pb_begin(b, F_TD_COUNTER);
-		if (t->unit != PF_UNIT_NONE)
+		if (t->unit != PERFETTO_UNIT_NONE)
 			pb_varint(b, F_CD_UNIT, t->unit);
 		if (t->unit_name)
 			pb_str(b, F_CD_UNIT_NAME, t->unit_name);
@@ -529,7 +529,7 @@ int pf_track(struct pf_seq *s, const struct pf_track *t)
 	return seq_packet(s, F_PKT_TRACK_DESC, b);
 }
 
-void pf_event(struct pf_seq *s, uint64_t t_ns, enum pf_type type, const char *name)
+void perfetto_event(struct perfetto_seq *s, uint64_t t_ns, enum perfetto_type type, const char *name)
 {
 	pb_reset(&s->ev);
 	s->t_ns = t_ns;
@@ -540,54 +540,54 @@ void pf_event(struct pf_seq *s, uint64_t t_ns, enum pf_type type, const char *na
 	}
 }
 
-static void arg_begin(struct pf_seq *s, const char *key)
+static void arg_begin(struct perfetto_seq *s, const char *key)
 {
 	pb_begin(&s->ev, F_TE_ANNOTATIONS);
 	pb_varint(&s->ev, F_DA_NAME_IID, intern(s, &s->keys, F_IN_ANNOTATION_NAMES, key));
 	s->uses_state = true;
 }
 
-void pf_arg_str(struct pf_seq *s, const char *key, const char *v)
+void perfetto_arg_str(struct perfetto_seq *s, const char *key, const char *v)
 {
 	arg_begin(s, key);
 	pb_str(&s->ev, F_DA_STRING, v ? v : "");
 	pb_end(&s->ev);
 }
 
-void pf_arg_istr(struct pf_seq *s, const char *key, const char *v)
+void perfetto_arg_istr(struct perfetto_seq *s, const char *key, const char *v)
 {
 	arg_begin(s, key);
 	pb_varint(&s->ev, F_DA_STRING_IID, intern(s, &s->strs, F_IN_STRINGS, v ? v : ""));
 	pb_end(&s->ev);
 }
 
-void pf_arg_int(struct pf_seq *s, const char *key, int64_t v)
+void perfetto_arg_int(struct perfetto_seq *s, const char *key, int64_t v)
 {
 	arg_begin(s, key);
 	pb_varint(&s->ev, F_DA_INT, (uint64_t)v);
 	pb_end(&s->ev);
 }
 
-void pf_arg_double(struct pf_seq *s, const char *key, double v)
+void perfetto_arg_double(struct perfetto_seq *s, const char *key, double v)
 {
 	arg_begin(s, key);
 	pb_double(&s->ev, F_DA_DOUBLE, v);
 	pb_end(&s->ev);
 }
 
-void pf_arg_bool(struct pf_seq *s, const char *key, bool v)
+void perfetto_arg_bool(struct perfetto_seq *s, const char *key, bool v)
 {
 	arg_begin(s, key);
 	pb_varint(&s->ev, F_DA_BOOL, v);
 	pb_end(&s->ev);
 }
 
-int pf_emit(struct pf_seq *s)
+int perfetto_emit(struct perfetto_seq *s)
 {
 	return seq_packet(s, F_PKT_TRACK_EVENT, &s->ev);
 }
 
-int pf_counter(struct pf_seq *s, uint64_t t_ns, double v)
+int perfetto_counter(struct perfetto_seq *s, uint64_t t_ns, double v)
 {
 	pb_reset(&s->ev);
 	s->t_ns = t_ns;
@@ -599,7 +599,7 @@ int pf_counter(struct pf_seq *s, uint64_t t_ns, double v)
 /* ---------------------------------------------------------- callstacks */
 
 /* The two mappings, in the packet that first needs them. */
-static void mappings(struct pf_seq *s)
+static void mappings(struct perfetto_seq *s)
 {
 	if (s->mappings)
 		return;
@@ -618,7 +618,7 @@ static void mappings(struct pf_seq *s)
 }
 
 /* The iid of frame F (its name interned too). 0 when out of memory. */
-static uint64_t frame_iid(struct pf_seq *s, const struct pf_frame *f)
+static uint64_t frame_iid(struct perfetto_seq *s, const struct perfetto_frame *f)
 {
 	uint64_t name, iid;
 	bool isnew;
@@ -642,7 +642,7 @@ static uint64_t frame_iid(struct pf_seq *s, const struct pf_frame *f)
 	return iid;
 }
 
-uint64_t pf_callstack(struct pf_seq *s, const struct pf_frame *f, size_t n)
+uint64_t perfetto_callstack(struct perfetto_seq *s, const struct perfetto_frame *f, size_t n)
 {
 	uint64_t *ids = calloc(n ? n : 1, sizeof(*ids)), iid;
 	bool isnew;
@@ -674,7 +674,7 @@ uint64_t pf_callstack(struct pf_seq *s, const struct pf_frame *f, size_t n)
 	return iid;
 }
 
-int pf_sample(struct pf_seq *s, uint64_t t_ns, int32_t pid, int64_t tid, uint64_t callstack,
+int perfetto_sample(struct perfetto_seq *s, uint64_t t_ns, int32_t pid, int64_t tid, uint64_t callstack,
 	      bool kernel)
 {
 	pb_reset(&s->ev);

@@ -18,7 +18,7 @@
  * predecessor is still right (an absolute CLOCK_MONOTONIC stamp) and costs
  * a few bytes more.
  *
- * Errors: writes that fail are remembered; pf_out_close returns the first
+ * Errors: writes that fail are remembered; perfetto_out_close returns the first
  * (a negative errno). A sequence that ran out of memory fails its packets
  * with -ENOMEM, also kept by its trace.
  */
@@ -30,42 +30,42 @@
 
 #include "core/strbuf.h"
 
-struct pf_out;
-struct pf_seq;
+struct perfetto_out;
+struct perfetto_seq;
 
-/* Writes the trace to FD (owned from here on, closed by pf_out_close, also
+/* Writes the trace to FD (owned from here on, closed by perfetto_out_close, also
  * when this fails), gzip-compressed when GZ. Where FD leads and whether the
  * file is kept is the caller's (src/cmd/outfile.h: a temporary renamed
  * when whole). 0, or a negative errno with the message in ERR. */
-int pf_out_open_fd(int fd, bool gz, struct pf_out **ret, struct strbuf *err);
+int perfetto_out_open_fd(int fd, bool gz, struct perfetto_out **ret, struct strbuf *err);
 /* Flushes and closes the file and frees O (NULL-safe). 0 or the first
- * error (of a write, or pf_out_fail's): then the file is not whole. */
-int pf_out_close(struct pf_out *o);
-/* Marks O failed with ERR (a negative errno), which pf_out_close returns:
+ * error (of a write, or perfetto_out_fail's): then the file is not whole. */
+int perfetto_out_close(struct perfetto_out *o);
+/* Marks O failed with ERR (a negative errno), which perfetto_out_close returns:
  * for a writer that gave up. */
-void pf_out_fail(struct pf_out *o, int err);
-uint64_t pf_out_packets(const struct pf_out *o);
-uint64_t pf_out_bytes(const struct pf_out *o);	/* before compression */
+void perfetto_out_fail(struct perfetto_out *o, int err);
+uint64_t perfetto_out_packets(const struct perfetto_out *o);
+uint64_t perfetto_out_bytes(const struct perfetto_out *o);	/* before compression */
 
 /* A snapshot of the machine's clocks at one instant (0: not known; MONO
  * always is). The first one written with PRIMARY_MONO makes CLOCK_MONOTONIC
  * the trace's clock (for a record with no CLOCK_BOOTTIME, Perfetto's
  * default, to which nothing could then be related). */
-int pf_out_clocks(struct pf_out *o, uint64_t mono_ns, uint64_t boot_ns, uint64_t real_ns,
+int perfetto_out_clocks(struct perfetto_out *o, uint64_t mono_ns, uint64_t boot_ns, uint64_t real_ns,
 		  bool primary_mono);
 
 /* A new sequence with id ID (unique in the trace, > 1), whose events land on
  * track TRACK; its clock starts at BASE_NS (CLOCK_MONOTONIC), no later than
  * its first event. Writes its first packets. 0 or a negative errno. */
-int pf_seq_open(struct pf_out *o, uint32_t id, uint64_t track, uint64_t base_ns,
-		struct pf_seq **ret);
-void pf_seq_free(struct pf_seq *s);	/* NULL-safe */
+int perfetto_seq_open(struct perfetto_out *o, uint32_t id, uint64_t track, uint64_t base_ns,
+		struct perfetto_seq **ret);
+void perfetto_seq_free(struct perfetto_seq *s);	/* NULL-safe */
 
-enum pf_track_kind { PF_TRACK_PLAIN, PF_TRACK_PROCESS, PF_TRACK_THREAD, PF_TRACK_COUNTER };
-enum pf_unit { PF_UNIT_NONE = 0, PF_UNIT_TIME_NS = 1, PF_UNIT_COUNT = 2, PF_UNIT_BYTES = 3 };
+enum perfetto_track_kind { PERFETTO_TRACK_PLAIN, PERFETTO_TRACK_PROCESS, PERFETTO_TRACK_THREAD, PERFETTO_TRACK_COUNTER };
+enum perfetto_unit { PERFETTO_UNIT_NONE = 0, PERFETTO_UNIT_TIME_NS = 1, PERFETTO_UNIT_COUNT = 2, PERFETTO_UNIT_BYTES = 3 };
 
-struct pf_track {
-	enum pf_track_kind kind;
+struct perfetto_track {
+	enum perfetto_track_kind kind;
 	uint64_t uuid, parent;		/* parent 0: none */
 	const char *name;		/* the process's or thread's name for those */
 	const char *description;	/* NULL: none */
@@ -73,31 +73,31 @@ struct pf_track {
 	int64_t tid;			/* thread tracks */
 	int rank;			/* order among siblings, lower first (0: unset) */
 	bool ranked_children;		/* its children are ordered by their rank */
-	enum pf_unit unit;		/* counter tracks */
+	enum perfetto_unit unit;		/* counter tracks */
 	const char *unit_name;		/* counter tracks: "%", "/s"; NULL: none */
 };
 
 /* Describes track T (on S, at its current time). 0 or a negative errno. */
-int pf_track(struct pf_seq *s, const struct pf_track *t);
+int perfetto_track(struct perfetto_seq *s, const struct perfetto_track *t);
 
-enum pf_type { PF_BEGIN = 1, PF_END = 2, PF_INSTANT = 3 };
+enum perfetto_type { PERFETTO_BEGIN = 1, PERFETTO_END = 2, PERFETTO_INSTANT = 3 };
 
 /*
- * An event on S's track at T_NS (CLOCK_MONOTONIC): pf_event, then its
- * annotations, then pf_emit writes it. NAME is interned (NULL for PF_END).
- * An annotation's key is interned; pf_arg_istr interns its value too (for
- * values that repeat: wchan names, causes), pf_arg_str does not.
+ * An event on S's track at T_NS (CLOCK_MONOTONIC): perfetto_event, then its
+ * annotations, then perfetto_emit writes it. NAME is interned (NULL for PERFETTO_END).
+ * An annotation's key is interned; perfetto_arg_istr interns its value too (for
+ * values that repeat: wchan names, causes), perfetto_arg_str does not.
  */
-void pf_event(struct pf_seq *s, uint64_t t_ns, enum pf_type type, const char *name);
-void pf_arg_str(struct pf_seq *s, const char *key, const char *v);
-void pf_arg_istr(struct pf_seq *s, const char *key, const char *v);
-void pf_arg_int(struct pf_seq *s, const char *key, int64_t v);
-void pf_arg_double(struct pf_seq *s, const char *key, double v);
-void pf_arg_bool(struct pf_seq *s, const char *key, bool v);
-int pf_emit(struct pf_seq *s);
+void perfetto_event(struct perfetto_seq *s, uint64_t t_ns, enum perfetto_type type, const char *name);
+void perfetto_arg_str(struct perfetto_seq *s, const char *key, const char *v);
+void perfetto_arg_istr(struct perfetto_seq *s, const char *key, const char *v);
+void perfetto_arg_int(struct perfetto_seq *s, const char *key, int64_t v);
+void perfetto_arg_double(struct perfetto_seq *s, const char *key, double v);
+void perfetto_arg_bool(struct perfetto_seq *s, const char *key, bool v);
+int perfetto_emit(struct perfetto_seq *s);
 
 /* A counter track's value from T_NS on. 0 or a negative errno. */
-int pf_counter(struct pf_seq *s, uint64_t t_ns, double v);
+int perfetto_counter(struct perfetto_seq *s, uint64_t t_ns, double v);
 
 /*
  * Callstack samples: Perfetto's PerfSample (the packet of its linux.perf
@@ -108,17 +108,17 @@ int pf_counter(struct pf_seq *s, uint64_t t_ns, double v);
  * them), kernel frames in Perfetto's kernel mapping ("/kernel"); frames,
  * their names and callstacks are interned per sequence.
  */
-struct pf_frame {
+struct perfetto_frame {
 	const char *name;
 	bool kernel;
 };
 /* The iid of the callstack of the N frames F, outermost first (Perfetto's
  * order), interned on S with its frames (sent with S's next packet). 0 when
  * out of memory: S then fails its next packet. */
-uint64_t pf_callstack(struct pf_seq *s, const struct pf_frame *f, size_t n);
-/* A sample of thread TID of process PID at T_NS in CALLSTACK (pf_callstack's),
+uint64_t perfetto_callstack(struct perfetto_seq *s, const struct perfetto_frame *f, size_t n);
+/* A sample of thread TID of process PID at T_NS in CALLSTACK (perfetto_callstack's),
  * taken in the kernel when KERNEL, else in user mode. 0 or a negative errno. */
-int pf_sample(struct pf_seq *s, uint64_t t_ns, int32_t pid, int64_t tid, uint64_t callstack,
+int perfetto_sample(struct perfetto_seq *s, uint64_t t_ns, int32_t pid, int64_t tid, uint64_t callstack,
 	      bool kernel);
 
 #endif

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
 /*
  * fetch.c: prefetch's fetch (fetch.h). What is not resident now is measured
- * range by range (mincore), pf_choose picks what fits the budget in disk
+ * range by range (mincore), prefetch_choose picks what fits the budget in disk
  * order, and the reads go one chunk in flight at a time, the system looked
- * at before each range (pf_should_stop). The files are opened as
+ * at before each range (prefetch_should_stop). The files are opened as
  * linux/prefetch.h opens them: regular files only, no links followed.
  */
 #include <errno.h>
@@ -29,7 +29,7 @@ uint64_t fetch_budget(uint64_t mem_avail_kb, double mb, double reserve_mb)
 	return avail - reserve < budget ? avail - reserve : budget;
 }
 
-uint64_t fetch_listed_bytes(const struct pf_list *l)
+uint64_t fetch_listed_bytes(const struct prefetch_list *l)
 {
 	uint64_t b = 0;
 
@@ -46,19 +46,19 @@ static double mono_s(void)
 
 static int cmp_order(const void *pa, const void *pb, void *ctx)
 {
-	const struct pf_list *l = ctx;
+	const struct prefetch_list *l = ctx;
 	size_t i = *(const size_t *)pa, j = *(const size_t *)pb;
 	uint32_t a = l->f[i].order, b = l->f[j].order;
 
 	if (a != b)
 		return a < b ? -1 : 1;
-	return i < j ? -1 : i > j;	/* pf_choose's order for equal ones */
+	return i < j ? -1 : i > j;	/* prefetch_choose's order for equal ones */
 }
 
-/* What of each range is not resident now, in pf_choose's order (files by
+/* What of each range is not resident now, in prefetch_choose's order (files by
  * first use) into MISSING (a slot per range); the resident bytes into
  * *ALREADY. A file that cannot be opened counts as missing whole. */
-static int measure_missing(const struct pf_list *l, uint64_t *missing, uint64_t *already)
+static int measure_missing(const struct prefetch_list *l, uint64_t *missing, uint64_t *already)
 {
 	size_t *byorder = calloc(l->n + 1, sizeof(*byorder)), k = 0;
 
@@ -68,7 +68,7 @@ static int measure_missing(const struct pf_list *l, uint64_t *missing, uint64_t 
 		byorder[i] = i;
 	qsort_r(byorder, l->n, sizeof(*byorder), cmp_order, (void *)l);
 	for (size_t j = 0; j < l->n; j++) {
-		const struct pf_file *f = &l->f[byorder[j]];
+		const struct prefetch_file *f = &l->f[byorder[j]];
 		int ffd = pfl_open(f->path);
 
 		for (size_t m = 0; m < f->n; m++, k++) {
@@ -84,23 +84,23 @@ static int measure_missing(const struct pf_list *l, uint64_t *missing, uint64_t 
 }
 
 /* The chosen reads RD[0..NRD-1], each range's system checked first. */
-static void read_chosen(const struct pf_list *l, const struct pf_read *rd, size_t nrd,
-			const struct fetch_opts *o, const struct pf_sys *start, double t0,
+static void read_chosen(const struct prefetch_list *l, const struct prefetch_read *rd, size_t nrd,
+			const struct fetch_opts *o, const struct prefetch_sys *start, double t0,
 			char *buf, struct fetch_result *res)
 {
 	double limit = o->limit_s > 0 ? o->limit_s : FETCH_LIMIT_S;
 	int fd = -1, fd_file = -1;
 
-	res->why = PF_STOP_DONE;
+	res->why = PREFETCH_STOP_DONE;
 	for (size_t i = 0; i < nrd; i++) {
-		struct pf_sys now;
-		enum pf_stop why;
+		struct prefetch_sys now;
+		enum prefetch_stop why;
 		long n;
 
 		pfl_sys(&now);
-		why = pf_should_stop(start, &now, (uint64_t)(o->reserve_mb * 1024), mono_s() - t0,
+		why = prefetch_should_stop(start, &now, (uint64_t)(o->reserve_mb * 1024), mono_s() - t0,
 				     limit, o->watch && kill(o->watch, 0) < 0 && errno == ESRCH);
-		if (why != PF_GO) {
+		if (why != PREFETCH_GO) {
 			res->why = why;
 			break;
 		}
@@ -123,11 +123,11 @@ static void read_chosen(const struct pf_list *l, const struct pf_read *rd, size_
 		close(fd);
 }
 
-int fetch_run(const char *exe, const struct pf_list *l, const struct fetch_opts *o,
+int fetch_run(const char *exe, const struct prefetch_list *l, const struct fetch_opts *o,
 	      struct fetch_result *ret, struct strbuf *err)
 {
-	struct pf_read *rd = NULL;
-	struct pf_sys start;
+	struct prefetch_read *rd = NULL;
+	struct prefetch_sys start;
 	uint64_t *missing = NULL;
 	size_t nrd = 0, total = 0;
 	double t0 = mono_s();
@@ -154,7 +154,7 @@ int fetch_run(const char *exe, const struct pf_list *l, const struct fetch_opts 
 	memset(&start, 0, sizeof(start));
 	pfl_sys(&start);
 	ret->budget = fetch_budget(start.mem_avail_kb, o->mb, o->reserve_mb);
-	if (pf_choose(l, missing, ret->budget, pfl_page(), &rd, &nrd) < 0)
+	if (prefetch_choose(l, missing, ret->budget, pfl_page(), &rd, &nrd) < 0)
 		goto out;
 	ret->prio_err = pfl_lower_priority(o->io);
 	read_chosen(l, rd, nrd, o, &start, t0, buf, ret);

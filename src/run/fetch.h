@@ -33,7 +33,7 @@ struct fetch_result {
 	size_t files;		/* files opened to read */
 	long reads;		/* read calls made */
 	double seconds;
-	enum pf_stop why;	/* PF_STOP_DONE: everything chosen was read */
+	enum prefetch_stop why;	/* PREFETCH_STOP_DONE: everything chosen was read */
 	int prio_err;		/* lowering the priority failed: its negative errno; 0 ok */
 };
 
@@ -43,7 +43,7 @@ struct fetch_result {
 uint64_t fetch_budget(uint64_t mem_avail_kb, double mb, double reserve_mb);
 
 /* The bytes of every range of L. */
-uint64_t fetch_listed_bytes(const struct pf_list *l);
+uint64_t fetch_listed_bytes(const struct prefetch_list *l);
 
 /*
  * Reads L back with O into *RET. EXE, when not NULL, is the program the
@@ -51,7 +51,7 @@ uint64_t fetch_listed_bytes(const struct pf_list *l);
  * stale (-ESTALE, said in ERR, nothing read). 0 (whatever stopped it: *RET
  * says), or a negative errno with ERR.
  */
-int fetch_run(const char *exe, const struct pf_list *l, const struct fetch_opts *o,
+int fetch_run(const char *exe, const struct prefetch_list *l, const struct fetch_opts *o,
 	      struct fetch_result *ret, struct strbuf *err);
 
 #endif

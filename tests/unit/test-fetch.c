@@ -42,12 +42,12 @@ static void test_budget(void)
 }
 
 /* A list of PATH, one range [0, LEN). */
-static void one_file_list(struct pf_list *l, const char *path, uint64_t len)
+static void one_file_list(struct prefetch_list *l, const char *path, uint64_t len)
 {
-	struct pf_file *f;
+	struct prefetch_file *f;
 
 	memset(l, 0, sizeof(*l));
-	f = pf_list_file(l, path);
+	f = prefetch_list_file(l, path);
 	CHECK(f != NULL);
 	if (!f)
 		return;
@@ -55,7 +55,7 @@ static void one_file_list(struct pf_list *l, const char *path, uint64_t len)
 	CHECK(f->r != NULL);
 	if (!f->r)
 		return;
-	f->r[0] = (struct pf_range){ .off = 0, .len = len, .phys = PF_NO_PHYS };
+	f->r[0] = (struct prefetch_range){ .off = 0, .len = len, .phys = PREFETCH_NO_PHYS };
 	f->n = f->cap = 1;
 }
 
@@ -83,7 +83,7 @@ static void test_fetch(void)
 	struct fetch_opts o = { .mb = 64, .reserve_mb = 0, .io = "be7" };
 	struct strbuf err = STRBUF_INIT;
 	struct fetch_result res;
-	struct pf_list l;
+	struct prefetch_list l;
 	char path[4200];
 	struct stat st;
 
@@ -96,7 +96,7 @@ static void test_fetch(void)
 	CHECK_INT(fetch_run(NULL, &l, &o, &res, &err), 0);
 	CHECK_INT(res.listed, 1 << 20);
 	CHECK_INT(res.budget, 64 * MIB);
-	if (res.why == PF_STOP_DONE)	/* not stopped by the machine's memory */
+	if (res.why == PREFETCH_STOP_DONE)	/* not stopped by the machine's memory */
 		CHECK_INT(res.got + res.already, 1 << 20);
 	CHECK(res.got <= res.budget);
 	CHECK(res.files <= 1);
@@ -135,7 +135,7 @@ static void test_fetch(void)
 	CHECK_INT(res.got, 0);
 	CHECK_INT(res.files, 0);
 	CHECK_INT(res.already, 0);
-	pf_list_free(&l);
+	prefetch_list_free(&l);
 	sb_release(&err);
 }
 

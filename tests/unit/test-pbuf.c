@@ -201,9 +201,9 @@ static void test_perfetto_writer(void)
 {
 	char dir[] = "/tmp/ss-test-pbuf-XXXXXX", path[64];
 	struct strbuf err = STRBUF_INIT;
-	struct pf_out *o = NULL;
-	struct pf_seq *s = NULL;
-	struct pf_track t = { .kind = PF_TRACK_PLAIN, .uuid = 77, .name = "Frames" };
+	struct perfetto_out *o = NULL;
+	struct perfetto_seq *s = NULL;
+	struct perfetto_track t = { .kind = PERFETTO_TRACK_PLAIN, .uuid = 77, .name = "Frames" };
 	uint8_t buf[4096];
 	const uint8_t *p, *end;
 	struct field f;
@@ -214,25 +214,25 @@ static void test_perfetto_writer(void)
 
 	t_tmpdir(dir);
 	snprintf(path, sizeof(path), "%s/t.pftrace", dir);
-	CHECK_INT(pf_out_open_fd(open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644), false,
+	CHECK_INT(perfetto_out_open_fd(open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644), false,
 				 &o, &err), 0);
-	CHECK_INT(pf_out_clocks(o, 1000, 2000, 3000, false), 0);
-	CHECK_INT(pf_seq_open(o, 2, 77, 1000, &s), 0);
-	CHECK_INT(pf_track(s, &t), 0);
-	pf_event(s, 1500, PF_BEGIN, "glx");
-	CHECK_INT(pf_emit(s), 0);
-	pf_event(s, 1800, PF_END, NULL);
-	CHECK_INT(pf_emit(s), 0);
-	pf_event(s, 1800, PF_BEGIN, "glx");	/* the name again: not interned again */
-	pf_arg_istr(s, "cause", "disk");
-	CHECK_INT(pf_emit(s), 0);
-	pf_event(s, 1200, PF_INSTANT, "late");	/* back in time: absolute */
-	CHECK_INT(pf_emit(s), 0);
-	pf_event(s, 2100, PF_END, NULL);
-	CHECK_INT(pf_emit(s), 0);
-	pf_seq_free(s);
-	CHECK_INT(pf_out_packets(o), 9);
-	CHECK_INT(pf_out_close(o), 0);
+	CHECK_INT(perfetto_out_clocks(o, 1000, 2000, 3000, false), 0);
+	CHECK_INT(perfetto_seq_open(o, 2, 77, 1000, &s), 0);
+	CHECK_INT(perfetto_track(s, &t), 0);
+	perfetto_event(s, 1500, PERFETTO_BEGIN, "glx");
+	CHECK_INT(perfetto_emit(s), 0);
+	perfetto_event(s, 1800, PERFETTO_END, NULL);
+	CHECK_INT(perfetto_emit(s), 0);
+	perfetto_event(s, 1800, PERFETTO_BEGIN, "glx");	/* the name again: not interned again */
+	perfetto_arg_istr(s, "cause", "disk");
+	CHECK_INT(perfetto_emit(s), 0);
+	perfetto_event(s, 1200, PERFETTO_INSTANT, "late");	/* back in time: absolute */
+	CHECK_INT(perfetto_emit(s), 0);
+	perfetto_event(s, 2100, PERFETTO_END, NULL);
+	CHECK_INT(perfetto_emit(s), 0);
+	perfetto_seq_free(s);
+	CHECK_INT(perfetto_out_packets(o), 9);
+	CHECK_INT(perfetto_out_close(o), 0);
 
 	in = fopen(path, "rb");
 	CHECK(in != NULL);
@@ -288,10 +288,10 @@ static void test_perfetto_callstacks(void)
 {
 	char dir[] = "/tmp/ss-test-pbuf-XXXXXX", path[64];
 	struct strbuf err = STRBUF_INIT;
-	struct pf_out *o = NULL;
-	struct pf_seq *s = NULL;
-	const struct pf_frame a[] = { { "main", false }, { "spin", false } };
-	const struct pf_frame b[] = { { "main", false }, { "read", false }, { "schedule", true } };
+	struct perfetto_out *o = NULL;
+	struct perfetto_seq *s = NULL;
+	const struct perfetto_frame a[] = { { "main", false }, { "spin", false } };
+	const struct perfetto_frame b[] = { { "main", false }, { "read", false }, { "schedule", true } };
 	uint64_t ia, ib, ia2;
 	uint8_t buf[4096];
 	const uint8_t *p, *end;
@@ -303,19 +303,19 @@ static void test_perfetto_callstacks(void)
 
 	t_tmpdir(dir);
 	snprintf(path, sizeof(path), "%s/t.pftrace", dir);
-	CHECK_INT(pf_out_open_fd(open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644), false,
+	CHECK_INT(perfetto_out_open_fd(open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644), false,
 				 &o, &err), 0);
-	CHECK_INT(pf_seq_open(o, 2, 77, 1000, &s), 0);
-	ia = pf_callstack(s, a, 2);
-	CHECK_INT(pf_sample(s, 1100, 10, 11, ia, false), 0);
-	ia2 = pf_callstack(s, a, 2);
+	CHECK_INT(perfetto_seq_open(o, 2, 77, 1000, &s), 0);
+	ia = perfetto_callstack(s, a, 2);
+	CHECK_INT(perfetto_sample(s, 1100, 10, 11, ia, false), 0);
+	ia2 = perfetto_callstack(s, a, 2);
 	CHECK_INT(ia2, ia);
-	CHECK_INT(pf_sample(s, 1200, 10, 11, ia2, false), 0);
-	ib = pf_callstack(s, b, 3);
+	CHECK_INT(perfetto_sample(s, 1200, 10, 11, ia2, false), 0);
+	ib = perfetto_callstack(s, b, 3);
 	CHECK(ib != ia && ib != 0);
-	CHECK_INT(pf_sample(s, 1300, 10, 12, ib, true), 0);
-	pf_seq_free(s);
-	CHECK_INT(pf_out_close(o), 0);
+	CHECK_INT(perfetto_sample(s, 1300, 10, 12, ib, true), 0);
+	perfetto_seq_free(s);
+	CHECK_INT(perfetto_out_close(o), 0);
 
 	fp = fopen(path, "rb");
 	CHECK(fp != NULL);

@@ -86,11 +86,11 @@ static bool on_disk(void)
 
 /* 1 MiB dropped; two pages read with readahead off: missing is 1 MiB less
  * two pages, and the resident ranges are those pages, their 508 KiB gap
- * not filled (over PF_HOLE_FILL); pfl_read brings back the rest. */
+ * not filled (over PREFETCH_HOLE_FILL); pfl_read brings back the rest. */
 static void test_pages(void)
 {
 	const uint64_t mib = 1 << 20, page = pfl_page();
-	struct pf_range *r = NULL;
+	struct prefetch_range *r = NULL;
 	size_t n = 0, cap = 0;
 	uint64_t missing = 0, size = 0;
 	char *buf = malloc(PFL_CHUNK), one[8];
@@ -239,7 +239,7 @@ static void test_dir_files(void)
 
 static void test_ioprio_sys(void)
 {
-	struct pf_sys s;
+	struct prefetch_sys s;
 	unsigned long long kb = 0;
 	char line[256];
 	FILE *f;
