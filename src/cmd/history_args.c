@@ -6,8 +6,8 @@
 
 #include "cli.h"
 #include "cmd/history_args.h"
+#include "run/history.h"
 #include "core/build.h"
-#include "core/file.h"
 #include "core/strbuf.h"
 #include "db/db.h"
 #include "core/metrics.h"
@@ -132,13 +132,11 @@ int history_split_spec(const char *spec, char **ret_name, const char **ret_varia
 
 int history_open(const char *order, const char *db, char ***ret_order, struct db **ret_db)
 {
-	struct strbuf path = STRBUF_INIT, err = STRBUF_INIT, text = STRBUF_INIT;
+	struct strbuf path = STRBUF_INIT, err = STRBUF_INIT;
 	int r = 0;
 
 	if (order) {
-		r = file_read_text(order, "the build order", 1 << 20, &text, &err);
-		if (r >= 0)
-			r = build_order_parse(text.buf, text.len, order, ret_order, &err);
+		r = history_order_read(order, ret_order, &err);
 		if (r < 0)
 			goto fail;
 	}
@@ -156,6 +154,5 @@ fail:
 out:
 	sb_release(&path);
 	sb_release(&err);
-	sb_release(&text);
 	return r < 0 ? -1 : 0;
 }

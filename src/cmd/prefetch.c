@@ -127,26 +127,6 @@ static int resolve_key(const char *argv0, char *key, size_t size)
 	return cli_error("'%s': no such program", cli_shown(argv0));
 }
 
-/* The most a list file may be: a range line is about 30 bytes, so this is
- * two million ranges, far past any game's. */
-#define PREFETCH_LIST_MAX ((size_t)64 << 20)
-
-/* The list file PATH into L: 0, -ENOENT (no file), -EINVAL (damaged, or not
- * a regular file of PREFETCH_LIST_MAX at most: the message, with its line, in
- * ERR), -ENOMEM. */
-static int list_read(const char *path, struct prefetch_list *l, struct strbuf *err)
-{
-	struct strbuf buf = STRBUF_INIT;
-	int r = file_read_text(path, NULL, PREFETCH_LIST_MAX, &buf, err);
-
-	if (r == 0)
-		r = prefetch_list_parse(buf.buf, buf.len, path, l, err);
-	else if (r != -ENOENT && r != -ENOMEM)
-		r = -EINVAL;	/* said in ERR */
-	sb_release(&buf);
-	return r;
-}
-
 /* Reads KEY's list into L; -ENOENT when there is none; -EINVAL (said) for a
  * damaged one. */
 static int list_load(const char *key, struct prefetch_list *l, struct strbuf *path)
@@ -156,7 +136,7 @@ static int list_load(const char *key, struct prefetch_list *l, struct strbuf *pa
 
 	if (list_path(key, path) < 0)
 		return cli_error("no cache directory: neither XDG_CACHE_HOME nor HOME is set");
-	r = list_read(path->buf, l, &err);
+	r = fetch_list_read(path->buf, l, &err);
 	if (r == -EINVAL)
 		cli_error("%s", err.buf);
 	sb_release(&err);
@@ -463,7 +443,7 @@ static int sub_list(void)
 	for (size_t i = 0; i < np; i++) {
 		struct prefetch_list l = { 0 };
 		struct strbuf err = STRBUF_INIT;
-		int r = list_read(paths[i], &l, &err);
+		int r = fetch_list_read(paths[i], &l, &err);
 
 		if (r == 0) {
 			printf("%-8" PRIu32 " %-7zu %10.1f  %s\n", l.learns, l.n,

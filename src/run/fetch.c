@@ -15,6 +15,7 @@
 
 #include "linux/prefetch.h"
 #include "linux/sched.h"
+#include "core/file.h"
 #include "run/fetch.h"
 
 #define MIB 1048576.0
@@ -166,5 +167,22 @@ out:
 	free(rd);
 	free(missing);
 	free(buf);
+	return r;
+}
+
+/* The most a list file may be: a range line is about 30 bytes, so this is
+ * two million ranges, far past any game's. */
+#define LIST_MAX ((size_t)64 << 20)
+
+int fetch_list_read(const char *path, struct prefetch_list *l, struct strbuf *err)
+{
+	struct strbuf buf = STRBUF_INIT;
+	int r = file_read_text(path, NULL, LIST_MAX, &buf, err);
+
+	if (r == 0)
+		r = prefetch_list_parse(buf.buf, buf.len, path, l, err);
+	else if (r != -ENOENT && r != -ENOMEM)
+		r = -EINVAL;	/* said in ERR */
+	sb_release(&buf);
 	return r;
 }

@@ -37,6 +37,11 @@ struct fetch_result {
 	int prio_err;		/* lowering the priority failed: its negative errno; 0 ok */
 };
 
+/* The list file PATH into L: 0, -ENOENT (no file), -EINVAL (damaged, or not
+ * a regular file of 64 MiB at most: the message, with its line, in ERR),
+ * -ENOMEM. */
+int fetch_list_read(const char *path, struct prefetch_list *l, struct strbuf *err);
+
 /* The budget of a fetch in bytes: MB MiB, but no more than leaves
  * RESERVE_MB MiB of MEM_AVAIL_KB (MemAvailable) free; 0 when memory is
  * under the reserve already. */

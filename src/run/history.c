@@ -8,6 +8,8 @@
 
 #include "core/grow.h"
 #include "core/signif.h"
+#include "core/file.h"
+#include "core/build.h"
 #include "run/history.h"
 
 static const char *const causes[] = { "disk", "swap", "reclaim", "gpu", "cpu", "io", "wait",
@@ -420,4 +422,15 @@ void history_free(struct history *h)
 		free(h->rigs[i]);
 	free(h->rigs);
 	free(h);
+}
+
+int history_order_read(const char *path, char ***ret, struct strbuf *err)
+{
+	struct strbuf text = STRBUF_INIT;
+	int r = file_read_text(path, "the build order", 1 << 20, &text, err);
+
+	if (r >= 0)
+		r = build_order_parse(text.buf, text.len, path, ret, err);
+	sb_release(&text);
+	return r;
 }

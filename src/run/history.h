@@ -98,4 +98,8 @@ int history_compute(struct db *db, const struct history_opts *o, struct history 
 		    struct strbuf *err);
 void history_free(struct history *h);
 
+/* The --order file PATH (one build a line, oldest first: core/build.h) into
+ * *RET (build_list_free): 0, or a negative errno with why in ERR. */
+int history_order_read(const char *path, char ***ret, struct strbuf *err);
+
 #endif
