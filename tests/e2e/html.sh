@@ -357,7 +357,9 @@ with cdp.Browser() as b:
           "stall seconds by cause: the window '-', the warm-up's add up to stall_warm_s %.3f (%.3f), "
           "under %d drawn stalls" % (rep["stall_warm_s"], warm_s, v["drawn"]))
     check(v["stalls"][1] == "-" and num(v["stalls"][2]) == rep["stalls_warm"] and
-          v["stall_s"][1] == "-" and abs((num(v["stall_s"][2]) or -1) - rep["stall_warm_s"]) < 0.0005 and
+          # the page's data has 4 decimals and shows 3: rounded twice, off by
+          # up to 0.0005 + 0.00005 (2.43253 -> 2.4325 -> "2.432")
+          v["stall_s"][1] == "-" and abs((num(v["stall_s"][2]) or -1) - rep["stall_warm_s"]) < 0.00056 and
           v["fps"][1] == "-" and (num(v["fps"][2]) or 0) > 0,
           "the metrics' warm-up column: stalls %s, stall_s %s, fps %s (report: stalls_warm %s)" %
           (v["stalls"], v["stall_s"], v["fps"], rep["stalls_warm"]))
