@@ -361,8 +361,8 @@ with cdp.Browser() as b:
           # up to 0.0005 + 0.00005 (2.43253 -> 2.4325 -> "2.432")
           v["stall_s"][1] == "-" and abs((num(v["stall_s"][2]) or -1) - rep["stall_warm_s"]) < 0.00056 and
           v["fps"][1] == "-" and (num(v["fps"][2]) or 0) > 0,
-          "the metrics' warm-up column: stalls %s, stall_s %s, fps %s (report: stalls_warm %s)" %
-          (v["stalls"], v["stall_s"], v["fps"], rep["stalls_warm"]))
+          "the metrics' warm-up column: stalls %s, stall_s %s, fps %s (report: stalls_warm %s, "
+          "stall_warm_s %s)" % (v["stalls"], v["stall_s"], v["fps"], rep["stalls_warm"], rep["stall_warm_s"]))
     # the evidence: its first clause; the rest on a click
     EV = """(() => { const i = [...document.querySelectorAll('tr.ss-stall')].findIndex(tr => tr.querySelector('.ss-ev-more'));
         const td = document.querySelectorAll('tr.ss-stall td.ss-ev')[i], rest = td.querySelector('.ss-ev-rest');
