@@ -661,8 +661,7 @@ void report_options_release(struct report_options *o)
 	o->pass = NULL;
 }
 
-/* --color[=WHEN] */
-static int take_color(const struct opt *opt, const char *arg)
+int report_take_color(const struct opt *opt, const char *arg)
 {
 	enum term_color *color = opt->value;
 
@@ -716,7 +715,7 @@ int cmd_report(int argc, char **argv)
 			 "one input on a terminal: the table as piped, even when it is\n"
 			 "wider than the terminal (default: then a column a line)"),
 		{ .kind = OPTK_CALLBACK, .long_name = "color", .value = &color, .argh = "WHEN",
-		  .flags = OPTF_OPTARG, .cb = take_color,
+		  .flags = OPTF_OPTARG, .cb = report_take_color,
 		  .help = "colour stall_why by cause and !! lines red: auto (default:\n"
 			  "on a terminal, unless NO_COLOR is set), always or never" },
 		OPT_END(),

@@ -49,4 +49,8 @@ int report_options_check(const struct report_options *o);
 
 void report_options_release(struct report_options *o);
 
+/* --color[=WHEN] into the enum term_color at opt->value (report's and
+ * stalls' tables): no value is always. */
+int report_take_color(const struct opt *opt, const char *arg);
+
 #endif

@@ -568,19 +568,6 @@ struct stalls_own {
 	enum term_color color;	/* --color[=WHEN] */
 };
 
-/* --color[=WHEN] */
-static int take_color(const struct opt *opt, const char *arg)
-{
-	enum term_color *color = opt->value;
-
-	if (!arg)
-		*color = TERM_COLOR_ALWAYS;
-	else if (term_color_parse(arg, color) < 0)
-		return opts_error("option '--color': expected always, auto or never, got '%s'",
-				       arg);
-	return 0;
-}
-
 /* --at S: the stall at S seconds, the latest to begin at or before it (its
  * t_s as printed, to the millisecond) and to last past it, alone in its list
  * (*WIN or *WARM); the other list emptied. 0, or -ENOENT when no stall is
@@ -758,7 +745,7 @@ int cmd_stalls(int argc, char **argv)
 		OPT_BOOL(0, "no-pager", &so.no_pager,
 			 "several runs on a terminal: no pager ($PAGER, else less -FRX)"),
 		{ .kind = OPTK_CALLBACK, .long_name = "color", .value = &so.color, .argh = "WHEN",
-		  .flags = OPTF_OPTARG, .cb = take_color,
+		  .flags = OPTF_OPTARG, .cb = report_take_color,
 		  .help = "colour causes and !! lines: auto (default: on a terminal,\n"
 			  "unless NO_COLOR is set), always or never" },
 		OPT_END(),
