@@ -56,6 +56,11 @@ for ((m = 0; m * 60 + 5 < S; m++)); do
 done
 
 rss_kb() { awk '/^VmRSS:/ { print $2 }' "/proc/$1/status" 2>/dev/null; }
+# the RSS by kind (/proc/PID/status): "anon A file F shmem S" in kB
+rss_kinds() {
+	awk '/^RssAnon:/ { a = $2 } /^RssFile:/ { f = $2 } /^RssShmem:/ { s = $2 }
+	     END { if (a != "") print "anon " a " file " f " shmem " s }' "/proc/$1/status" 2>/dev/null
+}
 ini() { sed -n "s/^$2=//p" "$1" | head -n1; }
 
 echo "soak: the fake game at 60 fps for $S s, $mode, a stall of each kind ($kinds) every minute"
@@ -69,10 +74,14 @@ rec=$!
 warm=$(( S >= 240 ? 60 : S / 4 ))
 sleep "$warm"
 rss0=$(rss_kb $rec)
+kinds0=$(rss_kinds $rec)
 rss1=$rss0
+kinds1=$kinds0
 while kill -0 $rec 2>/dev/null; do	# the last RSS read before it ends
 	r=$(rss_kb $rec)
+	k=$(rss_kinds $rec)
 	[ -n "$r" ] && rss1=$r
+	[ -n "$k" ] && kinds1=$k
 	sleep 1
 done
 wait $rec || { echo "record failed: $(tail -3 "$T/record.out")"; exit 1; }
@@ -83,6 +92,7 @@ samples=$(echo "$sum" | sed -n 's/.* samples=\([0-9]*\).*/\1/p')
 bps=$(echo "$sum" | sed -n 's/.* bytes_per_sample=\([^ ]*\).*/\1/p')
 missed=$(ini "$f" recorder_missed)
 echo "recorder RSS: ${rss0:-?} kB at $warm s, ${rss1:-?} kB at the end (growth $(( ${rss1:-0} - ${rss0:-0} )) kB; goal <= 1024)"
+echo "  by kind, kB: ${kinds0:-?} at $warm s; ${kinds1:-?} at the end (anon: the recorder's own; file: mapped files, e.g. the libraries and symbol files read for stacks; shmem: the frame ring)"
 awk -v m="$missed" -v n="$samples" 'BEGIN { if (n + m > 0) printf "missed samples: %d of %d (%.4f %%; goal <= 0.01 %%)\n", m, n + m, 100 * m / (n + m); else print "missed samples: - (no samples)" }'
 echo "lateness: p99 $(ini "$f" recorder_late_p99_ms) ms, max $(ini "$f" recorder_late_max_ms) ms"
 echo "record: $(stat -c %s "$T/run/record.ssr") bytes, $samples samples, $bps bytes/sample"

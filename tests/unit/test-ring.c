@@ -6,7 +6,8 @@
  * wrap-around, overruns, and a slot whose producer never commits; and
  * against a hostile producer: head far ahead, tail moved, head gone back,
  * the header overwritten, the memory truncated, a producer as fast as the
- * reader; a SIGBUS that is not the ring's still kills.
+ * reader; a SIGBUS that is not the ring's still kills. A new ring's pages
+ * are allocated at creation.
  */
 #include <errno.h>
 #include <signal.h>
@@ -14,6 +15,7 @@
 #include <pthread.h>
 #include <stdatomic.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <fcntl.h>
 #include <unistd.h>
@@ -91,6 +93,25 @@ static void test_names(void)
 	CHECK(fd < 0 && errno == ENOENT);
 	if (fd >= 0)
 		close(fd);
+}
+
+/* A new ring's pages are allocated at once (ring_new: posix_fallocate and
+ * MAP_POPULATE), not as the program's first lap writes them. */
+static void test_reserved(void)
+{
+	struct ring *r;
+	struct stat st;
+	char path[96];
+
+	CHECK_INT(ring_new(0, &r), 0);
+	snprintf(path, sizeof(path), "/dev/shm%s", ring_name(r));
+	if (stat(path, &st) < 0) {
+		ring_free(r);
+		return;	/* shm_open's objects elsewhere: nothing to look at */
+	}
+	CHECK((size_t)st.st_blocks * 512 >= (size_t)st.st_size);
+	CHECK((size_t)st.st_size >= ss_ring_size(RING_CAPACITY_DEFAULT));
+	ring_free(r);
 }
 
 static void test_wrap(void)
@@ -606,6 +627,7 @@ int main(void)
 	T_RUN(test_new_bad);
 	T_RUN(test_single);
 	T_RUN(test_names);
+	T_RUN(test_reserved);
 	T_RUN(test_wrap);
 	T_RUN(test_overrun);
 	T_RUN(test_stuck);
