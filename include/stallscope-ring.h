@@ -28,9 +28,39 @@
 #ifndef STALLSCOPE_RING_H
 #define STALLSCOPE_RING_H
 
-#include <stdatomic.h>
 #include <stdint.h>
 #include <time.h>
+
+/*
+ * The shared words are C11 atomics in C. C++ has no _Atomic (and
+ * std::atomic<uint64_t> is not promised to be laid out as one), so there
+ * they are plain words that the GCC/Clang __atomic builtins act on: the
+ * same 8 bytes, the same instructions.
+ */
+#ifdef __cplusplus
+#define SS_ATOMIC_U64 uint64_t
+#define SS_MO_RELAXED __ATOMIC_RELAXED
+#define SS_MO_ACQUIRE __ATOMIC_ACQUIRE
+#define SS_MO_RELEASE __ATOMIC_RELEASE
+#define SS_MO_ACQ_REL __ATOMIC_ACQ_REL
+#define ss_atomic_load(p, mo) __atomic_load_n((p), (mo))
+#define ss_atomic_store(p, v, mo) __atomic_store_n((p), (v), (mo))
+#define ss_atomic_add(p, v, mo) __atomic_fetch_add((p), (v), (mo))
+#define ss_atomic_cas_weak(p, expected, desired, ok, fail) \
+	__atomic_compare_exchange_n((p), (expected), (desired), true, (ok), (fail))
+#else
+#include <stdatomic.h>
+#define SS_ATOMIC_U64 _Atomic uint64_t
+#define SS_MO_RELAXED memory_order_relaxed
+#define SS_MO_ACQUIRE memory_order_acquire
+#define SS_MO_RELEASE memory_order_release
+#define SS_MO_ACQ_REL memory_order_acq_rel
+#define ss_atomic_load(p, mo) atomic_load_explicit((p), (mo))
+#define ss_atomic_store(p, v, mo) atomic_store_explicit((p), (v), (mo))
+#define ss_atomic_add(p, v, mo) atomic_fetch_add_explicit((p), (v), (mo))
+#define ss_atomic_cas_weak(p, expected, desired, ok, fail) \
+	atomic_compare_exchange_weak_explicit((p), (expected), (desired), (ok), (fail))
+#endif
 
 #define SS_RING_MAGIC 0x3130474e49525353ULL	/* "SSRING01" read as little-endian u64 */
 #define SS_RING_VERSION 1
@@ -85,20 +115,22 @@ struct ss_ring_hdr {
 	uint64_t magic;
 	uint32_t version;
 	uint32_t capacity;
-	_Atomic uint64_t head;
-	_Atomic uint64_t tail;
-	_Atomic uint64_t overruns;
+	SS_ATOMIC_U64 head;
+	SS_ATOMIC_U64 tail;
+	SS_ATOMIC_U64 overruns;
 	uint64_t reserved[3];
 };
 
 struct ss_ring_entry {
-	_Atomic uint64_t seq;
+	SS_ATOMIC_U64 seq;
 	uint64_t t_ns;
 	uint32_t tid;
 	uint32_t source;
 };
 
-struct ss_ring {
+/* __extension__: a flexible array member is C99, an extension of g++ and
+ * clang++ that -Wpedantic would otherwise name in a C++ program */
+__extension__ struct ss_ring {
 	struct ss_ring_hdr hdr;
 	struct ss_ring_entry e[];
 };
@@ -123,26 +155,24 @@ static inline uint64_t ss_now_ns(void)
  */
 static inline int ss_ring_push(struct ss_ring *r, uint64_t t_ns, uint32_t tid, uint32_t source)
 {
-	uint64_t h = atomic_load_explicit(&r->hdr.head, memory_order_relaxed);
+	uint64_t h = ss_atomic_load(&r->hdr.head, SS_MO_RELAXED);
 	struct ss_ring_entry *e;
 
 	for (;;) {
-		uint64_t t = atomic_load_explicit(&r->hdr.tail, memory_order_acquire);
+		uint64_t t = ss_atomic_load(&r->hdr.tail, SS_MO_ACQUIRE);
 
 		if (h - t >= r->hdr.capacity) {
-			atomic_fetch_add_explicit(&r->hdr.overruns, 1, memory_order_relaxed);
+			ss_atomic_add(&r->hdr.overruns, 1, SS_MO_RELAXED);
 			return -1;
 		}
-		if (atomic_compare_exchange_weak_explicit(&r->hdr.head, &h, h + 1,
-							  memory_order_acq_rel,
-							  memory_order_relaxed))
+		if (ss_atomic_cas_weak(&r->hdr.head, &h, h + 1, SS_MO_ACQ_REL, SS_MO_RELAXED))
 			break;
 	}
 	e = &r->e[h & (r->hdr.capacity - 1)];
 	e->t_ns = t_ns;
 	e->tid = tid;
 	e->source = source;
-	atomic_store_explicit(&e->seq, h + 1, memory_order_release);
+	ss_atomic_store(&e->seq, h + 1, SS_MO_RELEASE);
 	return 0;
 }
 

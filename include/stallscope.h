@@ -7,8 +7,10 @@
  * without a recorder it costs one branch.
  *
  * Header-only: each translation unit that calls it maps the ring on its first
- * call. Link with -lrt on C libraries older than glibc 2.34. C and C++; no
- * feature macro needed.
+ * call. Link with -lrt on C libraries older than glibc 2.34. C (GNU C, the
+ * compilers' default; under a strict -std=c11 or c17 define _DEFAULT_SOURCE
+ * or _GNU_SOURCE before any #include, for clock_gettime, pread and syscall)
+ * and C++11 or later (g++ and clang++).
  *
  * The ring's name comes from the environment, which the person who starts a
  * program controls. A setuid or setgid program (or one with file
@@ -18,6 +20,11 @@
  */
 #ifndef STALLSCOPE_H
 #define STALLSCOPE_H
+
+#if defined(__STRICT_ANSI__) && !defined(_DEFAULT_SOURCE) && !defined(_GNU_SOURCE) && \
+	!defined(__cplusplus)
+#error "stallscope.h needs POSIX and syscall(): compile with -std=gnu11 (the default), or define _DEFAULT_SOURCE before any #include"
+#endif
 
 #include <fcntl.h>
 #include <stdlib.h>
@@ -62,9 +69,10 @@ static inline struct ss_ring *stallscope_ring_attach(void)
 		close(fd);
 		return NULL;
 	}
-	r = mmap(NULL, ss_ring_size(hdr.capacity), PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	r = (struct ss_ring *)mmap(NULL, ss_ring_size(hdr.capacity), PROT_READ | PROT_WRITE,
+				   MAP_SHARED, fd, 0);
 	close(fd);
-	return r == MAP_FAILED ? NULL : r;
+	return r == (struct ss_ring *)MAP_FAILED ? NULL : r;
 }
 
 /* Marks the end of a frame; returns 0, or -1 when no recorder listens or

@@ -24,6 +24,9 @@ TEST_PKGS="$BUILD_PKGS xvfb xauth mesa-utils vulkan-tools mesa-vulkan-drivers ma
 # The shim's ss-gltest (GLX + markers) and the frame-path programs of
 # tests/progs (dlopen'ed GLX/EGL, SDL2, GLFW) build where these headers are.
 TEST_PKGS="$TEST_PKGS libgl-dev libx11-dev libegl-dev libsdl2-dev libglfw3-dev"
+# C++ programs that use our headers and stacks (tests/e2e/marker-cxx.sh,
+# stacks-cxx.sh).
+TEST_PKGS="$TEST_PKGS g++"
 # The 32-bit build of the GL/EGL library and of the stub its test records.
 TEST_PKGS="$TEST_PKGS gcc-multilib"
 # Real programs from Debian the frame hook is checked on beside MangoHud
