@@ -38,6 +38,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "cmd/outfile.h"
 #include "cmd/cmd.h"
 #include "cmd/html.h"
 #include "cmd/watch_opts.h"
@@ -495,7 +496,7 @@ static int open_results(struct bench *b)
 		cli_error_errno(-ENOMEM, "the database's name");
 		goto out;
 	}
-	if (db_open(b->dbpath.buf, true, &b->db, &err) < 0) {
+	if (outfile_db_open(b->dbpath.buf, &b->db, &err) < 0) {
 		cli_error("%s", err.buf);
 		goto out;
 	}
@@ -665,7 +666,7 @@ static int store_or_spool(struct bench *b, const char *dir, const struct analysi
 		db_close(b->db);
 		b->db = NULL;
 		sb_reset(&err);
-		if (db_open(b->dbpath.buf, true, &b->db, &err) < 0)
+		if (outfile_db_open(b->dbpath.buf, &b->db, &err) < 0)
 			b->db = NULL;
 	}
 	sb_reset(&err);

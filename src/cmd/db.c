@@ -19,6 +19,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "cmd/outfile.h"
 #include "cmd/cmd.h"
 #include "cmd/report.h"
 #include "run/analyse.h"
@@ -50,7 +51,7 @@ static int db_upgrade(const char *path)
 		return 1;
 	}
 	sb_reset(&err);
-	r = db_open(path, true, &db, &err);
+	r = outfile_db_open(path, &db, &err);
 	if (r < 0) {
 		cli_error("%s", err.len ? err.buf : strerror(-r));
 		sb_release(&err);
@@ -137,7 +138,7 @@ static int push_spool(const char *target, const struct analyse_opts *ao)
 	size_t left = 0;
 	int n, ret = 1;
 
-	if (db_open(target, true, &p.db, &p.err) < 0) {
+	if (outfile_db_open(target, &p.db, &p.err) < 0) {
 		cli_error("%s", p.err.buf);
 		goto out;
 	}
@@ -199,7 +200,7 @@ static int push_copy(const char *from, const char *to)
 		cli_error("--from: expected an SQLite file, got a connection string");
 		return 1;
 	}
-	if (db_open(from, false, &c.from, &c.err) < 0 || db_open(to, true, &c.to, &c.err) < 0) {
+	if (db_open(from, false, &c.from, &c.err) < 0 || outfile_db_open(to, &c.to, &c.err) < 0) {
 		cli_error("%s", c.err.buf);
 		goto out;
 	}
@@ -309,7 +310,7 @@ static int sub_import(int argc, char **argv)
 	if (made.len)
 		fprintf(stderr, "%s: created '%s' for the database '%s'\n", cli_prog,
 			cli_shown(made.buf), cli_shown(a.path.buf));
-	r = db_open(a.path.buf, true, &db, &err);
+	r = outfile_db_open(a.path.buf, &db, &err);
 	if (r < 0) {
 		cli_error("%s", err.len ? err.buf : strerror(-r));
 		goto out;

@@ -6,10 +6,12 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "cli.h"
 #include "cmd/outfile.h"
+#include "db/db.h"
 
 static void say_open_error(const char *path, int err)
 {
@@ -75,4 +77,21 @@ int outfile_close(const char *path, FILE *f, struct sf_out *o, bool ok)
 		return -1;
 	}
 	return 0;
+}
+
+int outfile_db_open(const char *target, struct db **ret, struct strbuf *err)
+{
+	struct sf_user u = sf_invoking_user();
+	struct stat st;
+
+	if (!sf_is_self(u) && db_target_kind(target) == DB_TARGET_FILE &&
+	    fstatat(AT_FDCWD, target, &st, AT_SYMLINK_NOFOLLOW) < 0 && errno == ENOENT) {
+		int fd = sf_open_append(target, 0644, u);
+
+		/* whatever stopped it (the user may not write there, or the
+		 * name appeared since), db_open says what is there now */
+		if (fd >= 0)
+			close(fd);
+	}
+	return db_open(target, true, ret, err);
 }

@@ -28,4 +28,17 @@ int outfile_open_fd(const char *path, struct sf_out *o);
  * temporary removed. 0, or -1 after saying why. */
 int outfile_close(const char *path, FILE *f, struct sf_out *o, bool ok);
 
+struct db;
+struct strbuf;
+
+/*
+ * Opens the results database TARGET to write (db_open's WRITE). Under sudo
+ * an SQLite file that is absent is first made empty as the user who ran
+ * sudo (sf_open_append: O_EXCL|O_NOFOLLOW in its directory), so that the
+ * database is theirs, not root's (SQLite gives its journals the database's
+ * owner); where that user cannot create it (a directory only root may
+ * write), root's, as before. 0 and *RET, or db_open's error with ERR.
+ */
+int outfile_db_open(const char *target, struct db **ret, struct strbuf *err);
+
 #endif

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <sqlite3.h>
 #include <sys/stat.h>
 
@@ -209,7 +210,17 @@ static int sq_open(struct db *db, const char *path, bool write, struct strbuf *e
 			sb_addf(err, "'%s': no such database", path);
 		return -ENOENT;
 	}
+	/* Root opens no database through a symbolic link: whoever owns the
+	 * directory could point it at any file of root's (docs/SECURITY.md) */
+	if (geteuid() == 0)
+		flags |= SQLITE_OPEN_NOFOLLOW;
 	rc = sqlite3_open_v2(path, (sqlite3 **)&db->h, flags, NULL);
+	if (rc != SQLITE_OK && sqlite3_extended_errcode(H(db)) == SQLITE_CANTOPEN_SYMLINK) {
+		if (err)
+			sb_addf(err, "'%s' is a symbolic link: as root, no database is opened through "
+				     "one (give the file it points to)", path);
+		return -ELOOP;
+	}
 	if (rc != SQLITE_OK)
 		return fail(db, err, sqlite_errno(rc), "unable to open");
 	/* The file may come from anyone (docs/FORMAT.md): what its schema

@@ -7,7 +7,8 @@
 # symbolic links to root's 0600 files where root will write, or swaps a
 # file for a link at the moment root chowns it; the checks are that root's
 # files keep their contents and their owner, and that the command either
-# did its work safely or refused with a clear message.
+# did its work safely or refused with a clear message. Then the results
+# database: made under sudo as the user's, never opened through a link.
 . "$SS_SRC/tests/e2e/lib/record.sh"
 [ "$(id -u)" = 0 ] || { echo "skip: needs root"; exit 77; }
 U=65534
@@ -143,4 +144,20 @@ as_user timeout 20 "$SS_BIN" watch --log home/fifo --duration 0.2 --no-procs \
 	--input-dir "$T/bin" >/dev/null 2>err
 [ $? = 124 ] && fail "watch --log a FIFO hangs"
 grep -q "not a regular file" err || fail "watch --log a FIFO: $(cat err)"
+
+# 6. the results database: made under sudo, it is the user's (old: SQLite
+# created it as root, and the user's next run without sudo could not
+# write it); a symbolic link the user planted is not opened (old: SQLite
+# followed it to root's file)
+mkdir home/r6 && chown $U:$G home/r6
+as_user "$SS_BIN" record -q --frames marker -o home/r6/run -- "$M" --frames 5 --fps 500 >/dev/null 2>&1 ||
+	fail "record for the database"
+as_user "$SS_BIN" db import --db home/r6/new.db home/r6/run >/dev/null 2>err || fail "db import: $(cat err)"
+[ "$(stat -c %u home/r6/new.db)" = $U ] || fail "the database made under sudo is $(stat -c %U home/r6/new.db)'s"
+: >"$V/victim6" && chmod 600 "$V/victim6"	# empty: SQLite would take it as a new database
+ln -s "$V/victim6" home/r6/link.db
+as_user "$SS_BIN" db import --db home/r6/link.db home/r6/run >/dev/null 2>err &&
+	fail "db import opened a database through a link"
+grep -q "symbolic link" err || fail "db import through a link: $(cat err)"
+[ -s "$V/victim6" ] && fail "root's empty file became a database through a link"
 echo ok
