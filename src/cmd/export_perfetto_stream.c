@@ -97,6 +97,11 @@ struct ex_stream {
 	size_t ntt, cap_tt;	/* slots used; slots (a power of two) */
 	struct track3 th[MAX_THREADS];
 	size_t nth;
+	/* the first 2 x MAX_THREADS threads to make an API call, in that
+	 * order, with their first call's start: those not sampled get a
+	 * track, up to MAX_THREADS in all (export_threads) */
+	struct { int64_t tid; uint64_t t; } api1[2 * MAX_THREADS];
+	size_t napi1;
 	uint8_t *slow;		/* a bit a sample */
 	size_t cap_slow;	/* bytes */
 	uint64_t snap_t[RECENT], samp_t[RECENT];
@@ -329,6 +334,10 @@ static int p1_apispan(void *ctx, const struct rec *r, const struct rec_apispan *
 	if (!ti)
 		return -ENOMEM;
 	xs->napispans++;
+	if (!ti->apis && xs->napi1 < 2 * MAX_THREADS) {
+		xs->api1[xs->napi1].tid = sp->tid;
+		xs->api1[xs->napi1++].t = sp->start_ns;
+	}
 	ti->apis = true;
 	return 0;
 }
@@ -668,17 +677,14 @@ static int open_tracks(struct ex_stream *xs, const char *dir)
 }
 
 /* The threads that made API calls and were not sampled, in the order of
- * their first call (pass 1 saw them; the samples have all passed). */
-static int api_only(void *ctx, const struct rec *r, const struct rec_apispan *sp)
+ * their first call (the samples have all passed), as export_threads adds
+ * them. */
+static void api_only(struct ex_stream *xs)
 {
-	struct ex_stream *xs = ctx;
-	(void)r;
-	if (sp->tid == 0 || track_of(xs, sp->tid))
-		return 0;
-	if (xs->nth == MAX_THREADS)
-		return 0;
-	xs->th[xs->nth++] = (struct track3){ .tid = sp->tid, .first_t = sp->start_ns };
-	return 0;
+	for (size_t k = 0; k < xs->napi1 && xs->nth < MAX_THREADS; k++)
+		if (xs->api1[k].tid && !track_of(xs, xs->api1[k].tid))
+			xs->th[xs->nth++] = (struct track3){ .tid = xs->api1[k].tid,
+							     .first_t = xs->api1[k].t };
 }
 
 /* ------------------------------------------------------------- driver */
@@ -777,14 +783,7 @@ int export_perfetto_stream(struct ex *x, struct analysis *a, const char *rundir,
 		x->pt.last_stamp = xs.last;
 	if (xs.nintervals && xs.last_iv > x->pt.last_stamp)
 		x->pt.last_stamp = xs.last_iv;
-	if (xs.napispans) {
-		struct rec_stream st = { .on_sample = no_sample, .on_interval = no_interval,
-					 .on_apispan = api_only };
-
-		ret = read_pass(&xs, &st, err);
-		if (ret < 0)
-			goto out;
-	}
+	api_only(&xs);
 
 	/* the tracks: the clocks and the process first, the rest in spills */
 	{

@@ -243,30 +243,42 @@ int perfetto_out_close(struct perfetto_out *o)
 	return r;
 }
 
-int perfetto_out_spill(const char *dir, struct perfetto_out **ret)
+/* An unlinked temporary file in DIR, or a negative errno. */
+static int tmp_in(const char *dir)
 {
-	struct perfetto_out *o;
+	char path[4096];
 	int fd = -1;
 
-	if (!dir || !*dir)
-		dir = getenv("TMPDIR");
-	if (!dir || !*dir)
-		dir = "/tmp";
 #ifdef O_TMPFILE
 	fd = open(dir, O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
+	if (fd >= 0)
+		return fd;
 #endif
-	if (fd < 0) {
-		/* a file system without O_TMPFILE: a name, unlinked at once */
-		char path[4096];
+	/* a file system without O_TMPFILE: a name, unlinked at once */
+	if (snprintf(path, sizeof(path), "%s/.stallscope-spill-XXXXXX", dir) >= (int)sizeof(path))
+		return -ENAMETOOLONG;
+	fd = mkostemp(path, O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	unlink(path);
+	return fd;
+}
 
-		if (snprintf(path, sizeof(path), "%s/stallscope-spill-XXXXXX", dir) >=
-		    (int)sizeof(path))
-			return -ENAMETOOLONG;
-		fd = mkostemp(path, O_CLOEXEC);
-		if (fd < 0)
-			return -errno;
-		unlink(path);
-	}
+int perfetto_out_spill(const char *dir, struct perfetto_out **ret)
+{
+	const char *tmp = getenv("TMPDIR");
+	struct perfetto_out *o;
+	int fd = -ENOENT;
+
+	/* DIR; where it takes none (a device's directory), $TMPDIR, /tmp */
+	if (dir && *dir)
+		fd = tmp_in(dir);
+	if (fd < 0 && tmp && *tmp)
+		fd = tmp_in(tmp);
+	if (fd < 0)
+		fd = tmp_in("/tmp");
+	if (fd < 0)
+		return fd;
 	o = calloc(1, sizeof(*o));
 	if (!o || !(o->buf = malloc(SPILL_BUF)) || !(o->f = fdopen(fd, "w+"))) {
 		if (o)

@@ -42,7 +42,8 @@ int perfetto_out_open_fd(int fd, bool gz, struct perfetto_out **ret, struct strb
  * error (of a write, or perfetto_out_fail's): then the file is not whole. */
 int perfetto_out_close(struct perfetto_out *o);
 /* A spill: a part of a trace written to an unlinked temporary file in DIR
- * (NULL: $TMPDIR, else /tmp) with a small buffer, for a writer that fills
+ * (NULL, or a directory that takes none: $TMPDIR, else /tmp) with a small
+ * buffer, for a writer that fills
  * several parts at once and appends them in their order
  * (perfetto_out_append). 0 or a negative errno. */
 int perfetto_out_spill(const char *dir, struct perfetto_out **ret);
