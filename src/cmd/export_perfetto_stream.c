@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: MIT
 /*
  * export_perfetto_stream.c: export --perfetto as the record streams, in a
- * memory that does not grow with the record (docs/FORMAT.md, "Streaming"):
+ * memory that grows with the record only by a bit a sample and the stalls'
+ * presents, beside the analysis's own (docs/FORMAT.md, "export --perfetto
+ * streamed"):
  * the same trace as export_perfetto.c writes from the whole record in
  * memory, packet for packet (tests/e2e/export-stream.sh compares them).
  *
@@ -619,7 +621,6 @@ static int open_tracks(struct ex_stream *xs, const char *dir)
 {
 	struct ex *x = xs->x;
 	struct perfetto_seq *s = NULL;
-	size_t nsampled = xs->nth;
 	int r;
 
 	r = spill(xs, dir, &xs->o_frames);
@@ -662,7 +663,6 @@ static int open_tracks(struct ex_stream *xs, const char *dir)
 			r = r ? r : export_track_open(x, &at, &t->s[2]);
 		}
 	}
-	(void)nsampled;
 	if (!r && xs->nth == MAX_THREADS)
 		sb_addf(x->notes, "more than 64 sampled threads: the later ones have no track\n");
 	if (!r && where_any(x->r)) {
