@@ -10,7 +10,10 @@
 # record in memory (STALLSCOPE_WHOLE_RECORD=1: how stalls read before);
 # report --threads streamed beside the same (its sums as the record
 # streams: two reads), and report alone, whose analysis it adds to;
-# export --perfetto and html as they read (the whole record). Goal: <= 24 MB and <= 1 s an hour of record. Medians of RUNS
+# export --perfetto streamed (the analysis by windows, then two reads
+# whose tracks go to spills) and dump --summary (counts as the record
+# passes), each beside the whole record; html as it reads (the whole
+# record). Goal: <= 24 MB and <= 1 s an hour of record. Medians of RUNS
 # runs (1 for the day). SS_BENCH_DAY=0 leaves the day out.
 set -eu
 build=${1:-build}
@@ -50,8 +53,13 @@ table() {
 	measure "report --threads (whole record, before)" "$n" env STALLSCOPE_WHOLE_RECORD=1 \
 		"$bin" report --threads "$run"
 	measure "report (streamed; its analysis)" "$n" "$bin" report "$run"
-	measure "export --perfetto (whole record)" "$n" "$bin" export --perfetto \
+	measure "export --perfetto (streamed)" "$n" "$bin" export --perfetto \
 		-o "$tmp/out.pftrace" "$run"
+	measure "export --perfetto (whole record, before)" "$n" env STALLSCOPE_WHOLE_RECORD=1 \
+		"$bin" export --perfetto -o "$tmp/out.pftrace" "$run"
+	measure "dump --summary (streamed)" "$n" "$bin" dump --summary "$run"
+	measure "dump --summary (whole record, before)" "$n" env STALLSCOPE_WHOLE_RECORD=1 \
+		"$bin" dump --summary "$run"
 	measure "html (whole record)" "$n" "$bin" html -o "$tmp/out.html" "$run"
 }
 echo "== stalls-stream: 10 minutes exact, $(stat -c %s "$tmp/min10/record.ssr") bytes" \

@@ -3,7 +3,8 @@
  * dump.c: `stallscope dump RUNDIR|FILE`, a record (record.ssr) as text, one
  * line per record, for people and for tests.
  *
- * Reads the whole record (src/rec), then prints its header (version, meta,
+ * Reads the whole record (src/rec; --summary streams it, counting what
+ * passes and keeping none of it), then prints its header (version, meta,
  * fields) and merges samples, frames, thread snapshots, events and clock
  * pairs into one stream by time (at equal times: clock, sample, threads,
  * event, frame). A sample line names only the fields that changed since the
@@ -311,7 +312,60 @@ static void dump_body(const struct rec *r)
 	}
 }
 
-static void dump_summary(const struct rec *r, long long bytes)
+/* What the summary counts: the record's, or, streamed (--summary), what
+ * passed. */
+struct counts {
+	size_t samples, frames, threads, intervals, apispans;
+	uint64_t t_first, t_last;	/* the first and the last sample's stamps */
+};
+
+static void counts_of(const struct rec *r, struct counts *c)
+{
+	*c = (struct counts){ r->nsamples, r->nframes, r->nthreads, r->nintervals, r->napispans,
+			      r->nsamples ? r->t_ns[0] : 0,
+			      r->nsamples ? r->t_ns[r->nsamples - 1] : 0 };
+}
+
+static int count_sample(void *ctx, const struct rec *r, uint64_t t, const int64_t *row)
+{
+	struct counts *c = ctx;
+
+	(void)r, (void)row;
+	if (!c->samples++)
+		c->t_first = t;
+	c->t_last = t;
+	return 0;
+}
+
+static int count_frame(void *ctx, const struct rec_frame *f)
+{
+	(void)f;
+	((struct counts *)ctx)->frames++;
+	return 0;
+}
+
+static int count_threads(void *ctx, const struct rec *r, const struct rec_threads *ts)
+{
+	(void)r, (void)ts;
+	((struct counts *)ctx)->threads++;
+	return 0;
+}
+
+static int count_interval(void *ctx, const struct rec *r, const struct rec_interval *iv)
+{
+	(void)r, (void)iv;
+	((struct counts *)ctx)->intervals++;
+	return 0;
+}
+
+static int count_apispan(void *ctx, const struct rec *r, const struct rec_apispan *sp)
+{
+	(void)r, (void)sp;
+	((struct counts *)ctx)->apispans++;
+	return 0;
+}
+
+static void dump_summary(const struct rec *r, const struct counts *c, long long bytes)
 {
 	/* the files of the stacks' frames (2.3), by id */
 	for (size_t i = 1; i < r->numaps; i++) {
@@ -342,12 +396,12 @@ static void dump_summary(const struct rec *r, long long bytes)
 	}
 	printf("summary samples=%zu frames=%zu threads=%zu clocks=%zu events=%zu strings=%zu "
 	       "unknown_records=%" PRIu64 " torn_bytes=%" PRIu64 " complete=%s",
-	       r->nsamples, r->nframes, r->nthreads, r->nclocks, r->nevents,
+	       c->samples, c->frames, c->threads, r->nclocks, r->nevents,
 	       r->nstrs ? r->nstrs - 1 : 0, r->unknown_records, r->torn_bytes,
 	       r->complete ? "yes" : "no");
-	if (r->nsamples >= 2 && r->t_ns[r->nsamples - 1] >= r->t_ns[0]) {
+	if (c->samples >= 2 && c->t_last >= c->t_first) {
 		fputs(" span_s=", stdout);
-		put_time(r->t_ns[r->nsamples - 1] - r->t_ns[0]);
+		put_time(c->t_last - c->t_first);
 	} else {
 		fputs(" span_s=-", stdout);
 	}
@@ -355,15 +409,15 @@ static void dump_summary(const struct rec *r, long long bytes)
 		printf(" bytes=%lld", bytes);
 	else
 		fputs(" bytes=-", stdout);
-	if (bytes >= 0 && r->nsamples)
-		printf(" bytes_per_sample=%.1f", (double)bytes / (double)r->nsamples);
+	if (bytes >= 0 && c->samples)
+		printf(" bytes_per_sample=%.1f", (double)bytes / (double)c->samples);
 	else
 		fputs(" bytes_per_sample=-", stdout);
 	printf(" damaged_bytes=%" PRIu64, r->damaged_bytes);
-	if (r->nintervals)
-		printf(" intervals=%zu", r->nintervals);
-	if (r->napispans)
-		printf(" apispans=%zu", r->napispans);
+	if (c->intervals)
+		printf(" intervals=%zu", c->intervals);
+	if (c->apispans)
+		printf(" apispans=%zu", c->apispans);
 	if (r->nusets)
 		printf(" ustacks=%zu", r->nusets);
 	putchar('\n');
@@ -375,6 +429,7 @@ int cmd_dump(int argc, char **argv)
 	struct strbuf err = STRBUF_INIT;
 	char *path = NULL;
 	struct rec *r = NULL;
+	struct counts counts = { 0 };
 	struct stat st;
 	long long bytes = -1;
 	const char *salvage = NULL;
@@ -439,7 +494,21 @@ int cmd_dump(int argc, char **argv)
 		if (!path)
 			return cli_error("out of memory");
 	}
-	ret = rec_read_file(path, &r, &err);
+	if (o.summary && !getenv("STALLSCOPE_WHOLE_RECORD")) {
+		/* the summary counts what passes, keeping none of it: samples,
+		 * frames, snapshots, intervals, API spans (the whole record,
+		 * STALLSCOPE_WHOLE_RECORD=1, for comparison: the same text) */
+		struct rec_stream rs = { .skip_threads = true, .skip_frames = true,
+					 .on_sample = count_sample, .on_frame = count_frame,
+					 .on_threads = count_threads, .on_interval = count_interval,
+					 .on_apispan = count_apispan, .ctx = &counts };
+
+		ret = rec_read_file_stream(path, &rs, &r, &err);
+	} else {
+		ret = rec_read_file(path, &r, &err);
+		if (ret == 0)
+			counts_of(r, &counts);
+	}
 	if (ret < 0) {
 		cli_error("%s", err.buf);
 		sb_release(&err);
@@ -451,7 +520,7 @@ int cmd_dump(int argc, char **argv)
 	dump_header(r, path);
 	if (!o.summary)
 		dump_body(r);
-	dump_summary(r, bytes);
+	dump_summary(r, &counts, bytes);
 	if (r->ndamage)
 		fprintf(stderr, "!! '%s' is DAMAGED: %" PRIu64 " bytes in %zu place%s did not check "
 				"out and were skipped (the 'damage' lines)\n",

@@ -82,7 +82,18 @@ static int export_one(const struct analyse_opts *ao, const char *input, const ch
 		sf_out_abort(&of);
 		goto out;
 	}
-	r = export_perfetto(&a, input, o, &st, &notes, &emsg);
+	{
+		/* the spills beside the output, on its file system */
+		char *dir = strcmp(output, "-") ? strdup(output) : NULL;
+		char *slash = dir ? strrchr(dir, '/') : NULL;
+
+		if (dir && !slash)
+			strcpy(dir, ".");
+		else if (slash)
+			slash[slash == dir] = '\0';
+		r = export_perfetto(&a, input, ao->windows, dir, o, &st, &notes, &emsg);
+		free(dir);
+	}
 	{
 		uint64_t packets = perfetto_out_packets(o), bytes = perfetto_out_bytes(o);
 		int rc;
@@ -156,6 +167,9 @@ int cmd_export(int argc, char **argv)
 		goto out;
 	}
 	status = 1;
+	/* the record streamed; STALLSCOPE_WHOLE_RECORD=1: the whole record in
+	 * memory, as before (tests/e2e/export-stream.sh compares the two) */
+	o.a.windows = !getenv("STALLSCOPE_WHOLE_RECORD");
 	if (cli_failed(analyse_load_rules(o.rules, &rules, &o.a.rules_name, &emsg), &emsg))
 		goto out;
 	o.a.rules = rules;

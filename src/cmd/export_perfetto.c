@@ -87,7 +87,7 @@ static bool stall_is_warm(const struct ex *x, const struct stall_item *it)
 	return it >= x->warm && it < x->warm + x->nwarm;
 }
 
-static void stall_args(struct ex *x, struct perfetto_seq *s, const struct stall_item *it)
+void export_stall_args(struct ex *x, struct perfetto_seq *s, const struct stall_item *it)
 {
 	const char *sub = stall_sub_short(it->v.sub);
 
@@ -117,7 +117,7 @@ static void stall_args(struct ex *x, struct perfetto_seq *s, const struct stall_
 	}
 }
 
-static int frames_track(struct ex *x)
+int export_frames_open(struct ex *x, struct perfetto_seq **s)
 {
 	struct perfetto_track t = {
 		.parent = x->proc_uuid, .name = "Frames", .rank = 1,
@@ -126,53 +126,80 @@ static int frames_track(struct ex *x)
 			       "--stall-ms in the warm-up or the window) is named 'stall' and "
 			       "carries its cause, share and evidence, as `stallscope stalls` says",
 	};
-	struct perfetto_seq *s;
-	int r = export_track_open(x, &t, &s);
 
-	for (size_t k = 0; !r && k < x->nframes; k++) {
-		const struct stall_item *it = x->stall_of[k];
-		const char *name = rec_source_name(x->pres[k + 1].source);
+	return export_track_open(x, &t, s);
+}
 
-		perfetto_event(s, x->pres[k].t_ns, PERFETTO_BEGIN, it ? "stall" : name ? name : "frame");
-		if (it)
-			stall_args(x, s, it);
+int export_frame_slice(struct ex *x, struct perfetto_seq *s, const struct stall_item *it,
+		       uint64_t a, uint64_t b, uint32_t source)
+{
+	const char *name = rec_source_name(source);
+	int r;
+
+	perfetto_event(s, a, PERFETTO_BEGIN, it ? "stall" : name ? name : "frame");
+	if (it)
+		export_stall_args(x, s, it);
+	r = perfetto_emit(s);
+	if (!r) {
+		perfetto_event(s, b, PERFETTO_END, NULL);
 		r = perfetto_emit(s);
-		if (!r) {
-			perfetto_event(s, x->pres[k + 1].t_ns, PERFETTO_END, NULL);
-			r = perfetto_emit(s);
-		}
-		x->st->frames++;
 	}
+	x->st->frames++;
+	return r;
+}
+
+static int frames_track(struct ex *x)
+{
+	struct perfetto_seq *s;
+	int r = export_frames_open(x, &s);
+
+	for (size_t k = 0; !r && k < x->nframes; k++)
+		r = export_frame_slice(x, s, x->stall_of[k], x->pres[k].t_ns, x->pres[k + 1].t_ns,
+				       x->pres[k + 1].source);
 	perfetto_seq_free(s);
 	return r;
 }
 
-static int stalls_track(struct ex *x)
+int export_stalls_open(struct ex *x, struct perfetto_seq **s)
 {
 	struct perfetto_track t = {
 		.parent = x->proc_uuid, .name = "Stalls by cause", .rank = 2,
 		.description = "one slice per stall, named by its cause (docs/CAUSES.md)",
 	};
+
+	return export_track_open(x, &t, s);
+}
+
+static int stalls_track(struct ex *x)
+{
 	struct perfetto_seq *s;
-	int r = export_track_open(x, &t, &s);
+	int r = export_stalls_open(x, &s);
 
 	for (size_t k = 0; !r && k < x->nframes; k++) {
 		const struct stall_item *it = x->stall_of[k];
 
-		if (!it)
-			continue;
-		perfetto_event(s, x->pres[k].t_ns, PERFETTO_BEGIN, cause_name(it->v.cause));
-		if (!isnan(it->v.share))
-			perfetto_arg_double(s, "share", round(it->v.share * 1e4) / 1e4);
-		perfetto_arg_double(s, "ms", round(it->ms * 1e3) / 1e3);
-		r = perfetto_emit(s);
-		if (!r) {
-			perfetto_event(s, x->pres[k + 1].t_ns, PERFETTO_END, NULL);
-			r = perfetto_emit(s);
-		}
-		x->st->stalls++;
+		if (it)
+			r = export_stall_slice(x, s, it, x->pres[k].t_ns, x->pres[k + 1].t_ns);
 	}
 	perfetto_seq_free(s);
+	return r;
+}
+
+int export_stall_slice(struct ex *x, struct perfetto_seq *s, const struct stall_item *it,
+		       uint64_t a, uint64_t b)
+{
+	int r;
+
+	perfetto_event(s, a, PERFETTO_BEGIN, cause_name(it->v.cause));
+	if (!isnan(it->v.share))
+		perfetto_arg_double(s, "share", round(it->v.share * 1e4) / 1e4);
+	perfetto_arg_double(s, "ms", round(it->ms * 1e3) / 1e3);
+	r = perfetto_emit(s);
+	if (!r) {
+		perfetto_event(s, b, PERFETTO_END, NULL);
+		r = perfetto_emit(s);
+	}
+	x->st->stalls++;
 	return r;
 }
 
@@ -272,12 +299,27 @@ static uint64_t last_stamp(const struct ex *x)
 	return t;
 }
 
-static int segments(struct ex *x)
+/* The presents' stamps the segments need (sorted: the first, the last, the
+ * window's ends) and the record's last stamp, from the presents in memory. */
+static void pres_times(struct ex *x)
+{
+	const struct analysis *a = x->a;
+
+	x->pt.first = x->npres ? x->pres[0].t_ns : 0;
+	x->pt.last = x->npres ? x->pres[x->npres - 1].t_ns : 0;
+	if (x->nframes && a->m.win_n && a->m.win_first + a->m.win_n <= x->nframes) {
+		x->pt.win_a = x->pres[a->m.win_first].t_ns;
+		x->pt.win_b = x->pres[a->m.win_first + a->m.win_n].t_ns;
+	}
+	x->pt.last_stamp = last_stamp(x);
+}
+
+int export_segments(struct ex *x)
 {
 	const struct analysis *a = x->a;
 	const struct rec *r = x->r;
 	size_t n = 0, cap = 3 + a->nsegs + r->ndamage;
-	uint64_t end = x->npres ? x->pres[x->npres - 1].t_ns : 0;
+	uint64_t end = x->pt.last;
 	struct seg *sg = calloc(cap, sizeof(*sg));
 	uint64_t run_end = 0;
 	double t0 = NAN, dur = NAN;
@@ -286,13 +328,12 @@ static int segments(struct ex *x)
 	if (!sg)
 		return -ENOMEM;
 	if (x->nframes && a->mo.warmup_s > 0) {
-		uint64_t wa = x->pres[0].t_ns, wb = ns_of_s(x, a->m.origin_s + a->mo.warmup_s);
+		uint64_t wa = x->pt.first, wb = ns_of_s(x, a->m.origin_s + a->mo.warmup_s);
 
 		sg[n++] = (struct seg){ wa, wb < end ? wb : end, "warm-up", 0 };
 	}
 	if (x->nframes && a->m.win_n && a->m.win_first + a->m.win_n <= x->nframes)
-		sg[n++] = (struct seg){ x->pres[a->m.win_first].t_ns,
-					x->pres[a->m.win_first + a->m.win_n].t_ns, "window", 0 };
+		sg[n++] = (struct seg){ x->pt.win_a, x->pt.win_b, "window", 0 };
 	for (size_t k = 0; k < a->nsegs; k++)
 		sg[n++] = (struct seg){ ns_of_s(x, a->segs[k].start_s), ns_of_s(x, a->segs[k].end_s),
 					"reload", 0 };
@@ -310,7 +351,7 @@ static int segments(struct ex *x)
 	}
 	if (r->torn_bytes) {
 		/* a torn tail: from the last stamp read to the run's end */
-		uint64_t last = last_stamp(x);
+		uint64_t last = x->pt.last_stamp;
 
 		if (run_end > last)
 			sg[n++] = (struct seg){ last, run_end, "record torn", r->torn_bytes };
@@ -324,7 +365,7 @@ static int segments(struct ex *x)
 }
 /* -------------------------------------------------------------- setup */
 
-static uint64_t fnv(uint64_t h, const char *s)
+uint64_t export_fnv(uint64_t h, const char *s)
 {
 	while (s && *s)
 		h = (h ^ (uint8_t)*s++) * 0x100000001b3ull;
@@ -387,7 +428,7 @@ static uint64_t base_of(const struct ex *x)
 }
 
 /* The machine's clocks: every clock pair of the record (a snapshot each). */
-static int clocks(struct ex *x)
+int export_clocks(struct ex *x)
 {
 	const struct rec *r = x->r;
 	bool boot = false;
@@ -414,7 +455,7 @@ static int clocks(struct ex *x)
 	return ret;
 }
 
-static int process_track(struct ex *x)
+int export_process_track(struct ex *x)
 {
 	const struct analysis *a = x->a;
 	const char *pid = a->ini ? runini_get(a->ini, "pid") : NULL;
@@ -434,15 +475,15 @@ static int process_track(struct ex *x)
 	return 0;
 }
 
-static void say_missing(struct ex *x)
+void export_say_missing(struct ex *x, size_t npres, size_t nsamples)
 {
 	const struct rec *r = x->r;
 
-	if (!r->nframes)
+	if (!npres)
 		sb_addf(x->notes, "the run has no frames: the trace has no frame or stall slices\n");
-	else if (r->nframes == 1)
+	else if (npres == 1)
 		sb_addf(x->notes, "the run has one present, so no frame\n");
-	if (!r->nsamples)
+	if (!nsamples)
 		sb_addf(x->notes, "the record has no samples: no thread states and no counters\n");
 	if (!r->complete)
 		sb_addf(x->notes, "the record has no end (the recorder was killed?): the trace ends "
@@ -452,8 +493,9 @@ static void say_missing(struct ex *x)
 			x->st->skipped);
 }
 
-int export_perfetto(const struct analysis *a, const char *rundir, struct perfetto_out *o,
-		    struct export_stats *st, struct strbuf *notes, struct strbuf *err)
+int export_perfetto(struct analysis *a, const char *rundir, bool streamed,
+		    const char *spill_dir, struct perfetto_out *o, struct export_stats *st, struct strbuf *notes,
+		    struct strbuf *err)
 {
 	struct ex x = {
 		.a = a, .r = a->rec, .o = o, .st = st, .notes = notes, .seq = 2,
@@ -466,15 +508,24 @@ int export_perfetto(const struct analysis *a, const char *rundir, struct perfett
 	memset(st, 0, sizeof(*st));
 	x.abi = rec_meta_get(x.r, "syscall_abi");
 	/* uuids unlike another run's, so that two runs' traces merge apart */
-	x.uuid = (fnv(fnv(0xcbf29ce484222325ull, rec_meta_get(x.r, "clock_mono_ns")),
+	x.uuid = (export_fnv(export_fnv(0xcbf29ce484222325ull, rec_meta_get(x.r, "clock_mono_ns")),
 		      rec_meta_get(x.r, "pid")) & 0x7fffffffff000000ull) | 1;
+	if (streamed) {
+		/* analysed by windows: the record streamed (export_perfetto_stream.c) */
+		ret = export_perfetto_stream(&x, a, rundir, spill_dir, err);
+		if (ret < 0 && !err->len)
+			sb_error(err, ret, "cannot write the trace");
+		goto out;
+	}
 	ret = setup_frames(&x);
 	x.base_ns = base_of(&x);
-	ret = ret ? ret : clocks(&x);
-	ret = ret ? ret : process_track(&x);
+	ret = ret ? ret : export_clocks(&x);
+	ret = ret ? ret : export_process_track(&x);
 	ret = ret ? ret : frames_track(&x);
 	ret = ret ? ret : stalls_track(&x);
-	ret = ret ? ret : segments(&x);
+	if (!ret)
+		pres_times(&x);
+	ret = ret ? ret : export_segments(&x);
 	ret = ret ? ret : export_threads(&x);
 	ret = ret ? ret : export_stacks(&x);
 	ret = ret ? ret : export_counters(&x);
@@ -483,7 +534,8 @@ int export_perfetto(const struct analysis *a, const char *rundir, struct perfett
 	if (ret < 0)
 		sb_error(err, ret, "cannot write the trace");
 	else
-		say_missing(&x);
+		export_say_missing(&x, x.r->nframes, x.r->nsamples);
+out:
 	free(x.pres);
 	free(x.stall_of);
 	free(x.win);

@@ -9,6 +9,7 @@
 #ifndef SS_CMD_EXPORT_PERFETTO_H
 #define SS_CMD_EXPORT_PERFETTO_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -24,12 +25,17 @@ struct export_stats {
 
 /*
  * Writes run directory RUNDIR, analysed into A (with its record: A->rec and
- * A->f, analyse_opts.keep), to O. What the trace cannot hold, or holds only
- * in part (no samples, no frames, a torn or damaged record, no BOOTTIME),
- * is said in NOTES, one line each. Returns 0 or a negative errno with the
- * message in ERR.
+ * A->f, analyse_opts.keep), to O. STREAMED: A was analysed by windows
+ * (analyse_opts.windows): the record is read again as it streams, its
+ * tracks' parts in temporary files in SPILL_DIR (NULL: $TMPDIR, /tmp)
+ * appended in order, the same trace in a memory that does not grow with
+ * the record (docs/FORMAT.md, "Streaming"); else A holds the whole record.
+ * What the trace cannot hold, or holds only in part (no samples, no
+ * frames, a torn or damaged record, no BOOTTIME), is said in NOTES, one
+ * line each. Returns 0 or a negative errno with the message in ERR.
  */
-int export_perfetto(const struct analysis *a, const char *rundir, struct perfetto_out *o,
-		    struct export_stats *st, struct strbuf *notes, struct strbuf *err);
+int export_perfetto(struct analysis *a, const char *rundir, bool streamed, const char *spill_dir,
+		    struct perfetto_out *o, struct export_stats *st, struct strbuf *notes,
+		    struct strbuf *err);
 
 #endif

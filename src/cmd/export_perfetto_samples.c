@@ -38,14 +38,7 @@ static int64_t val(const struct rec *r, size_t i, int f)
 	return f < 0 ? 0 : r->vals[i * r->nfields + (size_t)f];
 }
 
-/* What a state slice shows; a new slice when any of it changes. */
-struct st_key {
-	int64_t state;
-	bool runnable;		/* R and it waited for a CPU more than it ran */
-	int64_t wchan, syscall, fd_target;
-};
-
-static bool key_eq(const struct st_key *a, const struct st_key *b)
+bool export_key_eq(const struct st_key *a, const struct st_key *b)
 {
 	return a->state == b->state && a->runnable == b->runnable && a->wchan == b->wchan &&
 	       a->syscall == b->syscall && a->fd_target == b->fd_target;
@@ -92,7 +85,7 @@ static void key_of(const struct rec *r, size_t i, const struct scope *s, int64_t
 	k->fd_target = k->state == 'R' ? 0 : val(r, i, f[TF_FD_TARGET]);
 }
 
-static int state_begin(struct ex *x, struct perfetto_seq *s, uint64_t t, const struct st_key *k)
+int export_state_begin(struct ex *x, struct perfetto_seq *s, uint64_t t, const struct st_key *k)
 {
 	perfetto_event(s, t, PERFETTO_BEGIN, state_name(k));
 	if (k->wchan)
@@ -124,14 +117,14 @@ static int thread_states(struct ex *x, struct perfetto_seq *s, const struct scop
 
 		if (in)
 			key_of(r, i, in, tid, sc, &k);
-		if (open && (!in || k.state == 'X' || !key_eq(&k, &cur))) {
+		if (open && (!in || k.state == 'X' || !export_key_eq(&k, &cur))) {
 			perfetto_event(s, r->t_ns[i], PERFETTO_END, NULL);
 			ret = perfetto_emit(s);
 			open = false;
 		}
 		if (ret || !in || k.state == 'X' || open)
 			continue;
-		ret = state_begin(x, s, r->t_ns[i], &k);
+		ret = export_state_begin(x, s, r->t_ns[i], &k);
 		cur = k;
 		open = true;
 	}
@@ -143,24 +136,25 @@ static int thread_states(struct ex *x, struct perfetto_seq *s, const struct scop
 }
 
 /* TID's exact-mode intervals on a track under its thread's (PARENT). */
+const struct perfetto_track export_intervals_track = {
+	.name = "off-CPU (exact)",
+	.description = "exact mode's off-CPU intervals of 0.5 ms or more (--exact-min), "
+		       "as the kernel saw them: blocked (named by what it waited for) "
+		       "from the switch-out to the wake-up, then runnable until it ran "
+		       "(docs/EXACT.md)",
+};
+
 static int thread_intervals(struct ex *x, uint64_t parent, int64_t tid)
 {
 	const struct rec *r = x->r;
-	struct perfetto_track t = {
-		.parent = parent, .name = "off-CPU (exact)",
-		.description = "exact mode's off-CPU intervals of 0.5 ms or more (--exact-min), "
-			       "as the kernel saw them: blocked (named by what it waited for) "
-			       "from the switch-out to the wake-up, then runnable until it ran "
-			       "(docs/EXACT.md)",
-	};
+	struct perfetto_track t = export_intervals_track;
 	struct perfetto_seq *s = NULL;
 	uint64_t end = 0;
 	int ret = 0;
 
+	t.parent = parent;
 	for (size_t i = 0; !ret && i < r->nintervals; i++) {
 		const struct rec_interval *iv = &r->intervals[i];
-		uint64_t wake = iv->wake_ns;
-		const char *cls = exact_class_name(iv->cls);
 
 		if (iv->tid != (uint32_t)tid)
 			continue;
@@ -170,6 +164,21 @@ static int thread_intervals(struct ex *x, uint64_t parent, int64_t tid)
 		}
 		if (!s && (ret = export_track_open(x, &t, &s)) < 0)
 			break;
+		ret = export_interval(x, s, iv);
+		end = iv->in_ns;
+	}
+	perfetto_seq_free(s);
+	return ret;
+}
+
+int export_interval(struct ex *x, struct perfetto_seq *s, const struct rec_interval *iv)
+{
+	const struct rec *r = x->r;
+	uint64_t wake = iv->wake_ns;
+	const char *cls = exact_class_name(iv->cls);
+	int ret;
+
+	{
 		wake = wake < iv->out_ns ? iv->out_ns : wake > iv->in_ns ? iv->in_ns : wake;
 		if (iv->state == 'R')
 			wake = iv->out_ns;	/* preempted: runnable all along */
@@ -211,10 +220,8 @@ static int thread_intervals(struct ex *x, uint64_t parent, int64_t tid)
 			perfetto_event(s, iv->in_ns, PERFETTO_END, NULL);
 			ret = perfetto_emit(s);
 		}
-		end = iv->in_ns;
 		x->st->intervals++;
 	}
-	perfetto_seq_free(s);
 	return ret;
 }
 
@@ -229,7 +236,7 @@ static const char *thread_name(const struct rec *r, int64_t tid)
 }
 
 /* The sampled process at T: the run's, or the last frame_process event's. */
-static int32_t pid_at(const struct ex *x, uint64_t t)
+int32_t export_pid_at(const struct ex *x, uint64_t t)
 {
 	int32_t pid = x->pid;
 
@@ -243,6 +250,13 @@ static int32_t pid_at(const struct ex *x, uint64_t t)
 	}
 	return pid;
 }
+
+const char export_thread_sampled[] =
+	"the thread's state at each sample (every 10 ms): Running or Runnable (/proc's R, split "
+	"by which the thread did more of until the next sample), Sleeping (S), Disk sleep (D), "
+	"with its wchan, system call and the fd's target";
+const char export_thread_unsampled[] = "a thread of the program that made timed API calls "
+				       "(not sampled)";
 
 int export_threads(struct ex *x)
 {
@@ -271,12 +285,9 @@ int export_threads(struct ex *x)
 	for (size_t j = 0; !ret && j < ntids; j++) {
 		const char *name = thread_name(r, tids[j]);
 		struct perfetto_track t = {
-			.kind = PERFETTO_TRACK_THREAD, .pid = pid_at(x, r->t_ns[first[j]]),
+			.kind = PERFETTO_TRACK_THREAD, .pid = export_pid_at(x, r->t_ns[first[j]]),
 			.tid = tids[j], .name = name && *name ? name : NULL, .rank = 10 + (int)j,
-			.description = "the thread's state at each sample (every 10 ms): Running "
-				       "or Runnable (/proc's R, split by which the thread did more "
-				       "of until the next sample), Sleeping (S), Disk sleep (D), "
-				       "with its wchan, system call and the fd's target",
+			.description = export_thread_sampled,
 		};
 		struct perfetto_seq *s;
 
@@ -295,10 +306,9 @@ int export_threads(struct ex *x)
 		int64_t tid = r->apispans[i].tid;
 		const char *name = thread_name(r, tid);
 		struct perfetto_track t = {
-			.kind = PERFETTO_TRACK_THREAD, .pid = pid_at(x, r->apispans[i].start_ns),
+			.kind = PERFETTO_TRACK_THREAD, .pid = export_pid_at(x, r->apispans[i].start_ns),
 			.tid = tid, .name = name && *name ? name : NULL, .rank = 10 + (int)ntids,
-			.description = "a thread of the program that made timed API calls "
-				       "(not sampled)",
+			.description = export_thread_unsampled,
 		};
 		struct perfetto_seq *s;
 		size_t j;
@@ -320,26 +330,59 @@ int export_threads(struct ex *x)
 
 /* ----------------------------------------------------------- counters */
 
-struct ctr {
-	char field[96];
-	char name[96];
-	const char *unit_name;
-	double scale;		/* rate = delta * scale / ns */
-	bool slow;		/* read at slow samples only (docs/FORMAT.md) */
-	bool proc;		/* the process's, else the system's */
-};
 
 /* FIELD's rate over the samples, as a counter on its own track; a value from
  * the sample it was measured from until the next, written when it changes. */
 static int counter_write(struct ex *x, const struct ctr *c, int f)
 {
 	const struct rec *r = x->r;
-	struct perfetto_track t = {
-		.kind = PERFETTO_TRACK_COUNTER, .name = c->name, .unit_name = c->unit_name,
-	};
 	struct perfetto_seq *s;
 	double last = NAN;
 	size_t prev = SIZE_MAX;
+	int ret = export_counter_open(x, c, &s);
+
+	for (size_t i = 0; !ret && i < r->nsamples; i++) {
+		int64_t dv;
+		uint64_t dt;
+
+		if (c->slow && !x->slow[i])
+			continue;
+		if (prev == SIZE_MAX) {
+			prev = i;
+			continue;
+		}
+		dv = val(r, i, f) - val(r, prev, f);
+		dt = r->t_ns[i] - r->t_ns[prev];
+		ret = export_counter_step(x, s, c, dv, dt, r->t_ns[prev], &last);
+		prev = i;
+	}
+	perfetto_seq_free(s);
+	return ret;
+}
+
+int export_counter_step(struct ex *x, struct perfetto_seq *s, const struct ctr *c, int64_t dv,
+			uint64_t dt, uint64_t t_prev, double *last)
+{
+	double v;
+
+	if (dv < 0 || !dt) {
+		x->st->skipped++;
+		return 0;
+	}
+	v = (double)dv * c->scale / (double)dt;
+	v = round(v * 1e3) / 1e3;
+	if (v == *last)
+		return 0;
+	x->st->counter_values++;
+	*last = v;
+	return perfetto_counter(s, t_prev, v);
+}
+
+int export_counter_open(struct ex *x, const struct ctr *c, struct perfetto_seq **s)
+{
+	struct perfetto_track t = {
+		.kind = PERFETTO_TRACK_COUNTER, .name = c->name, .unit_name = c->unit_name,
+	};
 	int ret;
 
 	if (c->proc) {
@@ -359,43 +402,16 @@ static int counter_write(struct ex *x, const struct ctr *c, int f)
 		}
 		t.parent = x->sys_uuid;
 	}
-	ret = export_track_open(x, &t, &s);
-	for (size_t i = 0; !ret && i < r->nsamples; i++) {
-		int64_t dv;
-		uint64_t dt;
-		double v;
-
-		if (c->slow && !x->slow[i])
-			continue;
-		if (prev == SIZE_MAX) {
-			prev = i;
-			continue;
-		}
-		dv = val(r, i, f) - val(r, prev, f);
-		dt = r->t_ns[i] - r->t_ns[prev];
-		if (dv < 0 || !dt) {
-			x->st->skipped++;
-			prev = i;
-			continue;
-		}
-		v = (double)dv * c->scale / (double)dt;
-		v = round(v * 1e3) / 1e3;
-		if (v != last) {
-			ret = perfetto_counter(s, r->t_ns[prev], v);
-			x->st->counter_values++;
-			last = v;
-		}
-		prev = i;
-	}
-	perfetto_seq_free(s);
-	return ret;
+	return export_track_open(x, &t, s);
 }
 
 static int counter_if(struct ex *x, const struct ctr *c)
 {
 	int f = rec_field_index(x->r, c->field);
 
-	return f < 0 ? 0 : counter_write(x, c, f);
+	if (f < 0)
+		return 0;
+	return x->on_counter ? x->on_counter(x, c, f) : counter_write(x, c, f);
 }
 
 /* Which samples are slow: those with a thread snapshot (the recorder
@@ -430,9 +446,9 @@ int export_counters(struct ex *x)
 	struct ctr c;
 	int ret;
 
-	if (!r->nsamples)
+	if (!x->on_counter && !r->nsamples)
 		return 0;
-	ret = slow_samples(x);
+	ret = x->on_counter ? 0 : slow_samples(x);
 	c = (struct ctr){ .unit_name = "/s", .scale = 1e9, .proc = true };
 	snprintf(c.field, sizeof(c.field), "%s", field_proc[PF_MAJFLT]);
 	snprintf(c.name, sizeof(c.name), "major faults");

@@ -36,6 +36,8 @@ static int64_t stall_tid(const struct ex *x, const struct stall_item *it, uint64
 
 	if (x->a->f && x->a->f->tid && it->frame < x->a->f->n && x->a->f->tid[it->frame])
 		return x->a->f->tid[it->frame];
+	if (x->stall_tid)	/* streamed: found as the samples passed */
+		return x->stall_tid(x, it);
 	for (size_t i = 0; f >= 0 && i < r->nsamples && r->t_ns[i] <= b; i++)
 		if (r->t_ns[i] >= a && r->vals[i * r->nfields + (size_t)f] > 0)
 			return r->vals[i * r->nfields + (size_t)f];
@@ -96,7 +98,7 @@ static int callstacks(struct perfetto_seq *s, const struct where *w, uint64_t *i
 }
 
 /* Stall IT's samples on S, spread over it (the file's comment says how). */
-static int stall_samples(struct ex *x, struct perfetto_seq *s, const struct stall_item *it,
+int export_stall_samples(struct ex *x, struct perfetto_seq *s, const struct stall_item *it,
 			 uint64_t a, uint64_t b, struct strbuf *names)
 {
 	struct where w;
@@ -154,7 +156,7 @@ int export_stacks(struct ex *x)
 		const struct stall_item *it = x->stall_of[k];
 
 		if (it)
-			r = stall_samples(x, s, it, x->pres[k].t_ns, x->pres[k + 1].t_ns, &names);
+			r = export_stall_samples(x, s, it, x->pres[k].t_ns, x->pres[k + 1].t_ns, &names);
 	}
 	perfetto_seq_free(s);
 	sb_release(&names);
@@ -163,19 +165,22 @@ int export_stacks(struct ex *x)
 
 /* ---------------------------------------------------------- API calls */
 
+const struct perfetto_track export_apis_track = {
+	.name = "API calls",
+	.description = "the graphics API calls of this thread that the frame hook or the "
+		       "Vulkan layer timed at 1 ms or more (compiles, links, fence waits, "
+		       "submits: docs/HOOKS.md), from the call to its return",
+};
+
 int export_apispans(struct ex *x, uint64_t parent, int64_t tid)
 {
 	const struct rec *r = x->r;
-	struct perfetto_track t = {
-		.parent = parent, .name = "API calls",
-		.description = "the graphics API calls of this thread that the frame hook or the "
-			       "Vulkan layer timed at 1 ms or more (compiles, links, fence waits, "
-			       "submits: docs/HOOKS.md), from the call to its return",
-	};
+	struct perfetto_track t = export_apis_track;
 	struct perfetto_seq *s = NULL;
 	uint64_t end = 0;
 	int ret = 0;
 
+	t.parent = parent;
 	for (size_t i = 0; !ret && i < r->napispans; i++) {
 		const struct rec_apispan *sp = &r->apispans[i];
 
@@ -187,16 +192,24 @@ int export_apispans(struct ex *x, uint64_t parent, int64_t tid)
 		}
 		if (!s && (ret = export_track_open(x, &t, &s)) < 0)
 			break;
-		perfetto_event(s, sp->start_ns, PERFETTO_BEGIN, rec_str(r, sp->name));
-		perfetto_arg_double(s, "ms", round((double)sp->dur_ns / 1e3) / 1e3);
-		ret = perfetto_emit(s);
-		if (!ret) {
-			perfetto_event(s, sp->start_ns + sp->dur_ns, PERFETTO_END, NULL);
-			ret = perfetto_emit(s);
-		}
+		ret = export_apispan(x, s, sp);
 		end = sp->start_ns + sp->dur_ns;
-		x->st->api_calls++;
 	}
 	perfetto_seq_free(s);
+	return ret;
+}
+
+int export_apispan(struct ex *x, struct perfetto_seq *s, const struct rec_apispan *sp)
+{
+	int ret;
+
+	perfetto_event(s, sp->start_ns, PERFETTO_BEGIN, rec_str(x->r, sp->name));
+	perfetto_arg_double(s, "ms", round((double)sp->dur_ns / 1e3) / 1e3);
+	ret = perfetto_emit(s);
+	if (!ret) {
+		perfetto_event(s, sp->start_ns + sp->dur_ns, PERFETTO_END, NULL);
+		ret = perfetto_emit(s);
+	}
+	x->st->api_calls++;
 	return ret;
 }

@@ -136,18 +136,23 @@ struct perfetto_out {
 	int err;		/* the first error */
 	uint64_t packets, bytes;
 	struct pbuf pkt;	/* a packet being put together */
-	size_t nbuf;		/* bytes in buf, not yet written */
-	uint8_t buf[OUT_BUF];
+	size_t nbuf, bufsz;	/* bytes in buf, not yet written; its size */
+	uint8_t *buf;
 };
+
+/* A spill's buffer: a trace has dozens of them open at once. */
+#define SPILL_BUF (1u << 14)
 
 int perfetto_out_open_fd(int fd, bool gz, struct perfetto_out **ret, struct strbuf *err)
 {
 	struct perfetto_out *o = calloc(1, sizeof(*o));
 
-	if (!o) {
+	if (!o || !(o->buf = malloc(OUT_BUF))) {
+		free(o);
 		close(fd);
 		return sb_error(err, -ENOMEM, "the trace");
 	}
+	o->bufsz = OUT_BUF;
 	if (gz) {
 		o->gz = gzdopen(fd, "wb3");
 		if (o->gz)
@@ -159,6 +164,7 @@ int perfetto_out_open_fd(int fd, bool gz, struct perfetto_out **ret, struct strb
 	}
 	if (!o->gz && !o->f) {
 		close(fd);
+		free(o->buf);
 		free(o);
 		return sb_error(err, -ENOMEM, "the trace");
 	}
@@ -185,9 +191,9 @@ static void out_write(struct perfetto_out *o, const void *p, size_t n)
 	if (o->err)
 		return;
 	o->bytes += n;
-	if (o->nbuf + n > OUT_BUF)
+	if (o->nbuf + n > o->bufsz)
 		out_flush(o);
-	if (n > OUT_BUF) {
+	if (n > o->bufsz) {
 		o->nbuf = n;	/* a packet over the buffer: straight through */
 		if (o->gz ? gzwrite(o->gz, p, (unsigned)n) != (int)n : fwrite(p, 1, n, o->f) != n)
 			o->err = -EIO;
@@ -232,8 +238,85 @@ int perfetto_out_close(struct perfetto_out *o)
 		r = errno ? -errno : -EIO;
 	}
 	pb_release(&o->pkt);
+	free(o->buf);
 	free(o);
 	return r;
+}
+
+/* An unlinked temporary file in DIR, or a negative errno. */
+static int tmp_in(const char *dir)
+{
+	char path[4096];
+	int fd = -1;
+
+#ifdef O_TMPFILE
+	fd = open(dir, O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
+	if (fd >= 0)
+		return fd;
+#endif
+	/* a file system without O_TMPFILE: a name, unlinked at once */
+	if (snprintf(path, sizeof(path), "%s/.stallscope-spill-XXXXXX", dir) >= (int)sizeof(path))
+		return -ENAMETOOLONG;
+	fd = mkostemp(path, O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	unlink(path);
+	return fd;
+}
+
+int perfetto_out_spill(const char *dir, struct perfetto_out **ret)
+{
+	const char *tmp = getenv("TMPDIR");
+	struct perfetto_out *o;
+	int fd = -ENOENT;
+
+	/* DIR; where it takes none (a device's directory), $TMPDIR, /tmp */
+	if (dir && *dir)
+		fd = tmp_in(dir);
+	if (fd < 0 && tmp && *tmp)
+		fd = tmp_in(tmp);
+	if (fd < 0)
+		fd = tmp_in("/tmp");
+	if (fd < 0)
+		return fd;
+	o = calloc(1, sizeof(*o));
+	if (!o || !(o->buf = malloc(SPILL_BUF)) || !(o->f = fdopen(fd, "w+"))) {
+		if (o)
+			free(o->buf);
+		free(o);
+		close(fd);
+		return -ENOMEM;
+	}
+	o->bufsz = SPILL_BUF;
+	setvbuf(o->f, NULL, _IONBF, 0);	/* buf is the buffer */
+	*ret = o;
+	return 0;
+}
+
+int perfetto_out_append(struct perfetto_out *o, struct perfetto_out *spill)
+{
+	uint8_t chunk[1 << 16];
+	int r;
+
+	out_flush(spill);
+	r = spill->err;
+	if (!r && fseek(spill->f, 0, SEEK_SET) != 0)
+		r = errno ? -errno : -EIO;
+	while (!r && !o->err) {
+		size_t n = fread(chunk, 1, sizeof(chunk), spill->f);
+
+		if (!n) {
+			if (ferror(spill->f))
+				r = -EIO;
+			break;
+		}
+		out_write(o, chunk, n);
+	}
+	o->packets += spill->packets;
+	if (r && !o->err)
+		o->err = r;
+	perfetto_out_close(spill);
+	return o->err;
 }
 
 void perfetto_out_fail(struct perfetto_out *o, int err)

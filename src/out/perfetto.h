@@ -41,6 +41,15 @@ int perfetto_out_open_fd(int fd, bool gz, struct perfetto_out **ret, struct strb
 /* Flushes and closes the file and frees O (NULL-safe). 0 or the first
  * error (of a write, or perfetto_out_fail's): then the file is not whole. */
 int perfetto_out_close(struct perfetto_out *o);
+/* A spill: a part of a trace written to an unlinked temporary file in DIR
+ * (NULL, or a directory that takes none: $TMPDIR, else /tmp) with a small
+ * buffer, for a writer that fills
+ * several parts at once and appends them in their order
+ * (perfetto_out_append). 0 or a negative errno. */
+int perfetto_out_spill(const char *dir, struct perfetto_out **ret);
+/* Appends SPILL's packets to O (counted as O's) and frees SPILL. 0 or the
+ * first error of either. */
+int perfetto_out_append(struct perfetto_out *o, struct perfetto_out *spill);
 /* Marks O failed with ERR (a negative errno), which perfetto_out_close returns:
  * for a writer that gave up. */
 void perfetto_out_fail(struct perfetto_out *o, int err);

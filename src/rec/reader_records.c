@@ -454,6 +454,7 @@ static int rd_samples(struct rd *d, struct cur *c)
 	struct bitr b;
 	uint64_t count, i;
 	bool win = d->stream && d->stream->on_window;
+	bool hand = d->stream && d->stream->on_sample && !win && d->ring_mask == SIZE_MAX;
 	int ret;
 
 	ret = freeze(d);
@@ -462,11 +463,11 @@ static int rd_samples(struct rd *d, struct cur *c)
 	/* A sample takes at least 2 bits. */
 	if (!cur_varint(c, &count) || count > (uint64_t)(c->end - c->p) * 4)
 		return rd_bad(d, "samples record: count larger than the record");
-	if (nf && d->ring_mask == SIZE_MAX && !win && count > d->expand_left / nf)
+	if (nf && d->ring_mask == SIZE_MAX && !win && !hand && count > d->expand_left / nf)
 		return rd_bad(d, "samples record: more values than a file this size can hold");
-	if (d->ring_mask == SIZE_MAX && !win)
+	if (d->ring_mask == SIZE_MAX && !win && !hand)
 		d->expand_left -= count * nf;
-	if (win && !d->kring) {
+	if ((win || hand) && !d->kring) {
 		d->kring = calloc(KRING * (nf ? nf : 1), sizeof(*d->kring));
 		if (!d->kring)
 			return -ENOMEM;
@@ -477,7 +478,7 @@ static int rd_samples(struct rd *d, struct cur *c)
 		if (!r->vals)
 			return -ENOMEM;
 	}
-	if (!win && r->nsamples + count > d->cap_samples) {
+	if (!win && !hand && r->nsamples + count > d->cap_samples) {
 		size_t cap = d->cap_samples ? d->cap_samples : 256;
 
 		/* The first time, room for every sample of the file, when the
@@ -507,7 +508,8 @@ static int rd_samples(struct rd *d, struct cur *c)
 	b = (struct bitr){ .p = c->p, .end = c->end };
 	for (i = 0; i < count; i++) {
 		int64_t *row = win ? d->kring + (d->kseen % KRING) * nf
-				   : r->vals + (r->nsamples & d->ring_mask) * nf;
+			       : hand ? d->kring
+				      : r->vals + (r->nsamples & d->ring_mask) * nf;
 		uint64_t ntog, tz, last = 0, t;
 
 		if (!br_rice(&b, &s->avg_t, &tz) || !br_rice(&b, &s->avg_ntog, &ntog))
@@ -549,6 +551,13 @@ static int rd_samples(struct rd *d, struct cur *c)
 		saw_time(d, t);
 		if (win) {
 			ret = win_sample(d, t);
+			if (ret < 0)
+				return ret;
+			continue;
+		}
+		if (hand) {	/* handed on, not kept */
+			r->nsamples_read++;
+			ret = d->stream->on_sample(d->stream->ctx, r, t, row);
 			if (ret < 0)
 				return ret;
 			continue;
@@ -787,9 +796,14 @@ static int rd_interval(struct rd *d, struct cur *c)
 	    v[10] > UINT32_MAX || v[11] > UINT32_MAX || v[12] > UINT32_MAX ||
 	    zz_dec(v[5]) < INT32_MIN || zz_dec(v[5]) > INT32_MAX)
 		return rd_bad(d, "interval record: a number out of its range");
-	if (ARRAY_GROW(r->intervals, d->cap_intervals, r->nintervals + 1) < 0)
-		return -ENOMEM;
-	struct rec_interval *iv = &r->intervals[r->nintervals];
+	struct rec_interval one, *iv = &one;
+	bool hand = d->stream && d->stream->on_interval;
+
+	if (!hand) {
+		if (ARRAY_GROW(r->intervals, d->cap_intervals, r->nintervals + 1) < 0)
+			return -ENOMEM;
+		iv = &r->intervals[r->nintervals];
+	}
 
 	memset(iv, 0, sizeof(*iv));
 	iv->out_ns = d->iv_tprev + (uint64_t)zz_dec(v[0]);
@@ -808,6 +822,8 @@ static int rd_interval(struct rd *d, struct cur *c)
 	iv->waker_comm = (uint32_t)v[11];
 	iv->stack = (uint32_t)v[12];
 	d->iv_tprev = iv->out_ns;
+	if (hand)	/* handed on, not kept */
+		return d->stream->on_interval(d->stream->ctx, r, iv);
 	r->nintervals++;
 	return 0;
 }
@@ -824,11 +840,15 @@ static int rd_apispan(struct rd *d, struct cur *c)
 			return rd_bad(d, "apispan record: expected 4 numbers");
 	if (v[2] > UINT32_MAX || v[3] > UINT32_MAX || v[0] + v[1] < v[0])
 		return rd_bad(d, "apispan record: a number out of its range");
-	if (ARRAY_GROW(r->apispans, d->cap_apispans, r->napispans + 1) < 0)
-		return -ENOMEM;
-	r->apispans[r->napispans++] = (struct rec_apispan){
+	struct rec_apispan sp = {
 		.start_ns = v[0], .dur_ns = v[1], .tid = (uint32_t)v[2], .name = (uint32_t)v[3]
 	};
+
+	if (d->stream && d->stream->on_apispan)	/* handed on, not kept */
+		return d->stream->on_apispan(d->stream->ctx, r, &sp);
+	if (ARRAY_GROW(r->apispans, d->cap_apispans, r->napispans + 1) < 0)
+		return -ENOMEM;
+	r->apispans[r->napispans++] = sp;
 	return 0;
 }
 

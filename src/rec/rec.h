@@ -91,6 +91,19 @@ struct rec_stream {
 	 */
 	int (*on_frame)(void *ctx, const struct rec_frame *f);
 	int (*on_threads)(void *ctx, const struct rec *r, const struct rec_threads *ts);
+	/*
+	 * Handed on and not kept (export --perfetto's tracks, dump --summary:
+	 * the memory is one sample's, not the record's): on_sample, ring_rows 0
+	 * and no on_window, with each sample as decoded (ROW: its nfields
+	 * values, valid during the call; nsamples stays 0, nsamples_read
+	 * counts them); on_interval with each interval, on_apispan with each
+	 * API call's span (nintervals, napispans stay 0). R's strings are those
+	 * decoded so far, which hold every id the record passed names. A
+	 * negative errno stops the read and is returned.
+	 */
+	int (*on_sample)(void *ctx, const struct rec *r, uint64_t t_ns, const int64_t *row);
+	int (*on_interval)(void *ctx, const struct rec *r, const struct rec_interval *iv);
+	int (*on_apispan)(void *ctx, const struct rec *r, const struct rec_apispan *sp);
 };
 struct rec_window {
 	uint64_t a_ns, b_ns;

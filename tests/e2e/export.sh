@@ -55,6 +55,12 @@ grep -q "wrote 'game/trace.pftrace': [0-9]* frames, [0-9]* stalls" export.err ||
 	fail "no summary line: $(cat export.err)"
 "$SS_BIN" export --perfetto -z -o game.pftrace.gz --warmup 0 game 2>/dev/null || fail "export -z"
 gzip -dc game.pftrace.gz | cmp -s - game/trace.pftrace || fail "-z is not the same trace compressed"
+# the record streamed (the default) and whole in memory: one trace, byte
+# for byte, probe and watcher tracks included (tests/e2e/export-stream.sh
+# compares the two on recorded and synthetic records)
+STALLSCOPE_WHOLE_RECORD=1 "$SS_BIN" export --perfetto -o whole.pftrace --warmup 0 game \
+	2>/dev/null || fail "export (the whole record)"
+cmp -s whole.pftrace game/trace.pftrace || fail "the streamed trace is not the whole record's"
 "$SS_BIN" stalls --json --warmup 0 game >stalls.json || fail "stalls --json"
 "$SS_BIN" report --json --warmup 0 game >report.json || fail "report --json"
 "$SS_BIN" dump game >dump.txt || fail "dump"

@@ -67,6 +67,10 @@ if command -v protoc >/dev/null; then
 	"$SS_BIN" export --perfetto --warmup 0 -o api.pftrace api 2>export.err ||
 		fail "export: $(cat export.err)"
 	grep -q ", 3 API calls on " export.err || fail "export's summary: $(cat export.err)"
+	# streamed (the default) as the whole record in memory gives it
+	STALLSCOPE_WHOLE_RECORD=1 "$SS_BIN" export --perfetto --warmup 0 -o whole.pftrace api \
+		2>/dev/null || fail "export (the whole record)"
+	cmp -s whole.pftrace api.pftrace || fail "the streamed trace is not the whole record's"
 	PYTHONPATH=$SS_SRC/tests/e2e/lib python3 - "$SS_SRC/tests/perfetto/stallscope.proto" api.pftrace \
 		"$("$SS_BIN" dump api | grep '^apispan ')" <<'PY' || fail "the trace's API calls"
 import re, sys, pftrace

@@ -827,6 +827,37 @@ static int64_t wild(int64_t prev, size_t i, size_t f)
 
 /* Random values, times and snapshots through writer and reader, with blocks
  * large enough for the writer to end them on its own (1 MiB). */
+/* Handed on (rec_stream's on_sample, on_apispan): what a streamed reader
+ * is given, against what was written. */
+struct handed {
+	const uint64_t *t;
+	const int64_t *vals;	/* nf a sample */
+	size_t nf, n, bad;
+	const struct rec_apispan *sp;
+	size_t nsp;
+};
+
+static int handed_sample(void *ctx, const struct rec *r, uint64_t t, const int64_t *row)
+{
+	struct handed *h = ctx;
+
+	if (r->nsamples || t != h->t[h->n] || memcmp(row, h->vals + h->n * h->nf, h->nf * sizeof(*row)))
+		h->bad++;
+	h->n++;
+	return 0;
+}
+
+static int handed_apispan(void *ctx, const struct rec *r, const struct rec_apispan *sp)
+{
+	struct handed *h = ctx;
+
+	if (r->napispans || memcmp(sp, &h->sp[h->nsp], sizeof(*sp)) ||
+	    !*rec_str(r, sp->name))
+		h->bad++;
+	h->nsp++;
+	return 0;
+}
+
 static void test_random_round_trip(void)
 {
 	enum { RF = 9, RS = 60000, RT = 7 };
@@ -892,6 +923,18 @@ static void test_random_round_trip(void)
 	CHECK(rec_writer_bytes(w) > 1000000);
 	CHECK_INT(rec_writer_close(w), 0);
 
+	{
+		/* each sample handed on as written, none kept */
+		struct handed h = { .t = want_t, .vals = &want[0][0], .nf = RF };
+		struct rec_stream rs = { .on_sample = handed_sample, .ctx = &h };
+
+		CHECK_INT(rec_read_file_stream(path, &rs, &r, &err), 0);
+		CHECK_INT(h.n, RS);
+		CHECK_INT(h.bad, 0);
+		CHECK(r && !r->nsamples && r->nsamples_read == RS);
+		rec_free(r);
+		r = NULL;
+	}
 	CHECK_INT(rec_read_file(path, &r, &err), 0);
 	unlink(path);
 	if (!r) {
@@ -992,6 +1035,17 @@ static void test_apispans(void)
 	CHECK_INT(rec_writer_apispan(w, &sp[1]), 0);
 	CHECK_INT(rec_writer_apispan(w, &bad), -EINVAL);
 	CHECK_INT(rec_writer_close(w), 0);
+	{
+		/* handed on, not kept */
+		struct handed h = { .sp = sp };
+		struct rec_stream rs = { .on_apispan = handed_apispan, .ctx = &h };
+
+		CHECK_INT(rec_read_file_stream(path, &rs, &r, NULL), 0);
+		CHECK_INT(h.nsp, 2);
+		CHECK_INT(h.bad, 0);
+		rec_free(r);
+		r = NULL;
+	}
 	CHECK_INT(rec_read_file(path, &r, NULL), 0);
 	unlink(path);
 	if (!r)
