@@ -763,7 +763,8 @@ static int stalls_build(struct analysis *a, struct run_stalls *rs, struct strbuf
 		r = -errno;
 	if (r < 0)
 		return r;
-	qsort(rs->sp.e, rs->sp.n, sizeof(*rs->sp.e), cmp_entry);
+	if (rs->sp.n)
+		qsort(rs->sp.e, rs->sp.n, sizeof(*rs->sp.e), cmp_entry);
 	if (!windows || !a->f->n)
 		return 0;
 	for (size_t k = 0; k < rs->nwin; k++)

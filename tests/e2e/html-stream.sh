@@ -68,11 +68,13 @@ from htmldata import page_data, page_frame
 m, w, name = sys.argv[1:]
 dm, dw = page_data(m), page_data(w)
 if dm != dw:
-    for i, (a, b) in enumerate(zip(dm["runs"], dw["runs"])):
+    if len(dm["runs"]) != len(dw["runs"]):
+        print("FAIL: %s: %d runs whole, %d streamed" % (name, len(dm["runs"]), len(dw["runs"])))
+    for a, b in zip(dm["runs"], dw["runs"]):
         for k in a:
             if a[k] != b.get(k):
-                print("FAIL: %s: run %d: '%s' differs: whole %.300s, streamed %.300s"
-                      % (name, i, k, a[k], b.get(k)))
+                print("FAIL: %s: %s: '%s' differs: whole %.300s, streamed %.300s"
+                      % (name, a["source"], k, a[k], b.get(k)))
     sys.exit(1)
 if page_frame(m) != page_frame(w):
     print("FAIL: %s: the page around the data differs" % name)
@@ -82,23 +84,25 @@ PY
 	fi
 	n=$((n + 1))
 }
-for d in "$R"/*/; do
-	d=${d%/}
-	same "$(basename "$d")" "$d"
-	same "$(basename "$d") all" --warmup 0 --stall-ms 1 "$d"
-done
+# every run on one page (the several runs' path too), then with every frame
+# a stall (one long group of windows, handed on in parts), then a window
+same "every run" "$R"/*/ "$T/frames.txt"
+same "every frame a stall" --warmup 0 --stall-ms 1 "$R"/*/
 same "exact, a window" --warmup 0 --from 5 --to 20 --stall-ms 16.5 "$R/exact"
-same "several runs" "$R/exact-fakegame" "$R/exact-torn" "$T/frames.txt"
+same "the demo, a 2 s warm-up" --warmup 2 "$R/exact-fakegame"
+cp "$T/w.html" "$T/d.html"
 same "a frame log" "$T/frames.txt"
 same "none readable" "$T/nothing-here"
 
 # the comparison means something: the streamed page has the stalls, their
-# exact intervals and stacks, and its cause columns
+# exact intervals and stacks, its cause columns and the demo's disk seconds
 "$B" html -o "$T/w.html" --warmup 0 "$R/exact" "$R/stacks-2.3" 2>/dev/null
-PYTHONPATH=$SS_SRC/tests/e2e/lib python3 - "$T/w.html" <<'PY' || fail=1
+PYTHONPATH=$SS_SRC/tests/e2e/lib python3 - "$T/w.html" "$T/d.html" <<'PY' || fail=1
 import sys
 from htmldata import page_data
 ex, st = page_data(sys.argv[1])["runs"]
+demo = {m[0]: m[1] for m in page_data(sys.argv[2])["runs"][0]["metrics"]}
+assert demo["load_disk_s"] > 0 and demo["warm_disk_s"] > 0, demo
 s = ex["stalls"]
 assert ex["split"] == "exact" and len(s) >= 3, (ex["split"], len(s))
 assert all(x["iv"] and x["iv"][0]["kind"] for x in s), s[0]
