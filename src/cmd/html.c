@@ -11,6 +11,12 @@
  * gzip-compressed and base64: the whole run, not a decimated copy), the
  * first frame's end, the segments, the metrics, the stalls, run.ini's keys
  * and the notes.
+ *
+ * In constant memory but for the analysis's frames and the stall list
+ * (issue 31; docs/HTML.md, "Written as it is made"): the page is written
+ * as it is made, the frame gaps streamed into the gzip, the record read by
+ * windows as `stalls` reads it, each stall's exact intervals spilled to a
+ * temporary file while its group of samples is at hand.
  */
 #include <errno.h>
 #include <math.h>
