@@ -11,6 +11,12 @@
  * gzip-compressed and base64: the whole run, not a decimated copy), the
  * first frame's end, the segments, the metrics, the stalls, run.ini's keys
  * and the notes.
+ *
+ * In constant memory but for the analysis's frames and the stall list
+ * (issue 31; docs/HTML.md, "Written as it is made"): the page is written
+ * as it is made, the frame gaps streamed into the gzip, the record read by
+ * windows as `stalls` reads it, each stall's exact intervals spilled to a
+ * temporary file while its group of samples is at hand.
  */
 #include <errno.h>
 #include <math.h>
@@ -30,6 +36,7 @@
 #include "cmd/stall_list.h"
 #include "core/causes.h"
 #include "core/exact.h"
+#include "core/grow.h"
 #include "core/runini.h"
 #include "out/html.h"
 #include "out/json.h"
@@ -56,12 +63,16 @@ static const struct opts_help html_help = {
 };
 
 /* The frame ends as gaps in 10 us units: x is their running sum from the
- * first frame's end, y each gap (the frame time). */
+ * first frame's end, y each gap (the frame time). Streamed: a block of
+ * gaps at a time into the gzip, its base64 into the page as it comes. */
+#define GAPS_BLOCK 4096
+
 static int frames_data(struct json *j, const struct frames *f)
 {
-	struct strbuf b64 = STRBUF_INIT;
-	uint32_t *gaps;
+	uint32_t gaps[GAPS_BLOCK];
+	struct html_gz g;
 	int64_t prev;
+	size_t k = 0;
 	int r;
 
 	json_key(j, "frames");
@@ -71,29 +82,29 @@ static int frames_data(struct json *j, const struct frames *f)
 		json_obj_end(j);
 		return 0;
 	}
-	gaps = malloc(f->n * sizeof(*gaps));
-	if (!gaps)
-		return -ENOMEM;
-	prev = llround(f->t_s[0] * 1e5) - llround(f->ft_ms[0] * 100);
-	for (size_t i = 0; i < f->n; i++) {
-		int64_t t = llround(f->t_s[i] * 1e5), d = t - prev;
-
-		gaps[i] = d < 0 ? 0 : d > UINT32_MAX ? UINT32_MAX : (uint32_t)d;
-		prev = t;
-	}
 	json_knumf(j, "first_end_s", f->t_s[0], 5);
 	json_kuint(j, "unit_us", 10);
 	/* little-endian u32s: the page reads them with a DataView */
-	r = html_b64gz(gaps, f->n * sizeof(*gaps), &b64);
-	free(gaps);
-	if (r < 0) {
-		sb_release(&b64);
-		return r;
+	json_key(j, "gaps_u32le_gz_b64");
+	json_value_begin(j);
+	fputc('"', j->f);
+	r = html_gz_begin(&g, j->f);
+	prev = llround(f->t_s[0] * 1e5) - llround(f->ft_ms[0] * 100);
+	for (size_t i = 0; i < f->n && r >= 0; i++) {
+		int64_t t = llround(f->t_s[i] * 1e5), d = t - prev;
+
+		gaps[k++] = d < 0 ? 0 : d > UINT32_MAX ? UINT32_MAX : (uint32_t)d;
+		prev = t;
+		if (k == GAPS_BLOCK || i + 1 == f->n) {
+			r = html_gz_write(&g, gaps, k * sizeof(*gaps));
+			k = 0;
+		}
 	}
-	json_kstr(j, "gaps_u32le_gz_b64", b64.buf);
+	if (html_gz_end(&g) < 0)
+		r = -EIO;
+	fputc('"', j->f);
 	json_obj_end(j);
-	sb_release(&b64);
-	return 0;
+	return r;
 }
 
 static void segments_data(struct json *j, const struct analysis *a)
@@ -206,7 +217,8 @@ static void evidence_data(struct json *j, const struct stall_item *s)
 
 /* Every exact interval of the stall (up to HTML_INTERVALS), in short: its
  * class, milliseconds, syscall and file, waker, innermost kernel function;
- * the page groups them by class and waker. */
+ * the page groups them by class and waker. C holds the stall's intervals;
+ * R (the analysis's record) their strings. The array alone. */
 static void intervals_data(struct json *j, const struct causes *c, const struct rec *r,
 			   const struct stall_item *s)
 {
@@ -215,7 +227,6 @@ static void intervals_data(struct json *j, const struct causes *c, const struct 
 	size_t n = causes_exact_intervals(c, an <= 0 ? 0 : (uint64_t)an, bn <= 0 ? 0 : (uint64_t)bn,
 					  iv, HTML_INTERVALS);
 
-	json_key(j, "iv");
 	json_arr_begin(j);
 	for (size_t k = 0; k < n && k < HTML_INTERVALS; k++) {
 		const char *cls = exact_class_name(iv[k]->cls), *st = rec_str(r, iv[k]->stack);
@@ -417,9 +428,112 @@ static int metrics_warm_data(struct json *j, const struct analysis *a, const dou
 	return 0;
 }
 
-static void stall_data(struct json *j, const struct causes *c, const struct rec *rec,
-		       const struct stall_item *s, bool warm)
+/*
+ * The stalls' exact intervals ("iv"), made while each stall's samples and
+ * intervals are at hand (stall_list_build_each: by windows, the record's
+ * intervals are not kept) and written to a temporary file, not memory: a
+ * day's thousands of stalls hold up to HTML_INTERVALS each. The page copies
+ * each stall's from there as it is written.
+ */
+struct iv_entry {
+	size_t frame;
+	off_t off;
+	size_t len;
+};
+
+struct iv_spill {
+	FILE *f;		/* unlinked temporary file; NULL: none yet */
+	const struct rec *rec;	/* the analysis's, for the strings */
+	bool exact;		/* the record splits by exact time */
+	struct iv_entry *e;	/* by frame once sorted */
+	size_t n, cap;
+};
+
+/* An unlinked temporary file in $TMPDIR (else /tmp). NULL, errno set. */
+static FILE *spill_open(void)
 {
+	const char *dir = getenv("TMPDIR");
+	struct strbuf path = STRBUF_INIT;
+	FILE *f = NULL;
+	int fd;
+
+	if (!dir || !*dir)
+		dir = "/tmp";
+	if (sb_addf(&path, "%s/stallscope-html-XXXXXX", dir) < 0) {
+		errno = ENOMEM;
+		return NULL;
+	}
+	fd = mkstemp(path.buf);
+	if (fd >= 0) {
+		(void)unlink(path.buf);
+		f = fdopen(fd, "w+");
+		if (!f)
+			close(fd);
+	}
+	sb_release(&path);
+	return f;
+}
+
+/* stall_list's stall_each: S's intervals into the spill. */
+static int spill_stall(void *ctx, const struct causes *c, const struct rec *r,
+		       const struct stall_item *s)
+{
+	struct iv_spill *sp = ctx;
+	struct json sj;
+	off_t off;
+
+	(void)r;	/* C's record; the strings are the analysis's */
+	if (!sp->exact || !s->niv_all)
+		return 0;
+	if (!sp->f && !(sp->f = spill_open()))
+		return -errno;
+	if (ARRAY_GROW(sp->e, sp->cap, sp->n + 1) < 0)
+		return -ENOMEM;
+	off = ftello(sp->f);
+	json_init(&sj, sp->f, false);
+	intervals_data(&sj, c, sp->rec, s);
+	if (ferror(sp->f))
+		return -EIO;
+	sp->e[sp->n++] = (struct iv_entry){ .frame = s->frame, .off = off,
+					     .len = (size_t)(ftello(sp->f) - off) };
+	return 0;
+}
+
+static int cmp_entry(const void *x, const void *y)
+{
+	const struct iv_entry *a = x, *b = y;
+
+	return a->frame < b->frame ? -1 : a->frame > b->frame;
+}
+
+/* Key "iv" on J: S's intervals copied from the spill (none: nothing). */
+static int spill_put(struct json *j, const struct iv_spill *sp, const struct stall_item *s)
+{
+	struct iv_entry key = { .frame = s->frame };
+	const struct iv_entry *e = sp->n ? bsearch(&key, sp->e, sp->n, sizeof(*e), cmp_entry)
+					 : NULL;
+	char buf[8192];
+
+	if (!e)
+		return 0;
+	json_key(j, "iv");
+	json_value_begin(j);
+	for (size_t done = 0; done < e->len;) {
+		size_t want = e->len - done < sizeof(buf) ? e->len - done : sizeof(buf);
+		ssize_t got = pread(fileno(sp->f), buf, want, e->off + (off_t)done);
+
+		if (got <= 0)
+			return got < 0 ? -errno : -EIO;
+		fwrite(buf, 1, (size_t)got, j->f);
+		done += (size_t)got;
+	}
+	return 0;
+}
+
+static int stall_data(struct json *j, const struct iv_spill *sp, const struct rec *rec,
+		      const struct stall_item *s, bool warm)
+{
+	int r = 0;
 	struct strbuf sb = STRBUF_INIT;
 	const char *sub = stall_sub_short(s->v.sub);
 
@@ -444,13 +558,14 @@ static void stall_data(struct json *j, const struct causes *c, const struct rec 
 	}
 	json_arr_end(j);
 	json_kuint(j, "intervals_all", s->niv_all);
-	if (c && s->niv_all)
-		intervals_data(j, c, rec, s);
+	if (s->niv_all)
+		r = spill_put(j, sp, s);
 	sb_reset(&sb);
 	stall_api_text(&sb, s);
 	json_kstr(j, "api", sb.len ? sb.buf : NULL);
 	json_obj_end(j);
 	sb_release(&sb);
+	return r;
 }
 
 /* Stall seconds by cause column: the window's (report's stall_*_s) and
@@ -460,7 +575,8 @@ static bool cause_cols_data(struct json *j, const struct analysis *a, const stru
 			    size_t nwarm, double *ret_warm)
 {
 	struct cause_split sum = { 0 };
-	bool known = a->rec && a->rec->nsamples && a->f && !isnan(a->m.v[M_STALLS_WARM]);
+	bool known = a->rec && rec_samples_in_file(a->rec) && a->f &&
+		     !isnan(a->m.v[M_STALLS_WARM]);
 
 	for (size_t k = 0; k < nwarm; k++)
 		for (int i = 0; i < SUB_N; i++)
@@ -492,48 +608,215 @@ static bool cause_cols_data(struct json *j, const struct analysis *a, const stru
 	return known;
 }
 
+/* A run's stalls, built before its data is written (their splits give the
+ * window's cause columns, by windows). */
+struct run_stalls {
+	struct stall_item *win, *warm;
+	size_t nwin, nwarm;
+	struct iv_spill sp;
+};
+
+static void run_stalls_release(struct run_stalls *rs)
+{
+	if (rs->sp.f)
+		fclose(rs->sp.f);
+	free(rs->sp.e);
+	free(rs->win);
+	free(rs->warm);
+}
+
+/* Whether A's record was read by windows (run/analyse.h's o->windows): its
+ * samples are in the file, not in memory, and the analysis computed no
+ * cause columns. */
+static bool by_windows(const struct analysis *a)
+{
+	return a->rec && a->rec->nsamples_read && !a->rec->nsamples;
+}
+
+/* The load's and the warm-up's spans, by windows: their seconds waiting on
+ * disk, as causes_columns gives them from the whole record. */
+enum { SPAN_LOAD, SPAN_WARM, SPAN_SEG };
+
+struct span_ctx {
+	const struct rec_window *win;
+	const int *kind;	/* by window: SPAN_* */
+	struct cause_split *split;	/* by window */
+};
+
+static int span_group(void *ctx, struct rec *r, size_t w0, size_t w1)
+{
+	struct span_ctx *x = ctx;
+	struct causes *c = NULL;
+	int ret = causes_new(r, &c);
+
+	if (ret < 0)
+		return ret;
+	for (size_t w = w0; w < w1; w++) {
+		uint64_t a = x->win[w].a_ns, b = x->win[w].b_ns;
+
+		/* the load runs from the record's first sample (the group's
+		 * first: its window starts at 0) */
+		if (x->kind[w] == SPAN_LOAD)
+			a = r->nsamples ? r->t_ns[0] : b;
+		if (b > a)
+			causes_split(c, a, b, &x->split[w]);
+	}
+	causes_free(c);
+	return 0;
+}
+
+static uint64_t span_ns(uint64_t t0_ns, double t_s)
+{
+	double v = (double)t0_ns + t_s * 1e9;
+
+	return v <= 0 ? 0 : (uint64_t)v;
+}
+
+/* load_disk_s and warm_disk_s of A read by windows: the record read again,
+ * keeping only the load's, the reload segments' and the warm-up's samples
+ * (the memory of the longest of them, not of the record). 0 or a negative
+ * errno with the message in EMSG. */
+static int disk_cols(struct analysis *a, struct strbuf *emsg)
+{
+	const struct frames *f = a->f;
+	size_t n = 2 + a->nsegs, k = 0;
+	struct rec_window *w = calloc(n, sizeof(*w));
+	int *kind = calloc(n, sizeof(*kind));
+	struct cause_split *split = calloc(n, sizeof(*split));
+	struct cause_split load = { 0 }, warm = { 0 };
+	struct rec *r2 = NULL;
+	double end = a->m.origin_s + a->mo.warmup_s;
+	int r = -ENOMEM;
+
+	if (!w || !kind || !split)
+		goto out;
+	if (end > f->t_s[f->n - 1])
+		end = f->t_s[f->n - 1];
+	w[k] = (struct rec_window){ 0, span_ns(a->t0_ns, a->m.origin_s) };
+	kind[k++] = SPAN_LOAD;
+	for (size_t i = 0; i < a->nsegs; i++)
+		if (a->segs[i].end_s > a->segs[i].start_s) {
+			w[k] = (struct rec_window){ span_ns(a->t0_ns, a->segs[i].start_s),
+						    span_ns(a->t0_ns, a->segs[i].end_s) };
+			kind[k++] = SPAN_SEG;
+		}
+	w[k] = (struct rec_window){ span_ns(a->t0_ns, a->m.origin_s), span_ns(a->t0_ns, end) };
+	kind[k++] = SPAN_WARM;
+	/* sorted by start, as the reader wants them; the kinds ride along */
+	for (size_t i = 1; i < k; i++)
+		for (size_t m = i; m > 0 && w[m].a_ns < w[m - 1].a_ns; m--) {
+			struct rec_window tw = w[m];
+			int tk = kind[m];
+
+			w[m] = w[m - 1], w[m - 1] = tw;
+			kind[m] = kind[m - 1], kind[m - 1] = tk;
+		}
+	{
+		struct span_ctx x = { .win = w, .kind = kind, .split = split };
+		struct rec_stream st = { .skip_threads = true, .skip_frames = true, .win = w,
+					 .nwin = k, .on_window = span_group, .ctx = &x };
+
+		r = analyse_rec_windows(a, &st, &r2, emsg);
+	}
+	if (r < 0)
+		goto fail;
+	/* as causes_columns adds them: the load, then the segments */
+	for (size_t i = 0; i < k; i++)
+		if (kind[i] == SPAN_LOAD)
+			for (int s = 0; s < SUB_N; s++)
+				load.sub_s[s] += split[i].sub_s[s];
+	for (size_t i = 0; i < k; i++) {
+		struct cause_split *to = kind[i] == SPAN_WARM ? &warm : &load;
+
+		if (kind[i] != SPAN_LOAD)
+			for (int s = 0; s < SUB_N; s++)
+				to->sub_s[s] += split[i].sub_s[s];
+	}
+	a->m.v[M_LOAD_DISK_S] = cause_split_cause(&load, CAUSE_DISK) +
+				cause_split_cause(&load, CAUSE_IO);
+	a->m.v[M_WARM_DISK_S] = cause_split_cause(&warm, CAUSE_DISK) +
+				cause_split_cause(&warm, CAUSE_IO);
+	goto fail;
+out:
+	sb_error(emsg, r, "'%s'", a->source);
+fail:
+	rec_free(r2);
+	free(w);
+	free(kind);
+	free(split);
+	return r;
+}
+
+/* The stalls of A into RS; by windows, the cause columns the analysis did
+ * not compute: the window's (and play's) from the stalls' splits, summed as
+ * causes_columns sums them, the load's and the warm-up's disk seconds
+ * (disk_cols). 0, or a negative errno with the message in EMSG. */
+static int stalls_build(struct analysis *a, struct run_stalls *rs, struct strbuf *emsg)
+{
+	struct stall_each each = { .fn = spill_stall, .ctx = &rs->sp };
+	struct cause_split win = { 0 }, play = { 0 };
+	bool windows = by_windows(a);
+	int r;
+
+	memset(rs, 0, sizeof(*rs));
+	rs->sp.rec = a->rec;
+	if (!a->rec || !a->f)
+		return 0;
+	rs->sp.exact = causes_rec_exact(a->rec);
+	r = stall_list_build_each(a, &a->mo, &each, &rs->win, &rs->nwin, &rs->warm, &rs->nwarm,
+				  emsg);
+	if (!r && rs->sp.f && fflush(rs->sp.f) != 0)
+		r = -errno;
+	if (r < 0)
+		return r;
+	if (rs->sp.n)
+		qsort(rs->sp.e, rs->sp.n, sizeof(*rs->sp.e), cmp_entry);
+	if (!windows || !a->f->n)
+		return 0;
+	for (size_t k = 0; k < rs->nwin; k++)
+		for (int i = 0; i < SUB_N; i++) {
+			win.sub_s[i] += rs->win[k].split.sub_s[i];
+			if (rs->win[k].play)
+				play.sub_s[i] += rs->win[k].split.sub_s[i];
+		}
+	for (int k = 0; k < CAUSE_COL_N; k++) {
+		a->m.v[M_STALL_DISK_S + k] = a->m.win_n ? cause_split_col(&win, (enum cause_col)k)
+							: NAN;
+		a->m.v[M_STALL_DISK_PLAY_S + k] =
+			a->m.win_n && a->play_known ? cause_split_col(&play, (enum cause_col)k) : NAN;
+	}
+	return disk_cols(a, emsg);
+}
+
 /* The stalls (the warm-up's, then the window's), their stacks, and the
  * stall seconds by cause of both. */
-static int stalls_data(struct json *j, const struct analysis *a)
+static int stalls_data(struct json *j, const struct analysis *a, const struct run_stalls *rs)
 {
-	struct stall_item *win = NULL, *warm = NULL;
-	const struct stall_item **all = NULL;
-	struct causes *c = NULL;
-	size_t nwin = 0, nwarm = 0, n = 0;
-	int r = 0;
+	const struct stall_item **all = malloc((rs->nwarm + rs->nwin + 1) * sizeof(*all));
+	size_t n = 0;
+	int r = all ? 0 : -ENOMEM;
 
 	json_key(j, "stalls");
 	json_arr_begin(j);
-	if (a->rec && a->f) {
-		r = stall_list_build(a, &a->mo, &win, &nwin, &warm, &nwarm);
-		if (!r && causes_rec_exact(a->rec))
-			r = causes_new(a->rec, &c);	/* for the intervals */
-		all = r ? NULL : malloc((nwarm + nwin + 1) * sizeof(*all));
-		if (!r && !all)
-			r = -ENOMEM;
-		for (size_t k = 0; !r && k < nwarm; k++) {
-			stall_data(j, c, a->rec, &warm[k], true);
-			all[n++] = &warm[k];
-		}
-		for (size_t k = 0; !r && k < nwin; k++) {
-			stall_data(j, c, a->rec, &win[k], false);
-			all[n++] = &win[k];
-		}
+	for (size_t k = 0; !r && k < rs->nwarm; k++) {
+		r = stall_data(j, &rs->sp, a->rec, &rs->warm[k], true);
+		all[n++] = &rs->warm[k];
+	}
+	for (size_t k = 0; !r && k < rs->nwin; k++) {
+		r = stall_data(j, &rs->sp, a->rec, &rs->win[k], false);
+		all[n++] = &rs->win[k];
 	}
 	json_arr_end(j);
 	json_kstr(j, "split", !a->rec ? NULL : causes_rec_exact(a->rec) ? "exact" : "samples");
 	if (!r) {
 		double cols[CAUSE_COL_N];
-		bool known = cause_cols_data(j, a, warm, nwarm, cols);
+		bool known = cause_cols_data(j, a, rs->warm, rs->nwarm, cols);
 
 		r = metrics_warm_data(j, a, known ? cols : NULL);
 	}
 	if (!r)
 		r = html_stacks_data(j, a->rec, all, n);
-	causes_free(c);
 	free(all);
-	free(win);
-	free(warm);
 	return r;
 }
 
@@ -571,17 +854,22 @@ static void late_data(struct json *j, const struct analysis *a)
 	json_arr_end(j);
 }
 
-static int run_data(struct json *j, const struct analysis *a)
+static int run_data(struct json *j, struct analysis *a, struct strbuf *emsg)
 {
-	int r;
+	struct run_stalls rs;
+	int r = stalls_build(a, &rs, emsg);
 
+	if (r < 0) {
+		run_stalls_release(&rs);
+		return r;
+	}
 	json_obj_begin(j);
 	json_kstr(j, "source", a->source);
 	json_kstr(j, "format", a->format);
 	json_kstr(j, "program", a->program);
 	json_kstr(j, "variant", a->variant);
-	json_kbool(j, "has_samples", a->rec && a->rec->nsamples > 0);
-	json_kuint(j, "samples", a->rec ? a->rec->nsamples : 0);
+	json_kbool(j, "has_samples", a->rec && rec_samples_in_file(a->rec) > 0);
+	json_kuint(j, "samples", a->rec ? rec_samples_in_file(a->rec) : 0);
 	json_knum(j, "stall_ms", a->mo.stall_ms);
 	json_knum(j, "warmup_s", a->mo.warmup_s);
 	json_kstr(j, "frames_note", a->frames_note);
@@ -593,11 +881,13 @@ static int run_data(struct json *j, const struct analysis *a)
 	json_kstr(j, "interference", a->interference);
 	json_knumf(j, "frames_s", a->f && a->f->n ? a->f->t_s[a->f->n - 1] - a->m.origin_s : NAN, 3);
 	reasons_data(j, a);
-	if ((r = frames_data(j, a->f)) < 0)
-		return r;
-	segments_data(j, a);
-	metrics_data(j, a);
-	if ((r = stalls_data(j, a)) < 0)
+	if ((r = frames_data(j, a->f)) >= 0) {
+		segments_data(j, a);
+		metrics_data(j, a);
+		r = stalls_data(j, a, &rs);
+	}
+	run_stalls_release(&rs);
+	if (r < 0)
 		return r;
 	ini_data(j, a);
 	late_data(j, a);
@@ -623,38 +913,74 @@ static void default_output(int n, char *const *inputs, struct strbuf *out)
 		(void)sb_adds(out, "stallscope-report.html");
 }
 
+/* The page's start, up to its runs, on a new stream into F: *RET_DATA
+ * (html_data_open's), J on it. 0 or a negative errno. */
+static int page_begin(FILE *f, const char *title, FILE **ret_data, struct json *j)
+{
+	FILE *d;
+
+	if (html_write_head(f, title) < 0)
+		return -EIO;
+	if (!(d = html_data_open(f)))
+		return -ENOMEM;
+	json_init(j, d, false);
+	json_obj_begin(j);
+	json_kint(j, "version", 1);
+	json_kstr(j, "kind", "runs");
+	json_kstr(j, "generator", "stallscope " STALLSCOPE_VERSION);
+	json_key(j, "runs");
+	json_arr_begin(j);
+	*ret_data = d;
+	return 0;
+}
+
+/*
+ * The page is written as it is made (issue 31: constant memory): its head
+ * once the first run is analysed, each run's data in turn (the frames
+ * streamed into the gzip, the stalls read by windows), then its tail; into
+ * a temporary file renamed over the page at the end (outfile.h), never half
+ * a page. STALLSCOPE_WHOLE_RECORD=1 analyses with the whole record in
+ * memory, as before, for the tests that compare the two pages.
+ */
 int html_page(const struct analyse_opts *ao, char *const *inputs, int n, const char *output)
 {
 	struct strbuf emsg = STRBUF_INIT, out = STRBUF_INIT, said = STRBUF_INIT;
+	struct analyse_opts o = *ao;
 	struct sf_out of;
-	char *data = NULL;
-	size_t len = 0;
-	FILE *mf, *f;
-	bool ok;
+	FILE *f = NULL, *data = NULL;
+	bool ok = true;
 	struct json j;
 	int status = 0, nruns = 0;
 
-	mf = open_memstream(&data, &len);
-	if (!mf) {
-		cli_error_errno(-errno, "html");
-		return 1;
-	}
-	json_init(&j, mf, false);
-	json_obj_begin(&j);
-	json_kint(&j, "version", 1);
-	json_kstr(&j, "kind", "runs");
-	json_kstr(&j, "generator", "stallscope " STALLSCOPE_VERSION);
-	json_key(&j, "runs");
-	json_arr_begin(&j);
+	o.keep = true;
+	o.windows = !getenv("STALLSCOPE_WHOLE_RECORD");
+	if (output)
+		(void)sb_adds(&out, output);
+	else
+		default_output(n, inputs, &out);
 	for (int i = 0; i < n; i++) {
 		struct analysis a;
 		int r;
 
-		if (cli_failed(analyse_input(inputs[i], ao, &a, &emsg), &emsg)) {
+		if (cli_failed(analyse_input(inputs[i], &o, &a, &emsg), &emsg)) {
 			status = 1;
 			continue;
 		}
-		r = run_data(&j, &a);
+		if (!f) {
+			/* through a temporary file and a rename */
+			f = outfile_open(out.buf, &of);
+			r = f ? page_begin(f, n == 1 ? inputs[0] : "stallscope", &data, &j) : 0;
+			if (!f || r < 0) {
+				if (r < 0)
+					cli_error_errno(r, "'%s'", cli_shown(out.buf));
+				analysis_release(&a);
+				ok = false;
+				status = 1;
+				break;
+			}
+		}
+		sb_reset(&emsg);
+		r = run_data(&j, &a, &emsg);
 		if (r >= 0) {
 			struct strbuf why = STRBUF_INIT, todo = STRBUF_INIT;
 
@@ -669,39 +995,39 @@ int html_page(const struct analyse_opts *ao, char *const *inputs, int n, const c
 		}
 		analysis_release(&a);
 		if (r < 0) {
-			cli_error_errno(r, "'%s'", cli_shown(inputs[i]));
+			/* the run's data is half written: no page */
+			if (emsg.len)
+				cli_error("%s", emsg.buf);
+			else
+				cli_error_errno(r, "'%s'", cli_shown(inputs[i]));
+			ok = false;
 			status = 1;
 			break;
 		}
 		nruns++;
 	}
-	json_arr_end(&j);
-	json_obj_end(&j);
-	json_end(&j);
-	fclose(mf);
-	if (!nruns) {
-		free(data);
-		sb_release(&emsg);
-		sb_release(&said);
-		cli_error("no input could be read: no page written");
-		return 1;
+	if (data) {
+		json_arr_end(&j);
+		json_obj_end(&j);
+		json_end(&j);
+		if (fclose(data) != 0)
+			ok = false;
+		if (ok && html_write_tail(f) < 0)
+			ok = false;
 	}
-	if (output)
-		(void)sb_adds(&out, output);
-	else
-		default_output(n, inputs, &out);
-	/* through a temporary file and a rename: never half a page */
-	f = outfile_open(out.buf, &of);
-	ok = f && html_write(f, n == 1 ? inputs[0] : "stallscope", data, len) == 0;
-	if (!f || outfile_close(out.buf, f, &of, ok) < 0) {
+	if (!nruns && ok) {
+		cli_error("no input could be read: no page written");
 		status = 1;
-	} else {
+		ok = false;
+	}
+	if (f && (outfile_close(out.buf, f, &of, ok) < 0 || !ok)) {
+		status = 1;
+	} else if (f) {
 		fprintf(stderr, "%s: wrote '%s' (%d run%s)\n", cli_prog, cli_shown(out.buf), nruns,
 			nruns == 1 ? "" : "s");
 		fputs(said.len ? said.buf : "", stderr);
 	}
 	sb_release(&said);
-	free(data);
 	sb_release(&out);
 	sb_release(&emsg);
 	return status;

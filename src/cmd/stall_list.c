@@ -338,11 +338,12 @@ void stall_items_join(struct strbuf *sb, const char *items, size_t len)
 		sb_addf(sb, "%s%s", p == items ? "" : "; ", p);
 }
 
-/* The stalls of one analysed run into *ret_win and *ret_warm (malloc'd).
- * Returns 0 or -ENOMEM. */
-int stall_list_build(const struct analysis *a, const struct metrics_opts *mo,
-		     struct stall_item **ret_win, size_t *ret_nwin, struct stall_item **ret_warm,
-		     size_t *ret_nwarm)
+/* The stalls of one analysed run into *ret_win and *ret_warm (malloc'd),
+ * EACH (may be NULL) called once a stall frame. Returns 0, -ENOMEM or
+ * EACH's negative errno. */
+static int build_whole(const struct analysis *a, const struct metrics_opts *mo,
+		       const struct stall_each *each, struct stall_item **ret_win,
+		       size_t *ret_nwin, struct stall_item **ret_warm, size_t *ret_nwarm)
 {
 	struct stall_item *win = NULL, *warm = NULL;
 	size_t nwin = 0, nwarm = 0, i, n = a->f ? a->f->n : 0;
@@ -360,24 +361,40 @@ int stall_list_build(const struct analysis *a, const struct metrics_opts *mo,
 		causes_free(c);
 		return -ENOMEM;
 	}
-	for (i = 0; i < n; i++) {
+	for (i = 0; i < n && r >= 0; i++) {
 		unsigned parts = causes_stall_parts(a->f, i, &a->m, mo, a->segs, a->nsegs);
 
 		if (parts & CAUSES_IN_WINDOW) {
 			stall_fill(c, a, i, &win[nwin]);
 			win[nwin++].play = (parts & CAUSES_IN_PLAY) || !a->play_known;
+			if (each)
+				r = each->fn(each->ctx, c, a->rec, &win[nwin - 1]);
 		}
 		if (parts & CAUSES_IN_WARM) {
 			stall_fill(c, a, i, &warm[nwarm]);
 			warm[nwarm++].play = true;
+			if (each && !(parts & CAUSES_IN_WINDOW) && r >= 0)
+				r = each->fn(each->ctx, c, a->rec, &warm[nwarm - 1]);
 		}
 	}
 	causes_free(c);
+	if (r < 0) {
+		free(win);
+		free(warm);
+		return r;
+	}
 	*ret_win = win;
 	*ret_nwin = nwin;
 	*ret_warm = warm;
 	*ret_nwarm = nwarm;
 	return 0;
+}
+
+int stall_list_build(const struct analysis *a, const struct metrics_opts *mo,
+		     struct stall_item **ret_win, size_t *ret_nwin, struct stall_item **ret_warm,
+		     size_t *ret_nwarm)
+{
+	return build_whole(a, mo, NULL, ret_win, ret_nwin, ret_warm, ret_nwarm);
 }
 
 
@@ -394,6 +411,7 @@ struct win_ctx {
 	const struct analysis *a;
 	struct win_stall *st;
 	const size_t *by_win;	/* window -> index into st */
+	const struct stall_each *each;
 };
 
 static int cmp_window(const void *x, const void *y)
@@ -417,14 +435,17 @@ static int on_group(void *ctx, struct rec *r, size_t w0, size_t w1)
 		struct win_stall *s = &x->st[x->by_win[w]];
 
 		stall_fill(c, x->a, s->frame, &s->item);
+		if (x->each && (ret = x->each->fn(x->each->ctx, c, r, &s->item)) < 0)
+			break;
 	}
 	causes_free(c);
-	return 0;
+	return ret;
 }
 
-int stall_list_build_windows(struct analysis *a, const struct metrics_opts *mo,
-			     struct stall_item **ret_win, size_t *ret_nwin,
-			     struct stall_item **ret_warm, size_t *ret_nwarm, struct strbuf *emsg)
+int stall_list_build_each(struct analysis *a, const struct metrics_opts *mo,
+			  const struct stall_each *each, struct stall_item **ret_win,
+			  size_t *ret_nwin, struct stall_item **ret_warm, size_t *ret_nwarm,
+			  struct strbuf *emsg)
 {
 	size_t n = a->f ? a->f->n : 0, ns = 0, cap = 0, nwin = 0, nwarm = 0, *by_win = NULL;
 	struct win_stall *st = NULL;
@@ -434,7 +455,7 @@ int stall_list_build_windows(struct analysis *a, const struct metrics_opts *mo,
 	int r = -ENOMEM;
 
 	if (!a->rec || !a->rec->nsamples_read || a->rec->nsamples) {
-		r = stall_list_build(a, mo, ret_win, ret_nwin, ret_warm, ret_nwarm);
+		r = build_whole(a, mo, each, ret_win, ret_nwin, ret_warm, ret_nwarm);
 		if (r < 0)
 			sb_error(emsg, r, "'%s'", a->source);
 		return r;
@@ -476,7 +497,7 @@ int stall_list_build_windows(struct analysis *a, const struct metrics_opts *mo,
 		free(tmp);
 	}
 	{
-		struct win_ctx x = { .a = a, .st = st, .by_win = by_win };
+		struct win_ctx x = { .a = a, .st = st, .by_win = by_win, .each = each };
 		struct rec_stream rs = { .skip_threads = true, .skip_frames = true, .win = w,
 					 .nwin = ns, .on_window = on_group, .ctx = &x };
 
@@ -515,4 +536,11 @@ fail:
 	free(warm);
 	rec_free(r2);
 	return r;
+}
+
+int stall_list_build_windows(struct analysis *a, const struct metrics_opts *mo,
+			     struct stall_item **ret_win, size_t *ret_nwin,
+			     struct stall_item **ret_warm, size_t *ret_nwarm, struct strbuf *emsg)
+{
+	return stall_list_build_each(a, mo, NULL, ret_win, ret_nwin, ret_warm, ret_nwarm, emsg);
 }

@@ -59,6 +59,25 @@ int stall_list_build_windows(struct analysis *a, const struct metrics_opts *mo,
 			     struct stall_item **ret_win, size_t *ret_nwin,
 			     struct stall_item **ret_warm, size_t *ret_nwarm, struct strbuf *emsg);
 
+/* What a reader does with each stall while its samples and intervals are
+ * at hand (html: the exact intervals it lists, more than a stall_item
+ * holds): FN(CTX, C, R, S) once a stall frame (a stall of the window and of
+ * the warm-up too is called once, with its window item), C classifying R,
+ * which holds the stall's samples and intervals (the group's, by windows;
+ * the whole record, else), S filled. A negative errno stops the build and
+ * is returned. */
+struct stall_each {
+	int (*fn)(void *ctx, const struct causes *c, const struct rec *r,
+		  const struct stall_item *s);
+	void *ctx;
+};
+
+/* As stall_list_build_windows, with EACH (NULL: none). */
+int stall_list_build_each(struct analysis *a, const struct metrics_opts *mo,
+			  const struct stall_each *each, struct stall_item **ret_win,
+			  size_t *ret_nwin, struct stall_item **ret_warm, size_t *ret_nwarm,
+			  struct strbuf *emsg);
+
 /* "futex" for wait_futex: the sub-cause without its cause's prefix, or NULL
  * when it says no more than the cause. */
 const char *stall_sub_short(enum cause_sub s);

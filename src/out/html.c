@@ -66,7 +66,7 @@ void html_put_script_text(FILE *f, const char *s, size_t n)
 	}
 }
 
-int html_write(FILE *f, const char *title, const char *data, size_t len)
+int html_write_head(FILE *f, const char *title)
 {
 	fputs("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
 	      "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
@@ -81,7 +81,11 @@ int html_write(FILE *f, const char *title, const char *data, size_t len)
 	      "(this page needs JavaScript and a browser with DecompressionStream: "
 	      "Chromium 80, Firefox 113 or later)</p></div>\n"
 	      "<script type=\"application/json\" id=\"ss-data\">", f);
-	html_put_script_json(f, data, len);
+	return ferror(f) ? -EIO : 0;
+}
+
+int html_write_tail(FILE *f)
+{
 	fputs("</script>\n<script type=\"text/plain\" id=\"ss-metrics-md\">", f);
 	html_put_script_text(f, (const char *)ss_html_metrics_md, ss_html_metrics_md_len);
 	fputs("</script>\n<script>\n/* uPlot (https://github.com/leeoniya/uPlot), vendored "
@@ -95,6 +99,29 @@ int html_write(FILE *f, const char *title, const char *data, size_t len)
 	html_put_script_text(f, (const char *)ss_html_page_js, ss_html_page_js_len);
 	fputs("\n</script>\n</body>\n</html>\n", f);
 	return ferror(f) ? -EIO : 0;
+}
+
+int html_write(FILE *f, const char *title, const char *data, size_t len)
+{
+	html_write_head(f, title);
+	html_put_script_json(f, data, len);
+	return html_write_tail(f);
+}
+
+/* The data stream's write: BUF to the page, every "<" as "\u003c". */
+static ssize_t data_write(void *cookie, const char *buf, size_t n)
+{
+	FILE *f = cookie;
+
+	html_put_script_json(f, buf, n);
+	return ferror(f) ? -1 : (ssize_t)n;
+}
+
+FILE *html_data_open(FILE *f)
+{
+	cookie_io_functions_t io = { .write = data_write };
+
+	return fopencookie(f, "w", io);
 }
 
 static const char b64[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
@@ -140,4 +167,90 @@ int html_b64gz(const void *buf, size_t len, struct strbuf *out)
 	}
 	free(gz);
 	return 0;
+}
+
+/* ------------------------------------------------------- streamed b64gz */
+
+/* The base64 of the whole groups of 3 in G's output buffer (the rest kept
+ * for the next call, or, at the end, padded). */
+static void gz_put(struct html_gz *g, const unsigned char *p, size_t n, bool end)
+{
+	size_t i = 0;
+
+	while (i < n || (end && g->ncarry)) {
+		while (g->ncarry < 3 && i < n)
+			g->carry[g->ncarry++] = p[i++];
+		if (g->ncarry < 3 && !end)
+			break;
+		{
+			size_t k = g->ncarry;
+			uint32_t v = (uint32_t)g->carry[0] << 16 |
+				     (k > 1 ? (uint32_t)g->carry[1] << 8 : 0) | (k > 2 ? g->carry[2] : 0);
+			char q[4] = { b64[v >> 18 & 63], b64[v >> 12 & 63],
+				      k > 1 ? b64[v >> 6 & 63] : '=', k > 2 ? b64[v & 63] : '=' };
+
+			fwrite(q, 1, 4, g->out);
+			g->ncarry = 0;
+		}
+	}
+}
+
+/* Deflates what G holds with FLUSH, writing the output as it comes. */
+static int gz_run(struct html_gz *g, int flush)
+{
+	unsigned char buf[16384];
+	int r;
+
+	do {
+		g->z.next_out = buf;
+		g->z.avail_out = sizeof(buf);
+		r = deflate(&g->z, flush);
+		if (r == Z_STREAM_ERROR)
+			return -EIO;
+		gz_put(g, buf, sizeof(buf) - g->z.avail_out, false);
+	} while (g->z.avail_out == 0 || (flush == Z_FINISH && r != Z_STREAM_END));
+	return ferror(g->out) ? -EIO : 0;
+}
+
+int html_gz_begin(struct html_gz *g, FILE *out)
+{
+	memset(g, 0, sizeof(*g));
+	g->out = out;
+	/* windowBits 16 + 15: a gzip wrapper, as html_b64gz's */
+	if (deflateInit2(&g->z, 6, Z_DEFLATED, 16 + 15, 8, Z_DEFAULT_STRATEGY) != Z_OK)
+		return -EIO;
+	g->open = true;
+	return 0;
+}
+
+int html_gz_write(struct html_gz *g, const void *buf, size_t len)
+{
+	const unsigned char *p = buf;
+
+	while (len) {
+		uInt n = len > (1u << 30) ? (1u << 30) : (uInt)len;
+
+		g->z.next_in = (Bytef *)p;
+		g->z.avail_in = n;
+		if (gz_run(g, Z_NO_FLUSH) < 0)
+			return -EIO;
+		p += n;
+		len -= n;
+	}
+	return 0;
+}
+
+int html_gz_end(struct html_gz *g)
+{
+	int r;
+
+	if (!g->open)
+		return -EIO;
+	g->z.next_in = NULL;
+	g->z.avail_in = 0;
+	r = gz_run(g, Z_FINISH);
+	gz_put(g, NULL, 0, true);
+	deflateEnd(&g->z);
+	g->open = false;
+	return r < 0 || ferror(g->out) ? -EIO : 0;
 }

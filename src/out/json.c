@@ -185,6 +185,17 @@ void json_null(struct json *j)
 	fputs("null", j->f);
 }
 
+void json_value_begin(struct json *j)
+{
+	before_value(j);
+}
+
+void json_raw(struct json *j, const char *s, size_t len)
+{
+	before_value(j);
+	fwrite(s, 1, len, j->f);
+}
+
 void json_end(struct json *j)
 {
 	fputc('\n', j->f);

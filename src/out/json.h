@@ -41,6 +41,11 @@ void json_int(struct json *j, long long v);
 void json_uint(struct json *j, uint64_t v);
 void json_bool(struct json *j, bool v);
 void json_null(struct json *j);
+/* A value the caller writes itself to j->f after this call (a long string
+ * written piecewise, JSON text made earlier): the comma before it. */
+void json_value_begin(struct json *j);
+/* LEN bytes at S, one whole JSON value, written as they are. */
+void json_raw(struct json *j, const char *s, size_t len);
 /* Ends the document with a newline. */
 void json_end(struct json *j);
 

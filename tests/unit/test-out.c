@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 /* test-out.c: the JSON writer, tables and CSV, and the strbuf under them. */
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -229,6 +230,69 @@ static void test_html_script_text(void)
 	free(buf);
 }
 
+/*
+ * Issue 31: the page written as it is made. Its head, its data through
+ * html_data_open's stream (in pieces) and its tail are html_write's page
+ * byte for byte; the gzip+base64 written as it is made (html_gz_*, input
+ * in pieces of 1, 7, 4096 bytes and whole, so that every remainder of the
+ * base64's groups of 3 is met) is html_b64gz's of the whole.
+ */
+static void test_html_streamed(void)
+{
+	static const char data[] = "{\"program\":\"<!--<script>\",\"a\":\"</script>\"}";
+	static const size_t pieces[] = { 1, 7, 4096, 100003 };
+	char *whole = NULL, *part = NULL;
+	size_t wlen = 0, plen = 0;
+	FILE *f = open_memstream(&whole, &wlen), *d;
+	unsigned char *buf = malloc(100003);
+	uint32_t x = 12345;
+
+	CHECK_INT(html_write(f, "t", data, sizeof(data) - 1), 0);
+	fclose(f);
+	f = open_memstream(&part, &plen);
+	CHECK_INT(html_write_head(f, "t"), 0);
+	d = html_data_open(f);
+	CHECK(d != NULL);
+	for (size_t i = 0; d && i < sizeof(data) - 1; i += 5)
+		fwrite(data + i, 1, sizeof(data) - 1 - i < 5 ? sizeof(data) - 1 - i : 5, d);
+	if (d)
+		fclose(d);
+	CHECK_INT(html_write_tail(f), 0);
+	fclose(f);
+	CHECK_INT((long long)plen, (long long)wlen);
+	CHECK(plen == wlen && !memcmp(part, whole, wlen));
+	free(whole);
+	free(part);
+	/* frame-gap-like bytes: small numbers with noise, compressible */
+	for (size_t i = 0; i < 100003; i++) {
+		x = x * 1103515245u + 12345u;
+		buf[i] = (unsigned char)(i % 4 == 0 ? 0x40 + (x >> 28) : i % 4 == 1 ? 6 : 0);
+	}
+	for (size_t p = 0; p < sizeof(pieces) / sizeof(pieces[0]); p++) {
+		for (size_t len = 100001; len <= 100003; len++) {
+			struct strbuf want = STRBUF_INIT;
+			struct html_gz g;
+			int r = 0;
+
+			part = NULL;
+			plen = 0;
+			f = open_memstream(&part, &plen);
+			CHECK_INT(html_gz_begin(&g, f), 0);
+			for (size_t i = 0; i < len && !r; i += pieces[p])
+				r = html_gz_write(&g, buf + i, len - i < pieces[p] ? len - i : pieces[p]);
+			CHECK_INT(r, 0);
+			CHECK_INT(html_gz_end(&g), 0);
+			fclose(f);
+			CHECK_INT(html_b64gz(buf, len, &want), 0);
+			CHECK_INT((long long)plen, (long long)want.len);
+			CHECK(plen == want.len && !memcmp(part, want.buf, plen));
+			free(part);
+			sb_release(&want);
+		}
+	}
+	free(buf);
+}
+
 int main(void)
 {
 	T_RUN(test_json);
@@ -236,6 +300,7 @@ int main(void)
 	T_RUN(test_table_hygiene);
 	T_RUN(test_strbuf);
 	T_RUN(test_html_script_text);
+	T_RUN(test_html_streamed);
 	T_RUN(test_csv_formulas);
 	return t_exit();
 }
