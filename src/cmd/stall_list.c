@@ -383,17 +383,20 @@ int stall_list_build(const struct analysis *a, const struct metrics_opts *mo,
 
 /* ---------------------------------------------------------------- windows */
 
-/* A stall frame, its span, and its item once filled. */
+/* A stall frame and where its item goes: the window's list, the
+ * warm-up's, or both (filled in the first, copied to the second). The
+ * items are held once, in the lists the caller gets. */
 struct win_stall {
 	size_t frame;
 	unsigned parts;
-	struct stall_item item;
+	size_t iwin, iwarm;	/* its place in each list it is in */
 };
 
 struct win_ctx {
 	const struct analysis *a;
-	struct win_stall *st;
+	const struct win_stall *st;
 	const size_t *by_win;	/* window -> index into st */
+	struct stall_item *win, *warm;
 };
 
 static int cmp_window(const void *x, const void *y)
@@ -414,9 +417,15 @@ static int on_group(void *ctx, struct rec *r, size_t w0, size_t w1)
 	if (ret < 0)
 		return ret;
 	for (size_t w = w0; w < w1; w++) {
-		struct win_stall *s = &x->st[x->by_win[w]];
+		const struct win_stall *s = &x->st[x->by_win[w]];
 
-		stall_fill(c, x->a, s->frame, &s->item);
+		if (s->parts & CAUSES_IN_WINDOW) {
+			stall_fill(c, x->a, s->frame, &x->win[s->iwin]);
+			if (s->parts & CAUSES_IN_WARM)
+				x->warm[s->iwarm] = x->win[s->iwin];
+		} else {
+			stall_fill(c, x->a, s->frame, &x->warm[s->iwarm]);
+		}
 	}
 	causes_free(c);
 	return 0;
@@ -446,7 +455,8 @@ int stall_list_build_windows(struct analysis *a, const struct metrics_opts *mo,
 			continue;
 		if (ARRAY_GROW(st, cap, ns + 1) < 0)
 			goto out;
-		st[ns++] = (struct win_stall){ .frame = i, .parts = parts };
+		st[ns++] = (struct win_stall){ .frame = i, .parts = parts, .iwin = nwin,
+					       .iwarm = nwarm };
 		nwin += (parts & CAUSES_IN_WINDOW) != 0;
 		nwarm += (parts & CAUSES_IN_WARM) != 0;
 	}
@@ -476,7 +486,8 @@ int stall_list_build_windows(struct analysis *a, const struct metrics_opts *mo,
 		free(tmp);
 	}
 	{
-		struct win_ctx x = { .a = a, .st = st, .by_win = by_win };
+		struct win_ctx x = { .a = a, .st = st, .by_win = by_win, .win = win,
+				     .warm = warm };
 		struct rec_stream rs = { .skip_threads = true, .skip_frames = true, .win = w,
 					 .nwin = ns, .on_window = on_group, .ctx = &x };
 
@@ -484,16 +495,11 @@ int stall_list_build_windows(struct analysis *a, const struct metrics_opts *mo,
 		if (r < 0)
 			goto fail;
 	}
-	nwin = nwarm = 0;
 	for (size_t k = 0; k < ns; k++) {
-		if (st[k].parts & CAUSES_IN_WINDOW) {
-			win[nwin] = st[k].item;
-			win[nwin++].play = (st[k].parts & CAUSES_IN_PLAY) || !a->play_known;
-		}
-		if (st[k].parts & CAUSES_IN_WARM) {
-			warm[nwarm] = st[k].item;
-			warm[nwarm++].play = true;
-		}
+		if (st[k].parts & CAUSES_IN_WINDOW)
+			win[st[k].iwin].play = (st[k].parts & CAUSES_IN_PLAY) || !a->play_known;
+		if (st[k].parts & CAUSES_IN_WARM)
+			warm[st[k].iwarm].play = true;
 	}
 	rec_free(a->rec_win);
 	a->rec_win = r2;
