@@ -222,34 +222,58 @@ static bool across_damage(const struct rec *r, uint64_t a, uint64_t b)
 	return false;
 }
 
-/* The frames of a record from its presents' stamps T (N of them; sorted
+/* The frames of a record from its presents' stamps *TP (N of them; sorted
  * here, in place): frame i lasts from present i-1 to present i, on t0's
- * clock (seconds) when T0 is known, else on the first present's. */
-static int frames_of_rec(const struct rec *r, uint64_t *t, size_t n, double t0,
-			 struct frames **ret)
+ * clock (seconds) when T0 is known, else on the first present's. The
+ * stamps' array becomes the frames' t_s (a stamp read before its slot or
+ * an earlier one is written: 16 bytes a frame at the peak, not 24), so
+ * *TP is taken (NULL after, even on failure); *RET_FIRST is the earliest
+ * stamp (0: none). */
+static int frames_of_rec(const struct rec *r, uint64_t **tp, size_t n, double t0,
+			 struct frames **ret, uint64_t *ret_first)
 {
 	struct frames *f = frames_new();
-	size_t i;
+	uint64_t *t = *tp, prev;
+	double *ft = malloc((n > 1 ? n - 1 : 1) * sizeof(*ft)), *ts;
+	size_t i, k = 0;
 
-	if (!f || frames_reserve(f, n > 1 ? n - 1 : 1) < 0) {
+	*tp = NULL;
+	*ret_first = 0;
+	if (!t)	/* NULL when no present passed */
+		t = malloc(sizeof(*t));
+	if (!f || !ft || !t) {
 		frames_free(f);
+		free(ft);
+		free(t);
 		return -ENOMEM;
 	}
-	if (n)	/* T is NULL when no present passed */
+	if (n) {
 		qsort(t, n, sizeof(*t), cmp_u64);
+		*ret_first = t[0];
+	}
 	if (isnan(t0))
 		t0 = n ? (double)t[0] / 1e9 : 0.0;
+	prev = n ? t[0] : 0;
 	for (i = 1; i < n; i++) {
+		uint64_t cur = t[i];
+
 		/* an interval across a damaged span is not a frame: what was
 		 * presented in between is lost, and its length would be a stall
 		 * nobody saw */
-		if (across_damage(r, t[i - 1], t[i]))
-			continue;
-		if (frames_push(f, (double)t[i] / 1e9 - t0, (double)(t[i] - t[i - 1]) / 1e6) < 0) {
-			frames_free(f);
-			return -ENOMEM;
+		if (!across_damage(r, prev, cur)) {
+			double end = (double)cur / 1e9 - t0;
+
+			/* slot k < i: a stamp already read (memcpy: the storage
+			 * takes the double's type) */
+			memcpy(&t[k], &end, sizeof(end));
+			ft[k++] = (double)(cur - prev) / 1e6;
 		}
+		prev = cur;
 	}
+	ts = realloc(t, (k ? k : 1) * sizeof(*ts));
+	f->t_s = ts ? ts : (double *)(void *)t;
+	f->ft_ms = ft;
+	f->n = f->alloc = k;
 	snprintf(f->format, sizeof(f->format), "record");
 	*ret = f;
 	return 0;
@@ -545,11 +569,8 @@ static int load_run_dir(struct work *w, struct strbuf *emsg)
 		rec_free(rec);
 		goto fail;
 	}
-	r = frames_of_rec(rec, sc.p.t, sc.p.n, t0, &w->f);
+	r = frames_of_rec(rec, &sc.p.t, sc.p.n, t0, &w->f, &w->pres.first_ns);
 	w->pres.n = sc.p.n;
-	w->pres.first_ns = sc.p.n ? sc.p.t[0] : 0;	/* sorted */
-	free(sc.p.t);
-	sc.p.t = NULL;
 	a->rec = rec;
 	if (r < 0) {
 		r = sb_error(emsg, r, "'%s'", path.buf);
