@@ -400,18 +400,21 @@ int stall_list_build(const struct analysis *a, const struct metrics_opts *mo,
 
 /* ---------------------------------------------------------------- windows */
 
-/* A stall frame, its span, and its item once filled. */
+/* A stall frame and where its item goes: the window's list, the
+ * warm-up's, or both (filled in the first, copied to the second). The
+ * items are held once, in the lists the caller gets. */
 struct win_stall {
 	size_t frame;
 	unsigned parts;
-	struct stall_item item;
+	size_t iwin, iwarm;	/* its place in each list it is in */
 };
 
 struct win_ctx {
 	const struct analysis *a;
-	struct win_stall *st;
+	const struct win_stall *st;
 	const size_t *by_win;	/* window -> index into st */
 	const struct stall_each *each;
+	struct stall_item *win, *warm;
 };
 
 static int cmp_window(const void *x, const void *y)
@@ -432,11 +435,16 @@ static int on_group(void *ctx, struct rec *r, size_t w0, size_t w1)
 	if (ret < 0)
 		return ret;
 	for (size_t w = w0; w < w1; w++) {
-		struct win_stall *s = &x->st[x->by_win[w]];
+		const struct win_stall *s = &x->st[x->by_win[w]];
 
-		stall_fill(c, x->a, s->frame, &s->item);
-		if (x->each && (ret = x->each->fn(x->each->ctx, c, r, &s->item)) < 0)
+		struct stall_item *it = s->parts & CAUSES_IN_WINDOW ? &x->win[s->iwin]
+								   : &x->warm[s->iwarm];
+
+		stall_fill(c, x->a, s->frame, it);
+		if (x->each && (ret = x->each->fn(x->each->ctx, c, r, it)) < 0)
 			break;
+		if ((s->parts & CAUSES_IN_WINDOW) && (s->parts & CAUSES_IN_WARM))
+			x->warm[s->iwarm] = *it;
 	}
 	causes_free(c);
 	return ret;
@@ -467,7 +475,8 @@ int stall_list_build_each(struct analysis *a, const struct metrics_opts *mo,
 			continue;
 		if (ARRAY_GROW(st, cap, ns + 1) < 0)
 			goto out;
-		st[ns++] = (struct win_stall){ .frame = i, .parts = parts };
+		st[ns++] = (struct win_stall){ .frame = i, .parts = parts, .iwin = nwin,
+					       .iwarm = nwarm };
 		nwin += (parts & CAUSES_IN_WINDOW) != 0;
 		nwarm += (parts & CAUSES_IN_WARM) != 0;
 	}
@@ -497,7 +506,8 @@ int stall_list_build_each(struct analysis *a, const struct metrics_opts *mo,
 		free(tmp);
 	}
 	{
-		struct win_ctx x = { .a = a, .st = st, .by_win = by_win, .each = each };
+		struct win_ctx x = { .a = a, .st = st, .by_win = by_win, .each = each,
+				     .win = win, .warm = warm };
 		struct rec_stream rs = { .skip_threads = true, .skip_frames = true, .win = w,
 					 .nwin = ns, .on_window = on_group, .ctx = &x };
 
@@ -505,16 +515,11 @@ int stall_list_build_each(struct analysis *a, const struct metrics_opts *mo,
 		if (r < 0)
 			goto fail;
 	}
-	nwin = nwarm = 0;
 	for (size_t k = 0; k < ns; k++) {
-		if (st[k].parts & CAUSES_IN_WINDOW) {
-			win[nwin] = st[k].item;
-			win[nwin++].play = (st[k].parts & CAUSES_IN_PLAY) || !a->play_known;
-		}
-		if (st[k].parts & CAUSES_IN_WARM) {
-			warm[nwarm] = st[k].item;
-			warm[nwarm++].play = true;
-		}
+		if (st[k].parts & CAUSES_IN_WINDOW)
+			win[st[k].iwin].play = (st[k].parts & CAUSES_IN_PLAY) || !a->play_known;
+		if (st[k].parts & CAUSES_IN_WARM)
+			warm[st[k].iwarm].play = true;
 	}
 	rec_free(a->rec_win);
 	a->rec_win = r2;

@@ -297,12 +297,45 @@ struct cause_cols {
  * PLAY_KNOWN false leaves the play columns NaN. The load is the time from the
  * first sample to the start of the first frame, plus the reload segments;
  * the warm-up is the first frame's start to O->warmup_s later (or the last
- * frame's end, if sooner). Always fills *ret.
+ * frame's end, if sooner). Always fills *ret: 0, or -ENOMEM (every column
+ * NaN, why -1).
  */
-void causes_columns(const struct causes *c, const struct frames *f, uint64_t t0_ns,
-		    const struct metrics *m, const struct metrics_opts *o,
-		    const struct metrics_seg *segs, size_t nsegs, bool play_known,
-		    struct cause_cols *ret);
+int causes_columns(const struct causes *c, const struct frames *f, uint64_t t0_ns,
+		   const struct metrics *m, const struct metrics_opts *o,
+		   const struct metrics_seg *segs, size_t nsegs, bool play_known,
+		   struct cause_cols *ret);
+
+/*
+ * causes_columns in pieces, for a record read by windows (run/analyse.c:
+ * only the samples and intervals around the spans in memory). The spans
+ * it splits, in the order it adds them: the window's stalls (each to the
+ * window's sum, and to play's when in play), then, when the record has a
+ * sample (ANY_SAMPLE; FIRST_NS the first one's stamp) and F a frame, the
+ * load's (the first sample to the first frame's start, then each reload
+ * segment) and the warm-up's. *RET (free) and *RET_N; 0 or -ENOMEM.
+ * causes_columns_add adds span S split by C to *ACC (C need only hold the
+ * samples and intervals around S: a window's group of rec_stream);
+ * causes_columns_end turns the sums into *RET as causes_columns does. The
+ * same spans added in the same order to each sum give the same bits.
+ */
+#define CAUSES_SPAN_WIN 1
+#define CAUSES_SPAN_PLAY 2
+#define CAUSES_SPAN_LOAD 4
+#define CAUSES_SPAN_WARM 8
+struct causes_span {
+	uint64_t a_ns, b_ns;
+	unsigned to;		/* CAUSES_SPAN_*: the sums it is added to */
+};
+struct causes_cols_acc {
+	struct cause_split win, play, load, warm;
+};
+int causes_column_spans(const struct frames *f, uint64_t t0_ns, const struct metrics *m,
+			const struct metrics_opts *o, const struct metrics_seg *segs, size_t nsegs,
+			bool any_sample, uint64_t first_ns, struct causes_span **ret, size_t *ret_n);
+void causes_columns_add(const struct causes *c, const struct causes_span *s,
+			struct causes_cols_acc *acc);
+void causes_columns_end(const struct causes_cols_acc *acc, bool play_known, bool any_sample,
+			bool any_frame, struct cause_cols *ret);
 
 /*
  * Whether frame I of F is a stall of the warm-up, of the window or of play,

@@ -14,6 +14,7 @@
 
 #include "core/causes.h"
 #include "core/causes_int.h"
+#include "core/grow.h"
 #include "core/syscalls.h"
 
 /* ------------------------------------------------------- spans */
@@ -390,51 +391,106 @@ static double disk_s(const struct cause_split *s)
 	return cause_split_cause(s, CAUSE_DISK) + cause_split_cause(s, CAUSE_IO);
 }
 
-void causes_columns(const struct causes *c, const struct frames *f, uint64_t t0_ns,
-		    const struct metrics *m, const struct metrics_opts *o,
-		    const struct metrics_seg *segs, size_t nsegs, bool play_known,
-		    struct cause_cols *ret)
+int causes_column_spans(const struct frames *f, uint64_t t0_ns, const struct metrics *m,
+			const struct metrics_opts *o, const struct metrics_seg *segs, size_t nsegs,
+			bool any_sample, uint64_t first_ns, struct causes_span **ret, size_t *ret_n)
 {
-	struct cause_split win = { 0 }, play = { 0 }, load = { 0 }, warm = { 0 };
-	const struct rec *r = c->r;
-	size_t i, k;
+	struct causes_span *s = NULL;
+	size_t n = 0, cap = 0, i, k;
 
+	*ret = NULL;
+	*ret_n = 0;
 	for (i = 0; i < f->n; i++) {
 		unsigned parts = causes_stall_parts(f, i, m, o, segs, nsegs);
-		uint64_t a, b;
 
 		if (!(parts & CAUSES_IN_WINDOW))
 			continue;
-		b = to_ns(t0_ns, f->t_s[i]);
-		a = to_ns(t0_ns, f->t_s[i] - f->ft_ms[i] / 1000.0);
-		causes_split(c, a, b, &win);
-		if (parts & CAUSES_IN_PLAY)
-			causes_split(c, a, b, &play);
+		if (ARRAY_GROW(s, cap, n + 1) < 0)
+			goto nomem;
+		s[n].b_ns = to_ns(t0_ns, f->t_s[i]);
+		s[n].a_ns = to_ns(t0_ns, f->t_s[i] - f->ft_ms[i] / 1000.0);
+		s[n++].to = CAUSES_SPAN_WIN | (parts & CAUSES_IN_PLAY ? CAUSES_SPAN_PLAY : 0);
 	}
-	for (k = 0; k < CAUSE_COL_N; k++) {
-		ret->stall_s[k] = cause_split_col(&win, (enum cause_col)k);
-		ret->play_s[k] = play_known ? cause_split_col(&play, (enum cause_col)k) : NAN;
+	if (any_sample && f->n) {
+		/* the load: first sample to the first frame's start, plus reloads */
+		if (ARRAY_GROW(s, cap, n + nsegs + 2) < 0)
+			goto nomem;
+		if (to_ns(t0_ns, m->origin_s) > first_ns)
+			s[n++] = (struct causes_span){ first_ns, to_ns(t0_ns, m->origin_s),
+						       CAUSES_SPAN_LOAD };
+		for (k = 0; k < nsegs; k++)
+			if (segs[k].end_s > segs[k].start_s)
+				s[n++] = (struct causes_span){ to_ns(t0_ns, segs[k].start_s),
+							       to_ns(t0_ns, segs[k].end_s),
+							       CAUSES_SPAN_LOAD };
+		{
+			double end = m->origin_s + o->warmup_s;
+
+			if (end > f->t_s[f->n - 1])
+				end = f->t_s[f->n - 1];
+			s[n++] = (struct causes_span){ to_ns(t0_ns, m->origin_s), to_ns(t0_ns, end),
+						       CAUSES_SPAN_WARM };
+		}
 	}
-	ret->why = cause_split_why(&win);
-	ret->why_play = play_known ? cause_split_why(&play) : -1;
+	*ret = s;
+	*ret_n = n;
+	return 0;
+nomem:
+	free(s);
+	return -ENOMEM;
+}
+
+void causes_columns_add(const struct causes *c, const struct causes_span *s,
+			struct causes_cols_acc *acc)
+{
+	if (s->to & CAUSES_SPAN_WIN)
+		causes_split(c, s->a_ns, s->b_ns, &acc->win);
+	if (s->to & CAUSES_SPAN_PLAY)
+		causes_split(c, s->a_ns, s->b_ns, &acc->play);
+	if (s->to & CAUSES_SPAN_LOAD)
+		causes_split(c, s->a_ns, s->b_ns, &acc->load);
+	if (s->to & CAUSES_SPAN_WARM)
+		causes_split(c, s->a_ns, s->b_ns, &acc->warm);
+}
+
+void causes_columns_end(const struct causes_cols_acc *acc, bool play_known, bool any_sample,
+			bool any_frame, struct cause_cols *ret)
+{
+	for (size_t k = 0; k < CAUSE_COL_N; k++) {
+		ret->stall_s[k] = cause_split_col(&acc->win, (enum cause_col)k);
+		ret->play_s[k] = play_known ? cause_split_col(&acc->play, (enum cause_col)k) : NAN;
+	}
+	ret->why = cause_split_why(&acc->win);
+	ret->why_play = play_known ? cause_split_why(&acc->play) : -1;
 	ret->load_disk_s = NAN;
 	ret->warm_disk_s = NAN;
-	if (!r->nsamples || !f->n)
+	if (!any_sample || !any_frame)
 		return;
-	/* the load: first sample to the first frame's start, plus reloads */
-	if (to_ns(t0_ns, m->origin_s) > r->t_ns[0])
-		causes_split(c, r->t_ns[0], to_ns(t0_ns, m->origin_s), &load);
-	for (k = 0; k < nsegs; k++)
-		if (segs[k].end_s > segs[k].start_s)
-			causes_split(c, to_ns(t0_ns, segs[k].start_s), to_ns(t0_ns, segs[k].end_s),
-				     &load);
-	ret->load_disk_s = disk_s(&load);
-	{
-		double end = m->origin_s + o->warmup_s;
+	ret->load_disk_s = disk_s(&acc->load);
+	ret->warm_disk_s = disk_s(&acc->warm);
+}
 
-		if (end > f->t_s[f->n - 1])
-			end = f->t_s[f->n - 1];
-		causes_split(c, to_ns(t0_ns, m->origin_s), to_ns(t0_ns, end), &warm);
-		ret->warm_disk_s = disk_s(&warm);
+int causes_columns(const struct causes *c, const struct frames *f, uint64_t t0_ns,
+		   const struct metrics *m, const struct metrics_opts *o,
+		   const struct metrics_seg *segs, size_t nsegs, bool play_known,
+		   struct cause_cols *ret)
+{
+	struct causes_cols_acc acc = { 0 };
+	const struct rec *r = c->r;
+	struct causes_span *s = NULL;
+	size_t n = 0;
+
+	if (causes_column_spans(f, t0_ns, m, o, segs, nsegs, r->nsamples > 0,
+				r->nsamples ? r->t_ns[0] : 0, &s, &n) < 0) {
+		for (size_t k = 0; k < CAUSE_COL_N; k++)
+			ret->stall_s[k] = ret->play_s[k] = NAN;
+		ret->why = ret->why_play = -1;
+		ret->load_disk_s = ret->warm_disk_s = NAN;
+		return -ENOMEM;
 	}
+	for (size_t k = 0; k < n; k++)
+		causes_columns_add(c, &s[k], &acc);
+	free(s);
+	causes_columns_end(&acc, play_known, r->nsamples > 0, f->n > 0, ret);
+	return 0;
 }

@@ -222,34 +222,58 @@ static bool across_damage(const struct rec *r, uint64_t a, uint64_t b)
 	return false;
 }
 
-/* The frames of a record from its presents' stamps T (N of them; sorted
+/* The frames of a record from its presents' stamps *TP (N of them; sorted
  * here, in place): frame i lasts from present i-1 to present i, on t0's
- * clock (seconds) when T0 is known, else on the first present's. */
-static int frames_of_rec(const struct rec *r, uint64_t *t, size_t n, double t0,
-			 struct frames **ret)
+ * clock (seconds) when T0 is known, else on the first present's. The
+ * stamps' array becomes the frames' t_s (a stamp read before its slot or
+ * an earlier one is written: 16 bytes a frame at the peak, not 24), so
+ * *TP is taken (NULL after, even on failure); *RET_FIRST is the earliest
+ * stamp (0: none). */
+static int frames_of_rec(const struct rec *r, uint64_t **tp, size_t n, double t0,
+			 struct frames **ret, uint64_t *ret_first)
 {
 	struct frames *f = frames_new();
-	size_t i;
+	uint64_t *t = *tp, prev;
+	double *ft = malloc((n > 1 ? n - 1 : 1) * sizeof(*ft)), *ts;
+	size_t i, k = 0;
 
-	if (!f || frames_reserve(f, n > 1 ? n - 1 : 1) < 0) {
+	*tp = NULL;
+	*ret_first = 0;
+	if (!t)	/* NULL when no present passed */
+		t = malloc(sizeof(*t));
+	if (!f || !ft || !t) {
 		frames_free(f);
+		free(ft);
+		free(t);
 		return -ENOMEM;
 	}
-	if (n)	/* T is NULL when no present passed */
+	if (n) {
 		qsort(t, n, sizeof(*t), cmp_u64);
+		*ret_first = t[0];
+	}
 	if (isnan(t0))
 		t0 = n ? (double)t[0] / 1e9 : 0.0;
+	prev = n ? t[0] : 0;
 	for (i = 1; i < n; i++) {
+		uint64_t cur = t[i];
+
 		/* an interval across a damaged span is not a frame: what was
 		 * presented in between is lost, and its length would be a stall
 		 * nobody saw */
-		if (across_damage(r, t[i - 1], t[i]))
-			continue;
-		if (frames_push(f, (double)t[i] / 1e9 - t0, (double)(t[i] - t[i - 1]) / 1e6) < 0) {
-			frames_free(f);
-			return -ENOMEM;
+		if (!across_damage(r, prev, cur)) {
+			double end = (double)cur / 1e9 - t0;
+
+			/* slot k < i: a stamp already read (memcpy: the storage
+			 * takes the double's type) */
+			memcpy(&t[k], &end, sizeof(end));
+			ft[k++] = (double)(cur - prev) / 1e6;
 		}
+		prev = cur;
 	}
+	ts = realloc(t, (k ? k : 1) * sizeof(*ts));
+	f->t_s = ts ? ts : (double *)(void *)t;
+	f->ft_ms = ft;
+	f->n = f->alloc = k;
 	snprintf(f->format, sizeof(f->format), "record");
 	*ret = f;
 	return 0;
@@ -265,18 +289,13 @@ struct stamps {
 
 static int keep_stamp(void *ctx, const struct rec_frame *f);
 
-/*
- * Streaming the record (rec_parse_stream): report, matrix, bench and db
- * import need each sample's cause, which looks at a few samples around it,
- * not the whole sample matrix (193 MB for an hour); stalls keeps it for its
- * evidence (o->keep). The ring holds 1024 samples, 536 KB of 67 fields.
- */
-#define STREAM_RING 1024
-
-/* What the streamed reads hand their callbacks. */
+/* What the streamed reads hand their callbacks: the presents' stamps,
+ * and the record's first sample's (report's first read: the load's
+ * start). */
 struct stream_ctx {
-	struct causes **causes;
 	struct stamps p;
+	uint64_t first_ns;
+	bool have_first;
 };
 
 static int keep_stamp(void *ctx, const struct rec_frame *f)
@@ -289,17 +308,18 @@ static int keep_stamp(void *ctx, const struct rec_frame *f)
 	return 0;
 }
 
-static int stream_header(void *ctx, const struct rec *r)
+/* The group of the window at 0 (report's first read): the record's first
+ * samples, the first of which starts the load. */
+static int first_sample(void *ctx, struct rec *r, size_t w0, size_t w1)
 {
-	return causes_stream_new(r, STREAM_RING, ((struct stream_ctx *)ctx)->causes);
-}
+	struct stream_ctx *sc = ctx;
 
-static int stream_samples(void *ctx, const struct rec *r)
-{
-	struct causes *c = *((struct stream_ctx *)ctx)->causes;
-
-	(void)r;
-	return c ? causes_stream_feed(c, false) : 0;
+	(void)w0, (void)w1;
+	if (!sc->have_first && r->nsamples) {
+		sc->first_ns = r->t_ns[0];
+		sc->have_first = true;
+	}
+	return 0;
 }
 
 /*
@@ -388,7 +408,11 @@ struct work {
 	double t0;			/* the frames' origin on the record's clock, s */
 	bool is_dir;
 	struct rundir *rd;		/* the run directory, when is_dir */
-	struct causes *streamed;	/* the record's causes, when streamed */
+	bool by_windows;		/* report's columns by windows (!o->keep): the
+					 * record read for its presents, then again
+					 * around the spans the columns split */
+	bool have_first;		/* ... and its first sample's stamp, first_ns */
+	uint64_t first_ns;
 	struct presents pres;		/* a run directory's record's presents */
 	struct reload_rule override;
 	const struct reload_rule *rule;
@@ -405,19 +429,22 @@ struct work {
 };
 
 /* The run directory W->input: its frames, run.ini and t0 into W (f, ini,
- * t0, a.rec, a.program, a.variant), its notes to W->notes; unless
- * W->o->keep, the record streamed and its samples' causes into
- * W->streamed. 0, or a negative errno with EMSG. */
+ * t0, a.rec, a.program, a.variant), its notes to W->notes. Unless
+ * W->o->keep, the record is read without its samples nor intervals (the
+ * presents' stamps and the first sample's: W->by_windows), which
+ * split_causes reads again around the spans its columns split; with
+ * STALLSCOPE_WHOLE_RECORD=1 in the environment, whole (how it read
+ * before issue 31: the comparison of tests/e2e/stalls-stream.sh). 0, or a
+ * negative errno with EMSG. */
 static int load_run_dir(struct work *w, struct strbuf *emsg)
 {
 	const struct rundir *rd = w->rd;
 	const char *dir = rd->path;
 	const struct analyse_opts *o = w->o;
 	struct analysis *a = &w->a;
-	struct causes **ret_causes = o->keep ? NULL : &w->streamed;
 	struct strbuf *notes = &w->notes;
 	struct strbuf err = STRBUF_INIT, path = STRBUF_INIT;
-	struct stream_ctx sc = { .causes = ret_causes };
+	struct stream_ctx sc = { 0 };
 	struct runini *ini = NULL;
 	struct rec *rec = NULL;
 	double t0 = NAN;
@@ -455,17 +482,19 @@ static int load_run_dir(struct work *w, struct strbuf *emsg)
 		r = fd;
 		goto fail;
 	}
-	if (ret_causes) {
-		struct rec_stream st = { .ring_rows = STREAM_RING, .skip_threads = true,
-					 .skip_frames = true, .on_frame = keep_stamp,
-					 .on_header = stream_header,
-					 .on_samples = stream_samples, .ctx = &sc };
+	w->by_windows = !o->keep && !getenv("STALLSCOPE_WHOLE_RECORD");
+	if (w->by_windows) {
+		/* the presents' stamps, and the window at 0: the first samples
+		 * (the first starts the load); every other sample decoded (the
+		 * damage's times) and dropped, the intervals likewise */
+		static const struct rec_window at0 = { 0, 0 };
+		struct rec_stream st = { .skip_threads = true, .win = &at0, .nwin = 1,
+					 .on_window = first_sample, .skip_frames = true,
+					 .on_frame = keep_stamp, .ctx = &sc };
 
 		r = rec_read_fd_stream(fd, path.buf, &st, &rec, &err);
-		if (r == 0 && *ret_causes)
-			r = causes_stream_feed(*ret_causes, true);
-		if (r < 0 && !err.len)
-			sb_addf(&err, "'%s': %s", path.buf, strerror(-r));
+		w->first_ns = sc.first_ns;
+		w->have_first = sc.have_first;
 	} else if (o->windows) {
 		/* no window: every sample decoded (the damage's times) and
 		 * dropped, the intervals likewise; the presents' stamps only */
@@ -535,16 +564,13 @@ static int load_run_dir(struct work *w, struct strbuf *emsg)
 			       "present\n", dir);
 	/* kept for stalls, html, export: its stacks' user frames named now,
 	 * from the files on this machine (a 2.3 record: docs/WHERE.md) */
-	if (!ret_causes && run_symbols(rec, path.buf, notes) < 0) {
+	if (o->keep && run_symbols(rec, path.buf, notes) < 0) {
 		r = sb_error(emsg, -ENOMEM, "'%s': naming the stacks' frames", path.buf);
 		rec_free(rec);
 		goto fail;
 	}
-	r = frames_of_rec(rec, sc.p.t, sc.p.n, t0, &w->f);
+	r = frames_of_rec(rec, &sc.p.t, sc.p.n, t0, &w->f, &w->pres.first_ns);
 	w->pres.n = sc.p.n;
-	w->pres.first_ns = sc.p.n ? sc.p.t[0] : 0;	/* sorted */
-	free(sc.p.t);
-	sc.p.t = NULL;
 	a->rec = rec;
 	if (r < 0) {
 		r = sb_error(emsg, r, "'%s'", path.buf);
@@ -765,6 +791,120 @@ static int measure(struct work *w, struct strbuf *emsg)
 	return 0;
 }
 
+/* What columns_by_windows hands its groups: the spans (in causes_columns'
+ * order), their order by start (the windows'), the sums. */
+struct cols_ctx {
+	const struct causes_span *s;
+	const size_t *by_win;
+	struct causes_cols_acc acc;
+};
+
+static int cols_group(void *ctx, struct rec *r, size_t w0, size_t w1)
+{
+	struct cols_ctx *x = ctx;
+	struct causes *c = NULL;
+	int ret = causes_new(r, &c);
+
+	if (ret < 0)
+		return ret;
+	for (size_t k = w0; k < w1; k++)
+		causes_columns_add(c, &x->s[x->by_win[k]], &x->acc);
+	causes_free(c);
+	return 0;
+}
+
+struct span_order {
+	uint64_t a_ns;
+	size_t i;
+};
+
+static int cmp_span_order(const void *x, const void *y)
+{
+	const struct span_order *p = x, *q = y;
+
+	if (p->a_ns != q->a_ns)
+		return p->a_ns < q->a_ns ? -1 : 1;
+	return (p->i > q->i) - (p->i < q->i);
+}
+
+/*
+ * report's cause columns with the record read again around the spans they
+ * split, a group of windows at a time (rec/rec.h, as stalls reads its
+ * stalls): the samples and intervals of one group in memory, not the
+ * record's. Each sum must take its spans in causes_columns' order (floating
+ * point: the same bits); the windows go by start, so where a sum's spans
+ * are not in that order (reload segments before the first frame's start?)
+ * the record is read whole instead.
+ */
+static int columns_by_windows(struct work *w, struct cause_cols *cols, struct strbuf *emsg)
+{
+	struct analysis *a = &w->a;
+	struct causes_span *s = NULL;
+	struct span_order *ord = NULL;
+	struct rec_window *win = NULL;
+	size_t n = 0, *by_win = NULL, last[4] = { 0 };
+	struct rec *r2 = NULL;
+	bool in_order = true;
+	int r;
+
+	r = causes_column_spans(w->f, a->t0_ns, &a->m, &a->mo, w->segs, (size_t)w->nsegs,
+				w->have_first, w->first_ns, &s, &n);
+	if (r < 0)
+		return sb_error(emsg, r, "'%s'", w->input);
+	ord = malloc((n ? n : 1) * sizeof(*ord));
+	win = malloc((n ? n : 1) * sizeof(*win));
+	by_win = malloc((n ? n : 1) * sizeof(*by_win));
+	if (!ord || !win || !by_win) {
+		r = sb_error(emsg, -ENOMEM, "'%s'", w->input);
+		goto out;
+	}
+	for (size_t k = 0; k < n; k++)
+		ord[k] = (struct span_order){ s[k].a_ns, k };
+	qsort(ord, n, sizeof(*ord), cmp_span_order);
+	for (size_t k = 0; k < n; k++) {
+		const struct causes_span *sp = &s[ord[k].i];
+
+		by_win[k] = ord[k].i;
+		win[k] = (struct rec_window){ sp->a_ns, sp->b_ns > sp->a_ns ? sp->b_ns : sp->a_ns };
+		for (int b = 0; b < 4; b++) {
+			if (!(sp->to & (1u << b)))
+				continue;
+			if (last[b] > ord[k].i + 1)
+				in_order = false;
+			last[b] = ord[k].i + 1;
+		}
+	}
+	if (in_order) {
+		struct cols_ctx x = { .s = s, .by_win = by_win };
+		struct rec_stream rs = { .skip_threads = true, .skip_frames = true, .win = win,
+					 .nwin = n, .on_window = cols_group, .ctx = &x };
+
+		r = analyse_rec_windows(a, &rs, &r2, emsg);
+		if (r == 0)
+			causes_columns_end(&x.acc, !w->play_unknown, w->have_first, w->f->n > 0,
+					   cols);
+	} else {
+		struct causes *c = NULL;
+
+		r = analyse_rec_windows(a, NULL, &r2, emsg);
+		if (r == 0 && causes_new(r2, &c) < 0)
+			r = sb_error(emsg, -ENOMEM, "'%s'", w->input);
+		if (r == 0)
+			r = causes_columns(c, w->f, a->t0_ns, &a->m, &a->mo, w->segs,
+					   (size_t)w->nsegs, !w->play_unknown, cols);
+		if (r < 0 && !emsg->len)
+			sb_error(emsg, r, "'%s'", w->input);
+		causes_free(c);
+	}
+out:
+	rec_free(r2);
+	free(s);
+	free(ord);
+	free(win);
+	free(by_win);
+	return r;
+}
+
 /* Each stall's cause, split into the cause columns (a record with samples),
  * or why there are none. */
 static int split_causes(struct work *w, struct strbuf *emsg)
@@ -772,6 +912,7 @@ static int split_causes(struct work *w, struct strbuf *emsg)
 	struct analysis *a = &w->a;
 	struct causes *c = NULL;
 	struct cause_cols cols;
+	int r;
 
 	a->why = a->why_play = -1;
 	/* the load: from the run's start (run.ini t0) to its first frame's
@@ -799,15 +940,19 @@ static int split_causes(struct work *w, struct strbuf *emsg)
 			metrics_note(&a->m, "load_disk_s, warm_disk_s: the record has no frames");
 		return 0;
 	}
-	if (w->streamed) {
-		c = w->streamed;	/* classified as the record was read */
-		w->streamed = NULL;
-	} else if (causes_new(a->rec, &c) < 0) {
-		return sb_error(emsg, -ENOMEM, "'%s'", w->input);
+	if (w->by_windows) {
+		r = columns_by_windows(w, &cols, emsg);
+		if (r < 0)
+			return r;
+	} else {
+		if (causes_new(a->rec, &c) < 0)
+			return sb_error(emsg, -ENOMEM, "'%s'", w->input);
+		r = causes_columns(c, w->f, a->t0_ns, &a->m, &a->mo, w->segs, (size_t)w->nsegs,
+				   !w->play_unknown, &cols);
+		causes_free(c);
+		if (r < 0)
+			return sb_error(emsg, r, "'%s'", w->input);
 	}
-	causes_columns(c, w->f, a->t0_ns, &a->m, &a->mo, w->segs, (size_t)w->nsegs,
-		       !w->play_unknown, &cols);
-	causes_free(c);
 	for (int k = 0; k < CAUSE_COL_N; k++) {
 		/* an empty window splits no stall: unknown, not 0 (its note is
 		 * metrics_compute's) */
@@ -866,7 +1011,6 @@ int analyse_input(const char *input, const struct analyse_opts *o, struct analys
 		*ret = w.a;
 		memset(&w.a, 0, sizeof(w.a));
 	}
-	causes_free(w.streamed);
 	analysis_release(&w.a);
 	reload_rule_release(&w.override);
 	runini_free(w.ini);

@@ -13,7 +13,11 @@
 # report --threads likewise (its sums streamed, two reads of the record:
 # docs/FORMAT.md, "Streaming"), on the same runs and on one whose presents
 # are out of time order (REC_BENCH_SWAP), where the window's bounds take a
-# third read.
+# third read. report's cause columns likewise (the record read for its
+# presents, then again around the stalls, the load and the warm-up: docs/
+# FORMAT.md, "Streaming"), on every run, with its stalls or every frame a
+# stall; and on the synthetic exact run they split what stalls lists (the
+# same cause: before issue 31 the streamed columns had no intervals).
 set -u
 B=$SS_BIN
 G=$SS_BUILD/bench/rec-bench
@@ -99,6 +103,24 @@ done
 import json, sys
 t = json.load(open(sys.argv[1]))[0]["threads"]
 assert len(t) == 20 and all(x["ms_per_frame"] > 0 for x in t[:4]), t[:2]
+PY
+# report's columns by windows, against the whole record
+for d in "$T"/*/; do
+	d=${d%/}
+	same "$(basename "$d")" report --json "$d"
+	same "$(basename "$d")" report --json --warmup 0 --stall-ms 1 "$d"
+done
+"$B" report --json --warmup 0 "$T/exact" >"$T/r.json" 2>/dev/null
+"$B" stalls --json --warmup 0 "$T/exact" >"$T/s.json" 2>/dev/null
+/usr/bin/python3 - "$T/r.json" "$T/s.json" <<'PY' || fail=1
+import json, sys
+m = json.load(open(sys.argv[1]))[0]
+s = json.load(open(sys.argv[2]))[0]["stalls"]
+assert m["stalls"] == len(s) and len(s) >= 3, (m["stalls"], len(s))
+assert m["stall_why"] == s[0]["cause"] == "wait", (m["stall_why"], s[0]["cause"])
+# the columns are the stalls' splits summed (shares: 4 decimals)
+w = sum(x["shares"].get("wait_futex", 0) * x["ms"] / 1000 for x in s)
+assert abs(m["stall_wait_s"] - w) < 1e-3 * m["stall_s"] + 1e-6, (m["stall_wait_s"], w)
 PY
 # the comparison means something: the synthetic record's stalls are many,
 # exact, and have their intervals and evidence

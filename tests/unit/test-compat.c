@@ -7,6 +7,7 @@
  */
 #include <errno.h>
 #include <stdint.h>
+#include <stdlib.h>
 
 #include "core/compat.h"
 #include "frames/framelog.h"
@@ -272,6 +273,31 @@ static void test_huge(void)
 	CHECK_NEAR(c.low1_integral, 1e-9, 1e-21);
 }
 
+static void test_past_radix(void)
+{
+	/* more than 2^20 frames (a day at 30 fps is 2.6 million): the sorted
+	 * copy is a heapsort, in place (compat.c). A slow frame every 200,
+	 * spread through the run: the 0.1 % lows are slow ones, the 97th
+	 * percentile a fast one, as long as the copy is sorted */
+	size_t n = ((size_t)1 << 20) + 1001;
+	double *ft = malloc(n * sizeof(*ft));
+	struct compat_mangohud m;
+	struct compat_capframex c;
+
+	CHECK(ft != NULL);
+	if (!ft)
+		return;
+	for (size_t i = 0; i < n; i++)
+		ft[i] = i % 200 == 7 ? 100.0 : 10.0 + (double)(i % 7) * 1e-3;
+	mh(ft, n, COMPAT_MANGOHUD_07, &m);
+	CHECK_NEAR(m.fps_0_1_min, 10, 1e-9);
+	CHECK(m.fps_97 > 99.9 && m.fps_97 <= 100);
+	cfx(ft, n, &c);
+	CHECK_NEAR(c.p0_1, 10, 1e-9);
+	CHECK(c.p1 > 99.9 && c.p1 <= 100);
+	free(ft);
+}
+
 static void test_style_of(void)
 {
 	CHECK_INT(compat_mangohud_style_of("mangohud-0.6.8"), COMPAT_MANGOHUD_06);
@@ -346,6 +372,7 @@ int main(void)
 	T_RUN(test_thousand);
 	T_RUN(test_float_counts);
 	T_RUN(test_huge);
+	T_RUN(test_past_radix);
 	T_RUN(test_all_one_sort);
 	T_RUN(test_style_of);
 	T_RUN(test_mangohud_068_summary);
