@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <string.h>
 
+#include "core/hot.h"
 #include "core/exact.h"
 #include "core/record.h"
 
@@ -22,14 +23,14 @@ const char *exact_class_name(unsigned cls)
 	return cls < X_NCLASS ? class_names[cls] : NULL;
 }
 
-static void copy_plain(void *ctx, struct exact_slot *dst, const volatile struct exact_slot *src)
+SS_HOT static void copy_plain(void *ctx, struct exact_slot *dst, const volatile struct exact_slot *src)
 {
 	(void)ctx;
 	/* volatile: the compiler must read the shared memory each time */
 	memcpy(dst, (const void *)src, sizeof(*dst));
 }
 
-int exact_slot_read(const volatile struct exact_slot *src, struct exact_slot *dst,
+SS_HOT int exact_slot_read(const volatile struct exact_slot *src, struct exact_slot *dst,
 		    unsigned tries,
 		    void (*copy)(void *ctx, struct exact_slot *dst,
 				 const volatile struct exact_slot *src),
@@ -50,7 +51,7 @@ int exact_slot_read(const volatile struct exact_slot *src, struct exact_slot *ds
 	return -EAGAIN;
 }
 
-void exact_slot_close_open(struct exact_slot *s, uint64_t now, uint64_t slack)
+SS_HOT void exact_slot_close_open(struct exact_slot *s, uint64_t now, uint64_t slack)
 {
 	if (s->state == XS_RUNNING) {
 		if (now > s->since_ns)
@@ -103,7 +104,7 @@ void exact_interval_to_rec(const struct exact_interval *iv, struct rec_interval 
 	o->flags = iv->flags;
 }
 
-void exact_slot_fields(const struct exact_slot *s, int64_t *out)
+SS_HOT void exact_slot_fields(const struct exact_slot *s, int64_t *out)
 {
 	out[EF_TID] = s->tid;
 	out[EF_RUN] = (int64_t)s->run_ns;

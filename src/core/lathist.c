@@ -2,6 +2,7 @@
 /* lathist.c: the microsecond histogram of lathist.h. */
 #include <string.h>
 
+#include "core/hot.h"
 #include "core/lathist.h"
 
 void lathist_init(struct lathist *h)
@@ -9,7 +10,7 @@ void lathist_init(struct lathist *h)
 	memset(h, 0, sizeof(*h));
 }
 
-void lathist_add(struct lathist *h, uint64_t ns)
+SS_HOT void lathist_add(struct lathist *h, uint64_t ns)
 {
 	uint64_t us = ns / 1000;
 

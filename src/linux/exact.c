@@ -12,6 +12,7 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
+#include "core/hot.h"
 #include "core/exact.h"
 #include "core/syscalls.h"
 #include "linux/exact.h"
@@ -54,6 +55,7 @@ int exact_drain(struct exact *x, int (*fn)(void *, const struct exact_interval *
 {
 	return 0;
 }
+bool exact_ring_empty(const struct exact *x) { return false; }
 uint64_t exact_dropped(const struct exact *x) { return 0; }
 const char *exact_flavour(const struct exact *x) { return ""; }
 const char *exact_hooks(const struct exact *x) { return ""; }
@@ -101,6 +103,10 @@ struct exact {
 	volatile struct exact_slot *slots; /* mapped */
 	size_t slots_len;
 	struct ring_buffer *rb;
+	/* the ring's consumer and producer positions (the first word of its
+	 * first two pages), mapped read-only beside libbpf's own mapping */
+	const volatile unsigned long *rb_cons, *rb_prod;
+	size_t rb_page;
 	int (*fn)(void *ctx, const struct exact_interval *iv);
 	void *fn_ctx;
 	int fn_err;
@@ -282,6 +288,11 @@ static void unload(struct exact *x)
 {
 	ring_buffer__free(x->rb);
 	x->rb = NULL;
+	if (x->rb_cons)
+		munmap((void *)x->rb_cons, x->rb_page);
+	if (x->rb_prod)
+		munmap((void *)x->rb_prod, x->rb_page);
+	x->rb_cons = x->rb_prod = NULL;
 	if (x->slots)
 		munmap((void *)x->slots, x->slots_len);
 	x->slots = NULL;
@@ -338,6 +349,16 @@ int exact_open(const struct exact_opts *o, struct exact **ret, struct strbuf *wh
 		r = sb_error(why, -errno, "cannot map the interval ring");
 		goto fail;
 	}
+	/* Without these the ring is drained every sample, as before. */
+	x->rb_page = (size_t)sysconf(_SC_PAGESIZE);
+	m = mmap(NULL, x->rb_page, PROT_READ, MAP_SHARED, bpf_map__fd(x->skel->maps.intervals), 0);
+	if (m != MAP_FAILED) {
+		x->rb_cons = m;
+		m = mmap(NULL, x->rb_page, PROT_READ, MAP_SHARED,
+			 bpf_map__fd(x->skel->maps.intervals), (off_t)x->rb_page);
+		if (m != MAP_FAILED)
+			x->rb_prod = m;
+	}
 	*ret = x;
 	return 0;
 fail:
@@ -362,7 +383,7 @@ void exact_set_target(struct exact *x, unsigned slot, uint32_t tid)
 		__atomic_store_n(&x->skel->bss->ctl.targets[slot], tid, __ATOMIC_RELEASE);
 }
 
-int exact_read(const struct exact *x, unsigned slot, uint64_t now_ns, struct exact_slot *ret)
+SS_HOT int exact_read(const struct exact *x, unsigned slot, uint64_t now_ns, struct exact_slot *ret)
 {
 	uint32_t want;
 	int r;
@@ -379,7 +400,7 @@ int exact_read(const struct exact *x, unsigned slot, uint64_t now_ns, struct exa
 	return 0;
 }
 
-int exact_drain(struct exact *x, int (*fn)(void *ctx, const struct exact_interval *iv), void *ctx)
+SS_HOT int exact_drain(struct exact *x, int (*fn)(void *ctx, const struct exact_interval *iv), void *ctx)
 {
 	int n;
 
@@ -390,6 +411,14 @@ int exact_drain(struct exact *x, int (*fn)(void *ctx, const struct exact_interva
 	if (x->fn_err < 0)
 		return x->fn_err;
 	return n < 0 ? n : n;
+}
+
+SS_HOT bool exact_ring_empty(const struct exact *x)
+{
+	if (!x->rb_cons || !x->rb_prod)
+		return false;
+	return __atomic_load_n(x->rb_prod, __ATOMIC_ACQUIRE) ==
+	       __atomic_load_n(x->rb_cons, __ATOMIC_ACQUIRE);
 }
 
 uint64_t exact_dropped(const struct exact *x)

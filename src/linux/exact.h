@@ -68,6 +68,12 @@ int exact_read(const struct exact *x, unsigned slot, uint64_t now_ns, struct exa
 int exact_drain(struct exact *x, int (*fn)(void *ctx, const struct exact_interval *iv),
 		void *ctx);
 
+/* True when the interval ring holds nothing to drain (its producer and
+ * consumer positions, read from a mapping of their pages, are equal): the
+ * every-sample path skips exact_drain then (issue 31). False when it holds
+ * records, or the positions are not mapped (drain). */
+bool exact_ring_empty(const struct exact *x);
+
 /* Intervals dropped (by a full ring, or failing exact_interval_check). */
 uint64_t exact_dropped(const struct exact *x);
 

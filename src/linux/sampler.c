@@ -51,6 +51,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "core/hot.h"
 #include "core/strbuf.h"
 #include "linux/discover.h"
 #include "linux/exact.h"
@@ -287,13 +288,13 @@ size_t sampler_notes(const struct sampler *s, const char *const **ret)
 	return s->nnotes;
 }
 
-size_t sampler_events(const struct sampler *s, const struct sampler_event **ret)
+SS_HOT size_t sampler_events(const struct sampler *s, const struct sampler_event **ret)
 {
 	*ret = s->events;
 	return s->nevents;
 }
 
-size_t sampler_intervals(const struct sampler *s, const struct rec_interval **ret)
+SS_HOT size_t sampler_intervals(const struct sampler *s, const struct rec_interval **ret)
 {
 	*ret = s->ivs;
 	return s->nivs;
@@ -311,7 +312,7 @@ void sampler_exact_stats(const struct sampler *s, struct sampler_exact_stats *re
 			ret->missed += (uint64_t)s->cur[s->th[i].xbase + EF_MISSED];
 }
 
-size_t sampler_threads(const struct sampler *s, const struct rec_thread **ret)
+SS_HOT size_t sampler_threads(const struct sampler *s, const struct rec_thread **ret)
 {
 	*ret = s->snap;
 	return s->nsnap;
@@ -341,6 +342,7 @@ int sampler_set_thread(struct sampler *s, unsigned which, int tid)
 		if (access(path, R_OK) != 0)
 			return -ESRCH;
 	}
+	s->same_ok = false;
 	r = sampler_thr_open(s, t, tid);
 	if (r < 0)
 		return r;
@@ -426,6 +428,7 @@ int sampler_set_process(struct sampler *s, int pid, int tid)
 	for (size_t i = 0; i < nc; i++)
 		last[i] = s->cur[cont[i]] + s->base[cont[i]];
 
+	s->same_ok = false;
 	sampler_src_close(&s->proc_stat);
 	s->proc_stat = st;
 	free(s->proc);
@@ -479,7 +482,7 @@ int sampler_set_process(struct sampler *s, int pid, int tid)
  * made, or ends, by running). A sleeping program's stat is then not read
  * when another program's I/O moves a watched disk (issue 31).
  */
-static bool proc_unmoved(const struct sampler *s)
+SS_HOT static bool proc_unmoved(const struct sampler *s)
 {
 	int64_t threads = s->cur[s->f_proc[PF_THREADS]];
 	int quiet = 0;
@@ -499,22 +502,92 @@ static bool proc_unmoved(const struct sampler *s)
 }
 
 /* Has T been seen as a zombie or dead (its process may have ended)? */
-static bool thr_ended(const struct sampler *s, const struct thr *t)
+SS_HOT static bool thr_ended(const struct sampler *s, const struct thr *t)
 {
 	int64_t st = s->cur[t->base + TF_STATE];
 
 	return st == 'Z' || st == 'X';
 }
 
-int sampler_sample(struct sampler *s, uint64_t t_ns, int64_t *vals)
+/*
+ * An unchanged sample (exact mode; issue 31: a sleeping program): the last
+ * sample read no file or clock and made no event, interval or snapshot;
+ * this one is not a slow sample; every sampled thread is quiet
+ * (sampler_thread_quiet: blocked at its last full read, its slot untouched
+ * since) with no kernel stack due; and the interval ring is empty. The full
+ * sample would then decide every gate as the last one did, on the same
+ * values (the disks, PSI and vmstat on the threads' exact counters and the
+ * I/O signals, the process on its frame thread's end, kswapd and kcompactd
+ * on PSI memory; a display server's clock is read every sample, so with one
+ * the last sample read), read nothing and change no value. So it stops
+ * here, having touched a few cache lines instead of the whole sampler, and
+ * VALS (the caller's array of the last sample, same_vals) keep their values
+ * (sampler_same). True when it did.
+ */
+SS_HOT static bool unchanged_sample(struct sampler *s, uint64_t t_ns, bool slow, int64_t *vals)
+{
+	uint64_t key[TH_N];
+	int quiet = 0;
+
+	if (!s->o.exact || !s->gate || slow || s->nsample == 0 || !s->last_quiet ||
+	    !s->same_ok || vals != s->same_vals || s->proc_gone)
+		return false;
+	for (int i = 0; i < TH_N; i++) {
+		const struct thr *t = &s->th[i];
+		struct exact_slot x;
+
+		if (!t->tid || t->gone)
+			continue;
+		if (!t->quiet_ok || !t->quiet_key_set || sampler_stack_due(s, t, t_ns) ||
+		    exact_read(s->o.exact, (unsigned)i, 0, &x) != -ESRCH)
+			return false;
+		key[i] = sampler_quiet_key(&x);
+		if (key[i] != t->quiet_key)
+			return false;
+		quiet++;
+	}
+	if (!quiet || !exact_ring_empty(s->o.exact))
+		return false;
+	for (int i = 0; i < TH_N; i++) {
+		struct thr *t = &s->th[i];
+
+		if (!t->tid || t->gone)
+			continue;
+		t->quiet_key_now = key[i];
+		t->quiet_now = true;
+		s->xstats.unseen++;
+	}
+	if (s->o.profile)
+		for (int k = 0; k < C_NCOST; k++)
+			s->costs[k].skipped += s->skip_last[k];
+	s->nevents = 0;
+	s->nsnap = 0;
+	s->nivs = 0;
+	s->nsample++;
+	s->same_now = true;
+	return true;
+}
+
+SS_HOT bool sampler_same(const struct sampler *s)
+{
+	return s->same_now;
+}
+
+/* A sample that reads what its gates let through (sampler_sample). */
+SS_HOT static int full_sample(struct sampler *s, uint64_t t_ns, int64_t *vals)
 {
 	bool slow = s->nsample % s->slow_every == 0;
 	bool first = s->nsample == 0;
 	bool proc_read = false, mem_moved = true, ended, sys = true;
 	int f_mem = s->psi[PSI_MEMORY].f_some;
 	int64_t psi_mem_before = f_mem >= 0 ? s->cur[f_mem] : 0;
+	uint64_t reads0 = s->nreads;
 	int ret = 0;
 
+	s->same_now = false;
+	if (s->o.profile)
+		for (int k = 0; k < C_NCOST; k++)
+			s->skip_last[k] = s->costs[k].skipped;
 	s->nevents = 0;
 	s->nsnap = 0;
 	s->nivs = 0;
@@ -607,5 +680,19 @@ out:
 	s->nsample++;
 	for (size_t i = 0; i < s->nfields; i++)
 		vals[i] = s->cur[i] + s->base[i];
+	s->same_vals = vals;
+	s->same_ok = true;
+	s->last_quiet = ret == 0 && s->nreads == reads0 && s->nevents == 0 && s->nivs == 0 &&
+			s->nsnap == 0;
+	if (s->o.profile)
+		for (int k = 0; k < C_NCOST; k++)
+			s->skip_last[k] = s->costs[k].skipped - s->skip_last[k];
 	return ret;
+}
+
+SS_HOT int sampler_sample(struct sampler *s, uint64_t t_ns, int64_t *vals)
+{
+	if (unchanged_sample(s, t_ns, s->nsample % s->slow_every == 0, vals))
+		return 0;
+	return full_sample(s, t_ns, vals);
 }

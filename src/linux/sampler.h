@@ -136,9 +136,17 @@ int sampler_set_process(struct sampler *s, int pid, int tid);
  * stack timing) into VALS, one value per field. Returns 0, or -ESRCH when
  * the process has gone (exited, or a zombie): VALS then holds what could be
  * read and the caller should end the run. A thread that is gone is not an
- * error: its state reads 'X' and a note event says so.
+ * error: its state reads 'X' and a note event says so. When VALS is the
+ * array the last sample filled and this one found nothing changed
+ * (sampler_same), VALS is left as it was: it already holds the values.
  */
 int sampler_sample(struct sampler *s, uint64_t t_ns, int64_t *vals);
+
+/* Did the last sample find every value as the sample before it left them,
+ * read nothing and touch neither VALS nor any event (exact mode: every
+ * sampled thread quiet, its slot untouched; docs/FORMAT.md, "Gates")? The
+ * caller may then write the sample as a repeat (rec_writer_sample_same). */
+bool sampler_same(const struct sampler *s);
 
 /* The events of the last sample (stacks, notes). Returns their count and
  * sets *ret (owned by S, valid until the next sampler_sample). */

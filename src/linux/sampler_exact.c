@@ -9,6 +9,7 @@
 #include <errno.h>
 #include <string.h>
 
+#include "core/hot.h"
 #include "core/exact.h"
 #include "core/grow.h"
 #include "core/syscalls.h"
@@ -73,7 +74,7 @@ static void read_stat(struct sampler *s, struct thr *t, int64_t *v)
 		v[TF_STATE] = (unsigned char)st.state;
 }
 
-bool sampler_sample_thread_exact(struct sampler *s, struct thr *t, uint64_t t_ns, bool slow)
+SS_HOT bool sampler_sample_thread_exact(struct sampler *s, struct thr *t, uint64_t t_ns, bool slow)
 {
 	int64_t *v = s->cur + t->base;
 	unsigned slot = t == &s->th[TH_FT2] ? TH_FT2 : TH_FT;
@@ -97,7 +98,7 @@ bool sampler_sample_thread_exact(struct sampler *s, struct thr *t, uint64_t t_ns
 		 * nothing is read (sampler_thread_quiet). */
 		if (r == -ESRCH) {
 			s->xstats.unseen++;
-			t->quiet_key_now = ((uint64_t)x.tid << 32 | x.seq) ^ x.wake_ns * 0x9e3779b97f4a7c15ull;
+			t->quiet_key_now = sampler_quiet_key(&x);
 			t->quiet_key_set = true;
 		} else {
 			t->quiet_key_set = false;
@@ -135,7 +136,7 @@ bool sampler_sample_thread_exact(struct sampler *s, struct thr *t, uint64_t t_ns
 	return true;
 }
 
-void sampler_exact_task_stat(struct sampler *s, struct thr *t, bool slow)
+SS_HOT void sampler_exact_task_stat(struct sampler *s, struct thr *t, bool slow)
 {
 	if (!t->tid || t->gone || !t->exact_ok)
 		return;
@@ -147,7 +148,7 @@ void sampler_exact_task_stat(struct sampler *s, struct thr *t, bool slow)
 	}
 }
 
-uint64_t sampler_exact_signal(const struct sampler *s)
+SS_HOT uint64_t sampler_exact_signal(const struct sampler *s)
 {
 	static const int moved[] = {
 		EF_CLASS + X_FILE_FAULT, EF_CLASS + X_SWAP_FAULT, EF_CLASS + X_IO_READ,
@@ -248,7 +249,7 @@ static int take_interval(void *ctx, const struct exact_interval *iv)
 	return 0;
 }
 
-void sampler_drain_exact(struct sampler *s)
+SS_HOT void sampler_drain_exact(struct sampler *s)
 {
 	uint64_t t0 = s->o.profile ? sampler_mono_ns() : 0;
 

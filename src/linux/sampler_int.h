@@ -242,6 +242,19 @@ struct sampler {
 	struct fd_cache_ent fdc[2][FD_CACHE];
 	unsigned stacks;
 
+	/* The last sample's VALS, filled whole (same_ok; sampler_set_thread
+	 * and sampler_set_process clear it), and whether the last sample was
+	 * an unchanged one that left them as they were (sampler_same). */
+	int64_t *same_vals;
+	bool same_ok, same_now;
+	/* Files and clocks read (every kind, always counted), and whether the
+	 * last sample read none, made no event, interval or snapshot
+	 * (last_quiet); with o.profile, the skips that sample counted, which
+	 * an unchanged sample counts again (its gates decide as that one's). */
+	uint64_t nreads;
+	bool last_quiet;
+	uint64_t skip_last[C_NCOST];
+
 	/* exact mode (o.exact) */
 	struct rec_interval *ivs;
 	size_t nivs, aivs;
@@ -287,6 +300,9 @@ void sampler_thr_close(struct thr *t);
 /* Points T at thread TID (0: none) and resets its per-thread state. */
 int sampler_thr_open(struct sampler *s, struct thr *t, int tid);
 void sampler_sample_thread(struct sampler *s, struct thr *t, uint64_t t_ns, bool slow);
+/* Would a quiet T's sample at T_NS start its blocked episode or take its
+ * kernel stack (an event, even when it is the last read's text again)? */
+bool sampler_stack_due(const struct sampler *s, const struct thr *t, uint64_t t_ns);
 /* The slow snapshot of every thread of the process (s->snap). */
 void sampler_sample_threads(struct sampler *s);
 
@@ -294,6 +310,12 @@ void sampler_sample_threads(struct sampler *s);
 uint32_t sampler_fd_target(struct sampler *s, struct thr *t, int64_t fd, uint64_t t_ns);
 
 /* sampler_exact.c */
+/* The quiet key of an unseen slot X: its tid, seq and last wake-up (a
+ * switch of its thread moves one of them). */
+static inline uint64_t sampler_quiet_key(const struct exact_slot *x)
+{
+	return ((uint64_t)x->tid << 32 | x->seq) ^ x->wake_ns * 0x9e3779b97f4a7c15ull;
+}
 int sampler_setup_exact(struct sampler *s);
 /* Fills T's fields from its exact slot; false when the slot does not give
  * them (not switched yet, torn): the caller reads /proc. */

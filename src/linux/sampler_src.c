@@ -14,6 +14,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "core/hot.h"
 #include "core/grow.h"
 #include "linux/sampler_int.h"
 
@@ -39,7 +40,7 @@ const char *const sampler_cost_names[C_NCOST] = {
     [C_EXACT] = "exact (counters, ring)",
 };
 
-uint64_t sampler_mono_ns(void)
+SS_HOT uint64_t sampler_mono_ns(void)
 {
 	struct timespec ts;
 
@@ -192,16 +193,17 @@ int sampler_src_openf(struct sampler *s, struct src *f, const char *fmt, ...)
 	return sampler_src_open(s, f, path);
 }
 
-bool sampler_src_ok(const struct src *f)
+SS_HOT bool sampler_src_ok(const struct src *f)
 {
 	return f->fd != -1;
 }
 
-ssize_t sampler_src_read(struct sampler *s, struct src *f, size_t size, enum cost kind)
+SS_HOT ssize_t sampler_src_read(struct sampler *s, struct src *f, size_t size, enum cost kind)
 {
 	uint64_t t0 = s->o.profile ? sampler_mono_ns() : 0;
 	ssize_t n;
 
+	s->nreads++;
 	if (f->fd == -1) {
 		n = f->open_err ? f->open_err : -EBADF; /* the note says why */
 	} else if (s->o.naive) {
@@ -237,12 +239,13 @@ void sampler_src_failed(struct sampler *s, struct src *f, int err, int tid)
 					     : "");
 }
 
-int64_t sampler_cpu_clock(struct sampler *s, clockid_t clk, enum cost kind)
+SS_HOT int64_t sampler_cpu_clock(struct sampler *s, clockid_t clk, enum cost kind)
 {
 	uint64_t t0 = s->o.profile ? sampler_mono_ns() : 0;
 	struct timespec ts;
 	int64_t v = -1;
 
+	s->nreads++;
 	if (clock_gettime(clk, &ts) == 0)
 		v = (int64_t)ts.tv_sec * 1000000000ll + ts.tv_nsec;
 	if (s->o.profile) {

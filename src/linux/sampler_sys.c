@@ -12,11 +12,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/hot.h"
 #include "linux/discover.h"
 #include "linux/procparse.h"
 #include "linux/sampler_int.h"
 
-static void sample_other(struct sampler *s, struct other *o, bool slow)
+SS_HOT static void sample_other(struct sampler *s, struct other *o, bool slow)
 {
 	struct pp_task_stat st;
 	ssize_t n;
@@ -181,7 +182,7 @@ static uint64_t mix(uint64_t h, int64_t v)
 	return h * 0xff51afd7ed558ccdull;
 }
 
-uint64_t sampler_io_signal(const struct sampler *s)
+SS_HOT uint64_t sampler_io_signal(const struct sampler *s)
 {
 	uint64_t h = 0;
 
@@ -199,7 +200,7 @@ uint64_t sampler_io_signal(const struct sampler *s)
 
 /* The signature of the signals that vmstat's counters can have moved: the
  * I/O signals, PSI memory and the process's major faults. */
-static uint64_t vm_signal(const struct sampler *s)
+SS_HOT static uint64_t vm_signal(const struct sampler *s)
 {
 	uint64_t h = sampler_io_signal(s);
 
@@ -207,7 +208,7 @@ static uint64_t vm_signal(const struct sampler *s)
 	return mix(h, s->cur[s->f_proc[PF_MAJFLT]]);
 }
 
-void sampler_read_psi(struct sampler *s, struct psi_src *p, enum cost kind)
+SS_HOT void sampler_read_psi(struct sampler *s, struct psi_src *p, enum cost kind)
 {
 	struct pp_psi v;
 	ssize_t n;
@@ -341,7 +342,7 @@ int sampler_setup_sys(struct sampler *s)
 	return 0;
 }
 
-void sampler_read_disks(struct sampler *s)
+SS_HOT void sampler_read_disks(struct sampler *s)
 {
 	for (size_t i = 0; i < s->ndisks; i++) {
 		struct disk *d = &s->disks[i];
@@ -365,7 +366,7 @@ void sampler_read_disks(struct sampler *s)
 
 /* The display server every sample; kswapd and kcompactd when memory
  * pressure moved (their work is a memory stall), and on slow samples. */
-void sampler_sample_others(struct sampler *s, bool slow, bool first, bool mem_moved)
+SS_HOT void sampler_sample_others(struct sampler *s, bool slow, bool first, bool mem_moved)
 {
 	sample_other(s, &s->others[OTHER_SRV], slow);
 	for (int i = OTHER_KSWAPD; i < OTHER_N; i++) {
@@ -379,7 +380,7 @@ void sampler_sample_others(struct sampler *s, bool slow, bool first, bool mem_mo
 }
 
 /* vmstat, last: the signals it is gated on are fresh. */
-void sampler_read_vmstat(struct sampler *s, bool slow)
+SS_HOT void sampler_read_vmstat(struct sampler *s, bool slow)
 {
 	bool have_psi = s->psi[PSI_MEMORY].f_some >= 0;
 	uint64_t sig;

@@ -12,6 +12,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "core/hot.h"
 #include "core/grow.h"
 #include "core/syscalls.h"
 #include "linux/exact.h"
@@ -106,6 +107,7 @@ uint32_t sampler_fd_target(struct sampler *s, struct thr *t, int64_t fd, uint64_
 	}
 	t0 = s->o.profile ? sampler_mono_ns() : 0;
 	snprintf(path, sizeof(path), "%s/task/%d/fd/%d", s->proc, t->tid, (int)fd);
+	s->nreads++;
 	n = readlink(path, link, sizeof(link) - 1);
 	if (s->o.profile) {
 		s->costs[C_FD_LINK].reads++;
@@ -215,7 +217,7 @@ static void wchan_field(struct sampler *s, struct thr *t, int64_t *v)
 	v[TF_WCHAN] = t->last_wchan_id;
 }
 
-static void blocked_stack(struct sampler *s, struct thr *t, uint64_t t_ns, bool ran_now);
+SS_HOT static void blocked_stack(struct sampler *s, struct thr *t, uint64_t t_ns, bool ran_now);
 
 /*
  * A quiet thread: blocked at the last full read, and nothing says it ran
@@ -236,7 +238,7 @@ static void blocked_stack(struct sampler *s, struct thr *t, uint64_t t_ns, bool 
  * slices read into *ss (1) or not readable (0: no gate, read the rest).
  * Returns true when the sample is done with T.
  */
-static bool sampler_thread_quiet(struct sampler *s, struct thr *t, bool slow, struct pp_schedstat *ss,
+SS_HOT static bool sampler_thread_quiet(struct sampler *s, struct thr *t, bool slow, struct pp_schedstat *ss,
 			     bool *have_ss)
 {
 	const int64_t *v = s->cur + t->base;
@@ -278,7 +280,7 @@ static void running_fields(struct thr *t, int64_t *v)
 	t->last_stack = 0;
 }
 
-void sampler_sample_thread(struct sampler *s, struct thr *t, uint64_t t_ns, bool slow)
+SS_HOT void sampler_sample_thread(struct sampler *s, struct thr *t, uint64_t t_ns, bool slow)
 {
 	int64_t *v = s->cur + t->base;
 	struct pp_task_stat st;
@@ -405,6 +407,14 @@ void sampler_sample_thread(struct sampler *s, struct thr *t, uint64_t t_ns, bool
 	t->quiet_ok = s->o.exact ? t->quiet_key_set : have_ss;
 	t->quiet_key = t->quiet_key_now;
 	blocked_stack(s, t, t_ns, ran_now);
+}
+
+SS_HOT bool sampler_stack_due(const struct sampler *s, const struct thr *t, uint64_t t_ns)
+{
+	return t->blocked_since == 0 ||
+	       (sampler_src_ok(&t->stack) && s->stacks < MAX_STACKS &&
+		t_ns - t->blocked_since >= STACK_AFTER_NS &&
+		(t->last_stack == 0 || t_ns - t->last_stack >= STACK_EVERY_NS));
 }
 
 /* The kernel stack: once blocked 50 ms, then every 250 ms. A thread that

@@ -13,6 +13,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "core/hot.h"
 #include "linux/sched.h"
 
 #ifndef MCL_ONFAULT
@@ -218,7 +219,7 @@ static uint64_t clock_ns(clockid_t id)
 	return ts_ns(&ts);
 }
 
-uint64_t sched_now_ns(void)
+SS_HOT uint64_t sched_now_ns(void)
 {
 	return clock_ns(CLOCK_MONOTONIC);
 }
@@ -243,7 +244,7 @@ void sched_clock_pair(struct rec_clock *ret)
 	}
 }
 
-int sched_sleep_until(uint64_t t_ns)
+SS_HOT int sched_sleep_until(uint64_t t_ns)
 {
 	struct timespec ts = {
 		.tv_sec = (time_t)(t_ns / 1000000000u),

@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <stdlib.h>
 
+#include "core/hot.h"
 #include "core/record.h"
 #include "rec/codec.h"
 
@@ -26,7 +27,7 @@ void samp_state_release(struct samp_state *s)
 	*s = (struct samp_state){ 0 };
 }
 
-void samp_state_update(struct samp_state *s, uint64_t t, const int64_t *vals)
+SS_HOT void samp_state_update(struct samp_state *s, uint64_t t, const int64_t *vals)
 {
 	for (size_t f = 0; f < s->nf; f++) {
 		struct samp_field *sf = &s->fs[f];

@@ -160,6 +160,10 @@ uint32_t rec_writer_intern(struct rec_writer *w, const char *s);
  * the first error of the file itself (write, ENOMEM) is kept and returned by
  * every later call. */
 int rec_writer_sample(struct rec_writer *w, uint64_t t_ns, const int64_t *vals);
+/* The same, when VALS holds exactly the last sample's values (the caller
+ * knows it: sampler_same): the same bytes, coded from the few fields whose
+ * coding state moves rather than from every field. */
+int rec_writer_sample_same(struct rec_writer *w, uint64_t t_ns, const int64_t *vals);
 int rec_writer_frame(struct rec_writer *w, const struct rec_frame *f);
 int rec_writer_clock(struct rec_writer *w, const struct rec_clock *c);
 int rec_writer_threads(struct rec_writer *w, uint64_t t_ns, const struct rec_thread *th,

@@ -26,6 +26,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "core/hot.h"
 #include "core/grow.h"
 #include "rec/codec.h"
 #include "rec/rec.h"
@@ -33,7 +34,7 @@
 
 /* ---------------------------------------------------------------- buffers */
 
-int ob_reserve(struct obuf *b, size_t extra)
+SS_HOT int ob_reserve(struct obuf *b, size_t extra)
 {
 	size_t need = b->len + extra;
 
@@ -103,7 +104,7 @@ static int write_all(int fd, const uint8_t *p, size_t n)
 
 /* Appends the NBITS (<= 32) low bits of V to the samples' bit stream; the
  * caller reserved the room. */
-static void bw_put(struct rec_writer *w, uint64_t v, unsigned nbits)
+SS_HOT static void bw_put(struct rec_writer *w, uint64_t v, unsigned nbits)
 {
 	if (!nbits)
 		return;
@@ -127,7 +128,7 @@ static void bw_put64(struct rec_writer *w, uint64_t v, unsigned nbits)
 }
 
 /* Writes U with the adaptive Rice code whose running mean is *AVG. */
-static void bw_rice(struct rec_writer *w, uint64_t u, uint64_t *avg)
+SS_HOT static void bw_rice(struct rec_writer *w, uint64_t u, uint64_t *avg)
 {
 	unsigned k = rice_k(*avg);
 	uint64_t q = u >> k;
@@ -214,7 +215,7 @@ int rec_writer_flush(struct rec_writer *w)
 }
 
 /* Ends the block when it has grown past REC_BLOCK_AUTOFLUSH. */
-int maybe_flush(struct rec_writer *w)
+SS_HOT int maybe_flush(struct rec_writer *w)
 {
 	if (block_size(w) >= REC_BLOCK_AUTOFLUSH)
 		return rec_writer_flush(w);
@@ -356,8 +357,9 @@ int rec_writer_begin(struct rec_writer *w)
 		return w_fail(w, -ENOMEM);
 	w->errs = calloc(n, sizeof(*w->errs));
 	w->newchg = calloc(n, 1);
+	w->act = calloc(n, sizeof(*w->act));
 	w->str_fields = calloc(n, sizeof(*w->str_fields));
-	if (!w->errs || !w->newchg || !w->str_fields)
+	if (!w->errs || !w->newchg || !w->act || !w->str_fields)
 		return w_fail(w, -ENOMEM);
 	for (size_t f = 0; f < w->nfields; f++)
 		if (w->kinds[f] == REC_STR)
@@ -388,6 +390,7 @@ static int start_segment(struct rec_writer *w)
 	samp_state_release(&w->ss);
 	if (samp_state_init(&w->ss, w->nfields, w->kinds, w->period) < 0)
 		return w_fail(w, -ENOMEM);
+	w->act_ok = false;
 	w->f_n = w->f_tprev = w->f_dtprev = 0;
 	w->f_tid = w->f_source = 0;
 	w->th_nprev = 0;
@@ -415,7 +418,7 @@ static int open_block(struct rec_writer *w)
 /* The start of every data record: the first error of the file, -EINVAL
  * before rec_writer_begin, else the block opened (its KEY when it starts a
  * segment). 0 or a negative errno. */
-int w_enter(struct rec_writer *w)
+SS_HOT int w_enter(struct rec_writer *w)
 {
 	if (w->err)
 		return w->err;
@@ -425,7 +428,7 @@ int w_enter(struct rec_writer *w)
 }
 
 /* Writes string ID (RT_STR: its id and bytes) unless this segment did. */
-int str_ensure(struct rec_writer *w, uint64_t id)
+SS_HOT int str_ensure(struct rec_writer *w, uint64_t id)
 {
 	uint8_t p[10];
 	size_t n, len;
@@ -529,7 +532,7 @@ uint32_t rec_writer_intern(struct rec_writer *w, const char *s)
 
 /* ---------------------------------------------------------------- records */
 
-int rec_writer_sample(struct rec_writer *w, uint64_t t_ns, const int64_t *vals)
+SS_HOT int rec_writer_sample(struct rec_writer *w, uint64_t t_ns, const int64_t *vals)
 {
 	struct samp_state *s;
 	uint64_t ntog = 0;
@@ -575,6 +578,79 @@ int rec_writer_sample(struct rec_writer *w, uint64_t t_ns, const int64_t *vals)
 		sf->chg = w->newchg[f];
 	}
 	samp_state_update(s, t_ns, vals);
+	w->nact = 0;
+	for (f = 0; f < s->nf; f++)
+		if (!samp_quiet(&s->fs[f]))
+			w->act[w->nact++] = f;
+	w->act_ok = true;
+	w->block_samples++;
+	w->nsamples++;
+	return maybe_flush(w);
+}
+
+/*
+ * rec_writer_sample for VALS equal to the last sample's (the caller knows:
+ * sampler_same). The bits are rec_writer_sample's: a field whose state is
+ * samp_quiet and whose value equals its last has an error of 0, no toggle,
+ * no bit and a no-op update, so only the others (w->act) are coded, and a
+ * repeat costs the cache lines of those few fields instead of every
+ * field's (issue 31). Without that list (the first sample of a segment)
+ * it is rec_writer_sample.
+ */
+SS_HOT int rec_writer_sample_same(struct rec_writer *w, uint64_t t_ns, const int64_t *vals)
+{
+	struct samp_state *s;
+	uint64_t ntog = 0;
+	size_t i, f, last, n;
+	int r;
+
+	if (!w || (!vals && w->nfields))
+		return -EINVAL;
+	if ((r = w_enter(w)) < 0)
+		return r;
+	if (!w->act_ok)
+		return rec_writer_sample(w, t_ns, vals);
+	s = &w->ss;
+	for (i = 0; i < w->nact; i++) {
+		uint64_t e;
+
+		f = w->act[i];
+		e = (uint64_t)vals[f] - samp_pred(&s->fs[f]);
+		w->errs[f] = e;
+		w->newchg[f] = !s->fs[f].dense && e != 0;
+		ntog += w->newchg[f] != s->fs[f].chg;
+	}
+	if (ob_reserve(&w->samples, 16 * (3 + ntog + w->nact)) < 0)
+		return w_fail(w, -ENOMEM);
+	bw_rice(w, zz_enc((int64_t)(t_ns - samp_tpred(s))), &s->avg_t);
+	bw_rice(w, ntog, &s->avg_ntog);
+	for (i = 0, last = 0; i < w->nact; i++) {
+		f = w->act[i];
+		if (w->newchg[f] == s->fs[f].chg)
+			continue;
+		bw_rice(w, f - last, &s->avg_gap);
+		last = f + 1;
+	}
+	for (i = 0, n = 0; i < w->nact; i++) {
+		struct samp_field *sf = &s->fs[w->act[i]];
+
+		f = w->act[i];
+		if (sf->dense) {
+			bw_put(w, w->errs[f] != 0, 1);
+			if (w->errs[f])
+				bw_rice(w, zz_enc((int64_t)w->errs[f]) - 1, &sf->avg);
+		} else if (w->newchg[f]) {
+			bw_rice(w, zz_enc((int64_t)w->errs[f]) - 1, &sf->avg);
+		}
+		sf->chg = w->newchg[f];
+		/* samp_state_update's, for this field */
+		if (!(samp_quiet(sf) && (uint64_t)vals[f] == sf->p1))
+			samp_field_update(sf, (uint64_t)vals[f]);
+		if (!samp_quiet(sf))
+			w->act[n++] = f;	/* a quiet field stays so while it holds */
+	}
+	w->nact = n;
+	samp_time_update(s, t_ns);
 	w->block_samples++;
 	w->nsamples++;
 	return maybe_flush(w);
@@ -857,6 +933,7 @@ int rec_writer_close(struct rec_writer *w)
 	samp_state_release(&w->ss);
 	free(w->errs);
 	free(w->newchg);
+	free(w->act);
 	free(w->th_prev);
 	free(w->main.p);
 	free(w->samples.p);

@@ -47,6 +47,12 @@ struct rec_writer {
 	struct samp_state ss;
 	uint64_t *errs;
 	uint8_t *newchg;
+	/* The fields whose coding state a sample equal to the last one moves
+	 * (not samp_quiet), in field order, as the last sample left them
+	 * (act_ok; a new segment clears it): rec_writer_sample_same codes only
+	 * those. */
+	size_t *act, nact;
+	bool act_ok;
 
 	/* frames */
 	uint64_t f_n, f_tprev, f_dtprev;

@@ -28,6 +28,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "core/hot.h"
 #include "core/inifmt.h"
 #include "core/wrapper.h"
 #include "frames/hook.h"
@@ -305,7 +306,10 @@ static bool take_sample(struct recorder *r, uint64_t now)
 	err = sampler_sample(r->s, now, r->vals);
 	if (err == -ESRCH)
 		return false;
-	rec_writer_sample(r->w, now, r->vals);
+	if (sampler_same(r->s))	/* nothing moved: a repeat, the same bytes */
+		rec_writer_sample_same(r->w, now, r->vals);
+	else
+		rec_writer_sample(r->w, now, r->vals);
 	n = sampler_events(r->s, &ev);
 	for (size_t i = 0; i < n; i++)
 		rec_writer_event(r->w, now, (uint32_t)ev[i].tid, ev[i].kind, ev[i].text);
@@ -343,7 +347,7 @@ static bool sampled_gone(struct recorder *r, uint64_t now)
 
 /* Sleeps to the deadline after *NEXT; the wake-up's lateness into the
  * histogram and missed periods skipped. NOW when woken. */
-static uint64_t wake_at(struct recorder *r, uint64_t *next)
+SS_HOT static uint64_t wake_at(struct recorder *r, uint64_t *next)
 {
 	uint64_t now;
 
@@ -366,7 +370,7 @@ static uint64_t wake_at(struct recorder *r, uint64_t *next)
 	return now;
 }
 
-static void loop(struct recorder *r)
+SS_HOT __attribute__((noinline)) static void loop(struct recorder *r)
 {
 	uint64_t next = sched_now_ns(), end = UINT64_MAX;
 	uint64_t next_clock, next_flush;
@@ -378,6 +382,7 @@ static void loop(struct recorder *r)
 		end = next + (uint64_t)(r->o.duration_s * 1e9);
 	for (;;) {
 		uint64_t now = wake_at(r, &next);
+
 
 		if (recorder_got_signal) {
 			r->end = RECORDER_END_SIGNAL;

@@ -15,6 +15,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "core/hot.h"
 #include "frames/hook.h"
 #include "frames/ring.h"
 #include "linux/child.h"
@@ -162,7 +163,7 @@ int recorder_start_child(struct recorder *r)
  * stamped with the seconds since t0 at NOW (at most 1 MiB a call, so that a
  * chatty program cannot stall the sampling); at the end (FINAL) reads all
  * there is, closes the raw file and removes it. */
-void recorder_pump_log(struct recorder *r, uint64_t now, bool final)
+SS_HOT void recorder_pump_log(struct recorder *r, uint64_t now, bool final)
 {
 	char buf[65536];
 	double t_s = (double)(now - r->clock0.mono_ns) / 1e9;

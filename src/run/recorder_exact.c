@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/hot.h"
 #include "core/inifmt.h"
 #include "linux/exact.h"
 #include "linux/sampler.h"
@@ -53,7 +54,7 @@ int recorder_exact_start(struct recorder *r, struct strbuf *err)
 	return 0;
 }
 
-void recorder_exact_write(struct recorder *r)
+SS_HOT void recorder_exact_write(struct recorder *r)
 {
 	const struct rec_interval *iv;
 	size_t n = sampler_intervals(r->s, &iv);

@@ -23,6 +23,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "core/hot.h"
 #include "core/apicall.h"
 #include "core/inifmt.h"
 #include "frames/hud.h"
@@ -195,7 +196,7 @@ static void frame_seen(struct recorder *r, uint64_t t)
 
 /* With opts.live, once a second: elapsed, frames, fps over the last
  * second, stalls so far and the last one's length (RECORDER_LIVE). */
-void recorder_live_status(struct recorder *r, uint64_t now)
+SS_HOT void recorder_live_status(struct recorder *r, uint64_t now)
 {
 	char stall[48] = "";
 

@@ -15,7 +15,9 @@
  * switch, so /proc says where it sleeps; once read, a slot it has not
  * touched (all zero in a fresh program) says it did not run, and the samples
  * read nothing of it, their fields equal to what a snapshot sampler reading
- * everything gives at the same moment. Woken, it is seen at once.
+ * everything gives at the same moment, and from the third on the sampler
+ * says they are unchanged (sampler_same: nothing read, the values left as
+ * they were). Woken, it is seen at once.
  */
 #include "t.h"
 
@@ -112,7 +114,10 @@ static void test_quiet_unseen(struct exact *x)
 	struct sampler_exact_stats xs;
 	struct timespec ms2 = { 0, 2 * 1000 * 1000 };
 	int64_t *v = NULL, *w = NULL;
-	int p[2], st, state;
+	const struct sampler_meta *m;
+	int p[2], st, state, repeats = 0, want = 0;
+	size_t ev_last = 1;
+	bool srv = false;
 	pid_t kid;
 
 	CHECK_INT(pipe(p), 0);
@@ -160,6 +165,16 @@ static void test_quiet_unseen(struct exact *x)
 
 		CHECK_INT(sampler_sample(g, now, v), 0);
 		CHECK_INT(sampler_sample(full, now, w), 0);
+		{
+			const struct sampler_event *ev;
+			size_t ne = sampler_events(g, &ev);
+
+			repeats += sampler_same(g);
+			/* a repeat makes no event, and follows a sample that
+			 * made none (a kernel stack due, as root, is one) */
+			want += i >= 2 && ev_last == 0 && ne == 0;
+			ev_last = ne;
+		}
 		for (size_t k = 0; k < sizeof(same) / sizeof(same[0]); k++) {
 			int a = field(g, same[k]), b = field(full, same[k]);
 
@@ -173,11 +188,25 @@ static void test_quiet_unseen(struct exact *x)
 	CHECK_INT(skipped(g, "task stat"), 19);	/* all but the first */
 	sampler_exact_stats(g, &xs);
 	CHECK_INT(xs.unseen, 20);
-	/* woken: it runs, reads, sleeps again; the slot has it */
+	/* Unchanged samples (nothing read, VALS left as they were): all but
+	 * the first two (the first reads everything; the second reads
+	 * nothing, and only after such a sample can the next be a repeat),
+	 * and but those around a kernel stack's event. A display server's
+	 * CPU clock is read every sample: none then. */
+	for (size_t i = 0, n = sampler_meta(g, &m); i < n; i++)
+		srv |= !strcmp(m[i].key, "srv");
+	if (srv)
+		CHECK_INT(repeats, 0);
+	else
+		CHECK_INT(repeats, want);
+	CHECK(want >= 10);
+	/* woken: it runs, reads, sleeps again; the slot has it, and the very
+	 * next sample sees it (not a repeat) */
 	CHECK_INT(write(p[1], "x", 1), 1);
 	nanosleep(&ms2, NULL);
 	nanosleep(&ms2, NULL);
 	CHECK_INT(sampler_sample(g, mono_ns(), v), 0);
+	CHECK(!sampler_same(g));
 	sampler_exact_stats(g, &xs);
 	CHECK_INT(xs.unseen, 20);
 	CHECK(v[field(g, "ftx.switches")] >= 1);

@@ -9,6 +9,7 @@
  * Files are written under $TMPDIR (or /tmp) and removed.
  */
 #include <errno.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -975,6 +976,96 @@ static void test_random_round_trip(void)
 	sb_release(&err);
 }
 
+/*
+ * rec_writer_sample_same (issue 31: the recorder's unchanged sample) writes
+ * the bytes rec_writer_sample writes for the same values: two writers take
+ * the same samples, one always by rec_writer_sample, the other by
+ * rec_writer_sample_same whenever the values repeat the last sample's.
+ * The values: long runs of repeats (a sleeping program), broken by fields
+ * that move every 10th sample (the slow sources), now and then (a disk), at
+ * a steady rate for a while (lin), in bursts (dense), and a string field;
+ * timestamps with jitter; small blocks and a key every 2, so that segments
+ * start inside runs of repeats.
+ */
+static void test_sample_same(void)
+{
+	enum { SF = 12, SS = 20000 };
+	const char *pa = tmpfile_path("full.ssr");
+	char pb[4096];
+	struct rec_writer *wa, *wb;
+	int64_t v[SF] = { 0 }, prev[SF] = { 0 };
+	uint64_t t = 1000000;
+	size_t same = 0, bad = 0, na = 0, nb = 0;
+	uint8_t *a, *b;
+
+	snprintf(pb, sizeof(pb), "%s", tmpfile_path("same.ssr"));
+	pa = tmpfile_path("full.ssr");
+	CHECK_INT(rec_writer_new(pa, &wa), 0);
+	CHECK_INT(rec_writer_new(pb, &wb), 0);
+	for (int k = 0; k < 2; k++) {
+		struct rec_writer *w = k ? wb : wa;
+
+		CHECK_INT(rec_writer_meta(w, "period_ns", "10000000"), 0);
+		CHECK_INT(rec_writer_key_every(w, 2), 0);
+		for (int f = 0; f < SF; f++) {
+			char name[16];
+
+			snprintf(name, sizeof(name), "f%d", f);
+			CHECK_INT(rec_writer_field(w, name, f == 5 ? REC_STR : REC_INT), f);
+		}
+		CHECK_INT(rec_writer_begin(w), 0);
+	}
+	for (size_t i = 0; i < SS; i++) {
+		bool burst = (i / 700) % 4 == 1, quiet = (i / 300) % 3 != 0;
+
+		t += 10000000 + rnd64() % 20000;
+		if (i % 10 == 0 && !quiet)
+			v[0] += 10;
+		if (i % 10 == 0)
+			v[1] = (int64_t)(rnd64() % 1000);
+		if (rnd64() % 500 == 0)
+			v[2]++;
+		if (!quiet)
+			v[3] += 7;			/* a steady rate */
+		if (burst && rnd64() % 2)
+			v[4] = (int64_t)rnd64();	/* dense while it lasts */
+		if (rnd64() % 1000 == 0)
+			v[5] = (int64_t)(1 + rnd64() % 3);	/* string ids */
+		if (!quiet && rnd64() % 3 == 0)
+			v[6 + rnd64() % (SF - 6)] += (int64_t)(rnd64() % 5) - 2;
+		if (i == 0 || memcmp(v, prev, sizeof(v))) {
+			if (rec_writer_sample(wb, t, v) != 0)
+				bad++;
+		} else {
+			same++;
+			if (rec_writer_sample_same(wb, t, v) != 0)
+				bad++;
+		}
+		if (rec_writer_sample(wa, t, v) != 0)
+			bad++;
+		memcpy(prev, v, sizeof(v));
+	}
+	CHECK_INT(bad, 0);
+	CHECK(same > SS / 3);
+	CHECK_INT(rec_writer_close(wa), 0);
+	CHECK_INT(rec_writer_close(wb), 0);
+	a = slurp(pa, &na);
+	b = slurp(pb, &nb);
+	CHECK(a && b && na > 0);
+	CHECK_INT(nb, na);
+	if (a && b && na > 0 && nb == na && memcmp(a, b, na) != 0) {
+		size_t at = 0;
+
+		while (a[at] == b[at])
+			at++;
+		T_FAIL("the repeats' record differs from byte %zu of %zu", at, na);
+	}
+	free(a);
+	free(b);
+	unlink(pa);
+	unlink(pb);
+}
+
 /* The writer's refusals, and a record with no fields at all. */
 static void test_writer_edges(void)
 {
@@ -1157,6 +1248,7 @@ static void test_ustacks(void)
 int main(void)
 {
 	T_RUN(test_random_round_trip);
+	T_RUN(test_sample_same);
 	T_RUN(test_writer_edges);
 	T_RUN(test_crc32c);
 	T_RUN(test_varint);
