@@ -6,9 +6,12 @@
  * whose length fits recomputed, so that mutations reach the record decoders
  * instead of stopping at the checksum. A parsed record is walked through the
  * accessors (every string a str field names, every meta key, every thread)
- * so that ASan sees any inconsistent count or pointer. The second is also
+ * so that ASan sees any inconsistent count or pointer, and through the
+ * stacks' summaries (where.h: a stall's, each kind's windows, an
+ * interval's). The second is also
  * read as report reads it, streamed (a ring of 4 rows, threads skipped;
- * one input in 16 from a file, a memfd, through rec_read_file_stream), and must give
+ * one input in 16 from a file, a memfd, through rec_read_file_stream, one
+ * in 16 from a pipe through rec_read_fd_stream), and must give
  * the whole parse's answer: the same verdict, samples, stamps, last rows,
  * frames and damage, else abort(). One input in 4 is also read as stalls
  * reads it a second time, by windows (up to 3 spans around samples the
@@ -23,6 +26,7 @@
  * fuzz-reader: src/rec/reader.c src/rec/reader_records.c src/rec/codec.c src/core/where.c
  * fuzz-functions: ^(r[de]_.*|rec_parse.*|rec_read_f.*|reader\.c:.*|reader_records\.c:.*|where_.*|where\.c:.*)$
  */
+#include <fcntl.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -68,14 +72,27 @@ static void walk(const struct rec *r)
 	struct where w;
 
 	if (where_stall(r, 0, UINT64_MAX, &w) == 0) {
-		n += w.total;
-		if (where_merge(&w, 5) == 0 && w.n) {
-			struct strbuf sb = STRBUF_INIT;
+		struct strbuf sb = STRBUF_INIT;
 
+		n += w.total;
+		where_files_line(&sb, &w, 3);
+		if (where_merge(&w, 5) == 0 && w.n)
 			where_line(&sb, &w.st[0], w.total, 0);
-			n += sb.len;
-			sb_release(&sb);
+		n += sb.len;
+		sb_release(&sb);
+		if (w.total && !where_any(r))
+			abort();	/* stacks summed from a record that has none */
+		where_free(&w);
+	}
+	/* each kind's windows (html's threads, exact intervals' stacks) */
+	for (int kind = WHERE_KIND_STALL; kind <= WHERE_KIND_INTERVAL; kind++)
+		if (where_kind(r, kind, 0, UINT64_MAX, kind == WHERE_KIND_THREAD2 ? 0 : 7,
+			       &w) == 0) {
+			n += w.total;
+			where_free(&w);
 		}
+	if (r->nintervals && where_interval(r, &r->intervals[r->nintervals / 2], &w) == 0) {
+		n += w.total;
 		where_free(&w);
 	}
 	sink = n;
@@ -111,7 +128,7 @@ static void stream(const uint8_t *data, size_t size, const struct rec *w)
 	struct strbuf err = STRBUF_INIT;
 	struct rec *r = NULL;
 	char path[64];
-	int fd = -1, e;
+	int fd = -1, pfd[2], e;
 
 	whole = w;
 	if (size && data[size / 2] % 16 == 0)
@@ -119,6 +136,14 @@ static void stream(const uint8_t *data, size_t size, const struct rec *w)
 	if (fd >= 0 && write(fd, data, size) == (ssize_t)size) {
 		snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
 		e = rec_read_file_stream(path, &rs, &r, &err);
+	} else if (size && data[size / 2] % 16 == 1 && pipe(pfd) == 0) {
+		/* a pipe (dump -): read whole, as it comes */
+		fcntl(pfd[1], F_SETPIPE_SZ, 1 << 20);
+		if (write(pfd[1], data, size) != (ssize_t)size)
+			abort();
+		close(pfd[1]);
+		e = rec_read_fd_stream(pfd[0], "pipe", &rs, &r, &err);
+		close(pfd[0]);
 	} else {
 		e = rec_parse_stream(data, size, &rs, &r, &err);
 	}
