@@ -13,7 +13,9 @@
  * nothing and says nothing is left; and spool_add (bench, when a server is
  * away) appends a run to the spool as it was found, after which spool_push
  * must send that run whole, last (a spool that does not end its last line
- * must not swallow it). Seeds: fuzz/corpus/spool/. Built and run by scripts/fuzz.sh
+ * must not swallow it). Once, with no spool directory (no STALLSCOPE_SPOOL,
+ * XDG_DATA_HOME or HOME: nothing to push) and with one that cannot be made
+ * (a refusal that says why). Seeds: fuzz/corpus/spool/. Built and run by scripts/fuzz.sh
  * (`make fuzz`), tests/e2e/fuzz-readers.sh and scripts/fuzz-long.sh.
  *
  * fuzz-sources: src/run/spool.c src/core/strbuf.c src/core/grow.c
@@ -33,12 +35,15 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
-/* spool_add's, which makes the spool's directory: this target's exists */
+/* spool_add's, which makes the spool's directory: this target's exists
+ * (but once, when it fails as a full disk would make it) */
+static int parent_fails;
+
 int db_make_parent(const char *path, struct strbuf *made)
 {
 	(void)path;
 	(void)made;
-	return 0;
+	return parent_fails ? -ENOSPC : 0;
 }
 
 static struct strbuf refused = STRBUF_INIT;
@@ -80,6 +85,35 @@ static void write_spool(const char *path, const uint8_t *data, size_t size)
 	close(fd);
 }
 
+/* Once: no spool directory at all (no STALLSCOPE_SPOOL, XDG_DATA_HOME or
+ * HOME): nothing to push; and a spool directory that cannot be made: a
+ * refusal that says why. */
+static void no_spool_dir(void)
+{
+	static const char *const vars[] = { "STALLSCOPE_SPOOL", "XDG_DATA_HOME", "HOME" };
+	char *saved[3];
+	struct strbuf err = STRBUF_INIT;
+	size_t left = 7;
+
+	for (int i = 0; i < 3; i++) {
+		saved[i] = getenv(vars[i]) ? strdup(getenv(vars[i])) : NULL;
+		unsetenv(vars[i]);
+	}
+	if (spool_push("fuzz", send, NULL, &left, &err) != 0 || left)
+		abort();	/* no spool anywhere: nothing to push */
+	for (int i = 0; i < 3; i++) {
+		if (saved[i])
+			setenv(vars[i], saved[i], 1);
+		free(saved[i]);
+	}
+	sb_reset(&err);
+	parent_fails = 1;
+	if (spool_add("fuzz", "/nonexistent/ss-fuzz-spool-run", &err) != -ENOSPC || !err.len)
+		abort();
+	parent_fails = 0;
+	sb_release(&err);
+}
+
 static char *made_dir;
 
 static void cleanup(void)
@@ -110,6 +144,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		atexit(cleanup);
 		setenv("STALLSCOPE_SPOOL", dir, 1);
 		made = 1;
+		no_spool_dir();
 	}
 	if (spool_path("fuzz", &path) < 0)
 		abort();
