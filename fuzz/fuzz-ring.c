@@ -125,7 +125,7 @@ static void rm_names(void)
 	if (!d)
 		return;
 	while ((e = readdir(d)))
-		if (e->d_name[0] != '.') {
+		if (strcmp(e->d_name, ".") && strcmp(e->d_name, "..")) {
 			snprintf(p, sizeof(p), "%s/%s", shm_dir, e->d_name);
 			unlink(p);
 		}
