@@ -8,7 +8,10 @@
  * values it also supplies; the
  * record is written to a memory file (memfd), read back, and everything
  * must come back exactly. Aborts on any difference, so a coding asymmetry
- * between writer.c and reader.c is a crash. Seeds: scripts in
+ * between writer.c and reader.c is a crash. The record is also read as
+ * report reads it (streamed, a ring of 4 rows) and as stalls reads it a
+ * second time (by a window over all of it, frames and thread snapshots
+ * handed to callbacks): each must give what was written. Seeds: scripts in
  * fuzz/corpus/rec-roundtrip/, written by its make-seeds.py (every kind of
  * write, each kind of value). With FUZZ_REC_KEEP=DIR in the environment,
  * each record written is also kept as DIR/<size>-<first bytes>.ssr (the
@@ -86,6 +89,98 @@ static struct {
 			abort();                                                \
 		}                                                               \
 	} while (0)
+
+/* ------------------------------------------------ the other reads */
+
+static const struct rec *whole;	/* the whole read, as written */
+static size_t frames_seen, threads_seen, rows_seen;
+
+/* Every ring_rows / 4 samples: the ring's rows are the whole read's. */
+static int on_samples(void *ctx, const struct rec *r)
+{
+	(void)ctx;
+	MUST(r->nsamples <= whole->nsamples && r->nfields == whole->nfields);
+	for (size_t i = r->nsamples > 4 ? r->nsamples - 4 : 0; i < r->nsamples; i++)
+		MUST(!r->nfields || !memcmp(&r->vals[(i & 3) * r->nfields],
+					    &whole->vals[i * r->nfields],
+					    r->nfields * sizeof(int64_t)));
+	return 0;
+}
+
+/* A group of windows: a run of the written rows, in their order. */
+static int on_window(void *ctx, struct rec *r, size_t w0, size_t w1)
+{
+	size_t n = r->nsamples, nf = r->nfields, j;
+
+	(void)ctx;
+	MUST(w0 == 0 && w1 == 1 && nf == whole->nfields && n <= whole->nsamples);
+	if (!n)
+		return 0;
+	for (j = 0; j + n <= whole->nsamples; j++)
+		if (!memcmp(&whole->t_ns[j], r->t_ns, n * sizeof(r->t_ns[0])) &&
+		    (!nf || !memcmp(&whole->vals[j * nf], r->vals, n * nf * sizeof(int64_t))))
+			break;
+	MUST(j + n <= whole->nsamples);
+	rows_seen += n;
+	return 0;
+}
+
+static int on_frame(void *ctx, const struct rec_frame *f)
+{
+	(void)ctx;
+	MUST(frames_seen < whole->nframes &&
+	     !memcmp(f, &whole->frames[frames_seen], sizeof(*f)));
+	frames_seen++;
+	return 0;
+}
+
+static int on_threads(void *ctx, const struct rec *r, const struct rec_threads *ts)
+{
+	(void)ctx;
+	(void)r;
+	MUST(threads_seen < whole->nthreads && ts->t_ns == whole->threads[threads_seen].t_ns &&
+	     ts->n == whole->threads[threads_seen].n);
+	threads_seen++;
+	return 0;
+}
+
+/* The record in FD read as report reads it (streamed, a ring of 4 rows)
+ * and as stalls reads it the second time (a window over the whole record,
+ * frames and threads to callbacks, not kept): W's answer, each. */
+static void other_reads(int fd, const char *path, const struct rec *w)
+{
+	struct rec_stream ring = { .ring_rows = 4, .skip_threads = true,
+				   .on_samples = on_samples };
+	struct rec_window all = { 0, UINT64_MAX };
+	struct rec_stream win = { .win = &all, .nwin = 1, .skip_threads = true,
+				  .skip_frames = true, .on_window = on_window,
+				  .on_frame = on_frame, .on_threads = on_threads };
+	struct strbuf err = STRBUF_INIT;
+	struct rec *r = NULL;
+
+	whole = w;
+	MUST(lseek(fd, 0, SEEK_SET) == 0);
+	MUST(rec_read_fd_stream(fd, path, &ring, &r, &err) == 0);
+	MUST(r->nsamples == w->nsamples && r->nframes == w->nframes &&
+	     r->nintervals == w->nintervals && r->nevents == w->nevents && r->complete &&
+	     !r->torn_bytes && r->nthreads == 0 &&
+	     (!r->nsamples || !memcmp(r->t_ns, w->t_ns, r->nsamples * sizeof(r->t_ns[0]))) &&
+	     (!r->nframes || !memcmp(r->frames, w->frames, r->nframes * sizeof(r->frames[0]))));
+	on_samples(NULL, r);
+	rec_free(r);
+	r = NULL;
+	frames_seen = threads_seen = rows_seen = 0;
+	MUST(lseek(fd, 0, SEEK_SET) == 0);
+	MUST(rec_read_fd_stream(fd, path, &win, &r, &err) == 0);
+	MUST(frames_seen == w->nframes);
+	MUST(threads_seen == w->nthreads);
+	MUST(r->nframes == 0);
+	/* (not every row: samples stamped alike, or going back, are kept as
+	 * stalls' evidence finds them, not all) */
+	MUST(rows_seen <= w->nsamples);
+	rec_free(r);
+	sb_release(&err);
+}
 
 /* The record in FD kept in $FUZZ_REC_KEEP, when set. */
 static void keep(int fd)
@@ -287,6 +382,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	MUST(rec_writer_close(w) == 0);
 	MUST(rec_read_file(path, &r, &err) == 0);
 	keep(fd);
+	other_reads(fd, path, r);
 	close(fd);
 	MUST(r->nfields == nf && r->nsamples == ns && r->nframes == nfr && r->nthreads == nth &&
 	     r->nevents == nev && r->nintervals == niv && r->napispans == nsp && r->complete &&
