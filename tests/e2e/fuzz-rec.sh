@@ -10,8 +10,8 @@
 # 2000, and fuzz-framelog (the MangoHud, PresentMon and plain readers,
 # from memory and from a file, from fuzz/corpus/framelog/) for 4000
 # (`make fuzz` and `make fuzz-long` run them longer; each input is read
-# more ways than before the second campaign, so fewer inputs take the
-# time 8000, 5000 and 8000 took). Skips (77) when clang or libFuzzer is
+# more ways than before the second campaign, so fewer inputs: the short
+# run no longer than it was). Skips (77) when clang or libFuzzer is
 # missing.
 set -u
 export FUZZ_OUT="$SS_BUILD/fuzz"
