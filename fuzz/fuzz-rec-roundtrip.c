@@ -3,11 +3,19 @@
  * fuzz-rec-roundtrip.c: a libFuzzer target for the writer and reader
  * together: the input is a script of writer calls (fields, samples, frames,
  * thread snapshots, events, exact-mode intervals, API spans, interned
- * stacks (2.3: mappings, frames, stacks and windows), flushes) whose
+ * stacks (2.3: mappings, frames, stacks and windows), clock pairs, meta
+ * keys written after the header, flushes) whose
  * values it also supplies; the
  * record is written to a memory file (memfd), read back, and everything
  * must come back exactly. Aborts on any difference, so a coding asymmetry
- * between writer.c and reader.c is a crash.
+ * between writer.c and reader.c is a crash. The record is also read as
+ * report reads it (streamed, a ring of 4 rows) and as stalls reads it a
+ * second time (by a window over all of it, frames and thread snapshots
+ * handed to callbacks): each must give what was written. Seeds: scripts in
+ * fuzz/corpus/rec-roundtrip/, written by its make-seeds.py (every kind of
+ * write, each kind of value). With FUZZ_REC_KEEP=DIR in the environment,
+ * each record written is also kept as DIR/<size>-<first bytes>.ssr (the
+ * fuzz-rec seeds of every record kind come from there, our writer's own).
  *
  * fuzz-sources: src/rec/[a-z]*.c src/core/file.c src/core/grow.c src/core/record.c src/core/runini.c src/core/display.c src/core/strbuf.c
  * fuzz-reader: src/rec/writer.c src/rec/reader.c src/rec/reader_records.c src/rec/codec.c
@@ -65,6 +73,7 @@ static struct {
 	uint64_t tht[8];
 	struct rec_interval iv[MAXS];
 	struct rec_apispan sp[MAXS];
+	struct rec_clock cl[MAXS];
 	struct {
 		uint64_t t, count, off;
 		uint32_t tid;
@@ -81,6 +90,122 @@ static struct {
 		}                                                               \
 	} while (0)
 
+/* ------------------------------------------------ the other reads */
+
+static const struct rec *whole;	/* the whole read, as written */
+static size_t frames_seen, threads_seen, rows_seen;
+
+/* Every ring_rows / 4 samples: the ring's rows are the whole read's. */
+static int on_samples(void *ctx, const struct rec *r)
+{
+	(void)ctx;
+	MUST(r->nsamples <= whole->nsamples && r->nfields == whole->nfields);
+	for (size_t i = r->nsamples > 4 ? r->nsamples - 4 : 0; i < r->nsamples; i++)
+		MUST(!r->nfields || !memcmp(&r->vals[(i & 3) * r->nfields],
+					    &whole->vals[i * r->nfields],
+					    r->nfields * sizeof(int64_t)));
+	return 0;
+}
+
+/* A group of windows: a run of the written rows, in their order. */
+static int on_window(void *ctx, struct rec *r, size_t w0, size_t w1)
+{
+	size_t n = r->nsamples, nf = r->nfields, j;
+
+	(void)ctx;
+	MUST(w0 == 0 && w1 == 1 && nf == whole->nfields && n <= whole->nsamples);
+	if (!n)
+		return 0;
+	for (j = 0; j + n <= whole->nsamples; j++)
+		if (!memcmp(&whole->t_ns[j], r->t_ns, n * sizeof(r->t_ns[0])) &&
+		    (!nf || !memcmp(&whole->vals[j * nf], r->vals, n * nf * sizeof(int64_t))))
+			break;
+	MUST(j + n <= whole->nsamples);
+	rows_seen += n;
+	return 0;
+}
+
+static int on_frame(void *ctx, const struct rec_frame *f)
+{
+	(void)ctx;
+	MUST(frames_seen < whole->nframes &&
+	     !memcmp(f, &whole->frames[frames_seen], sizeof(*f)));
+	frames_seen++;
+	return 0;
+}
+
+static int on_threads(void *ctx, const struct rec *r, const struct rec_threads *ts)
+{
+	(void)ctx;
+	(void)r;
+	MUST(threads_seen < whole->nthreads && ts->t_ns == whole->threads[threads_seen].t_ns &&
+	     ts->n == whole->threads[threads_seen].n);
+	threads_seen++;
+	return 0;
+}
+
+/* The record in FD read as report reads it (streamed, a ring of 4 rows)
+ * and as stalls reads it the second time (a window over the whole record,
+ * frames and threads to callbacks, not kept): W's answer, each. */
+static void other_reads(int fd, const char *path, const struct rec *w)
+{
+	struct rec_stream ring = { .ring_rows = 4, .skip_threads = true,
+				   .on_samples = on_samples };
+	struct rec_window all = { 0, UINT64_MAX };
+	struct rec_stream win = { .win = &all, .nwin = 1, .skip_threads = true,
+				  .skip_frames = true, .on_window = on_window,
+				  .on_frame = on_frame, .on_threads = on_threads };
+	struct strbuf err = STRBUF_INIT;
+	struct rec *r = NULL;
+
+	whole = w;
+	MUST(lseek(fd, 0, SEEK_SET) == 0);
+	MUST(rec_read_fd_stream(fd, path, &ring, &r, &err) == 0);
+	MUST(r->nsamples == w->nsamples && r->nframes == w->nframes &&
+	     r->nintervals == w->nintervals && r->nevents == w->nevents && r->complete &&
+	     !r->torn_bytes && r->nthreads == 0 &&
+	     (!r->nsamples || !memcmp(r->t_ns, w->t_ns, r->nsamples * sizeof(r->t_ns[0]))) &&
+	     (!r->nframes || !memcmp(r->frames, w->frames, r->nframes * sizeof(r->frames[0]))));
+	on_samples(NULL, r);
+	rec_free(r);
+	r = NULL;
+	frames_seen = threads_seen = rows_seen = 0;
+	MUST(lseek(fd, 0, SEEK_SET) == 0);
+	MUST(rec_read_fd_stream(fd, path, &win, &r, &err) == 0);
+	MUST(frames_seen == w->nframes);
+	MUST(threads_seen == w->nthreads);
+	MUST(r->nframes == 0);
+	/* (not every row: samples stamped alike, or going back, are kept as
+	 * stalls' evidence finds them, not all) */
+	MUST(rows_seen <= w->nsamples);
+	rec_free(r);
+	sb_release(&err);
+}
+
+/* The record in FD kept in $FUZZ_REC_KEEP, when set. */
+static void keep(int fd)
+{
+	const char *dir = getenv("FUZZ_REC_KEEP");
+	char buf[4096], out[4200];
+	off_t off = 0;
+	ssize_t n;
+	FILE *f;
+
+	if (!dir)
+		return;
+	n = pread(fd, buf, 16, 64);
+	snprintf(out, sizeof(out), "%s/%lld-%02x%02x.ssr", dir, (long long)lseek(fd, 0, SEEK_END),
+		 n > 0 ? (uint8_t)buf[0] : 0, n > 1 ? (uint8_t)buf[n - 1] : 0);
+	f = fopen(out, "wb");
+	if (!f)
+		return;
+	while ((n = pread(fd, buf, sizeof(buf), off)) > 0) {
+		fwrite(buf, 1, (size_t)n, f);
+		off += n;
+	}
+	fclose(f);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct in in = { data, data + size };
@@ -88,7 +213,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct rec *r = NULL;
 	struct strbuf err = STRBUF_INIT;
 	char path[64], name[8];
-	size_t nf, ns = 0, nfr = 0, nth = 0, nev = 0, niv = 0, nsp = 0, nus = 0, i;
+	size_t nf, ns = 0, nfr = 0, nth = 0, nev = 0, niv = 0, nsp = 0, nus = 0, ncl = 0, i;
+	char meta[4][2][8], mval[8];
+	size_t nmeta = 0;
 	uint64_t t = 0, period;
 	int fd = memfd_create("rec", 0);
 
@@ -108,7 +235,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		snprintf(name, sizeof(name), "f%zu", i);
 		MUST(rec_writer_field(w, name, take(&in, 1) & 1 ? REC_STR : REC_INT) == (int)i);
 	}
+	/* a key block every 1 to 4 blocks, or the default (the period's byte
+	 * chooses: what the input already says) */
+	if (period / 1000 % 5)
+		MUST(rec_writer_key_every(w, (unsigned)(period / 1000 % 5)) == 0);
+	if (nf)
+		MUST(rec_writer_field(w, "f0", REC_INT) == -EEXIST);
 	MUST(rec_writer_begin(w) == 0);
+	MUST(rec_writer_field(w, "late", REC_INT) == -EINVAL);
 	while (in.p < in.end) {
 		uint8_t op = (uint8_t)take(&in, 1);
 
@@ -223,12 +357,32 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			}
 			MUST(rec_writer_apispan(w, v) == 0);
 			nsp++;
+		} else if (op == 253 && ncl < MAXS) {
+			struct rec_clock *c = &g.cl[ncl];
+
+			c->mono_ns = take(&in, 8);
+			c->real_ns = take(&in, 8);
+			c->boot_ns = take(&in, 8);
+			MUST(rec_writer_clock(w, c) == 0);
+			ncl++;
+		} else if (op == 254) {	/* a meta key after the header: the last wins */
+			snprintf(name, sizeof(name), "k%u", (unsigned)take(&in, 1) % 4);
+			snprintf(mval, sizeof(mval), "%llu", (unsigned long long)take(&in, 2));
+			MUST(rec_writer_meta(w, name, mval) == 0);
+			for (i = 0; i < nmeta && strcmp(meta[i][0], name); i++)
+				;
+			if (i == nmeta)
+				nmeta++;
+			snprintf(meta[i][0], sizeof(meta[i][0]), "%s", name);
+			snprintf(meta[i][1], sizeof(meta[i][1]), "%s", mval);
 		} else {
 			MUST(rec_writer_flush(w) == 0);
 		}
 	}
 	MUST(rec_writer_close(w) == 0);
 	MUST(rec_read_file(path, &r, &err) == 0);
+	keep(fd);
+	other_reads(fd, path, r);
 	close(fd);
 	MUST(r->nfields == nf && r->nsamples == ns && r->nframes == nfr && r->nthreads == nth &&
 	     r->nevents == nev && r->nintervals == niv && r->napispans == nsp && r->complete &&
@@ -251,6 +405,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	for (i = 0; i < nsp; i++)
 		MUST(!memcmp(&r->apispans[i], &g.sp[i], sizeof(g.sp[i])));
+	MUST(r->nclocks == ncl);
+	for (i = 0; i < ncl; i++)
+		MUST(!memcmp(&r->clocks[i], &g.cl[i], sizeof(g.cl[i])));
+	for (i = 0; i < nmeta; i++)
+		MUST(rec_meta_get(r, meta[i][0]) && !strcmp(rec_meta_get(r, meta[i][0]), meta[i][1]));
 	for (i = 0; i < niv; i++)
 		MUST(!memcmp(&r->intervals[i], &g.iv[i], sizeof(g.iv[i])));
 	for (i = 0; i < ns; i++) {

@@ -6,11 +6,19 @@
  * whose length fits recomputed, so that mutations reach the record decoders
  * instead of stopping at the checksum. A parsed record is walked through the
  * accessors (every string a str field names, every meta key, every thread)
- * so that ASan sees any inconsistent count or pointer. The second is also
+ * so that ASan sees any inconsistent count or pointer, and through the
+ * stacks' summaries (where.h: a stall's, each kind's windows, an
+ * interval's). The second is also
  * read as report reads it, streamed (a ring of 4 rows, threads skipped;
- * one input in 16 from a file, a memfd, through rec_read_file_stream), and must give
+ * one input in 16 from a file, a memfd, through rec_read_file_stream, one
+ * in 16 from a pipe through rec_read_fd_stream), and must give
  * the whole parse's answer: the same verdict, samples, stamps, last rows,
- * frames and damage, else abort(). Built and run by scripts/fuzz.sh
+ * frames and damage, else abort(). One input in 4 is also read as stalls
+ * reads it a second time, by windows (up to 3 spans around samples the
+ * input picks: each window handed on once, in order, with a run of the
+ * whole parse's rows), with its frames and thread snapshots handed to
+ * callbacks as they are decoded, not kept (report --threads: the whole
+ * parse's frames, in order). Built and run by scripts/fuzz.sh
  * (`make fuzz`), tests/e2e/fuzz-rec.sh and scripts/fuzz-long.sh.
  *
  * fuzz-sources: src/rec/[a-z]*.c src/core/file.c src/core/grow.c src/core/record.c src/core/runini.c src/core/display.c src/core/strbuf.c src/core/where.c
@@ -18,6 +26,7 @@
  * fuzz-reader: src/rec/reader.c src/rec/reader_records.c src/rec/codec.c src/core/where.c
  * fuzz-functions: ^(r[de]_.*|rec_parse.*|rec_read_f.*|reader\.c:.*|reader_records\.c:.*|where_.*|where\.c:.*)$
  */
+#include <fcntl.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -63,14 +72,27 @@ static void walk(const struct rec *r)
 	struct where w;
 
 	if (where_stall(r, 0, UINT64_MAX, &w) == 0) {
-		n += w.total;
-		if (where_merge(&w, 5) == 0 && w.n) {
-			struct strbuf sb = STRBUF_INIT;
+		struct strbuf sb = STRBUF_INIT;
 
+		n += w.total;
+		where_files_line(&sb, &w, 3);
+		if (where_merge(&w, 5) == 0 && w.n)
 			where_line(&sb, &w.st[0], w.total, 0);
-			n += sb.len;
-			sb_release(&sb);
+		n += sb.len;
+		sb_release(&sb);
+		if (w.total && !where_any(r))
+			abort();	/* stacks summed from a record that has none */
+		where_free(&w);
+	}
+	/* each kind's windows (html's threads, exact intervals' stacks) */
+	for (int kind = WHERE_KIND_STALL; kind <= WHERE_KIND_INTERVAL; kind++)
+		if (where_kind(r, kind, 0, UINT64_MAX, kind == WHERE_KIND_THREAD2 ? 0 : 7,
+			       &w) == 0) {
+			n += w.total;
+			where_free(&w);
 		}
+	if (r->nintervals && where_interval(r, &r->intervals[r->nintervals / 2], &w) == 0) {
+		n += w.total;
 		where_free(&w);
 	}
 	sink = n;
@@ -106,7 +128,7 @@ static void stream(const uint8_t *data, size_t size, const struct rec *w)
 	struct strbuf err = STRBUF_INIT;
 	struct rec *r = NULL;
 	char path[64];
-	int fd = -1, e;
+	int fd = -1, pfd[2], e;
 
 	whole = w;
 	if (size && data[size / 2] % 16 == 0)
@@ -114,6 +136,14 @@ static void stream(const uint8_t *data, size_t size, const struct rec *w)
 	if (fd >= 0 && write(fd, data, size) == (ssize_t)size) {
 		snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
 		e = rec_read_file_stream(path, &rs, &r, &err);
+	} else if (size && data[size / 2] % 16 == 1 && pipe(pfd) == 0) {
+		/* a pipe (dump -): read whole, as it comes */
+		fcntl(pfd[1], F_SETPIPE_SZ, 1 << 20);
+		if (write(pfd[1], data, size) != (ssize_t)size)
+			abort();
+		close(pfd[1]);
+		e = rec_read_fd_stream(pfd[0], "pipe", &rs, &r, &err);
+		close(pfd[0]);
 	} else {
 		e = rec_parse_stream(data, size, &rs, &r, &err);
 	}
@@ -135,6 +165,100 @@ static void stream(const uint8_t *data, size_t size, const struct rec *w)
 	sb_release(&err);
 }
 
+/* ------------------------------------------ windows and callbacks */
+
+static struct rec_window wins[3];
+static size_t nwins, win_next, frames_seen;
+
+/* Each window once, in order, with a run of the whole parse's rows. */
+static int on_window(void *ctx, struct rec *r, size_t w0, size_t w1)
+{
+	size_t nf = r->nfields, n = r->nsamples, j;
+
+	(void)ctx;
+	if (w0 != win_next || w1 <= w0 || w1 > nwins)
+		abort();
+	win_next = w1;
+	if (!whole || !n)
+		return 0;
+	if (n > whole->nsamples || nf != whole->nfields)
+		abort();
+	for (j = 0; j + n <= whole->nsamples; j++)
+		if (!memcmp(&whole->t_ns[j], r->t_ns, n * sizeof(r->t_ns[0])) &&
+		    (!nf || !memcmp(&whole->vals[j * nf], r->vals, n * nf * sizeof(int64_t))))
+			break;
+	if (j + n > whole->nsamples)
+		abort();	/* rows the whole parse does not have, or not in its order */
+	return 0;
+}
+
+static int on_frame(void *ctx, const struct rec_frame *f)
+{
+	(void)ctx;
+	if (whole && (frames_seen >= whole->nframes || f->t_ns != whole->frames[frames_seen].t_ns ||
+		      f->tid != whole->frames[frames_seen].tid ||
+		      f->source != whole->frames[frames_seen].source))
+		abort();
+	frames_seen++;
+	return 0;
+}
+
+static int on_threads(void *ctx, const struct rec *r, const struct rec_threads *ts)
+{
+	(void)ctx;
+	(void)r;
+	sink += ts->n;
+	return 0;
+}
+
+/* Windows around samples DATA picks (sorted by start), or one span when
+ * the whole parse refused it. */
+static void pick_windows(const uint8_t *data, size_t size, const struct rec *w)
+{
+	nwins = 0;
+	if (!w || !w->nsamples) {
+		wins[nwins++] = (struct rec_window){ 0, UINT64_MAX / 2 };
+		return;
+	}
+	for (size_t k = 0; k + 1 < size && nwins < 3; k += size / 3 + 1) {
+		uint64_t a = w->t_ns[data[k] % w->nsamples], b = a + (uint64_t)data[k + 1] * 1000000;
+		size_t i = nwins++;
+
+		while (i && wins[i - 1].a_ns > a) {
+			wins[i] = wins[i - 1];
+			i--;
+		}
+		wins[i] = (struct rec_window){ a, b < a ? UINT64_MAX : b };
+	}
+	if (!nwins)
+		wins[nwins++] = (struct rec_window){ w->t_ns[0], w->t_ns[0] };
+}
+
+static void windowed(const uint8_t *data, size_t size, const struct rec *w)
+{
+	struct rec_stream rs = { .skip_threads = true, .skip_frames = true,
+				 .on_window = on_window, .on_frame = on_frame,
+				 .on_threads = on_threads };
+	struct strbuf err = STRBUF_INIT;
+	struct rec *r = NULL;
+	int e;
+
+	pick_windows(data, size, w);
+	rs.win = wins;
+	rs.nwin = nwins;
+	whole = w;
+	win_next = frames_seen = 0;
+	e = rec_parse_stream(data, size, &rs, &r, &err);
+	if ((e == 0) != (w != NULL) || (e < 0 && !err.len))
+		abort();	/* a different verdict, or a refusal without why */
+	if (e == 0) {
+		if (win_next != nwins || frames_seen != w->nframes || r->nframes)
+			abort();	/* a window not handed on, frames missed or kept */
+		rec_free(r);
+	}
+	sb_release(&err);
+}
+
 static void parse(const uint8_t *data, size_t size, bool streamed)
 {
 	struct strbuf err = STRBUF_INIT;
@@ -146,8 +270,11 @@ static void parse(const uint8_t *data, size_t size, bool streamed)
 	} else if (!err.len) {
 		abort();	/* every failure says why */
 	}
-	if (streamed)
+	if (streamed) {
 		stream(data, size, r);
+		if (size && data[size / 3] % 4 == 1)
+			windowed(data, size, r);
+	}
 	whole = NULL;
 	rec_free(r);
 	sb_release(&err);

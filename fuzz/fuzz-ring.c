@@ -12,7 +12,12 @@
  *     once at most;
  *   - the drains of one sample (one now) read at most capacity slots;
  *   - a broken ring stays broken and gives nothing; ring_broken and
- *     ring_stats agree; pending is never over capacity.
+ *     ring_stats agree, and it broke at a drain's time; pending is never
+ *     over capacity.
+ * The script may also leave names in a scratch shared-memory directory (a
+ * dead recorder's ring, a live one's, ours, any bytes: /dev/shm is every
+ * user's to write), which ring_reap_stale then reads: it must remove the
+ * rings of dead recorders and nothing else, and count what it removed.
  * A reader that loops for ever shows as a libFuzzer timeout. Seeds in
  * fuzz/corpus/ring/ (README there). Built and run by
  * scripts/fuzz.sh (`make fuzz`) and tests/e2e/fuzz-ring.sh.
@@ -20,9 +25,12 @@
  * fuzz-sources: src/frames/ring.c
  * fuzz-reader: src/frames/ring.c
  */
+#include <dirent.h>
+#include <errno.h>
 #include <fcntl.h>
 #include <stdatomic.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -93,6 +101,131 @@ static void push(struct ss_ring *s, uint32_t cap, uint64_t t, uint32_t tid)
 	atomic_store_explicit(&s->e[h & (cap - 1)].seq, h + 1, memory_order_release);
 }
 
+/* ------------------------------------------------ stale names */
+
+static char shm_dir[] = "/dev/shm/ss-fuzz-ring-XXXXXX";
+static int made_dir;
+
+/* The names left in the scratch directory: KEEP, whether ring_reap_stale
+ * must leave it (ours, a live process's, not a ring's name); GONE, whether
+ * it must remove it (a dead recorder's ring); neither: its choice. */
+#define MAXNAMES 16
+static struct {
+	char name[80];
+	int keep, gone;
+} names[MAXNAMES];
+static int nnames;
+
+static void rm_names(void)
+{
+	DIR *d = opendir(shm_dir);
+	struct dirent *e;
+	char p[200];
+
+	if (!d)
+		return;
+	while ((e = readdir(d)))
+		if (strcmp(e->d_name, ".") && strcmp(e->d_name, "..")) {
+			snprintf(p, sizeof(p), "%s/%s", shm_dir, e->d_name);
+			unlink(p);
+		}
+	closedir(d);
+}
+
+static void cleanup(void)
+{
+	rm_names();
+	rmdir(shm_dir);
+}
+
+/* A name the script leaves: a ring of ours, of a dead recorder, of init
+ * (alive), or any bytes. */
+static void leave_name(struct in *in)
+{
+	unsigned kind = (unsigned)take(in, 1) % 4, serial = (unsigned)take(in, 1);
+	char *n;
+	char p[200];
+	int fd;
+
+	if (!made_dir) {
+		if (!mkdtemp(shm_dir)) {
+			memcpy(shm_dir, "/tmp/ss-fuzz-ring-XXXXXX", sizeof(shm_dir));
+			if (!mkdtemp(shm_dir))
+				abort();
+		}
+		atexit(cleanup);
+		made_dir = 1;
+	}
+	if (nnames == MAXNAMES)
+		return;
+	n = names[nnames].name;
+	names[nnames].keep = names[nnames].gone = 0;
+	switch (kind) {
+	case 0:
+		snprintf(n, 80, "stallscope-%ld-%u", (long)getpid(), serial);
+		names[nnames].keep = 1;
+		break;
+	case 1:	/* past any pid_max (2^22): no such process */
+		snprintf(n, 80, "stallscope-%ld-%u", 2000000000L + (long)serial, serial);
+		names[nnames].gone = 1;
+		break;
+	case 2:
+		snprintf(n, 80, "stallscope-1-%u", serial);
+		names[nnames].keep = 1;
+		break;
+	default: {
+		size_t len = 1 + (size_t)take(in, 1) % 40, i;
+
+		for (i = 0; i < len && in->p < in->end; i++) {
+			char c = (char)*in->p++;
+
+			n[i] = c == '/' || c == '\0' ? '_' : c;
+		}
+		n[i] = '\0';
+		if (!strcmp(n, ".") || !strcmp(n, ".."))
+			return;
+		/* not stallscope-<pid>-<digits>: not a ring */
+		names[nnames].keep = strncmp(n, "stallscope-", 11) != 0;
+		break;
+	}
+	}
+	snprintf(p, sizeof(p), "%s/%s", shm_dir, n);
+	fd = open(p, O_WRONLY | O_CREAT | O_EXCL, 0600);
+	if (fd < 0)
+		return;	/* made already */
+	close(fd);
+	nnames++;
+}
+
+/* ring_reap_stale on the names left: what it must remove, removed; what
+ * it must leave, there; its count, what went. */
+static void reap(void)
+{
+	int gone = 0, n;
+	char p[200];
+
+	if (!nnames)
+		return;
+	n = ring_reap_stale(shm_dir);
+	if (n < 0)
+		abort();
+	for (int i = 0; i < nnames; i++) {
+		snprintf(p, sizeof(p), "%s/%s", shm_dir, names[i].name);
+		if (access(p, F_OK) == 0) {
+			if (names[i].gone)
+				abort();	/* a dead recorder's ring left */
+		} else {
+			if (names[i].keep)
+				abort();	/* a live ring, or not a ring, removed */
+			gone++;
+		}
+	}
+	if (n != gone)
+		abort();
+	rm_names();
+	nnames = 0;
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct in in = { data, data + size };
@@ -104,8 +237,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct ring *r;
 	int truncated = 0;
 
+	if (ring_new(3, &r) != -EINVAL || ring_reap_stale("/nonexistent/ss-fuzz-ring") >= 0)
+		abort();	/* a capacity not a power of two; a directory not there */
 	if (ring_new(cap, &r) < 0)
 		return 0;	/* no /dev/shm: nothing to fuzz */
+	if (!ring_created_ns(r) || ring_chown(r, getuid(), getgid()) < 0)
+		abort();
 	s = ring_shared(r);
 	nwritten = 0;
 	npushed = 0;
@@ -160,8 +297,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			}
 			n = ring_drain(r, now, out, max);
 			ring_stats(r, &st);
-			why = ring_broken(r, NULL);
+			uint64_t broke_ns = 0;
+
+			why = ring_broken(r, &broke_ns);
 			if (n > max || !why != !st.broken || st.pending > cap ||
+			    (why && (!broke_ns || broke_ns > now)) ||
 			    st.examined - now_examined > cap || (prev.broken && (n || !st.broken)))
 				abort();
 			for (size_t i = 0; i < n; i++) {
@@ -193,8 +333,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		case 9:	/* the producers' own counter: theirs to lie about */
 			atomic_store(&s->hdr.overruns, take(&in, 8));
 			break;
-		case 10:	/* the object truncated under the reader, rarely */
-			if (take(&in, 1) == 0xa5) {
+		case 10:	/* the object truncated under the reader, rarely; or a
+				 * name left in the shared-memory directory */
+			v = take(&in, 1);
+			if (v == 0x5a)
+				leave_name(&in);
+			if (v == 0xa5) {
 				int fd = shm_open(ring_name(r), O_RDWR, 0);
 
 				if (fd >= 0) {
@@ -206,5 +350,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		}
 	}
 	ring_free(r);
+	reap();
 	return 0;
 }

@@ -3,12 +3,14 @@
  * fuzz-runini.c: a libFuzzer target for run.ini's parser and readers
  * (src/core/runini.c): runini_parse, then every key through runini_get and
  * runini_get_double, the pass stamps (runini_passes) and the failed-run rule
- * (runini_failure) with and without frames. run.ini is written by the
+ * (runini_failure) with and without frames, and the stop's note
+ * (runini_stop_note: how a stopped program ended). run.ini is written by the
  * recorder but lives in a directory its user owns (and report, stalls and
  * html may run as root), so it is input like any other. Aborts when an
  * answer contradicts the parse: a key not found or not the last given, an
  * empty key, a number that is not finite, passes not finite, a failure
- * without its reason, an error message that quotes more than 60 bytes of a
+ * without its reason, a stop note returned without its text (or text
+ * without 1), an error message that quotes more than 60 bytes of a
  * value (the key it names is quoted whole). Seeds:
  * fuzz/corpus/runini/. Built and run by scripts/fuzz.sh
  * (`make fuzz`) and tests/e2e/fuzz-ring.sh.
@@ -80,6 +82,10 @@ static void check(const struct runini *ri)
 				abort();
 		}
 	}
+	sb_reset(&why);
+	f = runini_stop_note(ri, &why);
+	if (f < 0 || (f == 1) != (why.len > 0))
+		abort();
 	sb_release(&err);
 	sb_release(&why);
 }

@@ -9,13 +9,20 @@
  * a newline or is empty; a count (sent, left) that disagrees with what the
  * sender saw; a rewritten spool that does not hold exactly the refused runs
  * (and the comment lines) in their order, so that nothing is lost or sent
- * twice. Seeds: fuzz/corpus/spool/. Built and run by scripts/fuzz.sh
+ * twice. Then, on the same bytes: with no spool file, spool_push sends
+ * nothing and says nothing is left; and spool_add (bench, when a server is
+ * away) appends a run to the spool as it was found, after which spool_push
+ * must send that run whole, last (a spool that does not end its last line
+ * must not swallow it). Once, with no spool directory (no STALLSCOPE_SPOOL,
+ * XDG_DATA_HOME or HOME: nothing to push) and with one that cannot be made
+ * (a refusal that says why). Seeds: fuzz/corpus/spool/. Built and run by scripts/fuzz.sh
  * (`make fuzz`), tests/e2e/fuzz-readers.sh and scripts/fuzz-long.sh.
  *
  * fuzz-sources: src/run/spool.c src/core/strbuf.c src/core/grow.c
  * fuzz-reader: src/run/spool.c
- * fuzz-functions: ^(spool_push|spool.c:spool_open)$
+ * fuzz-functions: ^(spool_push|spool_add|spool.c:spool_open)$
  */
+#include <errno.h>
 #include <fcntl.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -28,12 +35,15 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
-/* spool_add's, which makes the spool's directory: spool_push never does */
+/* spool_add's, which makes the spool's directory: this target's exists
+ * (but once, when it fails as a full disk would make it) */
+static int parent_fails;
+
 int db_make_parent(const char *path, struct strbuf *made)
 {
 	(void)path;
 	(void)made;
-	abort();
+	return parent_fails ? -ENOSPC : 0;
 }
 
 static struct strbuf refused = STRBUF_INIT;
@@ -51,6 +61,57 @@ static int send(void *ctx, const char *rundir)
 	nrefused++;
 	sb_addf(&refused, "%s\n", rundir);
 	return -1;
+}
+
+/* a run directory that does not exist (spool_add keeps it as given) */
+#define ADDED "/nonexistent/ss-fuzz-spool-run"
+static char last[4096];
+static int nsends;
+
+static int send_last(void *ctx, const char *rundir)
+{
+	(void)ctx;
+	snprintf(last, sizeof(last), "%s", rundir);
+	nsends++;
+	return -1;	/* kept: the spool is rewritten as read */
+}
+
+static void write_spool(const char *path, const uint8_t *data, size_t size)
+{
+	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+
+	if (fd < 0 || write(fd, data, size) != (ssize_t)size)
+		abort();
+	close(fd);
+}
+
+/* Once: no spool directory at all (no STALLSCOPE_SPOOL, XDG_DATA_HOME or
+ * HOME): nothing to push; and a spool directory that cannot be made: a
+ * refusal that says why. */
+static void no_spool_dir(void)
+{
+	static const char *const vars[] = { "STALLSCOPE_SPOOL", "XDG_DATA_HOME", "HOME" };
+	char *saved[3];
+	struct strbuf err = STRBUF_INIT;
+	size_t left = 7;
+
+	for (int i = 0; i < 3; i++) {
+		saved[i] = getenv(vars[i]) ? strdup(getenv(vars[i])) : NULL;
+		unsetenv(vars[i]);
+	}
+	if (spool_push("fuzz", send, NULL, &left, &err) != 0 || left)
+		abort();	/* no spool anywhere: nothing to push */
+	for (int i = 0; i < 3; i++) {
+		if (saved[i])
+			setenv(vars[i], saved[i], 1);
+		free(saved[i]);
+	}
+	sb_reset(&err);
+	parent_fails = 1;
+	if (spool_add("fuzz", "/nonexistent/ss-fuzz-spool-run", &err) != -ENOSPC || !err.len)
+		abort();
+	parent_fails = 0;
+	sb_release(&err);
 }
 
 static char *made_dir;
@@ -83,13 +144,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		atexit(cleanup);
 		setenv("STALLSCOPE_SPOOL", dir, 1);
 		made = 1;
+		no_spool_dir();
 	}
 	if (spool_path("fuzz", &path) < 0)
 		abort();
-	fd = open(path.buf, O_WRONLY | O_CREAT | O_TRUNC, 0600);
-	if (fd < 0 || write(fd, data, size) != (ssize_t)size)
-		abort();
-	close(fd);
+	write_spool(path.buf, data, size);
 	nsent = nrefused = 0;
 	sb_reset(&refused);
 	sent = spool_push("fuzz", send, NULL, &left, &err);
@@ -119,6 +178,23 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			abort();
 		sb_release(&runs);
 	}
+	/* no spool: nothing to send, nothing left */
+	unlink(path.buf);
+	if (spool_push("fuzz", send, NULL, &left, &err) != 0 || left != 0)
+		abort();
+	/* a run added to the spool as it was found comes back whole, last */
+	write_spool(path.buf, data, size);
+	sb_reset(&err);
+	if (spool_add("fuzz", ADDED, &err) < 0)
+		abort();
+	last[0] = '\0';
+	nsends = 0;
+	if (spool_push("fuzz", send_last, NULL, &left, &err) != 0 || strcmp(last, ADDED) ||
+	    left != (size_t)nsends)
+		abort();
+	/* a run directory with a newline is refused, the spool untouched */
+	if (spool_add("fuzz", "/a\nb", &err) != -EINVAL)
+		abort();
 	unlink(path.buf);
 	sb_release(&path);
 	sb_release(&err);

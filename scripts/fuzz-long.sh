@@ -6,7 +6,8 @@
 # UBSan (scripts/fuzz.sh build) and run from its committed corpus
 # (fuzz/corpus/<name>/ and its "fuzz-seeds:" directories) for $FUZZ_EXECS
 # executions (default 10000000) or $FUZZ_SECONDS seconds (default 3600),
-# whichever comes first, $FUZZ_JOBS targets at a time (default 1). Then a
+# whichever comes first, $FUZZ_JOBS targets at a time (default 1), with the
+# dictionary its "fuzz-dict:" line names. Then a
 # coverage build of the same targets (-fprofile-instr-generate
 # -fcoverage-mapping) replays the committed corpus, and then the corpus the
 # campaign grew, and llvm-cov counts the lines of the reader's own sources
@@ -57,7 +58,10 @@ campaign() {	# runs target file $1 into $out/long/<name>/
 	for s in $(seeds_of "$1"); do
 		[ -d "$s" ] && cp "$s"/* "$dir/corpus/" 2>/dev/null || true
 	done
-	ASAN_OPTIONS=detect_leaks=1 "$out/$name" -runs="$execs" -max_total_time="$secs" \
+	dict=$(sed -n 's/^ \* fuzz-dict: //p' "$1")
+	[ -z "$dict" ] || dict="-dict=$dict"
+	# shellcheck disable=SC2086
+	ASAN_OPTIONS=detect_leaks=1 "$out/$name" -runs="$execs" -max_total_time="$secs" $dict \
 		-max_len=65536 -rss_limit_mb=2048 -timeout=25 -print_final_stats=1 \
 		-artifact_prefix="$dir/" "$dir/corpus" >"$dir/log" 2>&1 || true
 }

@@ -16,6 +16,8 @@
 #   fuzz-seeds:   more seed directories (optional)
 #   fuzz-reader:  the reader's own sources, whose lines fuzz-long.sh
 #                 measures the coverage of (default: fuzz-sources)
+#   fuzz-dict:    a libFuzzer dictionary of the format's words (optional,
+#                 -dict=)
 # Exits 77 when clang or libFuzzer is missing (scripts/deps.sh test installs
 # them), 1 when a target fails to build or finds a crash (the crashing input
 # is kept in $FUZZ_OUT).
@@ -62,8 +64,11 @@ for t in ${targets:-fuzz/fuzz-*.c}; do
 	for seeds in "fuzz/corpus/${name#fuzz-}" $(sed -n 's/^ \* fuzz-seeds: //p' "$t"); do
 		[ -d "$seeds" ] && cp "$seeds"/* "$corpus"/ 2>/dev/null || true
 	done
+	dict=$(sed -n 's/^ \* fuzz-dict: //p' "$t")
+	[ -z "$dict" ] || dict="-dict=$PWD/$dict"
 	echo "fuzz.sh: running $name for $runs inputs" >&2
-	if ! (cd "$out" && ASAN_OPTIONS=detect_leaks=1 "./$name" -runs="$runs" \
+	# shellcheck disable=SC2086
+	if ! (cd "$out" && ASAN_OPTIONS=detect_leaks=1 "./$name" -runs="$runs" $dict \
 		-max_len=65536 -rss_limit_mb=2048 -print_final_stats=1 "$name-corpus" 2>"$name.log"); then
 		echo "fuzz.sh: $name failed; see $out/$name.log and the crash-* file there" >&2
 		tail -n 30 "$out/$name.log" >&2

@@ -71,7 +71,8 @@ static int spool_open(const char *name, bool create, struct strbuf *path, struct
 int spool_add(const char *name, const char *rundir, struct strbuf *err)
 {
 	struct strbuf path = STRBUF_INIT, line = STRBUF_INIT;
-	char abs_dir[PATH_MAX];
+	char abs_dir[PATH_MAX], last = 0;
+	off_t end;
 	int fd, r = 0;
 
 	if (!realpath(rundir, abs_dir))
@@ -83,9 +84,13 @@ int spool_add(const char *name, const char *rundir, struct strbuf *err)
 		sb_release(&path);
 		return fd;
 	}
+	/* a spool whose last line has no newline (cut short, or edited by
+	 * hand) would take this run into that line: end it first */
+	end = lseek(fd, 0, SEEK_END);
+	if (end > 0 && (pread(fd, &last, 1, end - 1) != 1 || last != '\n'))
+		sb_addc(&line, '\n');
 	sb_addf(&line, "%s\n", abs_dir);
-	if (lseek(fd, 0, SEEK_END) < 0 || write(fd, line.buf, line.len) != (ssize_t)line.len ||
-	    fsync(fd) < 0)
+	if (end < 0 || write(fd, line.buf, line.len) != (ssize_t)line.len || fsync(fd) < 0)
 		r = sb_error(err, -errno ? -errno : -EIO, "cannot write '%s'", path.buf);
 	close(fd);
 	sb_release(&path);

@@ -5,7 +5,8 @@
  * in that order; the file named by the FNV-1a hash of the database's name,
  * which must not change between versions or a spool is lost); what
  * spool_add writes (the header, absolute run directories, one a line; a
- * newline in a name refused); what spool_push sends and keeps (in order,
+ * newline in a name refused; a last line left without its newline ended
+ * first); what spool_push sends and keeps (in order,
  * the refused ones stay, the header stays, blank lines dropped; no spool
  * is nothing to send); a writer waiting while another holds the spool's
  * lock (flock, as spool.h promises); and two writers at once losing no
@@ -160,6 +161,22 @@ static void test_add_push(void)
 	CHECK_STR(s.order.buf, "/runs/bad-2\n/runs/r4\n/runs/r5\n");
 	sb_reset(&want);
 	sb_addf(&want, "# stallscope spool for %s\n/runs/bad-2\n", db);
+	CHECK_STR(slurp(path.buf), want.buf);
+
+	/* a last line without its newline (a hand edit, a write cut short):
+	 * the next add ends it, not joins it (make fuzz-long's fuzz-spool) */
+	{
+		FILE *f = fopen(path.buf, "a");
+
+		CHECK(f != NULL);
+		if (f) {
+			fputs("/runs/r6", f);
+			fclose(f);
+		}
+	}
+	CHECK_INT(spool_add(db, "/runs/r7", &err), 0);
+	sb_reset(&want);
+	sb_addf(&want, "# stallscope spool for %s\n/runs/bad-2\n/runs/r6\n/runs/r7\n", db);
 	CHECK_STR(slurp(path.buf), want.buf);
 
 	sb_release(&s.order);
