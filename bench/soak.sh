@@ -137,9 +137,9 @@ for cmd in "report" "report --threads" "stalls" "stalls --json" "export --perfet
 	rc=$?
 	read -r secs kb < <(tail -n 1 "$T/time")
 	if [ $rc -eq 0 ]; then
-		awk -v c="$cmd" -v s="$secs" -v k="$kb" 'BEGIN { printf "  %-20s %7.2f %7.1f\n", substr(c, 1, 20), s, k / 1024 }'
+		awk -v c="${cmd%% -o *}" -v s="$secs" -v k="$kb" 'BEGIN { printf "  %-20s %7.2f %7.1f\n", c, s, k / 1024 }'
 	else
-		printf '  %-20s failed (%d): %s\n' "${cmd:0:20}" $rc "$(tail -1 "$T/reader.err")"
+		printf '  %-20s failed (%d): %s\n' "${cmd%% -o *}" $rc "$(tail -1 "$T/reader.err")"
 	fi
 done
 
