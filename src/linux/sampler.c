@@ -506,7 +506,9 @@ SS_HOT static bool proc_unmoved(const struct sampler *s)
  * sleeping program): every thread of the process (its thread count at the
  * last read of its stat) is a sampled one, quiet in this sample
  * (sampler_thread_quiet: blocked at its last full read and not run since),
- * and that read found it asleep in S. The program then did no I/O and made
+ * and that read found it asleep in S, no later than the last read of the
+ * process's stat (so the count is still true). The program then did no
+ * I/O and made
  * no memory stall, which is what exact mode's gate asks of the threads'
  * kernel counters (FORMAT.md, "Gates"), and its loss is the same: what
  * another program moves stays as the last read left it until a thread runs
@@ -524,8 +526,9 @@ SS_HOT static bool threads_asleep(const struct sampler *s)
 
 		if (!t->tid)
 			continue;
-		if (t->gone || !t->quiet_now || s->cur[t->base + TF_STATE] != 'S')
-			return false;
+		if (t->gone || !t->quiet_now || s->cur[t->base + TF_STATE] != 'S' ||
+		    t->full_at > s->proc_at)
+			return false;	/* (it ran since: it may have made threads) */
 		quiet++;
 	}
 	return quiet > 0 && threads == quiet;
