@@ -501,6 +501,39 @@ SS_HOT static bool proc_unmoved(const struct sampler *s)
 	return quiet > 0 && threads == quiet;
 }
 
+/*
+ * The snapshot sampler's gate on the disks and memory pressure (issue 31: a
+ * sleeping program): every thread of the process (its thread count at the
+ * last read of its stat) is a sampled one, quiet in this sample
+ * (sampler_thread_quiet: blocked at its last full read and not run since),
+ * and that read found it asleep in S, no later than the last read of the
+ * process's stat (so the count is still true). The program then did no
+ * I/O and made
+ * no memory stall, which is what exact mode's gate asks of the threads'
+ * kernel counters (FORMAT.md, "Gates"), and its loss is the same: what
+ * another program moves stays as the last read left it until a thread runs
+ * or the next slow sample. A thread in D waits on I/O or reclaim, whose
+ * counters are its evidence; a thread not sampled (a loader) may be reading:
+ * then they are read.
+ */
+SS_HOT static bool threads_asleep(const struct sampler *s)
+{
+	int64_t threads = s->cur[s->f_proc[PF_THREADS]];
+	int quiet = 0;
+
+	for (int i = 0; i < TH_N; i++) {
+		const struct thr *t = &s->th[i];
+
+		if (!t->tid)
+			continue;
+		if (t->gone || !t->quiet_now || s->cur[t->base + TF_STATE] != 'S' ||
+		    t->full_at > s->proc_at)
+			return false;	/* (it ran since: it may have made threads) */
+		quiet++;
+	}
+	return quiet > 0 && threads == quiet;
+}
+
 /* Has T been seen as a zombie or dead (its process may have ended)? */
 SS_HOT static bool thr_ended(const struct sampler *s, const struct thr *t)
 {
@@ -509,8 +542,70 @@ SS_HOT static bool thr_ended(const struct sampler *s, const struct thr *t)
 	return st == 'Z' || st == 'X';
 }
 
+/* An unchanged sample's end: counted as the full sample would have. */
+SS_HOT static void same_done(struct sampler *s)
+{
+	if (s->o.profile)
+		for (int k = 0; k < C_NCOST; k++)
+			s->costs[k].skipped += s->skip_last[k];
+	s->nevents = 0;
+	s->nsnap = 0;
+	s->nivs = 0;
+	s->nsample++;
+	s->same_now = true;
+}
+
 /*
- * An unchanged sample (exact mode; issue 31: a sleeping program): the last
+ * unchanged_sample in the snapshot sampler: the last sample read nothing but
+ * the schedstat of quiet threads (last_quiet), so every gate was shut on the
+ * values it kept, the disks' and PSI's among them (threads_asleep). When
+ * each sampled thread's schedstat says again that it has not run, with no
+ * kernel stack due, the full sample would read the same schedstat and
+ * nothing more: the sample stops here. A thread's schedstat read before one
+ * that moved is left for sampler_thread_quiet, not read twice.
+ */
+SS_HOT static bool unchanged_snapshot(struct sampler *s, uint64_t t_ns)
+{
+	struct pp_schedstat ss[TH_N];
+	int quiet = 0;
+
+	for (int i = 0; i < TH_N; i++) {
+		struct thr *t = &s->th[i];
+		ssize_t n;
+
+		if (!t->tid || t->gone)
+			continue;
+		if (!t->quiet_ok || sampler_stack_due(s, t, t_ns) || !sampler_src_ok(&t->schedstat))
+			return false;
+		n = sampler_src_read(s, &t->schedstat, 256, C_SCHEDSTAT);
+		if (n < 0 || pp_schedstat(s->buf, (size_t)n, &ss[i]) != 0)
+			return false;	/* the full sample reads it again and says why */
+		if (!sampler_schedstat_quiet(s, t, &ss[i], false)) {
+			t->pre_ss = ss[i];
+			t->pre_have = true;
+			return false;
+		}
+		t->pre_ss = ss[i];
+		t->pre_have = true;
+		quiet++;
+	}
+	if (!quiet)
+		return false;
+	for (int i = 0; i < TH_N; i++) {
+		struct thr *t = &s->th[i];
+
+		if (!t->tid || t->gone)
+			continue;
+		t->pre_have = false;
+		t->quiet_now = true;
+	}
+	same_done(s);
+	return true;
+}
+
+/*
+ * An unchanged sample (issue 31: a sleeping program; the snapshot sampler's
+ * is unchanged_snapshot): in exact mode, the last
  * sample read no file or clock and made no event, interval or snapshot;
  * this one is not a slow sample; every sampled thread is quiet
  * (sampler_thread_quiet: blocked at its last full read, its slot untouched
@@ -529,9 +624,11 @@ SS_HOT static bool unchanged_sample(struct sampler *s, uint64_t t_ns, bool slow,
 	uint64_t key[TH_N];
 	int quiet = 0;
 
-	if (!s->o.exact || !s->gate || slow || s->nsample == 0 || !s->last_quiet ||
-	    !s->same_ok || vals != s->same_vals || s->proc_gone)
+	if (!s->gate || slow || s->nsample == 0 || !s->last_quiet || !s->same_ok ||
+	    vals != s->same_vals || s->proc_gone)
 		return false;
+	if (!s->o.exact)
+		return unchanged_snapshot(s, t_ns);
 	for (int i = 0; i < TH_N; i++) {
 		const struct thr *t = &s->th[i];
 		struct exact_slot x;
@@ -557,14 +654,7 @@ SS_HOT static bool unchanged_sample(struct sampler *s, uint64_t t_ns, bool slow,
 		t->quiet_now = true;
 		s->xstats.unseen++;
 	}
-	if (s->o.profile)
-		for (int k = 0; k < C_NCOST; k++)
-			s->costs[k].skipped += s->skip_last[k];
-	s->nevents = 0;
-	s->nsnap = 0;
-	s->nivs = 0;
-	s->nsample++;
-	s->same_now = true;
+	same_done(s);
 	return true;
 }
 
@@ -581,7 +671,7 @@ SS_HOT static int full_sample(struct sampler *s, uint64_t t_ns, int64_t *vals)
 	bool proc_read = false, mem_moved = true, ended, sys = true;
 	int f_mem = s->psi[PSI_MEMORY].f_some;
 	int64_t psi_mem_before = f_mem >= 0 ? s->cur[f_mem] : 0;
-	uint64_t reads0 = s->nreads;
+	uint64_t reads0 = s->nreads, qreads0 = s->quiet_reads;
 	int ret = 0;
 
 	s->same_now = false;
@@ -613,6 +703,8 @@ SS_HOT static int full_sample(struct sampler *s, uint64_t t_ns, int64_t *vals)
 		}
 		sampler_exact_task_stat(s, &s->th[TH_FT], slow);
 		sampler_exact_task_stat(s, &s->th[TH_FT2], slow);
+	} else {
+		sys = first || slow || !s->gate || !threads_asleep(s);
 	}
 	ended = !ended && thr_ended(s, &s->th[TH_FT]);
 
@@ -636,8 +728,12 @@ SS_HOT static int full_sample(struct sampler *s, uint64_t t_ns, int64_t *vals)
 		s->costs[C_PROC_CLOCK].skipped++;
 	}
 
-	if (!s->o.exact)
-		sampler_read_disks(s);
+	if (!s->o.exact) {
+		if (sys)
+			sampler_read_disks(s);
+		else if (s->ndisks)
+			s->costs[C_DISK].skipped++;
+	}
 	/* CPU and I/O pressure feed no cause rule (runq comes from the
 	 * thread's own schedstat, io from its state and syscall) and each PSI
 	 * read costs a few us: they are slow sources. Memory pressure is rule
@@ -682,8 +778,8 @@ out:
 		vals[i] = s->cur[i] + s->base[i];
 	s->same_vals = vals;
 	s->same_ok = true;
-	s->last_quiet = ret == 0 && s->nreads == reads0 && s->nevents == 0 && s->nivs == 0 &&
-			s->nsnap == 0;
+	s->last_quiet = ret == 0 && s->nreads - reads0 == s->quiet_reads - qreads0 &&
+			s->nevents == 0 && s->nivs == 0 && s->nsnap == 0;
 	if (s->o.profile)
 		for (int k = 0; k < C_NCOST; k++)
 			s->skip_last[k] = s->costs[k].skipped - s->skip_last[k];

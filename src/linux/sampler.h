@@ -143,9 +143,11 @@ int sampler_set_process(struct sampler *s, int pid, int tid);
 int sampler_sample(struct sampler *s, uint64_t t_ns, int64_t *vals);
 
 /* Did the last sample find every value as the sample before it left them,
- * read nothing and touch neither VALS nor any event (exact mode: every
- * sampled thread quiet, its slot untouched; docs/FORMAT.md, "Gates")? The
- * caller may then write the sample as a repeat (rec_writer_sample_same). */
+ * read nothing but what said so and touch neither VALS nor any event
+ * (every sampled thread quiet: in exact mode its slot untouched, in the
+ * snapshot sampler its schedstat unmoved, the program asleep;
+ * docs/FORMAT.md, "Gates")? The caller may then write the sample as a
+ * repeat (rec_writer_sample_same). */
 bool sampler_same(const struct sampler *s);
 
 /* The events of the last sample (stacks, notes). Returns their count and

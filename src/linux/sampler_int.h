@@ -19,6 +19,7 @@
 #include "core/exact_abi.h"
 #include "core/fields.h"
 #include "core/strbuf.h"
+#include "linux/procparse.h"
 #include "linux/sampler.h"
 
 #define PATH_SIZE 4096
@@ -107,6 +108,10 @@ struct thr {
 	bool quiet_key_set;	       /* exact mode: this sample read a key (any
 					* value: an untouched slot's is 0) */
 	bool quiet_now;		       /* this sample found it quiet */
+	/* snapshot sampler: the schedstat an unchanged_sample read in this
+	 * sample before it gave up (sampler_thread_quiet takes it, unread) */
+	struct pp_schedstat pre_ss;
+	bool pre_have;
 	uint64_t full_at;	       /* the sample (nsample) of its last full read */
 	/* The kernel stack of its last read (the event's text; stack_have:
 	 * that read gave one) and its sample: a quiet thread read whole no
@@ -249,10 +254,14 @@ struct sampler {
 	bool same_ok, same_now;
 	/* Files and clocks read (every kind, always counted), and whether the
 	 * last sample read none, made no event, interval or snapshot
-	 * (last_quiet); with o.profile, the skips that sample counted, which
+	 * (last_quiet: in the snapshot sampler, none but the quiet threads'
+	 * schedstat); with o.profile, the skips that sample counted, which
 	 * an unchanged sample counts again (its gates decide as that one's). */
 	uint64_t nreads;
 	bool last_quiet;
+	/* snapshot sampler: the reads of those that were the schedstat of a
+	 * thread found quiet, which last_quiet allows (unchanged_sample) */
+	uint64_t quiet_reads;
 	uint64_t skip_last[C_NCOST];
 
 	/* exact mode (o.exact) */
@@ -303,6 +312,8 @@ void sampler_sample_thread(struct sampler *s, struct thr *t, uint64_t t_ns, bool
 /* Would a quiet T's sample at T_NS start its blocked episode or take its
  * kernel stack (an event, even when it is the last read's text again)? */
 bool sampler_stack_due(const struct sampler *s, const struct thr *t, uint64_t t_ns);
+bool sampler_schedstat_quiet(const struct sampler *s, const struct thr *t,
+			     const struct pp_schedstat *ss, bool slow);
 /* The slow snapshot of every thread of the process (s->snap). */
 void sampler_sample_threads(struct sampler *s);
 

@@ -72,6 +72,7 @@ int sampler_thr_open(struct sampler *s, struct thr *t, int tid)
 	t->quiet_ok = false;
 	t->quiet_key = t->quiet_key_now = 0;
 	t->quiet_key_set = false;
+	t->pre_have = false;
 	if (s->o.exact)
 		exact_set_target(s->o.exact, t == &s->th[TH_FT2] ? TH_FT2 : TH_FT, (uint32_t)tid);
 	if (tid == 0)
@@ -241,7 +242,7 @@ SS_HOT static void blocked_stack(struct sampler *s, struct thr *t, uint64_t t_ns
 SS_HOT static bool sampler_thread_quiet(struct sampler *s, struct thr *t, bool slow, struct pp_schedstat *ss,
 			     bool *have_ss)
 {
-	const int64_t *v = s->cur + t->base;
+	bool fresh = true;
 	ssize_t n;
 
 	*have_ss = false;
@@ -254,18 +255,35 @@ SS_HOT static bool sampler_thread_quiet(struct sampler *s, struct thr *t, bool s
 		}
 		return false;
 	}
-	if (!sampler_src_ok(&t->schedstat))
-		return false;
-	n = sampler_src_read(s, &t->schedstat, 256, C_SCHEDSTAT);
-	if (n < 0 || pp_schedstat(s->buf, (size_t)n, ss) != 0)
-		return false;	/* the full read says why (gone, or a failed source) */
+	if (t->pre_have) {
+		*ss = t->pre_ss;	/* unchanged_sample read it this sample */
+		t->pre_have = false;
+		fresh = false;
+	} else {
+		if (!sampler_src_ok(&t->schedstat))
+			return false;
+		n = sampler_src_read(s, &t->schedstat, 256, C_SCHEDSTAT);
+		if (n < 0 || pp_schedstat(s->buf, (size_t)n, ss) != 0)
+			return false;	/* the full read says why (gone, or a failed source) */
+	}
 	*have_ss = true;
-	if (s->gate && !slow && t->quiet_ok && (int64_t)ss->run_ns == v[TF_RUN] &&
-	    (int64_t)ss->slices == v[TF_SLICES]) {
+	if (sampler_schedstat_quiet(s, t, ss, slow)) {
 		s->costs[C_TASK_STAT].skipped++;
+		s->quiet_reads += fresh;
 		return true;
 	}
 	return false;
+}
+
+/* Does schedstat SS say that T, blocked at its last full read, has not
+ * run since (sampler_thread_quiet)? */
+SS_HOT bool sampler_schedstat_quiet(const struct sampler *s, const struct thr *t,
+				    const struct pp_schedstat *ss, bool slow)
+{
+	const int64_t *v = s->cur + t->base;
+
+	return s->gate && !slow && t->quiet_ok && (int64_t)ss->run_ns == v[TF_RUN] &&
+	       (int64_t)ss->slices == v[TF_SLICES];
 }
 
 /* A running thread's fields: in no wchan, its syscall not readable. */

@@ -535,7 +535,9 @@ static void test_gates(void)
 	CHECK_INT(v[proc_min], 3000);
 	CHECK_INT(v[field(g, "vm.pgscan_direct")], 1);
 
-	/* PSI memory moving opens the vmstat gate. */
+	/* PSI memory moving opens the vmstat gate (the thread ran: a program
+	 * that did not has the disks and PSI unread, test_quiet_system). */
+	put(dir, "proc/1234/task/1234/schedstat", "10700000 8224901 5\n");
 	put(dir, "proc/vmstat", vm2);
 	put(dir, "proc/pressure/memory",
 	    "some avg10=0.00 avg60=0.00 avg300=0.00 total=2100\n"
@@ -812,6 +814,168 @@ out:
 	tree_remove(dir);
 }
 
+/* Writes a disk's stat with RD_IOS reads into DIR/REL. */
+static void put_disk(const char *dir, const char *rel, int rd_ios)
+{
+	char text[512];
+
+	snprintf(text, sizeof(text),
+		 "   %d     7774  3662570    13655     9688    11401   922112     "
+		 "2790        0     8492    17589     5530       76   194912      889 "
+		 "    1108      254\n", rd_ios);
+	put(dir, rel, text);
+}
+
+/* The skips counted for SRC (sampler_costs' source name) so far. */
+static uint64_t skips_of(struct sampler *s, const char *src)
+{
+	const struct sampler_cost *c;
+	size_t n = sampler_costs(s, &c);
+
+	for (size_t i = 0; i < n; i++)
+		if (strcmp(c[i].source, src) == 0)
+			return c[i].skipped;
+	return 0;
+}
+
+/* The reads counted for SRC (o.profile) so far. */
+static uint64_t reads_of(struct sampler *s, const char *src)
+{
+	const struct sampler_cost *c;
+	size_t n = sampler_costs(s, &c);
+
+	for (size_t i = 0; i < n; i++)
+		if (strcmp(c[i].source, src) == 0)
+			return c[i].reads;
+	return 0;
+}
+
+/* Do V and W (two samplers' samples of one tree) agree on every field of
+ * the frame threads (ft.*, ft2.*)? (The process's are gated on their own,
+ * test_quiet_process.) */
+static bool same_program(struct sampler *s, const int64_t *v, const int64_t *w)
+{
+	const struct sampler_field *f;
+	size_t nf = sampler_fields(s, &f);
+	bool same = true;
+
+	for (size_t i = 0; i < nf; i++) {
+		if (strncmp(f[i].name, "ft", 2))
+			continue;
+		if (v[i] != w[i]) {
+			fprintf(stderr, "%s: %lld against %lld\n", f[i].name, (long long)v[i],
+				(long long)w[i]);
+			same = false;
+		}
+	}
+	return same;
+}
+
+/* Issue 31: a program whose every thread is sampled, quiet and asleep in S
+ * did no I/O and made no memory stall, so the disks and PSI are not read
+ * (exact mode's gate, from what the snapshot sampler knows): another
+ * program's read and pressure show when a thread runs or at the next slow
+ * sample. A thread in D reads them every sample. The program's own fields
+ * are those the ungated sampler reads, sample for sample. */
+static void test_quiet_system(void)
+{
+	char dir[] = "/tmp/ss-test-sampler.XXXXXX";
+	struct sampler_opts o = {.pid = 1234, .intern = intern, .slow_every = 5};
+	struct sampler *g = NULL, *ng = NULL;
+	const struct sampler_field *f;
+	int64_t *v = NULL, *w = NULL;
+	int rd, psi;
+	const char *zram = "sys/devices/virtual/block/zram0/stat";
+	const char *sleeping = "1234 (game.x86_64) S 13484 13484 3698 0 -1 4194304 2869 6494 0 0 "
+			       "6 4 11 24 20 0 1 0 62870 16965632 3347 18446744073709551615 0 0 0 "
+			       "0 0 0 0 0 0 0 0 0 17 1 0 0 0 0 0\n";
+	const char *in_d = "1234 (game.x86_64) D 13484 13484 3698 0 -1 4194304 2869 6494 0 0 "
+			   "6 4 11 24 20 0 1 0 62870 16965632 3347 18446744073709551615 0 0 0 "
+			   "0 0 0 0 0 0 0 0 0 17 1 0 0 0 0 0\n";
+	int k = 0;
+
+	if (!tree_copy(dir))
+		return;
+	o.root = dir;
+	CHECK_INT(sampler_new(&o, &g), 0);
+	o.no_gate = true;
+	CHECK_INT(sampler_new(&o, &ng), 0);
+	if (!g || !ng)
+		goto out;
+	v = calloc(sampler_fields(g, &f), sizeof(*v));
+	w = calloc(sampler_fields(ng, &f), sizeof(*w));
+	rd = field(g, "disk.zram0.rd_ios");
+	psi = field(g, "psi.memory.some_us");
+#define BOTH()                                                     \
+	do {                                                       \
+		k++;                                               \
+		CHECK_INT(sampler_sample(g, (uint64_t)k, v), 0);   \
+		CHECK_INT(sampler_sample(ng, (uint64_t)k, w), 0);  \
+		CHECK(same_program(g, v, w));                      \
+	} while (0)
+	BOTH();	/* slow: all read */
+	CHECK_INT(v[rd], 45511);
+
+	/* another program reads the disk and stalls on memory: kept */
+	put_disk(dir, zram, 45512);
+	put(dir, "proc/pressure/memory",
+	    "some avg10=0.00 avg60=0.00 avg300=0.00 total=2100\n"
+	    "full avg10=0.00 avg60=0.00 avg300=0.00 total=900\n");
+	BOTH();
+	CHECK_INT(v[rd], 45511);
+	CHECK_INT(v[psi], 2000);
+	CHECK_INT(w[rd], 45512);	/* no_gate: read */
+	CHECK_INT(w[psi], 2100);
+	BOTH();
+	CHECK_INT(v[rd], 45511);
+	CHECK_INT(skips_of(g, "disk stat"), 2);
+
+	/* the thread runs and sleeps again: read */
+	put(dir, "proc/1234/task/1234/schedstat", "10600000 8224901 4\n");
+	BOTH();
+	CHECK_INT(v[rd], 45512);
+	CHECK_INT(v[psi], 2100);
+
+	/* quiet again: kept, until the slow sample (the 6th) */
+	put_disk(dir, zram, 45513);
+	BOTH();
+	CHECK_INT(v[rd], 45512);
+	BOTH();
+	CHECK_INT(v[rd], 45513);
+
+	/* it runs and blocks in D: the disks are read while it stays there */
+	put(dir, "proc/1234/task/1234/schedstat", "10700000 8224901 5\n");
+	put(dir, "proc/1234/task/1234/stat", in_d);
+	BOTH();
+	CHECK_INT(v[field(g, "ft.state")], 'D');
+	put_disk(dir, zram, 45514);
+	BOTH();	/* quiet, in D */
+	CHECK_INT(v[rd], 45514);
+	CHECK_INT(skips_of(g, "disk stat"), 3);
+
+	/* it runs, makes a thread (the process's stat, not read as no disk
+	 * moved, says 2) and sleeps in S: the thread count read before it ran
+	 * says nothing of what it made, so the disks are read */
+	put(dir, "proc/1234/task/1234/schedstat", "10800000 8224901 6\n");
+	put(dir, "proc/1234/task/1234/stat", sleeping);
+	put(dir, "proc/1234/stat",
+	    "1234 (game.x86_64) S 1 1 1 0 -1 4194304 2869 0 0 0 6 4 0 0 "
+	    "20 0 2 0 62870 16965632 3347 18446744073709551615 1 1 1 0 0 0 "
+	    "0 0 0 1 0 0 17 1 0 0 0 0 0\n");
+	BOTH();
+	CHECK_INT(v[field(g, "proc.threads")], 1);	/* not read */
+	put_disk(dir, zram, 45515);
+	BOTH();	/* quiet, in S: the new thread reads */
+	CHECK_INT(v[rd], 45515);
+#undef BOTH
+out:
+	free(v);
+	free(w);
+	sampler_free(g);
+	sampler_free(ng);
+	tree_remove(dir);
+}
+
 /* The text of thread TID's "stack" event in the last sample, or NULL. */
 static const char *stack_of(struct sampler *s, int tid)
 {
@@ -960,7 +1124,13 @@ out:
 }
 
 /* A child that touches PAGES fresh pages (minor faults) and then sleeps
- * until killed; the parent learns it is done from a byte on FD. */
+ * until killed (SIGUSR1 wakes it for a moment); the parent learns it is
+ * done from a byte on FD. */
+static void woken(int sig)
+{
+	(void)sig;
+}
+
 static pid_t sleeper(int pages)
 {
 	int sync[2];
@@ -972,6 +1142,8 @@ static pid_t sleeper(int pages)
 	pid = fork();
 	if (pid == 0) {
 		volatile char *m = malloc((size_t)pages * 4096 + 4096);
+
+		signal(SIGUSR1, woken);	/* a run on demand */
 
 		for (int i = 0; m && i < pages; i++)
 			m[(size_t)i * 4096] = 1;
@@ -987,6 +1159,77 @@ static pid_t sleeper(int pages)
 	}
 	close(sync[0]);
 	return pid;
+}
+
+/* test_quiet_system on a real sleeping program: the gated sampler skips the
+ * disks (where there are watched ones), its samples after the first quiet
+ * one are unchanged ones (sampler_same; not with a display server, whose
+ * clock is read every sample), and its program's fields are those the
+ * ungated one reads beside it, sample for sample. */
+static void test_quiet_system_live(void)
+{
+	struct sampler_opts o = {.intern = intern, .slow_every = 100, .profile = true};
+	struct sampler *g = NULL, *ng = NULL;
+	const struct sampler_field *f;
+	int64_t *v = NULL, *w = NULL;
+	bool disks = false;
+	int same = 0;
+	int64_t run;
+	uint64_t reads;
+	size_t nf;
+	pid_t pid = sleeper(0);
+
+	if (pid < 0) {
+		T_FAIL("cannot start a sleeping child");
+		return;
+	}
+	usleep(20000);	/* into pause() */
+	o.pid = pid;
+	CHECK_INT(sampler_new(&o, &g), 0);
+	o.no_gate = true;
+	CHECK_INT(sampler_new(&o, &ng), 0);
+	if (!g || !ng)
+		goto out;
+	nf = sampler_fields(g, &f);
+	for (size_t i = 0; i < nf; i++)
+		disks |= strncmp(f[i].name, "disk.", 5) == 0;
+	v = calloc(nf, sizeof(*v));
+	w = calloc(sampler_fields(ng, &f), sizeof(*w));
+	for (int k = 1; k <= 20; k++) {
+		CHECK_INT(sampler_sample(g, (uint64_t)k, v), 0);
+		same += sampler_same(g);
+		CHECK_INT(sampler_sample(ng, (uint64_t)k, w), 0);
+		CHECK(!sampler_same(ng));
+		CHECK(same_program(g, v, w));
+		usleep(1000);
+	}
+	CHECK_INT(v[field(g, "ft.state")], 'S');
+	if (field(g, "srv.cpu_ns") < 0)
+		CHECK(same >= 15);
+
+	/* it runs (a signal handler) and sleeps again: the sample that finds
+	 * its schedstat moved reads it whole, from that schedstat */
+	run = v[field(g, "ft.run_ns")];
+	reads = reads_of(g, "task schedstat");
+	kill(pid, SIGUSR1);
+	usleep(20000);
+	CHECK_INT(sampler_sample(g, 21, v), 0);
+	CHECK(!sampler_same(g));
+	CHECK_INT(reads_of(g, "task schedstat") - reads, 1);	/* not read twice */
+	CHECK_INT(sampler_sample(ng, 21, w), 0);
+	CHECK(same_program(g, v, w));
+	CHECK(v[field(g, "ft.run_ns")] > run);
+	if (disks)
+		CHECK(skips_of(g, "disk stat") >= 15);
+	else
+		fprintf(stderr, "note: test_quiet_system_live: no watched disk, no skip to see\n");
+out:
+	free(v);
+	free(w);
+	sampler_free(g);
+	sampler_free(ng);
+	kill(pid, SIGKILL);
+	waitpid(pid, NULL, 0);
 }
 
 /* sampler_set_process: the sampler moves to another process (a launcher's
@@ -1064,6 +1307,8 @@ int main(void)
 	T_RUN(test_fake_tree);
 	T_RUN(test_quiet_thread);
 	T_RUN(test_quiet_process);
+	T_RUN(test_quiet_system);
+	T_RUN(test_quiet_system_live);
 	T_RUN(test_quiet_stack);
 	T_RUN(test_open_error_noted);
 	T_RUN(test_syscall_race);
