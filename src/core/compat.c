@@ -30,11 +30,13 @@
  */
 #include <errno.h>
 #include <math.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "core/compat.h"
+#include "core/stats.h"
 
 /* ------------------------------------------------------------------ */
 /* sorting */
@@ -330,6 +332,136 @@ static struct compat_capframex cfx_sorted(const double *ft_ms, double *a, size_t
 	return r;
 }
 
+/* ------------------------------------------------------------------ */
+/* MangoHud 0.7+ and CapFrameX from the longest frames */
+
+/*
+ * Every number of MangoHud 0.7+ and CapFrameX but one reads the longest 2 %
+ * of the frames or fewer (their 1 % and 0.1 % values, the frames at or
+ * above the 0.99 quantile, the longest frames down to 1 % of the time: at
+ * most about 1 % of the frames, as the longest are at least the mean); the
+ * one, MangoHud's 97 %, is a single rank. So from TAIL_MIN frames on, the
+ * longest TAIL_PART are sorted (stats_top_sorted: counted in buckets, not
+ * sorted whole) and the 97 % rank is selected: the same values as from the
+ * whole sort, to the bit, in a third of the time on an hour's log. Should a
+ * number reach below the tail after all, the whole sort is done instead.
+ */
+#define TAIL_MIN ((size_t)65536)
+#define TAIL_PART(n) ((n) / 50 + 16)
+
+/* The ascending order's A[LO..N) (TOP), and whether a lower one was asked for. */
+struct tail {
+	const double *top;
+	size_t lo, n;
+	bool missed;
+};
+
+static double tail_at(struct tail *t, size_t i)
+{
+	if (i < t->lo) {
+		t->missed = true;
+		return NAN;
+	}
+	return t->top[i - t->lo];
+}
+
+/* quantile_r8 at TAU on the ascending frame times (FPS false) or on the
+ * ascending per-frame fps, 1000 / the frame times from the longest (true). */
+static double tail_r8(struct tail *t, double tau, bool fps)
+{
+	size_t n = t->n, hf;
+	double h;
+#define TAIL_S(i) (fps ? 1000.0 / tail_at(t, n - 1 - (i)) : tail_at(t, (i)))
+
+	if (tau == 0 || n == 1)
+		return TAIL_S(0);
+	if (tau == 1)
+		return TAIL_S(n - 1);
+	h = ((double)n + 1 / 3.0) * tau + 1 / 3.0;
+	hf = (size_t)h;
+	if (hf < 1)
+		return TAIL_S(0);
+	if (hf >= n)
+		return TAIL_S(n - 1);
+	{
+		double lo = TAIL_S(hf - 1), hi = TAIL_S(hf);
+
+		return lo + (h - (double)hf) * (hi - lo);
+	}
+#undef TAIL_S
+}
+
+/* compat_all's numbers for MangoHud 0.7+ from FT_MS's tail; 0, -ENOMEM, or
+ * 1 when a number needs more than the tail (nothing written). */
+static int all_from_tail(const double *ft_ms, size_t n, struct compat_mangohud *ret_mh,
+			 struct compat_capframex *ret_cfx)
+{
+	static const float ps[3] = { 0.001f, 0.01f, 0.97f };
+	struct compat_mangohud mh = { NAN, NAN, NAN, NAN, NULL };
+	struct compat_capframex cfx = { NAN, NAN, NAN, NAN, NULL };
+	double *outs[3] = { &mh.fps_0_1_min, &mh.fps_1_min, &mh.fps_97 };
+	double q, sum = 0, total = 0, target;
+	struct tail t = { NULL, 0, n, false };
+	size_t k = 0, len, i;
+	double *top = stats_top_sorted(ft_ms, n, TAIL_PART(n), &len);
+
+	if (!top)
+		return -ENOMEM;
+	t.top = top;
+	t.lo = n - len;
+	for (i = 0; i < n; i++)
+		total += ft_ms[i];
+	/* MangoHud (mh_sorted's second half) */
+	for (int m = 0; m < 3; m++) {
+		size_t idx = mh07_index(ps[m], n);
+
+		if (idx >= n) {
+			mh.why = "mangohud finds no frame at that percentile";
+		} else if (n - 1 - idx >= t.lo) {
+			*outs[m] = 1000.0 / tail_at(&t, n - 1 - idx);
+		} else {
+			double v;
+
+			if (stats_rank(ft_ms, n, n - 1 - idx, &v) < 0) {
+				free(top);
+				return -ENOMEM;
+			}
+			*outs[m] = 1000.0 / v;
+		}
+	}
+	mh.fps_avg = 1000.0 / (total / (double)n);
+	/* CapFrameX (cfx_sorted, in its order) */
+	q = tail_r8(&t, 1 - 0.01, false);
+	for (i = n; i-- > 0 && !t.missed;) {
+		double v = tail_at(&t, i);
+
+		if (t.missed || !(v >= q))
+			break;
+		sum += v;
+		k++;
+	}
+	cfx.low1_avg = 1000.0 / (sum / (double)k);
+	target = total * (1 - (1 - 0.01));
+	sum = 0;
+	for (i = n; i-- > 0 && !t.missed;) {
+		double v = tail_at(&t, i);
+
+		sum += v;
+		if (sum >= target || i == 0) {
+			cfx.low1_integral = 1000.0 / v;
+			break;
+		}
+	}
+	cfx.p1 = tail_r8(&t, 0.01, true);
+	cfx.p0_1 = tail_r8(&t, 0.001, true);
+	free(top);
+	if (t.missed)
+		return 1;
+	*ret_mh = mh;
+	*ret_cfx = cfx;
+	return 0;
+}
+
 int compat_capframex(const double *ft_ms, size_t n, struct compat_capframex *ret)
 {
 	struct compat_mangohud unused;
@@ -347,6 +479,12 @@ int compat_all(const double *ft_ms, size_t n, enum compat_mangohud_style style,
 		*ret_mh = (struct compat_mangohud){ NAN, NAN, NAN, NAN, why };
 		*ret_cfx = (struct compat_capframex){ NAN, NAN, NAN, NAN, why };
 		return 0;
+	}
+	if (style == COMPAT_MANGOHUD_07 && n >= TAIL_MIN) {
+		int r = all_from_tail(ft_ms, n, ret_mh, ret_cfx);
+
+		if (r <= 0)
+			return r;
 	}
 	a = sorted_copy(ft_ms, n);	/* frame times ascending, for both */
 	if (!a)

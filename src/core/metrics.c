@@ -2,11 +2,13 @@
 /*
  * metrics.c: the window, warm-up and play metrics of metrics.h.
  *
- * One pass over the window for counts and sums, selections (not a sort) on
- * a copy of its frame times for the percentiles, one pass for CapFrameX's
- * moving average, and for play a copy of the play frames (only when reload
- * segments take some). Memory: one array of the window's size. Assumes a frame log fits in
- * memory (a one-hour 144 fps log is 518,400 frames, 4 MB of doubles).
+ * One pass over the window for counts and sums, stats_quantiles for the
+ * percentiles (from 65,536 frames: keys counted in buckets, selections on
+ * the few values near the wanted ranks, no copy of the window), one pass for
+ * CapFrameX's moving average, and for play a copy of the play frames (only
+ * when reload segments take some). Memory: one array of the window's size,
+ * touched only for that copy. Assumes a frame log fits in memory (a
+ * one-hour 144 fps log is 518,400 frames, 4 MB of doubles).
  */
 #include <errno.h>
 #include <math.h>
@@ -231,8 +233,9 @@ bool metrics_in_reload(const struct metrics_seg *segs, size_t nsegs, double fs, 
 
 /* ------------------------------------------------------------ compute */
 
-static void window_part(const struct frames *f, size_t a, size_t n, const struct metrics_opts *o,
-			double *buf, struct metrics *m)
+/* 0 or -ENOMEM */
+static int window_part(const struct frames *f, size_t a, size_t n, const struct metrics_opts *o,
+		       struct metrics *m)
 {
 	const double *ft = f->ft_ms + a;
 	double sum, smooth_n = 0, stall_n = 0, longest = -INFINITY;
@@ -268,7 +271,7 @@ static void window_part(const struct frames *f, size_t a, size_t n, const struct
 		m->v[M_FPS] = m->v[M_SMOOTH_FPS] = m->v[M_MEDIAN_MS] = m->v[M_P95_MS] = NAN;
 		m->v[M_P99_MS] = m->v[M_P999_MS] = m->v[M_LOW1] = m->v[M_LOW01] = NAN;
 		m->v[M_LONGEST_MS] = m->v[M_STUTTER_PCT] = m->v[M_LOWFPS_PCT] = NAN;
-		return;
+		return 0;
 	}
 	if (!isfinite(sum)) {
 		metrics_note(m, "seconds, fps, smooth_fps: the frame times are too large to add up");
@@ -287,12 +290,12 @@ static void window_part(const struct frames *f, size_t a, size_t n, const struct
 					     : NAN;
 	}
 	m->v[M_LONGEST_MS] = longest;
-	memcpy(buf, ft, n * sizeof(*buf));
 	{
 		static const double ps[] = { 0.5, 0.95, 0.99, 0.999 };
 		double q[4];
 
-		stats_quantiles_select(buf, n, ps, 4, q);
+		if (stats_quantiles(ft, n, ps, 4, q) < 0)
+			return -ENOMEM;
 		m->v[M_MEDIAN_MS] = q[0];
 		m->v[M_P95_MS] = q[1];
 		p99 = m->v[M_P99_MS] = q[2];
@@ -306,6 +309,7 @@ static void window_part(const struct frames *f, size_t a, size_t n, const struct
 	if (isnan(m->v[M_STUTTER_PCT]))
 		metrics_note(m, "stutter_pct, lowfps_pct: the window's frame times add up to no "
 				"finite time");
+	return 0;
 }
 
 static void warm_part(const struct frames *f, size_t n, const struct metrics_opts *o,
@@ -342,6 +346,7 @@ static int play_part(const struct frames *f, const struct metrics_seg *segs, siz
 	struct metrics_seg *mg = merge_segs(segs, nsegs, &nm);
 	unsigned char *hit;
 	double stalls = 0, stall_ms = 0, longest = -INFINITY, play_ms = 0, reload_ms = 0, nseg = 0;
+	const double *pf = buf;
 
 	if (!mg)
 		return -ENOMEM;
@@ -350,9 +355,10 @@ static int play_part(const struct frames *f, const struct metrics_seg *segs, siz
 		free(mg);
 		return -ENOMEM;
 	}
-	for (i = a; i < a + n; i++) {
+	/* without segments the play frames are the window's: no copy */
+	for (i = a; nm && i < a + n; i++) {
 		double fe = f->t_s[i], fs = fe - f->ft_ms[i] / 1000.0;
-		long s = nm ? seg_of(mg, nm, fs, fe) : -1;
+		long s = seg_of(mg, nm, fs, fe);
 
 		if (s >= 0) {
 			hit[s] = 1;
@@ -361,17 +367,21 @@ static int play_part(const struct frames *f, const struct metrics_seg *segs, siz
 		}
 		buf[np++] = f->ft_ms[i];
 	}
+	if (!nm) {
+		pf = f->ft_ms + a;
+		np = n;
+	}
 	for (k = 0; k < nm; k++)
 		nseg += hit[k];
 	free(hit);
 	free(mg);
 	for (i = 0; i < np; i++) {
-		if (buf[i] > longest)
-			longest = buf[i];
-		play_ms += buf[i];
-		if (buf[i] > o->stall_ms) {
+		if (pf[i] > longest)
+			longest = pf[i];
+		play_ms += pf[i];
+		if (pf[i] > o->stall_ms) {
 			stalls++;
-			stall_ms += buf[i];
+			stall_ms += pf[i];
 		}
 	}
 	m->v[M_WIN_PLAY_S] = play_ms / 1000.0;
@@ -461,7 +471,11 @@ int metrics_compute(const struct frames *f, const struct metrics_opts *o,
 		free(m);
 		return -ENOMEM;
 	}
-	window_part(f, a, b - a, o, buf, m);
+	if (window_part(f, a, b - a, o, m) < 0) {
+		free(buf);
+		free(m);
+		return -ENOMEM;
+	}
 	warm_part(f, warm_n, o, m);
 	if (play_unknown) {
 		for (i = M_STALLS_PLAY; i <= M_RELOAD_N; i++)

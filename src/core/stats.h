@@ -36,6 +36,28 @@ double stats_quantile_sorted(const double *sorted, size_t n, double p);
  */
 void stats_quantiles_select(double *x, size_t n, const double *ps, size_t np, double *out);
 
+/*
+ * The same quantiles (at most 8 of them) with X left as it is: from 65,536
+ * values, the keys are counted in buckets first and only the values of the
+ * buckets that hold a wanted rank are copied and selected among (an hour's
+ * frame times: a few thousand, not 518,400, and no copy of the rest); else
+ * on a copy. The values equal stats_quantile_sorted()'s to the bit. 0, or
+ * -1 on ENOMEM.
+ */
+int stats_quantiles(const double *x, size_t n, const double *ps, size_t np, double *out);
+
+/* The value of rank K (0-based, K < N) of the N values of X, as a sort would
+ * put there, to the bit, in *RET; as stats_quantiles: 0 or -1 on ENOMEM. */
+int stats_rank(const double *x, size_t n, size_t k, double *ret);
+
+/*
+ * The highest T' >= T of the N values of X (T' == N when T >= N, and
+ * somewhat above T otherwise: whole buckets of keys are taken), sorted
+ * ascending, in a new array the caller frees; T' in *RET_T. NULL on
+ * ENOMEM. For the tails of an hour's frame times without sorting them all.
+ */
+double *stats_top_sorted(const double *x, size_t n, size_t t, size_t *ret_t);
+
 /* The arithmetic mean of the N values of X (compensated summation); NaN when
  * N is 0. */
 double stats_mean(const double *x, size_t n);

@@ -4,10 +4,12 @@
  * 0.8.x), PresentMon CSV (v1, v2, current) and one frame time a line.
  *
  * One pass over the buffer, a line at a time, with no allocation per line:
- * a CSV row's end and its commas are found in one scan, eight bytes at a
- * time (next_row), numbers are read by a small decimal reader (exact for up
- * to 15 significant digits and powers of ten up to 22, strtod on a stack
- * copy beyond that; test-framelog checks it against strtod). Values go
+ * a CSV row's end and its commas are found in one scan, sixteen bytes at a
+ * time (next_row: SSE2 masks; only the commas around the wanted fields are
+ * looked at one by one), numbers are read by a small decimal reader, eight
+ * digits a step (exact for up to 15 significant digits and powers of ten up
+ * to 22, strtod on a stack copy beyond that; test-framelog checks it
+ * against strtod). Values go
  * straight into the arrays of struct frames, sized up front from the line
  * density of the first 64 KB; unit decisions that need the whole log
  * (MangoHud's microseconds or milliseconds) scale them afterwards in place.

@@ -255,6 +255,64 @@ static void test_all_one_sort(void)
 	free(a);
 }
 
+/*
+ * From 65,536 frames MangoHud 0.7's and CapFrameX's numbers come from the
+ * longest frames alone (and the whole sort where they reach further: runs
+ * of one value): on frame times with stalls, with a long tail, with four
+ * values and all one value, CapFrameX's numbers are to the bit those of the
+ * whole sort (which MangoHud 0.6's style still does), MangoHud 0.7's order
+ * statistics those of a qsort and its average 1000 / the mean.
+ */
+static void test_tail_whole(void)
+{
+	const size_t n = 100000;
+	double *ft = malloc(n * sizeof(*ft)), *a = malloc(n * sizeof(*a));
+	static const float ps[3] = { 0.001f, 0.01f, 0.97f };
+	uint64_t x = 9;
+
+	if (!ft || !a) {
+		CHECK(!"out of memory");
+		free(ft);
+		free(a);
+		return;
+	}
+	for (int shape = 0; shape < 4; shape++) {
+		struct compat_mangohud m, m6;
+		struct compat_capframex c, c6;
+		double sum = 0;
+
+		for (size_t i = 0; i < n; i++) {
+			x = x * 6364136223846793005ull + 1442695040888963407ull;
+			ft[i] = shape == 0   ? (i % 1440 == 1439 ? 150.0 : 6.5 + (double)(x >> 54) / 1e3)
+				: shape == 1 ? 5.0 / (0.001 + (double)(x >> 11) / 9007199254740992.0)
+				: shape == 2 ? (double)(x >> 62) + 6.0
+					     : 16.7;
+			sum += ft[i];
+		}
+		memcpy(a, ft, n * sizeof(*a));
+		qsort(a, n, sizeof(*a), cmp_double);
+		CHECK_INT(compat_all(ft, n, COMPAT_MANGOHUD_07, &m, &c), 0);
+		CHECK_INT(compat_all(ft, n, COMPAT_MANGOHUD_06, &m6, &c6), 0);
+		if (memcmp(&c, &c6, sizeof(c)) != 0)
+			T_FAIL("shape %d: capframex differs from the whole sort's", shape);
+		{
+			double got[3] = { m.fps_0_1_min, m.fps_1_min, m.fps_97 };
+
+			for (int k = 0; k < 3; k++) {
+				size_t idx = (size_t)(ps[k] * (float)n - 1.0f);
+
+				if (got[k] != 1000.0 / a[n - 1 - idx])
+					T_FAIL("shape %d: mangohud 0.7 value %d is not the sort's",
+					       shape, k);
+			}
+		}
+		CHECK(m.fps_avg == 1000.0 / (sum / (double)n));
+		CHECK(m.why == NULL && c.why == NULL);
+	}
+	free(ft);
+	free(a);
+}
+
 static void test_huge(void)
 {
 	double ft[3] = { 1e12, 1, 1e-6 };
@@ -374,6 +432,7 @@ int main(void)
 	T_RUN(test_huge);
 	T_RUN(test_past_radix);
 	T_RUN(test_all_one_sort);
+	T_RUN(test_tail_whole);
 	T_RUN(test_style_of);
 	T_RUN(test_mangohud_068_summary);
 	return t_exit();

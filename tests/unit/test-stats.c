@@ -2,7 +2,9 @@
 /* test-stats.c: sorting, R-7 quantiles and sums (core/stats.h), on values
  * computed by hand or checked against numpy.percentile's default. */
 #include <float.h>
+#include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "core/stats.h"
 #include "t.h"
@@ -117,6 +119,79 @@ static void test_quantiles_select(void)
 	}
 }
 
+/* Value K of shape SHAPE (of 6): frame times with stalls, a few values,
+ * negatives, keys of every size, one value, one outlier far off. */
+static double shaped(int shape, size_t k, uint64_t *st)
+{
+	double u;
+
+	*st = *st * 6364136223846793005ull + 1442695040888963407ull;
+	u = (double)(*st >> 11) / 9007199254740992.0;
+	switch (shape) {
+	case 0: return k % 1440 == 1439 ? 150.0 : 6.0 + (double)(*st >> 54) / 1000.0;
+	case 1: return (double)(*st >> 62) + 1.0;
+	case 2: return (u - 0.5) * 1e3;
+	case 3: return ldexp(u + 0.5, (int)(*st >> 58) * 8 - 250);
+	case 4: return 7.0;
+	default: return k == 5 ? 1e300 : 6.9 + u;
+	}
+}
+
+/*
+ * From 65,536 values the selection counts keys in buckets first: the
+ * quantiles, a single rank and the sorted top are still exactly (memcmp)
+ * what a sort gives, for every shape of values, at ranks at the edges and
+ * in the middle.
+ */
+static void test_select_buckets(void)
+{
+	const double ps[] = { 0.0, 0.001, 0.5, 0.95, 0.99, 0.999, 1.0 };
+	const size_t n = 70001;
+	double *x = malloc(n * sizeof(*x)), *w = malloc(n * sizeof(*w)), *c, out[7];
+	size_t bad = 0;
+	uint64_t st = 5;
+
+	if (!x || !w) {
+		CHECK(!"out of memory");
+		free(x);
+		free(w);
+		return;
+	}
+	for (int shape = 0; shape < 6; shape++) {
+		size_t t, ranks[] = { 0, 1, n / 2, n - 2, n - 1 };
+		double *top;
+
+		for (size_t i = 0; i < n; i++)
+			x[i] = shaped(shape, i, &st);
+		c = stats_sorted_copy(x, n);
+		memcpy(w, x, n * sizeof(*w));
+		CHECK_INT(stats_quantiles(x, n, ps, 7, out), 0);
+		bad += memcmp(w, x, n * sizeof(*w)) != 0;	/* X as it was */
+		for (int q = 0; q < 7; q++) {
+			double want = stats_quantile_sorted(c, n, ps[q]);
+
+			bad += memcmp(&out[q], &want, sizeof(want)) != 0;
+		}
+		for (size_t r = 0; r < sizeof(ranks) / sizeof(ranks[0]); r++) {
+			double got = NAN;
+
+			CHECK_INT(stats_rank(x, n, ranks[r], &got), 0);
+			bad += memcmp(&got, &c[ranks[r]], sizeof(got)) != 0;
+		}
+		top = stats_top_sorted(x, n, n / 50, &t);
+		CHECK(top && t >= n / 50 && t <= n);
+		if (top)
+			bad += memcmp(top, c + n - t, t * sizeof(*top)) != 0;
+		if (bad)
+			T_FAIL("shape %d: a value differs from the sort's", shape);
+		free(top);
+		free(c);
+	}
+	CHECK_INT(bad, 0);
+	free(x);
+	free(w);
+}
+
 static void test_sum_mean(void)
 {
 	double x[] = { 1e16, 1.0, -1e16 };
@@ -137,6 +212,7 @@ int main(void)
 	T_RUN(test_sort_small);
 	T_RUN(test_sort_large);
 	T_RUN(test_quantiles_select);
+	T_RUN(test_select_buckets);
 	T_RUN(test_sum_mean);
 	return t_exit();
 }
