@@ -43,13 +43,29 @@
 #define RUN_PROCS_MAX 512	/* processes looked at for "one of the run's" */
 
 /* The frame thread presented: its process is the run's frame process
- * (run.ini frame_pid, frame_process). */
-static void note_frame_process(struct recorder *r)
+ * (run.ini frame_pid, frame_process). A process followed before anything
+ * presented (what a launcher left running, recorder_program_ended) was
+ * named when it was followed, which may have been between its fork and its
+ * exec, under the launcher's name: it is named again now, and a second
+ * frame_process event gives the name it presents under. */
+static void note_frame_process(struct recorder *r, uint64_t now)
 {
 	r->frame_tid = r->ft_tid;
 	if (r->frame_pid == r->fpid)
 		return;
 	r->frame_pid = r->fpid;
+	if (r->fpid != r->pid) {
+		struct strbuf comm = STRBUF_INIT, text = STRBUF_INIT;
+
+		if (recsys_comm(r->fpid, 0, &comm) == 0 && strcmp(comm.buf, r->fp_comm) != 0) {
+			snprintf(r->fp_comm, sizeof(r->fp_comm), "%s", comm.buf);
+			sb_addf(&text, "pid=%d name=%s", r->fpid, comm.buf);
+			rec_writer_event(r->w, now, (uint32_t)r->ft_tid, "frame_process",
+					 text.buf);
+		}
+		sb_release(&comm);
+		sb_release(&text);
+	}
 	snprintf(r->frame_comm, sizeof(r->frame_comm), "%s",
 		 r->fpid == r->pid ? r->program.buf : r->fp_comm);
 	if (r->fpid == r->pid) {	/* its kernel name now: what a wrapper exec'd */
@@ -132,7 +148,7 @@ static void switch_frame_thread(struct recorder *r, uint64_t now, int tid)
 	r->ft_tid = tid;
 	r->ft2_tid = tid != r->fpid ? r->fpid : 0;
 	sampler_set_thread(r->s, 1, r->ft2_tid);
-	note_frame_process(r);
+	note_frame_process(r, now);
 	if (recsys_comm(r->fpid, tid, &name) < 0)
 		sb_adds(&name, "?");
 	sb_addf(&text, "tid=%d name=%s", tid, name.buf);
@@ -326,7 +342,7 @@ void recorder_drain_ring(struct recorder *r, uint64_t now)
 				continue;
 			count_present(r, (int)buf[i].tid);
 			if ((int)buf[i].tid == r->ft_tid)
-				note_frame_process(r);
+				note_frame_process(r, now);
 			else
 				last_tid = (int)buf[i].tid;
 		}

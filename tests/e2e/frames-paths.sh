@@ -135,8 +135,11 @@ else
 	left_out "no ss-glfw (libglfw3-dev missing at build)"
 fi
 
-# Launchers: a shell that forks the program and waits, and one that
-# double-forks it and exits at once (record, the subreaper, follows it).
+# Launchers: a shell that forks the program and waits, one that
+# double-forks it and exits at once (record, the subreaper, follows it), and
+# one whose leftover is followed before it execs the program (still named
+# sh then; a loaded machine made "double" that case too): the frame process
+# is named as it presents, in run.ini and in a frame_process event.
 # A launcher that execs the program keeps its pid: nothing to follow.
 run="$TMP/launch-exec"
 "$SS_BIN" record -q -o "$run" -- sh -c 'exec "$0" glx-dlsym 100' "$G" >"$run.out" 2>&1 ||
@@ -147,11 +150,12 @@ main=$(sed -n 's/^\[[0-9.]*\] main //p' "$run/program.log")
 	[ -z "$(ini "$run" frame_process)" ] ||
 	no "launcher exec: frames $(ini "$run" frames), frame thread $(ini "$run" frame_thread), pid $(ini "$run" pid), program $main"
 echo "launcher exec: 100 frames, the program is the process started"
-for l in fork double; do
+for l in fork double late; do
 	run="$TMP/launch-$l"
 	case $l in
 	fork) "$SS_BIN" record -q -o "$run" -- sh -c '"$0" glx-dlsym 200 & wait' "$G" ;;
 	double) "$SS_BIN" record -q -o "$run" -- sh -c '("$0" glx-dlsym 200 &); exit 0' "$G" ;;
+	late) "$SS_BIN" record -q -o "$run" -- sh -c '(sleep 0.5; exec "$0" glx-dlsym 200) & exit 0' "$G" ;;
 	esac >"$run.out" 2>&1 || { no "launcher $l: record failed: $(tail -3 "$run.out")"; continue; }
 	main=$(sed -n 's/^\[[0-9.]*\] main //p' "$run/program.log")
 	[ "$(ini "$run" frames)" = 200 ] || no "launcher $l: $(ini "$run" frames) frames, expected 200"
