@@ -1,26 +1,36 @@
 // SPDX-License-Identifier: MIT
 /*
  * fuzz-rec-roundtrip.c: a libFuzzer target for the writer and reader
- * together: the input is a script of writer calls (fields, samples, frames,
- * thread snapshots, events, exact-mode intervals, API spans, interned
- * stacks (2.3: mappings, frames, stacks and windows), clock pairs, meta
- * keys written after the header, flushes) whose
- * values it also supplies; the
- * record is written to a memory file (memfd), read back, and everything
- * must come back exactly. Aborts on any difference, so a coding asymmetry
- * between writer.c and reader.c is a crash. The record is also read as
- * report reads it (streamed, a ring of 4 rows) and as stalls reads it a
- * second time (by a window over all of it, frames and thread snapshots
- * handed to callbacks): each must give what was written. Seeds: scripts in
- * fuzz/corpus/rec-roundtrip/, written by its make-seeds.py (every kind of
- * write, each kind of value). With FUZZ_REC_KEEP=DIR in the environment,
- * each record written is also kept as DIR/<size>-<first bytes>.ssr (the
- * fuzz-rec seeds of every record kind come from there, our writer's own).
+ * together: the input is a script of writer calls (fields, samples,
+ * sampler_same's repeats and runs of them, frames, thread snapshots,
+ * events, exact-mode intervals and their stacks' strings, API spans,
+ * interned stacks (2.3: mappings, frames, stacks and windows), clock pairs,
+ * meta keys written after the header, flushes, at which what
+ * rec_writer_bytes counts must be the file's size) whose values it also
+ * supplies; the record is written to a memory file (memfd), read back, and
+ * everything must come back exactly. Aborts on any difference, so a coding
+ * asymmetry between writer.c and reader.c is a crash. The record is also
+ * read as report reads it (streamed, a ring of 4 rows), as stalls reads it
+ * a second time (by a window over all or half of it, frames and thread
+ * snapshots handed to callbacks) and handed on record by record, not kept
+ * (export --perfetto: samples, intervals, API spans to callbacks): each
+ * must give what was written. Then the record is damaged as a crash or a
+ * disk leaves it (the first byte's DMG: cut, a byte flipped, one flipped
+ * under a CRC made right) and read whole, streamed and from a pipe: what it
+ * reads must be what was written, or a refusal saying why (damaged()).
+ * Seeds: scripts in fuzz/corpus/rec-roundtrip/, written by its
+ * make-seeds.py (every kind of write, each kind of value, each damage),
+ * and inputs the campaign found that reach more of the reader. With
+ * FUZZ_REC_KEEP=DIR in the environment, each record written is also kept
+ * as DIR/<size>-<first bytes>.ssr (the fuzz-rec seeds of every record kind
+ * come from there, our writer's own).
  *
  * fuzz-sources: src/rec/[a-z]*.c src/core/file.c src/core/grow.c src/core/record.c src/core/runini.c src/core/display.c src/core/strbuf.c
  * fuzz-reader: src/rec/writer.c src/rec/reader.c src/rec/reader_records.c src/rec/codec.c
  */
 #include <errno.h>
+#include <fcntl.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -28,6 +38,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include "rec/codec.h"
 #include "rec/rec.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -72,6 +83,7 @@ static struct {
 	size_t thn[8];
 	uint64_t tht[8];
 	struct rec_interval iv[MAXS];
+	char ivstack[MAXS][16];	/* the interval's stack, when the script names one */
 	struct rec_apispan sp[MAXS];
 	struct rec_clock cl[MAXS];
 	struct {
@@ -144,17 +156,65 @@ static int on_threads(void *ctx, const struct rec *r, const struct rec_threads *
 	return 0;
 }
 
+/* Handed on, not kept (export --perfetto, dump --summary): each sample,
+ * interval and API span in the whole read's order, its strings there. */
+static size_t samples_seen, ivs_seen, spans_seen, headers_seen;
+
+static int on_header(void *ctx, const struct rec *r)
+{
+	(void)ctx;
+	MUST(r->nfields == whole->nfields && !samples_seen);
+	headers_seen++;
+	return 0;
+}
+
+static int on_sample(void *ctx, const struct rec *r, uint64_t t, const int64_t *row)
+{
+	size_t nf = r->nfields, i = samples_seen++;
+
+	(void)ctx;
+	MUST(i < whole->nsamples && t == whole->t_ns[i] && r->nsamples == 0 &&
+	     (!nf || !memcmp(row, &whole->vals[i * nf], nf * sizeof(int64_t))));
+	return 0;
+}
+
+static int on_interval(void *ctx, const struct rec *r, const struct rec_interval *iv)
+{
+	size_t i = ivs_seen++;
+
+	(void)ctx;
+	MUST(i < whole->nintervals && !memcmp(iv, &whole->intervals[i], sizeof(*iv)) &&
+	     !strcmp(rec_str(r, iv->stack), rec_str(whole, iv->stack)) &&
+	     !strcmp(rec_str(r, iv->waker_comm), rec_str(whole, iv->waker_comm)));
+	return 0;
+}
+
+static int on_apispan(void *ctx, const struct rec *r, const struct rec_apispan *sp)
+{
+	size_t i = spans_seen++;
+
+	(void)ctx;
+	MUST(i < whole->napispans && !memcmp(sp, &whole->apispans[i], sizeof(*sp)) &&
+	     !strcmp(rec_str(r, sp->name), rec_str(whole, sp->name)));
+	return 0;
+}
+
 /* The record in FD read as report reads it (streamed, a ring of 4 rows)
  * and as stalls reads it the second time (a window over the whole record,
- * frames and threads to callbacks, not kept): W's answer, each. */
-static void other_reads(int fd, const char *path, const struct rec *w)
+ * frames and threads to callbacks, not kept): W's answer, each. The
+ * window ends at B_NS: all of the record, or half of it (a group of rows
+ * handed on before the end, once it passes REC_WIN_ROWS). */
+static void other_reads(int fd, const char *path, const struct rec *w, uint64_t b_ns)
 {
 	struct rec_stream ring = { .ring_rows = 4, .skip_threads = true,
 				   .on_samples = on_samples };
-	struct rec_window all = { 0, UINT64_MAX };
+	struct rec_window all = { 0, b_ns };
 	struct rec_stream win = { .win = &all, .nwin = 1, .skip_threads = true,
 				  .skip_frames = true, .on_window = on_window,
 				  .on_frame = on_frame, .on_threads = on_threads };
+	struct rec_stream each = { .skip_threads = true, .on_header = on_header,
+				   .on_sample = on_sample, .on_interval = on_interval,
+				   .on_apispan = on_apispan };
 	struct strbuf err = STRBUF_INIT;
 	struct rec *r = NULL;
 
@@ -179,7 +239,112 @@ static void other_reads(int fd, const char *path, const struct rec *w)
 	 * stalls' evidence finds them, not all) */
 	MUST(rows_seen <= w->nsamples);
 	rec_free(r);
+	r = NULL;
+	samples_seen = ivs_seen = spans_seen = headers_seen = 0;
+	MUST(lseek(fd, 0, SEEK_SET) == 0);
+	MUST(rec_read_fd_stream(fd, path, &each, &r, &err) == 0);
+	MUST(samples_seen == w->nsamples && ivs_seen == w->nintervals &&
+	     spans_seen == w->napispans && headers_seen <= 1 && r->nsamples == 0 &&
+	     r->nsamples_read == w->nsamples && r->nintervals == 0 && r->napispans == 0 &&
+	     r->nframes == w->nframes);
+	rec_free(r);
 	sb_release(&err);
+}
+
+/* A cut record must read back as the first samples written, a flipped
+ * byte as some of them in their order (a block's CRC catches it, the
+ * reader goes on at the next key block), or be refused saying why. */
+static void damaged_whole(const struct rec *r, bool cut, size_t ns, size_t nf)
+{
+	size_t j = 0;
+
+	MUST(r->nsamples <= ns && r->nfields == nf);
+	for (size_t i = 0; i < r->nsamples; i++, j++) {
+		while (j < ns && (r->t_ns[i] != g.t[j] ||
+				  (nf && memcmp(&r->vals[i * nf], g.vals[j], nf * sizeof(int64_t)))))
+			j++;
+		MUST(j < ns && (!cut || j == i));
+	}
+	MUST(!cut || !r->complete);
+}
+
+/* Every block's CRC32C made right again (as fuzz-rec does), so that a
+ * flipped byte reaches the record decoders. */
+static void fix_crcs(uint8_t *b, size_t size)
+{
+	size_t off = REC_FILE_HEADER;
+
+	while (size > off && size - off >= REC_BLOCK_HEADER) {
+		uint32_t n = le32_get(b + off);
+
+		if (n > size - off - REC_BLOCK_HEADER)
+			break;
+		le32_put(b + off + 4, rec_crc32c(rec_crc32c(0, b + off, 4),
+						 b + off + REC_BLOCK_HEADER, n));
+		off += REC_BLOCK_HEADER + n;
+	}
+}
+
+/* The record in FD as a crash or a disk leaves it (DMG, 1 to 19: even,
+ * cut at DMG / 20 of its length; odd, a byte there flipped), read whole
+ * (damaged_whole's answer) and streamed (from a pipe when DMG % 4 >= 2, as
+ * dump - reads it): the streamed read must give the whole one's. With
+ * DMG % 4 == 1 the flipped byte's block gets its CRC made right: its
+ * records decode what they hold, which need not be what was written, so
+ * only the refusal saying why and the streamed read's agreement are
+ * checked. */
+static void damaged(int fd, unsigned dmg, size_t ns, size_t nf)
+{
+	struct rec_stream ring = { .ring_rows = 4, .skip_threads = true };
+	struct strbuf err = STRBUF_INIT, err2 = STRBUF_INIT;
+	struct rec *r = NULL, *s = NULL;
+	off_t len = lseek(fd, 0, SEEK_END);
+	int e, e2, pfd[2];
+	size_t n, at;
+	uint8_t *buf;
+
+	if (!dmg || len <= 0 || len > (1 << 20))
+		return;
+	n = (size_t)len;
+	buf = malloc(n);
+	MUST(buf && pread(fd, buf, n, 0) == (ssize_t)n);
+	at = n * dmg / 20;
+	if (dmg & 1)
+		buf[at] ^= (uint8_t)(dmg * 37) | 1;
+	else
+		n = at;
+	if (dmg % 4 == 1)
+		fix_crcs(buf, n);
+	e = rec_parse(buf, n, &r, &err);
+	MUST(e == 0 || err.len);
+	if (e == 0 && dmg % 4 != 1)
+		damaged_whole(r, !(dmg & 1), ns, nf);
+	whole = r;
+	if (r)
+		ring.on_samples = on_samples;
+	if (dmg % 4 >= 2 && n && pipe(pfd) == 0) {
+		if (fcntl(pfd[1], F_SETPIPE_SZ, 1 << 20) >= (int)n)
+			MUST(write(pfd[1], buf, n) == (ssize_t)n);
+		else
+			n = 0;	/* the pipe cannot hold it: read as empty, below */
+		close(pfd[1]);
+		e2 = n ? rec_read_fd_stream(pfd[0], "pipe", &ring, &s, &err2) : e;
+		close(pfd[0]);
+	} else {
+		e2 = rec_parse_stream(buf, n, &ring, &s, &err2);
+	}
+	MUST((e2 == 0) == (e == 0) && (e2 == 0 || err2.len || !n));
+	if (e == 0 && s) {
+		MUST(s->nsamples == r->nsamples && s->torn_bytes == r->torn_bytes &&
+		     s->complete == r->complete && s->nframes == r->nframes &&
+		     s->nintervals == r->nintervals &&
+		     (!s->nsamples || !memcmp(s->t_ns, r->t_ns, s->nsamples * sizeof(s->t_ns[0]))));
+	}
+	rec_free(s);
+	rec_free(r);
+	free(buf);
+	sb_release(&err);
+	sb_release(&err2);
 }
 
 /* The record in FD kept in $FUZZ_REC_KEEP, when set. */
@@ -217,13 +382,17 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	char meta[4][2][8], mval[8];
 	size_t nmeta = 0;
 	uint64_t t = 0, period;
+	unsigned dmg;
 	int fd = memfd_create("rec", 0);
 
 	if (fd < 0)
 		return 0;
 	snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
 	MUST(rec_writer_new(path, &w) == 0);
-	nf = take(&in, 1) % (MAXF + 1);
+	/* the first byte: the fields, and the damage done after (damaged()) */
+	nf = (size_t)take(&in, 1);
+	dmg = (unsigned)(nf / (MAXF + 1));
+	nf %= MAXF + 1;
 	period = take(&in, 1) * 1000;
 	if (period) {
 		char p[32];
@@ -246,7 +415,19 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	while (in.p < in.end) {
 		uint8_t op = (uint8_t)take(&in, 1);
 
-		if (op < 160 && ns < MAXS) {
+		if (op >= 144 && op < 160 && ns && ns < MAXS) {
+			/* the last values again (sampler_same): once, or a run of
+			 * them a period apart (long enough for a window's group to
+			 * pass REC_WIN_ROWS) */
+			size_t n = op < 152 ? 1 : take(&in, 1) * 8 + 1;
+
+			t = (uint64_t)value(&in, (int64_t)(t + period));
+			for (size_t k = 0; k < n && ns < MAXS; k++, ns++) {
+				g.t[ns] = k ? t += period : t;
+				memcpy(g.vals[ns], g.vals[ns - 1], sizeof(g.vals[ns]));
+				MUST(rec_writer_sample_same(w, t, g.vals[ns]) == 0);
+			}
+		} else if (op < 160 && ns < MAXS) {
 			t = (uint64_t)value(&in, (int64_t)(t + period));
 			g.t[ns] = t;
 			for (size_t f = 0; f < nf; f++)
@@ -308,7 +489,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			v->state = (uint8_t)take(&in, 1);
 			v->flags = (uint8_t)take(&in, 1);
 			v->arg0 = take(&in, 8);
-			v->stack = op & 1 ? rec_writer_intern(w, "folio_wait_bit\nfilemap_fault\n") : 0;
+			g.ivstack[niv][0] = 0;
+			if (op & 4)	/* many strings: the intern table grows */
+				snprintf(g.ivstack[niv], sizeof(g.ivstack[niv]), "fn%llu\n",
+					 (unsigned long long)take(&in, 2));
+			v->stack = op & 4 ? rec_writer_intern(w, g.ivstack[niv]) :
+				   op & 1 ? rec_writer_intern(w, "folio_wait_bit\nfilemap_fault\n") : 0;
 			v->waker_comm = op & 2 ? rec_writer_intern(w, "kworker") : 0;
 			MUST(rec_writer_interval(w, v) == 0);
 			niv++;
@@ -375,14 +561,19 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 				nmeta++;
 			snprintf(meta[i][0], sizeof(meta[i][0]), "%s", name);
 			snprintf(meta[i][1], sizeof(meta[i][1]), "%s", mval);
-		} else {
+		} else {	/* a flush: what the writer counts is the file then */
+			MUST(rec_writer_bytes(w) >= (uint64_t)lseek(fd, 0, SEEK_END));
 			MUST(rec_writer_flush(w) == 0);
+			MUST(rec_writer_bytes(w) == (uint64_t)lseek(fd, 0, SEEK_END));
 		}
 	}
 	MUST(rec_writer_close(w) == 0);
-	MUST(rec_read_file(path, &r, &err) == 0);
+	if (rec_read_file(path, &r, &err) < 0)
+		fprintf(stderr, "round trip: the record written is refused: %s\n", err.buf);
+	MUST(r);
 	keep(fd);
-	other_reads(fd, path, r);
+	other_reads(fd, path, r, size && data[size - 1] & 1 ? UINT64_MAX : ns ? g.t[ns / 2] : 0);
+	damaged(fd, dmg, ns, nf);
 	close(fd);
 	MUST(r->nfields == nf && r->nsamples == ns && r->nframes == nfr && r->nthreads == nth &&
 	     r->nevents == nev && r->nintervals == niv && r->napispans == nsp && r->complete &&
@@ -410,8 +601,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		MUST(!memcmp(&r->clocks[i], &g.cl[i], sizeof(g.cl[i])));
 	for (i = 0; i < nmeta; i++)
 		MUST(rec_meta_get(r, meta[i][0]) && !strcmp(rec_meta_get(r, meta[i][0]), meta[i][1]));
-	for (i = 0; i < niv; i++)
+	for (i = 0; i < niv; i++) {
 		MUST(!memcmp(&r->intervals[i], &g.iv[i], sizeof(g.iv[i])));
+		MUST(!g.ivstack[i][0] || !strcmp(rec_str(r, r->intervals[i].stack), g.ivstack[i]));
+	}
 	for (i = 0; i < ns; i++) {
 		MUST(r->t_ns[i] == g.t[i]);
 		MUST(!nf || !memcmp(&r->vals[i * nf], g.vals[i], nf * sizeof(int64_t)));

@@ -15,9 +15,9 @@
  * the whole parse's answer: the same verdict, samples, stamps, last rows,
  * frames and damage, else abort(). One input in 4 is also read as stalls
  * reads it a second time, by windows (up to 3 spans around samples the
- * input picks: each window handed on once, in order, with a run of the
- * whole parse's rows), with its frames and thread snapshots handed to
- * callbacks as they are decoded, not kept (report --threads: the whole
+ * input picks, up to 127 ms or 127 s long: each window handed on once, in
+ * order, with a run of the whole parse's rows), with its frames and thread
+ * snapshots handed to callbacks as they are decoded, not kept (report --threads: the whole
  * parse's frames, in order). Built and run by scripts/fuzz.sh
  * (`make fuzz`), tests/e2e/fuzz-rec.sh and scripts/fuzz-long.sh.
  *
@@ -221,7 +221,11 @@ static void pick_windows(const uint8_t *data, size_t size, const struct rec *w)
 		return;
 	}
 	for (size_t k = 0; k + 1 < size && nwins < 3; k += size / 3 + 1) {
-		uint64_t a = w->t_ns[data[k] % w->nsamples], b = a + (uint64_t)data[k + 1] * 1000000;
+		/* up to 127 ms, or (the high bit) up to 127 s: a stall whose
+		 * window holds more than REC_WIN_ROWS samples is read in parts */
+		uint64_t a = w->t_ns[data[k] % w->nsamples],
+			 b = a + (uint64_t)(data[k + 1] & 127) *
+					 (data[k + 1] & 128 ? 1000000000 : 1000000);
 		size_t i = nwins++;
 
 		while (i && wins[i - 1].a_ns > a) {

@@ -15,7 +15,8 @@ def down(b): return bytes([4, b])
 def up3(v): return bytes([5]) + be(v, 3)
 def abs8(v): return bytes([6]) + be(v & (2**64 - 1), 8)
 def small(k): return bytes([7 | ((k + 16) << 3)])
-def head(kinds, period=10): return bytes([len(kinds), period]) + bytes(kinds)
+# DMG (1 to 19): the record damaged after the round trip (damaged() there)
+def head(kinds, period=10, dmg=0): return bytes([len(kinds) + 13 * dmg, period]) + bytes(kinds)
 def sample(t, vals): return bytes([0]) + t + b''.join(vals)
 def frame(op, t, tid=0, src=0):
     return bytes([160 + op]) + t + (be(tid, 4) if op & 1 else b'') + (be(src, 1) if op & 2 else b'')
@@ -30,6 +31,9 @@ def interval(op, out, wake, run, tid=9, waker=3, sysc=202, cls=1, state=2, flags
 def ustack(bid, how, off, t, tid, count): return bytes([252, bid, how]) + be(off, 3) + be(t, 8) + be(tid, 4) + be(count, 2)
 def apispan(op, start, dur, tid): return bytes([250 + op]) + be(start, 8) + be(dur, 3) + be(tid, 4)
 def flush(): return bytes([255])
+# the last sample's values again: once (144), or 8 * N + 1 times a period apart (152)
+def same_once(t): return bytes([144]) + t
+def same_run(n, t): return bytes([152, n]) + t
 def clock(m, r, b): return bytes([253]) + be(m, 8) + be(r, 8) + be(b, 8)
 def meta(k, v): return bytes([254, k]) + be(v, 2)
 
@@ -83,5 +87,33 @@ mix = head([0, 1, 0], 12) + b''.join(
     (flush() if i % 100 == 99 else b'')
     for i in range(300))
 seeds['mix'] = mix
+# sampler_same: single repeats between changes, and a run of 2,041 rows
+# (past REC_WIN_ROWS: the windowed read hands on its group before the end,
+# the window ending half way: the last byte even)
+seeds['same'] = head([0, 1, 0, 0], 20) + b''.join(
+    sample(up(1), [vals[i % 8], up(1), same(), small(i % 3)]) + same_once(up(1)) +
+    (same_once(same()) if i % 4 == 0 else b'') + (flush() if i % 10 == 9 else b'')
+    for i in range(40)) + same_run(255, up(1)) + sample(up(1), [up(1)] * 4) + same_once(small(2))
+seeds['same-long'] = head([0, 0], 1) + sample(up(1), [up(1), small(3)]) + same_run(255, up(1)) + \
+    same_run(40, up(1)) + bytes([254, 0, 0, 2])
+# the damage after the round trip: cut (even) or a byte flipped (odd) at
+# DMG / 20 of the record, read whole, streamed and (DMG % 4 >= 2) from a
+# pipe; a record of a few blocks, a key block every 2 (period 12)
+def blocks(dmg):
+    return head([0, 1], 12, dmg) + b''.join(
+        sample(up(1), [vals[i % 8], up(1)]) + (frame(i % 4, up(2), 7, 1) if i % 3 == 0 else b'') +
+        (interval(i % 4, up3(100), 10, 10) if i % 7 == 0 else b'') +
+        (threads([th_new(1, 0, i, 0)], i) if i % 25 == 5 else b'') +
+        (flush() if i % 12 == 11 else b'') for i in range(72))
+for dmg in (1, 2, 3, 5, 6, 7, 9, 10, 13, 18, 19):
+    seeds['damage-%d' % dmg] = blocks(dmg)
+# intervals with many stacks' strings (op 244 to 247: a string each), the
+# intern table growing, read back by the callbacks too
+seeds['intervals-strings'] = head([0]) + b''.join(
+    interval(4 + i % 4, up3(1000), 10, 10) + be(i * 7, 2) for i in range(150)) + sample(same(), [same()])
+# small records damaged in their file header (a byte of the magic or the
+# version flipped, cut inside it)
+for dmg in (1, 2, 3):
+    seeds['damage-head-%d' % dmg] = head([], 0, dmg) + event(0, 5, 1)
 for k, v in seeds.items():
     open(d + k, 'wb').write(v)
