@@ -204,13 +204,13 @@ int main(int argc, char **argv)
 				}
 				exact_set_target(x, 0, (uint32_t)sleepers[0]);
 				exact_set_target(x, 1, (uint32_t)sleepers[1]);
-				p0 = exact_prog_ns(x, &n0);
+				p0 = exact_prog_ns(x, &n0, NULL);
 			}
 			t = run(trips, m, x);
 			if (!stats)
 				ns[m][r] = t;
 			if (x) {
-				p1 = exact_prog_ns(x, &n1);
+				p1 = exact_prog_ns(x, &n1, NULL);
 				if (stats && p0 >= 0 && p1 >= 0) {
 					prog_ns[m] += p1 - p0;
 					runs[m] += n1 - n0;

@@ -120,4 +120,5 @@ SS_HOT void exact_slot_fields(const struct exact_slot *s, int64_t *out)
 	out[EF_BIO_BYTES] = (int64_t)s->bio_bytes;
 	out[EF_BIO_NS] = (int64_t)s->bio_ns;
 	out[EF_FAULTS] = (int64_t)s->faults;
+	out[EF_MISSED_IN] = (int64_t)s->missed_in;
 }

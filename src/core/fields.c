@@ -33,7 +33,7 @@ const enum rec_kind field_thread_kind[TF_N] = { THREAD_FIELDS(KIND) };
 	X(EF_RECLAIM, "reclaim_ns") X(EF_SWITCHES, "switches") X(EF_PREEMPTS, "preempts")        \
 	X(EF_MISSED, "missed") X(EF_BIO_STARTED, "bio_started") X(EF_BIO_DONE, "bio_done")       \
 	X(EF_BIO_BYTES, "bio_bytes") X(EF_BIO_NS, "bio_ns")               \
-	X(EF_FAULTS, "faults")
+	X(EF_FAULTS, "faults") X(EF_MISSED_IN, "missed_in")
 
 _Static_assert(EF_RECLAIM == EF_CLASS + X_NCLASS, "one field per exact class");
 #define FTX(e, n) [e] = "ftx." n,

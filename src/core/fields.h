@@ -26,11 +26,11 @@ extern const enum rec_kind field_thread_kind[TF_N];	/* wchan, fd_target: strings
  * frame thread's) or "ft2x." (the main thread's): its tid, then ns on a CPU,
  * waiting for one, blocked by class (EF_CLASS + enum exact_class), in
  * reclaim; counts of switch-outs, preemptions, missed switch-outs; block
- * I/O it started; its user page faults. All cumulative since the slot took the thread. */
+ * I/O it started; its user page faults; missed switch-ins. All cumulative since the slot took the thread. */
 enum exact_field {
 	EF_TID, EF_RUN, EF_RUNQ, EF_CLASS,
 	EF_RECLAIM = EF_CLASS + 14, EF_SWITCHES, EF_PREEMPTS, EF_MISSED, EF_BIO_STARTED,
-	EF_BIO_DONE, EF_BIO_BYTES, EF_BIO_NS, EF_FAULTS, EF_N
+	EF_BIO_DONE, EF_BIO_BYTES, EF_BIO_NS, EF_FAULTS, EF_MISSED_IN, EF_N
 };
 extern const char *const field_ftx[EF_N];	/* "ftx.tid", "ftx.run_ns", ... */
 extern const char *const field_ft2x[EF_N];

@@ -61,7 +61,7 @@ const char *exact_flavour(const struct exact *x) { return ""; }
 const char *exact_hooks(const struct exact *x) { return ""; }
 const char *exact_missing(const struct exact *x) { return ""; }
 const char *exact_symbol(const struct exact *x, uint64_t addr) { return NULL; }
-int64_t exact_prog_ns(const struct exact *x, uint64_t *runs) { return -1; }
+int64_t exact_prog_ns(const struct exact *x, uint64_t *runs, uint64_t *misses) { return -1; }
 
 #else /* SS_HAVE_EXACT */
 
@@ -447,10 +447,10 @@ const char *exact_symbol(const struct exact *x, uint64_t addr)
 	return ksyms_find(x->ksyms, addr);
 }
 
-int64_t exact_prog_ns(const struct exact *x, uint64_t *runs)
+int64_t exact_prog_ns(const struct exact *x, uint64_t *runs, uint64_t *misses)
 {
 	int64_t ns = 0;
-	uint64_t n = 0;
+	uint64_t n = 0, m = 0;
 
 	for (size_t i = 0; i < NHOOKS; i++) {
 		struct bpf_program *p = prog_at(x->skel, x->raw_tp ? hooks[i].rt : hooks[i].tb);
@@ -464,9 +464,12 @@ int64_t exact_prog_ns(const struct exact *x, uint64_t *runs)
 			return -1;
 		ns += (int64_t)info.run_time_ns;
 		n += info.run_cnt;
+		m += info.recursion_misses;
 	}
 	if (runs)
 		*runs = n;
+	if (misses)
+		*misses = m;
 	return ns;
 }
 

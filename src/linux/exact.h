@@ -89,7 +89,10 @@ const char *exact_symbol(const struct exact *x, uint64_t addr);
 
 /* The BPF programs' own run time so far, summed over the attached
  * programs, and their runs in *RUNS: counted only while
- * kernel.bpf_stats_enabled is 1 (else both stay 0); -1 on error. */
-int64_t exact_prog_ns(const struct exact *x, uint64_t *runs);
+ * kernel.bpf_stats_enabled is 1 (else both stay 0); -1 on error. *MISSES
+ * (when not NULL): the runs the kernel skipped because the program was
+ * running on that CPU already (bpf_prog_info's recursion_misses, counted
+ * always): a skipped sched_switch is a switch the slots never saw. */
+int64_t exact_prog_ns(const struct exact *x, uint64_t *runs, uint64_t *misses);
 
 #endif

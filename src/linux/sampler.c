@@ -306,10 +306,13 @@ void sampler_exact_stats(const struct sampler *s, struct sampler_exact_stats *re
 	if (!s->o.exact)
 		return;
 	ret->dropped = exact_dropped(s->o.exact);
-	ret->missed = 0;
-	for (int i = 0; i < TH_N; i++)
-		if (s->th[i].xbase >= 0)
-			ret->missed += (uint64_t)s->cur[s->th[i].xbase + EF_MISSED];
+	ret->missed = ret->missed_in = 0;
+	for (int i = 0; i < TH_N; i++) {
+		if (s->th[i].xbase < 0)
+			continue;
+		ret->missed += (uint64_t)s->cur[s->th[i].xbase + EF_MISSED];
+		ret->missed_in += (uint64_t)s->cur[s->th[i].xbase + EF_MISSED_IN];
+	}
 }
 
 SS_HOT size_t sampler_threads(const struct sampler *s, const struct rec_thread **ret)

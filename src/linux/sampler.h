@@ -166,6 +166,7 @@ struct sampler_exact_stats {
 	uint64_t torn;		/* slot reads that raced every try */
 	uint64_t unseen;	/* samples of a thread not switched since it was set */
 	uint64_t missed;	/* switch-ins with no switch-out (both threads) */
+	uint64_t missed_in;	/* switch-outs with no switch-in (both threads) */
 	uint64_t intervals;	/* intervals taken */
 };
 void sampler_exact_stats(const struct sampler *s, struct sampler_exact_stats *ret);

@@ -623,7 +623,8 @@ static int load(struct work *w, struct strbuf *emsg)
 
 /* What run.ini says besides the frames: the window the run was
  * benchmarked with (unless the options give one), the recorder's word on
- * its frames, the watcher's verdict; then the interfered list's. */
+ * its frames, exact mode's on switch-ins it missed, the watcher's verdict;
+ * then the interfered list's. */
 static int read_ini(struct work *w, struct strbuf *emsg)
 {
 	static const char *const keys[] = { "warmup_s", "window_from_s", "window_to_s" };
@@ -651,6 +652,21 @@ static int read_ini(struct work *w, struct strbuf *emsg)
 	v = w->ini ? runini_get(w->ini, "frames_note") : NULL;
 	if (v && *v && !(a->frames_note = strdup(v)))
 		return sb_error(emsg, -ENOMEM, "'%s'", w->input);
+	/* exact mode's word that its accounting lost a switch-in: the time
+	 * on a CPU after it was read as the wait before it */
+	v = w->ini ? runini_get(w->ini, "exact_missed_switch_ins") : NULL;
+	if (v && strspn(v, "0123456789") == strlen(v) && strspn(v, "0") != strlen(v)) {
+		struct strbuf path = STRBUF_INIT;
+
+		/* quoted file first: stalls shows it too, as a note on its input */
+		rundir_path(w->rd, RUNDIR_INI, &path);
+		sb_addf(&w->notes, "'%s': exact mode missed %s switch-in%s of the sampled "
+			"threads (exact_missed_switch_ins): the time on a CPU after each was "
+			"counted as the wait before it, so a stall around one can read wait "
+			"where the thread ran (docs/CAUSES.md, \"Exact time\")\n",
+			path.buf, v, strcmp(v, "1") ? "s" : "");
+		sb_release(&path);
+	}
 	v = w->ini ? runini_get(w->ini, "interfered") : NULL;
 	if (v && (!strcmp(v, "0") || !strcmp(v, "1"))) {
 		a->interfered = v[0] - '0';

@@ -95,13 +95,16 @@ void recorder_exact_ini(struct recorder *r, struct strbuf *sb, bool final)
 	inifmt_addf(sb, "exact_intervals", "%llu", (unsigned long long)r->exact_written);
 	inifmt_addf(sb, "exact_dropped", "%llu", (unsigned long long)xs.dropped);
 	inifmt_addf(sb, "exact_missed_switch_outs", "%llu", (unsigned long long)xs.missed);
+	inifmt_addf(sb, "exact_missed_switch_ins", "%llu", (unsigned long long)xs.missed_in);
 	inifmt_addf(sb, "exact_torn_reads", "%llu", (unsigned long long)xs.torn);
 	inifmt_addf(sb, "exact_unseen_samples", "%llu", (unsigned long long)xs.unseen);
-	uint64_t runs = 0;
-	int64_t ns = exact_prog_ns(r->exact, &runs);
+	uint64_t runs = 0, misses = 0;
+	int64_t ns = exact_prog_ns(r->exact, &runs, &misses);
 
 	if (ns >= 0 && runs) {
 		inifmt_addf(sb, "exact_bpf_runs", "%llu", (unsigned long long)runs);
 		inifmt_addf(sb, "exact_bpf_ns_per_run", "%.0f", runs ? (double)ns / runs : 0.0);
 	}
+	if (ns >= 0)
+		inifmt_addf(sb, "exact_bpf_recursion_misses", "%llu", (unsigned long long)misses);
 }

@@ -49,6 +49,15 @@ static void write_run(const char *dir, const char *ini)
 	CHECK_INT(rec_writer_close(w), 0);
 }
 
+/* Whether a note of A holds TEXT. */
+static bool has_note(const struct analysis *a, const char *text)
+{
+	for (size_t k = 0; k < a->m.nnotes; k++)
+		if (strstr(a->m.notes[k], text))
+			return true;
+	return false;
+}
+
 static void test_run_dir(void)
 {
 	struct analyse_opts o = { .m = METRICS_OPTS_INIT };
@@ -71,6 +80,18 @@ static void test_run_dir(void)
 	CHECK_INT(a.interfered, -1);
 	/* a frame log has no samples: the causes are unknown, and say so */
 	CHECK(a.rec == NULL);
+	CHECK(!has_note(&a, "switch-in"));
+	analysis_release(&a);
+	/* exact mode's word that it missed switch-ins is said, on the input */
+	snprintf(dir, sizeof(dir), "%s/missed", tmp);
+	write_run(dir, "state=done\nend=exit\nexit_status=0\nexact_missed_switch_ins=3\n");
+	CHECK_INT(analyse_input(dir, &o, &a, &err), 0);
+	CHECK(has_note(&a, "run.ini': exact mode missed 3 switch-ins"));
+	analysis_release(&a);
+	snprintf(dir, sizeof(dir), "%s/missed0", tmp);
+	write_run(dir, "state=done\nend=exit\nexit_status=0\nexact_missed_switch_ins=0\n");
+	CHECK_INT(analyse_input(dir, &o, &a, &err), 0);
+	CHECK(!has_note(&a, "switch-in"));
 	analysis_release(&a);
 	sb_release(&err);
 }

@@ -10,6 +10,10 @@
  * exact_check says exact mode cannot work (not root, no BTF, not built),
  * saying why.
  *
+ * A switch-in taken away from the program (the target unset while a child
+ * sleeps, set again by the child on its CPU) is counted as missed_in at the
+ * switch-out after it.
+ *
  * Then the sampler in exact mode on a child asleep on a pipe since before
  * it became the target (issue 31): the kernel's counters never see it
  * switch, so /proc says where it sleeps; once read, a slot it has not
@@ -22,6 +26,7 @@
 #include "t.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -227,6 +232,93 @@ static uint64_t mono_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }
 
+/* The state of process PID from /proc/PID/stat ('S', 'R', ...; 0: none). */
+static char proc_state(pid_t pid)
+{
+	char path[64], buf[512];
+	FILE *f;
+	size_t n;
+	const char *rp;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	f = fopen(path, "r");
+	if (!f)
+		return 0;
+	n = fread(buf, 1, sizeof(buf) - 1, f);
+	fclose(f);
+	buf[n] = 0;
+	rp = strrchr(buf, ')');
+	return rp && rp[1] == ' ' ? rp[2] : 0;
+}
+
+/* Waits (up to 2 s) for PID to sleep. */
+static bool wait_asleep(pid_t pid)
+{
+	struct timespec ms1 = { 0, 1000 * 1000 };
+
+	for (int i = 0; i < 2000; i++) {
+		if (proc_state(pid) == 'S')
+			return true;
+		nanosleep(&ms1, NULL);
+	}
+	return false;
+}
+
+/*
+ * A switch-in the program does not see is counted when the switch-out
+ * after it finds the slot off (missed_in): the soak's stall that read
+ * "S in clock_nanosleep, run 0.0 ms" while its thread spun on its CPU.
+ * Made here by taking the target away while a child sleeps: the child,
+ * woken unseen, makes itself the target again while it is on its CPU (the
+ * program's control map is shared with it), so its next switch-out is
+ * seen, from a slot still off. Before that, in a round seen whole, none is
+ * counted.
+ */
+static void test_missed_in(struct exact *x)
+{
+	struct timespec ms2 = { 0, 2 * 1000 * 1000 };
+	struct exact_slot sl;
+	int a[2], st;
+	pid_t kid;
+	char k = 'x';
+
+	CHECK_INT(pipe(a), 0);
+	kid = fork();
+	if (kid == 0) {
+		char y;
+
+		close(a[1]);
+		while (read(a[0], &y, 1) == 1)	/* asleep: a switch-out */
+			exact_set_target(x, 2, (uint32_t)getpid());	/* on its CPU */
+		_exit(0);
+	}
+	close(a[0]);
+	CHECK(wait_asleep(kid));
+	exact_set_target(x, 2, (uint32_t)kid);
+	/* one round seen whole: no switch missed */
+	CHECK_INT(write(a[1], &k, 1), 1);
+	nanosleep(&ms2, NULL);
+	CHECK(wait_asleep(kid));
+	nanosleep(&ms2, NULL);
+	CHECK_INT(exact_read(x, 2, mono_ns(), &sl), 0);
+	CHECK_INT(sl.state, XS_OFF);
+	CHECK_INT(sl.missed_in, 0);
+	/* its wake-up and switch-in unseen */
+	exact_set_target(x, 2, 0);
+	CHECK_INT(write(a[1], &k, 1), 1);
+	nanosleep(&ms2, NULL);
+	CHECK(wait_asleep(kid));
+	nanosleep(&ms2, NULL);
+	CHECK_INT(exact_read(x, 2, mono_ns(), &sl), 0);
+	if (sl.missed_in < 1)
+		T_FAIL("missed_in %llu after a switch-in taken away, expected >= 1",
+		       (unsigned long long)sl.missed_in);
+	close(a[1]);
+	waitpid(kid, &st, 0);
+	CHECK(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+	exact_set_target(x, 2, 0);
+}
+
 int main(void)
 {
 	struct strbuf why = STRBUF_INIT;
@@ -294,6 +386,7 @@ int main(void)
 		if (sl.off_ns[X_SOCKET] < 20000000ull)
 			T_FAIL("slot: %.1f ms on the pipe, expected >= 20", sl.off_ns[X_SOCKET] / 1e6);
 		CHECK(sl.switches >= 3);
+		CHECK_INT(sl.missed_in, 0);
 	}
 	CHECK(exact_drain(x, on_interval, &s) >= 2);
 	CHECK(s.sleep >= 1 && s.sleep_ns >= 28000000ull);
@@ -301,6 +394,7 @@ int main(void)
 	CHECK(s.named >= 1);
 	/* another slot, never targeted: no counters yet */
 	CHECK_INT(exact_read(x, 1, mono_ns(), &sl), -ESRCH);
+	test_missed_in(x);
 	exact_close(x);
 	/* a fresh program: its slots all zero, as at a recording's start */
 	x = NULL;

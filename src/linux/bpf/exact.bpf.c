@@ -267,6 +267,8 @@ static __always_inline void switch_out(void *ctx, int i, struct task_struct *t, 
 	seq_bump(s);
 	if (s->state == XS_RUNNING && now > s->since_ns)
 		s->run_ns += now - s->since_ns;
+	else if (s->state == XS_OFF)
+		s->missed_in++;	/* it ran, and its switch-in was not traced */
 	s->state = XS_OFF;
 	s->cls = cls;
 	s->out_ns = now;
