@@ -407,6 +407,10 @@ static void json_evidence(struct json *j, const struct cause_evidence *e)
 	json_knumf(j, "runq_ms", e->runq_ms, 3);
 	json_kuint(j, "thread_periods", e->ft_periods);
 	json_kuint(j, "thread_periods_left_out", e->ft_gaps);
+	if (e->missed_in >= 0)
+		json_kint(j, "missed_switch_ins", e->missed_in);
+	else
+		json_knull(j, "missed_switch_ins");
 	json_knumf(j, "cg_memory_pressure_ms", e->cg_mem_ms, 3);
 	json_knumf(j, "memory_pressure_ms", e->psi_mem_ms, 3);
 	json_key(j, "disk_reads");

@@ -250,6 +250,10 @@ struct cause_evidence {
 	size_t ft_gaps;		/* of them, left out of majflt, minflt, run_ms and
 				 * runq_ms: the frame thread changed, or one of its
 				 * counters went back (never a negative delta) */
+	int64_t missed_in;	/* exact mode's switch-ins of the frame thread it did not
+				 * see (ftx.missed_in), from the span's start to two
+				 * periods past its end (the switch-out that counts one
+				 * comes after the running it hid); -1: not recorded */
 	double cg_mem_ms;	/* cgroup memory pressure (some), NaN if not recorded */
 	double psi_mem_ms;	/* system memory pressure (some), NaN if not recorded */
 	size_t ndisks;

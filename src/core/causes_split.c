@@ -236,7 +236,7 @@ void causes_evidence(const struct causes *c, uint64_t a, uint64_t b, struct caus
 	struct cause_evidence e = { 0 };
 
 	e.syscall = -1;
-	e.majflt = e.minflt = -1;
+	e.majflt = e.minflt = e.missed_in = -1;
 	e.run_ms = e.runq_ms = e.cg_mem_ms = e.psi_mem_ms = NAN;
 	in0 = first_after(c, a);
 	in1 = first_after(c, b);	/* samples inside: [in0, in1) */
@@ -324,6 +324,12 @@ void causes_evidence(const struct causes *c, uint64_t a, uint64_t b, struct caus
 			e.run_ms = (double)ft_span_delta(c, i0, i1, c->ft_run) / 1e6;
 		if (c->ft_wait >= 0)
 			e.runq_ms = (double)ft_span_delta(c, i0, i1, c->ft_wait) / 1e6;
+	}
+	if (c->ftx[EF_MISSED_IN] >= 0) {
+		size_t j1 = i1 + 2 < n ? i1 + 2 : n - 1;
+		int64_t d = ft_span_delta(c, i0, j1, c->ftx[EF_MISSED_IN]);
+
+		e.missed_in = d > 0 ? d : 0;
 	}
 	if (c->cg_mem_some >= 0)
 		e.cg_mem_ms = (double)span_delta(c, i0, i1, c->cg_mem_some) / 1e3;

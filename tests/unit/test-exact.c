@@ -290,6 +290,7 @@ static void test_split(void)
 	struct causes *c = NULL;
 	struct cause_split s = { 0 };
 	struct cause_verdict v;
+	struct cause_evidence ev;
 	const struct rec_interval *iv[4];
 
 	CHECK(causes_rec_exact(r));
@@ -325,7 +326,23 @@ static void test_split(void)
 	CHECK_INT(causes_exact_intervals(c, 400 * MS, 500 * MS, iv, 4), 1);
 	CHECK(iv[0] == &r->intervals[0]);
 	CHECK_INT(causes_exact_intervals(c, 600 * MS, 700 * MS, iv, 4), 0);
+	causes_evidence(c, 400 * MS, 500 * MS, &ev);
+	CHECK_INT(ev.missed_in, 0);
 	causes_free(c);
+
+	/* a switch-in not seen in the stall, counted by the switch-out at
+	 * 510 ms, just after it: the stall's evidence has it, an earlier
+	 * span's has not */
+	for (size_t i = 51; i < NSAMP; i++)
+		r->vals[i * r->nfields + NX + EF_MISSED_IN] = 1;
+	CHECK_INT(causes_new(r, &c), 0);
+	causes_evidence(c, 400 * MS, 500 * MS, &ev);
+	CHECK_INT(ev.missed_in, 1);
+	causes_evidence(c, 100 * MS, 200 * MS, &ev);
+	CHECK_INT(ev.missed_in, 0);
+	causes_free(c);
+	for (size_t i = 51; i < NSAMP; i++)
+		r->vals[i * r->nfields + NX + EF_MISSED_IN] = 0;
 
 	/* the frame thread changes at 470 ms: that period's deltas are not
 	 * one thread's, so it falls back to the sample's rule (running: cpu) */
