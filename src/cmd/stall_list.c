@@ -269,9 +269,9 @@ size_t stall_evidence_clauses(struct strbuf *sb, const struct cause_evidence *e,
 				"counters went back)", isnan(e->run_ms) && isnan(e->runq_ms) &&
 				e->ft_gaps != e->ft_periods ? "" : " ", e->ft_gaps, e->ft_periods);
 		if (e->missed_in > 0)
-			sb_addf(sb, " (exact mode missed %lld switch-in%s of the thread here: "
-				"time it ran is counted as the wait before)", (long long)e->missed_in,
-				e->missed_in == 1 ? "" : "s");
+			sb_addf(sb, " (%lld switch-in%s of the thread here not traced: its run "
+				"time is the kernel's, when it began estimated)",
+				(long long)e->missed_in, e->missed_in == 1 ? "" : "s");
 		clause_end(sb, out, max, n);
 	}
 	if (!isnan(e->cg_mem_ms) && e->cg_mem_ms > 0) {

@@ -103,9 +103,9 @@ struct exact_slot {
 	char waker_comm[16];
 	x_u64 reclaim_since;	/* the program's own: the open reclaim's start, or 0 */
 	x_u64 faults;		/* user page faults (page_fault_user), minor and major */
-	x_u64 missed_in;	/* switch-outs found the slot off: a switch-in not seen,
-				 * so the time on a CPU since the last switch-out went
-				 * uncounted (and was read as the open wait's) */
+	x_u64 missed_in;	/* switch-outs that found the slot off: a switch-in not
+				 * seen (its time then comes from sum_exec) */
+	x_u64 sum_exec;		/* the task's se.sum_exec_runtime at its last switch-out */
 };
 
 /* One off-CPU interval of a target of at least min_interval_ns (a ring

@@ -660,10 +660,11 @@ static int read_ini(struct work *w, struct strbuf *emsg)
 
 		/* quoted file first: stalls shows it too, as a note on its input */
 		rundir_path(w->rd, RUNDIR_INI, &path);
-		sb_addf(&w->notes, "'%s': exact mode missed %s switch-in%s of the sampled "
-			"threads (exact_missed_switch_ins): the time on a CPU after each was "
-			"counted as the wait before it, so a stall around one can read wait "
-			"where the thread ran (docs/CAUSES.md, \"Exact time\")\n",
+		sb_addf(&w->notes, "'%s': the kernel did not trace %s switch-in%s of the "
+			"sampled threads (exact_missed_switch_ins): their run time is the "
+			"kernel's own, when each began is estimated, so a stall around one has "
+			"its run and wait split to within that (docs/CAUSES.md, \"Exact "
+			"time\")\n",
 			path.buf, v, strcmp(v, "1") ? "s" : "");
 		sb_release(&path);
 	}

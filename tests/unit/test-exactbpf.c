@@ -251,6 +251,23 @@ static char proc_state(pid_t pid)
 	return rp && rp[1] == ' ' ? rp[2] : 0;
 }
 
+/* PID's time on a CPU, ns, from its schedstat; 0 when unknown. */
+static uint64_t task_cpu_ns(pid_t pid)
+{
+	char path[64];
+	unsigned long long ns = 0;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/schedstat", (int)pid);
+	f = fopen(path, "r");
+	if (!f)
+		return 0;
+	if (fscanf(f, "%llu", &ns) != 1)
+		ns = 0;
+	fclose(f);
+	return ns;
+}
+
 /* Waits (up to 2 s) for PID to sleep. */
 static bool wait_asleep(pid_t pid)
 {
@@ -278,6 +295,7 @@ static void test_missed_in(struct exact *x)
 {
 	struct timespec ms2 = { 0, 2 * 1000 * 1000 };
 	struct exact_slot sl;
+	uint64_t run0, cpu0, cpu1;
 	int a[2], st;
 	pid_t kid;
 	char k = 'x';
@@ -288,8 +306,13 @@ static void test_missed_in(struct exact *x)
 		char y;
 
 		close(a[1]);
-		while (read(a[0], &y, 1) == 1)	/* asleep: a switch-out */
+		while (read(a[0], &y, 1) == 1) {	/* asleep: a switch-out */
+			uint64_t end = mono_ns() + 20 * 1000 * 1000;
+
 			exact_set_target(x, 2, (uint32_t)getpid());	/* on its CPU */
+			while (mono_ns() < end)	/* 20 ms on a CPU (or waiting for one) */
+				;
+		}
 		_exit(0);
 	}
 	close(a[0]);
@@ -303,6 +326,8 @@ static void test_missed_in(struct exact *x)
 	CHECK_INT(exact_read(x, 2, mono_ns(), &sl), 0);
 	CHECK_INT(sl.state, XS_OFF);
 	CHECK_INT(sl.missed_in, 0);
+	run0 = sl.run_ns;
+	cpu0 = task_cpu_ns(kid);
 	/* its wake-up and switch-in unseen */
 	exact_set_target(x, 2, 0);
 	CHECK_INT(write(a[1], &k, 1), 1);
@@ -313,6 +338,15 @@ static void test_missed_in(struct exact *x)
 	if (sl.missed_in < 1)
 		T_FAIL("missed_in %llu after a switch-in taken away, expected >= 1",
 		       (unsigned long long)sl.missed_in);
+	/* and the time it ran then is run time, as the kernel counted it
+	 * (its schedstat: the spin and the little after its wake-up) */
+	cpu1 = task_cpu_ns(kid);
+	if (cpu0 && cpu1 > cpu0 && sl.run_ns - run0 + 2000000 < cpu1 - cpu0)
+		T_FAIL("run %.1f ms after the unseen switch-in, the kernel says %.1f",
+		       (sl.run_ns - run0) / 1e6, (cpu1 - cpu0) / 1e6);
+	if (cpu1 - cpu0 < 5000000ull)
+		T_FAIL("the child ran %.1f ms by its schedstat, expected >= 5",
+		       (cpu1 - cpu0) / 1e6);
 	close(a[1]);
 	waitpid(kid, &st, 0);
 	CHECK(WIFEXITED(st) && WEXITSTATUS(st) == 0);

@@ -245,6 +245,38 @@ static __always_inline __u32 class_of(void *ctx, struct task_struct *t, bool pre
 	return X_OTHER;
 }
 
+/*
+ * A switch-out that finds the slot off: the thread's switch-in since its
+ * last switch-out was not traced (seen on this machine's kernel: switches
+ * out of one process are never traced, so the switch-in of a thread that
+ * ran after it goes unseen). The kernel's own run time (sum_exec_runtime)
+ * says how long it ran since; the rest of the time since that switch-out
+ * was the wait it had begun, up to its wake-up, then the wait for a CPU,
+ * with the switch-in taken as late as the run time allows.
+ */
+static __always_inline void missed_switch_in(struct exact_slot *s, __u64 now, __u64 sum)
+{
+	__u64 out = s->out_ns, wake = s->wake_ns, span, run, in;
+	__u32 cls = s->cls;
+
+	s->missed_in++;
+	span = now > out ? now - out : 0;
+	run = s->sum_exec && sum > s->sum_exec ? sum - s->sum_exec : 0;
+	if (run > span)
+		run = span;
+	in = out + span - run;
+	s->run_ns += run;
+	if (cls == X_PREEMPT) {
+		s->off_ns[X_PREEMPT] += in - out;
+		return;
+	}
+	if (wake < out || wake > in)
+		wake = in;
+	if (cls < X_NCLASS)
+		s->off_ns[cls & 15] += wake - out;
+	s->runq_ns += in - wake;
+}
+
 static __always_inline void switch_out(void *ctx, int i, struct task_struct *t, bool preempt,
 				       __u64 now, bool btf)
 {
@@ -264,11 +296,14 @@ static __always_inline void switch_out(void *ctx, int i, struct task_struct *t, 
 		      (insys ? XF_SYSCALL : 0) | (reclaim ? XF_RECLAIM : 0) |
 		      (KBITS(btf, t, in_memstall) ? XF_MEMSTALL : 0);
 
+	__u64 sum = KREAD(btf, t, se.sum_exec_runtime);
+
 	seq_bump(s);
 	if (s->state == XS_RUNNING && now > s->since_ns)
 		s->run_ns += now - s->since_ns;
 	else if (s->state == XS_OFF)
-		s->missed_in++;	/* it ran, and its switch-in was not traced */
+		missed_switch_in(s, now, sum);	/* it ran, its switch-in not traced */
+	s->sum_exec = sum;
 	s->state = XS_OFF;
 	s->cls = cls;
 	s->out_ns = now;

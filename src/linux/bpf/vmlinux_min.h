@@ -74,6 +74,10 @@ struct files_struct {
 	struct fdtable *fdt;
 };
 
+struct sched_entity {
+	unsigned long long sum_exec_runtime;
+};
+
 struct task_struct {
 	unsigned int __state;
 	unsigned int in_iowait : 1;
@@ -84,6 +88,7 @@ struct task_struct {
 	unsigned long maj_flt;
 	char comm[16];
 	struct files_struct *files;
+	struct sched_entity se;
 };
 
 /* Before 5.14 the state was "long state". */
