@@ -157,6 +157,24 @@ static void test_fake_tree(void)
 	sampler_free(NULL);
 }
 
+/* A gated sampler and an ungated one (no_gate, which reads every source
+ * every sample) under O, and a row of values for each; false when one
+ * could not be made (what was made is the caller's to free). */
+static bool sampler_pair(struct sampler_opts *o, struct sampler **g, struct sampler **ng,
+			 int64_t **v, int64_t **w)
+{
+	const struct sampler_field *f;
+
+	CHECK_INT(sampler_new(o, g), 0);
+	o->no_gate = true;
+	CHECK_INT(sampler_new(o, ng), 0);
+	if (!*g || !*ng)
+		return false;
+	*v = calloc(sampler_fields(*g, &f), sizeof(**v));
+	*w = calloc(sampler_fields(*ng, &f), sizeof(**w));
+	return *v && *w;
+}
+
 /* Fills in DIR, a mkdtemp template, with a copy of the fake tree that a
  * test may change. */
 static bool tree_copy(char *dir)
@@ -485,9 +503,7 @@ static void test_gates(void)
 	char dir[] = "/tmp/ss-test-sampler.XXXXXX";
 	struct sampler_opts o = {.pid = 1234, .intern = intern};
 	struct sampler *g = NULL, *ng = NULL;
-	const struct sampler_field *f;
-	int64_t *v, *w;
-	size_t nf;
+	int64_t *v = NULL, *w = NULL;
 	int vm, proc_min;
 	const char *vm1 = "pgmajfault 500\npswpin 7\npgscan_direct 1\n";
 	const char *vm2 = "pgmajfault 600\npswpin 7\npgscan_direct 2\n";
@@ -499,14 +515,8 @@ static void test_gates(void)
 		return;
 	o.root = dir;
 	o.slow_every = 100;
-	CHECK_INT(sampler_new(&o, &g), 0);
-	o.no_gate = true;
-	CHECK_INT(sampler_new(&o, &ng), 0);
-	if (!g || !ng)
+	if (!sampler_pair(&o, &g, &ng, &v, &w))
 		goto out;
-	nf = sampler_fields(g, &f);
-	v = calloc(nf, sizeof(*v));
-	w = calloc(nf, sizeof(*w));
 	vm = field(g, "vm.pgmajfault");
 	proc_min = field(g, "proc.minflt");
 	CHECK_INT(sampler_sample(g, 1, v), 0); /* slow: reads all */
@@ -573,7 +583,6 @@ static void test_wchan_gate(void)
 	char dir[] = "/tmp/ss-test-sampler.XXXXXX";
 	struct sampler_opts o = {.pid = 1234, .intern = intern, .slow_every = 100};
 	struct sampler *g = NULL, *ng = NULL;
-	const struct sampler_field *f;
 	const struct sampler_cost *c;
 	int64_t *v = NULL, *w = NULL;
 	int wchan;
@@ -582,13 +591,8 @@ static void test_wchan_gate(void)
 	if (!tree_copy(dir))
 		return;
 	o.root = dir;
-	CHECK_INT(sampler_new(&o, &g), 0);
-	o.no_gate = true;
-	CHECK_INT(sampler_new(&o, &ng), 0);
-	if (!g || !ng)
+	if (!sampler_pair(&o, &g, &ng, &v, &w))
 		goto out;
-	v = calloc(sampler_fields(g, &f), sizeof(*v));
-	w = calloc(sampler_fields(ng, &f), sizeof(*w));
 	wchan = field(g, "ft.wchan");
 	CHECK_INT(sampler_sample(g, 1, v), 0);
 	CHECK_INT(sampler_sample(ng, 1, w), 0);
@@ -652,7 +656,6 @@ static void test_quiet_thread(void)
 	char dir[] = "/tmp/ss-test-sampler.XXXXXX";
 	struct sampler_opts o = {.pid = 1234, .intern = intern, .slow_every = 5};
 	struct sampler *g = NULL, *ng = NULL;
-	const struct sampler_field *f;
 	const struct sampler_cost *c;
 	int64_t *v = NULL, *w = NULL;
 	const char *running = "1234 (game.x86_64) R 13484 13484 3698 0 -1 4194304 2900 6494 0 0 "
@@ -666,13 +669,8 @@ static void test_quiet_thread(void)
 	if (!tree_copy(dir))
 		return;
 	o.root = dir;
-	CHECK_INT(sampler_new(&o, &g), 0);
-	o.no_gate = true;
-	CHECK_INT(sampler_new(&o, &ng), 0);
-	if (!g || !ng)
+	if (!sampler_pair(&o, &g, &ng, &v, &w))
 		goto out;
-	v = calloc(sampler_fields(g, &f), sizeof(*v));
-	w = calloc(sampler_fields(ng, &f), sizeof(*w));
 	state = field(g, "ft.state");
 	minflt = field(g, "ft.minflt");
 	run = field(g, "ft.run_ns");
@@ -739,7 +737,6 @@ static void test_quiet_process(void)
 	char dir[] = "/tmp/ss-test-sampler.XXXXXX";
 	struct sampler_opts o = {.pid = 1234, .intern = intern, .slow_every = 100};
 	struct sampler *g = NULL, *ng = NULL;
-	const struct sampler_field *f;
 	int64_t *v = NULL, *w = NULL;
 	int proc_min, threads;
 	const char *disk2 = "   45512     7774  3662570    13655     9688    11401   922112     "
@@ -758,13 +755,8 @@ static void test_quiet_process(void)
 	if (!tree_copy(dir))
 		return;
 	o.root = dir;
-	CHECK_INT(sampler_new(&o, &g), 0);
-	o.no_gate = true;
-	CHECK_INT(sampler_new(&o, &ng), 0);
-	if (!g || !ng)
+	if (!sampler_pair(&o, &g, &ng, &v, &w))
 		goto out;
-	v = calloc(sampler_fields(g, &f), sizeof(*v));
-	w = calloc(sampler_fields(ng, &f), sizeof(*w));
 	proc_min = field(g, "proc.minflt");
 	threads = field(g, "proc.threads");
 	CHECK(threads >= 0);
@@ -882,7 +874,6 @@ static void test_quiet_system(void)
 	char dir[] = "/tmp/ss-test-sampler.XXXXXX";
 	struct sampler_opts o = {.pid = 1234, .intern = intern, .slow_every = 5};
 	struct sampler *g = NULL, *ng = NULL;
-	const struct sampler_field *f;
 	int64_t *v = NULL, *w = NULL;
 	int rd, psi;
 	const char *zram = "sys/devices/virtual/block/zram0/stat";
@@ -897,13 +888,8 @@ static void test_quiet_system(void)
 	if (!tree_copy(dir))
 		return;
 	o.root = dir;
-	CHECK_INT(sampler_new(&o, &g), 0);
-	o.no_gate = true;
-	CHECK_INT(sampler_new(&o, &ng), 0);
-	if (!g || !ng)
+	if (!sampler_pair(&o, &g, &ng, &v, &w))
 		goto out;
-	v = calloc(sampler_fields(g, &f), sizeof(*v));
-	w = calloc(sampler_fields(ng, &f), sizeof(*w));
 	rd = field(g, "disk.zram0.rd_ios");
 	psi = field(g, "psi.memory.some_us");
 #define BOTH()                                                     \
@@ -1185,16 +1171,11 @@ static void test_quiet_system_live(void)
 	}
 	usleep(20000);	/* into pause() */
 	o.pid = pid;
-	CHECK_INT(sampler_new(&o, &g), 0);
-	o.no_gate = true;
-	CHECK_INT(sampler_new(&o, &ng), 0);
-	if (!g || !ng)
+	if (!sampler_pair(&o, &g, &ng, &v, &w))
 		goto out;
 	nf = sampler_fields(g, &f);
 	for (size_t i = 0; i < nf; i++)
 		disks |= strncmp(f[i].name, "disk.", 5) == 0;
-	v = calloc(nf, sizeof(*v));
-	w = calloc(sampler_fields(ng, &f), sizeof(*w));
 	for (int k = 1; k <= 20; k++) {
 		CHECK_INT(sampler_sample(g, (uint64_t)k, v), 0);
 		same += sampler_same(g);
