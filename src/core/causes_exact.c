@@ -135,11 +135,37 @@ static enum cause_sub run_sub(enum cause_sub sample)
 	}
 }
 
+/* The file syscall class period K's thread was blocked in for at least
+ * half of its blocked time (its wait for a CPU apart), by the exact
+ * counters; SUB_N where none was. */
+static enum cause_sub period_io_sub(const struct causes *c, size_t k)
+{
+	static const unsigned io[] = { X_IO_READ, X_IO_WRITE, X_IO_META, X_IO_SYNC };
+	const struct causes_xd *x = &c->xd[k];
+	uint64_t blocked = 0, best = 0;
+	unsigned cls = X_NCLASS;
+
+	for (unsigned j = 0; j < X_NCLASS; j++)
+		if (j != X_PREEMPT)
+			blocked += x->ns[XD_CLASS + j];
+	for (size_t j = 0; j < sizeof(io) / sizeof(io[0]); j++)
+		if (x->ns[XD_CLASS + io[j]] > best) {
+			best = x->ns[XD_CLASS + io[j]];
+			cls = io[j];
+		}
+	if (!best || 2 * best < blocked)
+		return SUB_N;
+	return class_sub(cls, SUB_N);
+}
+
 /* Running time's sub-cause in period K: run_sub's, and a file syscall's
- * io when the period's sample was in one (D in it, or running between two
- * such samples: causes.c) and the thread ran in short pieces, under
- * CAUSES_IO_SLICE_NS on average: the CPU side of many small reads, not work
- * of its own between them. */
+ * io when the thread ran in short pieces, under CAUSES_IO_SLICE_NS on
+ * average, between waits in one: the CPU side of many small reads, not work
+ * of its own between them. The syscall is the period's sample's when that
+ * was in one (D in it, or running between two such samples: causes.c),
+ * else the one the exact counters say the thread was blocked in for most
+ * of the period's blocked time (a storm of short reads is mostly caught
+ * running by the samples, and which of them catch it in D is chance). */
 static enum cause_sub period_run_sub(const struct causes *c, size_t k, enum cause_sub sample)
 {
 	int64_t sw;
@@ -148,7 +174,12 @@ static enum cause_sub period_run_sub(const struct causes *c, size_t k, enum caus
 	case SUB_IO_READ: case SUB_IO_WRITE: case SUB_IO_META: case SUB_IO_SYNC:
 		break;
 	default:
-		return run_sub(sample);
+		if (run_sub(sample) != SUB_CPU)
+			return run_sub(sample);
+		sample = period_io_sub(c, k);
+		if (sample == SUB_N)
+			return SUB_CPU;
+		break;
 	}
 	if (c->ftx[EF_SWITCHES] < 0)
 		return SUB_CPU;

@@ -522,6 +522,18 @@ static void test_io_on_cpu(void)
 		causes_free(c);
 	}
 	rec_free(r);
+	/* the same storm, every sample catching the thread running: the exact
+	 * counters say which syscall it ran between waits in */
+	r = stall_record(storm_period, 'R', -1);
+	memset(&s, 0, sizeof(s));
+	CHECK_INT(causes_new(r, &c), 0);
+	if (c) {
+		causes_split(c, 400 * MS, 500 * MS, &s);
+		CHECK_NEAR(s.sub_s[SUB_IO_READ], 0.100, 1e-9);
+		CHECK_NEAR(s.sub_s[SUB_CPU], 0, 1e-12);
+		causes_free(c);
+	}
+	rec_free(r);
 	/* one read a period and 2.5 ms of the thread's own work: that is cpu */
 	storm_switches = 1;
 	r = stall_record(storm_period, 'D', 17);
