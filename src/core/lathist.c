@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
-/* lathist.c: the microsecond histogram of lathist.h. */
+/* lathist.c: the microsecond histogram of lathist.h, finer below
+ * LATHIST_FINE_US. */
 #include <string.h>
 
 #include "core/hot.h"
@@ -24,6 +25,8 @@ SS_HOT void lathist_add(struct lathist *h, uint64_t ns)
 		h->overflow++;
 	else
 		h->bucket[us]++;
+	if (us < LATHIST_FINE_US)
+		h->fine[ns / 100]++;
 }
 
 int64_t lathist_pct_ns(const struct lathist *h, double p)
@@ -41,6 +44,17 @@ int64_t lathist_pct_ns(const struct lathist *h, double p)
 	if (rank < 1)
 		rank = 1;
 	for (uint32_t i = 0; i < LATHIST_MAX_US; i++) {
+		if (seen + h->bucket[i] >= rank && i < LATHIST_FINE_US) {
+			/* the microsecond's tenths: the same values, finer */
+			for (uint32_t j = i * 10;; j++) {
+				seen += h->fine[j];
+				if (seen >= rank || j == i * 10 + 9) {
+					uint64_t edge = (uint64_t)(j + 1) * 100;
+
+					return (int64_t)(edge < h->max_ns ? edge : h->max_ns);
+				}
+			}
+		}
 		seen += h->bucket[i];
 		if (seen >= rank) {
 			uint64_t edge = (uint64_t)(i + 1) * 1000;
