@@ -82,11 +82,6 @@ static int cmp_frame(const void *pa, const void *pb)
 	return a->source != b->source ? (a->source < b->source ? -1 : 1) : 0;
 }
 
-static bool stall_is_warm(const struct ex *x, const struct stall_item *it)
-{
-	return it >= x->warm && it < x->warm + x->nwarm;
-}
-
 void export_stall_args(struct ex *x, struct perfetto_seq *s, const struct stall_item *it)
 {
 	const char *sub = stall_sub_short(it->v.sub);
@@ -101,7 +96,7 @@ void export_stall_args(struct ex *x, struct perfetto_seq *s, const struct stall_
 		perfetto_arg_double(s, "second_share", round(it->v.second_share * 1e4) / 1e4);
 	}
 	perfetto_arg_double(s, "ms", round(it->ms * 1e3) / 1e3);
-	perfetto_arg_istr(s, "part", stall_is_warm(x, it) ? "warm-up" : "window");
+	perfetto_arg_istr(s, "part", it->warm ? "warm-up" : "window");
 	perfetto_arg_bool(s, "play", it->play);
 	perfetto_arg_istr(s, "split", it->exact ? "exact" : "samples");
 	sb_reset(&x->sb);

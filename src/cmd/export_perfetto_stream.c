@@ -8,7 +8,8 @@
  * memory, packet for packet (tests/e2e/export-stream.sh compares them).
  *
  * The analysis is read by windows (run/analyse.h: no samples, no
- * intervals, the presents' stamps) and the stalls by windows (stall_list.h).
+ * intervals, the presents' stamps) and the stalls by windows (stall_list.h:
+ * their items in a spill, read back one at a time).
  * Then the record is read twice more, each record handed on and none kept
  * (rec/rec.h, on_sample and the others):
  *
@@ -77,7 +78,7 @@ struct counter {
 /* A stall by its frame, with its presents (pass 1) and thread (pass 2). */
 struct sstall {
 	size_t frame;
-	const struct stall_item *it;
+	size_t k;		/* its item in the stalls' list */
 	uint64_t a, b;
 	int64_t tid;		/* 0: not seen */
 };
@@ -108,6 +109,8 @@ struct ex_stream {
 	size_t cap_slow;	/* bytes */
 	uint64_t snap_t[RECENT], samp_t[RECENT];
 	size_t nsnap_t, nsamp_t;
+	struct stall_list sl;	/* the stalls' items, in a spill */
+	struct stall_item it;	/* the one at hand */
 	struct sstall *ss;
 	size_t nss, sa, sb;	/* stalls; cursors: the next a, the next b */
 	struct rec_frame *pres;	/* presents out of order: all, sorted */
@@ -379,28 +382,36 @@ static int cmp_sstall(const void *pa, const void *pb)
 	return a->frame < b->frame ? -1 : a->frame > b->frame;
 }
 
-/* The stalls by frame (the window's over the warm-up's, as stall_of). */
+/* The stalls by frame (the window's over the warm-up's, as stall_of):
+ * their frames read from the list, a few dozen bytes a stall kept. */
 static int stalls_by_frame(struct ex_stream *xs)
 {
-	struct ex *x = xs->x;
-	size_t n = 0;
+	const struct stall_list *l = &xs->sl;
+	size_t n = 0, nwin = l->nwin;
+	int r = 0;
 
-	xs->ss = calloc(x->nwin + x->nwarm + 1, sizeof(*xs->ss));
+	xs->ss = calloc(l->nwin + l->nwarm + 1, sizeof(*xs->ss));
 	if (!xs->ss)
 		return -ENOMEM;
-	for (size_t k = 0; k < x->nwin; k++)
-		xs->ss[n++] = (struct sstall){ .frame = x->win[k].frame, .it = &x->win[k] };
-	for (size_t k = 0; k < x->nwarm; k++) {
+	for (size_t k = 0; !r && k < l->nwin + l->nwarm; k++) {
 		size_t j;
 
-		for (j = 0; j < x->nwin && x->win[j].frame != x->warm[k].frame; j++)
+		if ((r = stall_list_get(l, k, &xs->it)) < 0)
+			break;
+		for (j = 0; k >= nwin && j < nwin && xs->ss[j].frame != xs->it.frame; j++)
 			;
-		if (j == x->nwin)
-			xs->ss[n++] = (struct sstall){ .frame = x->warm[k].frame, .it = &x->warm[k] };
+		if (k < nwin || j == nwin)
+			xs->ss[n++] = (struct sstall){ .frame = xs->it.frame, .k = k };
 	}
 	qsort(xs->ss, n, sizeof(*xs->ss), cmp_sstall);
 	xs->nss = n;
-	return 0;
+	return r;
+}
+
+/* Stall J's item into xs->it. 0 or a negative errno. */
+static int stall_at(struct ex_stream *xs, size_t j)
+{
+	return stall_list_get(&xs->sl, xs->ss[j].k, &xs->it);
 }
 
 /* ------------------------------------------------------------ pass 2 */
@@ -514,6 +525,7 @@ static int p2_frame(void *ctx, const struct rec_frame *f)
 	uint64_t a = xs->prev_f.t_ns;
 	size_t k = xs->fk++;
 	const struct stall_item *it = NULL;
+	int r;
 
 	if (!xs->s_frames)
 		return 0;
@@ -522,8 +534,11 @@ static int p2_frame(void *ctx, const struct rec_frame *f)
 		return 0;
 	while (xs->sf < xs->nss && xs->ss[xs->sf].frame < k - 1)
 		xs->sf++;
-	if (xs->sf < xs->nss && xs->ss[xs->sf].frame == k - 1)
-		it = xs->ss[xs->sf].it;
+	if (xs->sf < xs->nss && xs->ss[xs->sf].frame == k - 1) {
+		if ((r = stall_at(xs, xs->sf)) < 0)
+			return r;
+		it = &xs->it;
+	}
 	return export_frame_slice(xs->x, xs->s_frames, it, a, f->t_ns, f->source);
 }
 
@@ -610,7 +625,7 @@ static int64_t stall_tid_of(const struct ex *x, const struct stall_item *it)
 		else
 			hi = m;
 	}
-	if (lo < xs->nss && xs->ss[lo].it == it && xs->ss[lo].tid)
+	if (lo < xs->nss && xs->ss[lo].frame == it->frame && xs->ss[lo].tid)
 		return xs->ss[lo].tid;
 	return x->pid;
 }
@@ -627,8 +642,10 @@ static int open_tracks(struct ex_stream *xs, const char *dir)
 	r = r ? r : export_frames_open(x, &xs->s_frames);
 	r = r ? r : spill(xs, dir, &xs->o_stalls);
 	r = r ? r : export_stalls_open(x, &s);
-	for (size_t j = 0; !r && j < xs->nss; j++)
-		r = export_stall_slice(x, s, xs->ss[j].it, xs->ss[j].a, xs->ss[j].b);
+	for (size_t j = 0; !r && j < xs->nss; j++) {
+		r = stall_at(xs, j);
+		r = r ? r : export_stall_slice(x, s, &xs->it, xs->ss[j].a, xs->ss[j].b);
+	}
 	perfetto_seq_free(s);
 	r = r ? r : spill(xs, dir, &xs->o_segs);
 	r = r ? r : export_segments(x);
@@ -705,7 +722,8 @@ static int read_pass(struct ex_stream *xs, struct rec_stream *st, struct strbuf 
 int export_perfetto_stream(struct ex *x, struct analysis *a, const char *rundir,
 			   const char *spill_dir, struct strbuf *err)
 {
-	struct ex_stream xs = { .x = x, .a = a, .sorted = true, .dir = spill_dir };
+	struct ex_stream xs = { .x = x, .a = a, .sorted = true, .dir = spill_dir,
+				.sl = { .fd = -1 } };
 	const struct rec *r = a->rec;
 	size_t npres_a = a->rec_nframes;
 	const char *v = rec_meta_get(r, "sampler.slow_every");
@@ -726,7 +744,7 @@ int export_perfetto_stream(struct ex *x, struct analysis *a, const char *rundir,
 		sb_addf(x->notes, "the analysis has %zu frames, the record %zu: stalls are not named\n",
 			a->f->n, x->nframes);
 	else if (a->f)
-		ret = stall_list_build_windows(a, &a->mo, &x->win, &x->nwin, &x->warm, &x->nwarm, err);
+		ret = stall_list_open(a, &a->mo, NULL, &xs.sl, err);
 	ret = ret ? ret : stalls_by_frame(&xs);
 	if (ret < 0)
 		goto out;
@@ -825,9 +843,11 @@ int export_perfetto_stream(struct ex *x, struct analysis *a, const char *rundir,
 	if (!ret && xs.s_stacks) {
 		struct strbuf names = STRBUF_INIT;
 
-		for (size_t j = 0; !ret && j < xs.nss; j++)
-			ret = export_stall_samples(x, xs.s_stacks, xs.ss[j].it, xs.ss[j].a, xs.ss[j].b,
-						   &names);
+		for (size_t j = 0; !ret && j < xs.nss; j++) {
+			ret = stall_at(&xs, j);
+			ret = ret ? ret : export_stall_samples(x, xs.s_stacks, &xs.it, xs.ss[j].a,
+							       xs.ss[j].b, &names);
+		}
 		sb_release(&names);
 	}
 	if (ret < 0)
@@ -880,6 +900,7 @@ out:
 	free(xs.row);
 	free(xs.pres);
 	free(xs.ss);
+	stall_list_close(&xs.sl);
 	free(xs.slow);
 	free(xs.tt);
 	x->xs = NULL;

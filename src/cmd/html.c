@@ -40,6 +40,7 @@
 #include "core/runini.h"
 #include "out/html.h"
 #include "out/json.h"
+#include "out/spill.h"
 #include "rec/rec.h"
 #include "run/rundir.h"
 
@@ -430,7 +431,7 @@ static int metrics_warm_data(struct json *j, const struct analysis *a, const dou
 
 /*
  * The stalls' exact intervals ("iv"), made while each stall's samples and
- * intervals are at hand (stall_list_build_each: by windows, the record's
+ * intervals are at hand (stall_list_open: by windows, the record's
  * intervals are not kept) and written to a temporary file, not memory: a
  * day's thousands of stalls hold up to HTML_INTERVALS each. The page copies
  * each stall's from there as it is written.
@@ -449,28 +450,19 @@ struct iv_spill {
 	size_t n, cap;
 };
 
-/* An unlinked temporary file in $TMPDIR (else /tmp). NULL, errno set. */
+/* An unlinked temporary file (out/spill.h). NULL, errno set. */
 static FILE *spill_open(void)
 {
-	const char *dir = getenv("TMPDIR");
-	struct strbuf path = STRBUF_INIT;
-	FILE *f = NULL;
-	int fd;
+	int fd = spill_fd(NULL);
+	FILE *f;
 
-	if (!dir || !*dir)
-		dir = "/tmp";
-	if (sb_addf(&path, "%s/stallscope-html-XXXXXX", dir) < 0) {
-		errno = ENOMEM;
+	if (fd < 0) {
+		errno = -fd;
 		return NULL;
 	}
-	fd = mkstemp(path.buf);
-	if (fd >= 0) {
-		(void)unlink(path.buf);
-		f = fdopen(fd, "w+");
-		if (!f)
-			close(fd);
-	}
-	sb_release(&path);
+	f = fdopen(fd, "w+");
+	if (!f)
+		close(fd);
 	return f;
 }
 
@@ -571,16 +563,13 @@ static int stall_data(struct json *j, const struct iv_spill *sp, const struct re
 /* Stall seconds by cause column: the window's (report's stall_*_s) and
  * the warm-up's (its stalls' splits summed, as causes_columns sums the
  * window's); null where they are unknown (no samples, no warm-up frames). */
-static bool cause_cols_data(struct json *j, const struct analysis *a, const struct stall_item *warm,
-			    size_t nwarm, double *ret_warm)
+static bool cause_cols_data(struct json *j, const struct analysis *a, const struct cause_split *warm,
+			    double *ret_warm)
 {
-	struct cause_split sum = { 0 };
+	const struct cause_split sum = *warm;
 	bool known = a->rec && rec_samples_in_file(a->rec) && a->f &&
 		     !isnan(a->m.v[M_STALLS_WARM]);
 
-	for (size_t k = 0; k < nwarm; k++)
-		for (int i = 0; i < SUB_N; i++)
-			sum.sub_s[i] += warm[k].split.sub_s[i];
 	json_key(j, "cause_cols");
 	json_obj_begin(j);
 	json_key(j, "names");
@@ -609,11 +598,11 @@ static bool cause_cols_data(struct json *j, const struct analysis *a, const stru
 }
 
 /* A run's stalls, built before its data is written (their splits give the
- * window's cause columns, by windows). */
+ * window's cause columns, by windows), and the warm-up's splits summed. */
 struct run_stalls {
-	struct stall_item *win, *warm;
-	size_t nwin, nwarm;
+	struct stall_list l;
 	struct iv_spill sp;
+	struct cause_split warm;
 };
 
 static void run_stalls_release(struct run_stalls *rs)
@@ -621,8 +610,7 @@ static void run_stalls_release(struct run_stalls *rs)
 	if (rs->sp.f)
 		fclose(rs->sp.f);
 	free(rs->sp.e);
-	free(rs->win);
-	free(rs->warm);
+	stall_list_close(&rs->l);
 }
 
 /* Whether A's record was read by windows (run/analyse.h's o->windows): its
@@ -756,29 +744,38 @@ static int stalls_build(struct analysis *a, struct run_stalls *rs, struct strbuf
 	struct stall_each each = { .fn = spill_stall, .ctx = &rs->sp };
 	struct cause_split win = { 0 }, play = { 0 };
 	bool windows = by_windows(a);
+	struct stall_item s;
 	int r;
 
 	memset(rs, 0, sizeof(*rs));
+	rs->l.fd = -1;
 	rs->sp.rec = a->rec;
 	if (!a->rec || !a->f)
 		return 0;
 	rs->sp.exact = causes_rec_exact(a->rec);
-	r = stall_list_build_each(a, &a->mo, &each, &rs->win, &rs->nwin, &rs->warm, &rs->nwarm,
-				  emsg);
+	r = stall_list_open(a, &a->mo, &each, &rs->l, emsg);
 	if (!r && rs->sp.f && fflush(rs->sp.f) != 0)
 		r = -errno;
+	/* the splits summed in the lists' order, as they were in memory */
+	for (size_t k = 0; !r && k < rs->l.nwin + rs->l.nwarm; k++) {
+		if ((r = stall_list_get(&rs->l, k, &s)) < 0)
+			break;
+		for (int i = 0; i < SUB_N; i++) {
+			if (k >= rs->l.nwin) {
+				rs->warm.sub_s[i] += s.split.sub_s[i];
+				continue;
+			}
+			win.sub_s[i] += s.split.sub_s[i];
+			if (s.play)
+				play.sub_s[i] += s.split.sub_s[i];
+		}
+	}
 	if (r < 0)
 		return r;
 	if (rs->sp.n)
 		qsort(rs->sp.e, rs->sp.n, sizeof(*rs->sp.e), cmp_entry);
 	if (!windows || !a->f->n)
 		return 0;
-	for (size_t k = 0; k < rs->nwin; k++)
-		for (int i = 0; i < SUB_N; i++) {
-			win.sub_s[i] += rs->win[k].split.sub_s[i];
-			if (rs->win[k].play)
-				play.sub_s[i] += rs->win[k].split.sub_s[i];
-		}
 	for (int k = 0; k < CAUSE_COL_N; k++) {
 		a->m.v[M_STALL_DISK_S + k] = a->m.win_n ? cause_split_col(&win, (enum cause_col)k)
 							: NAN;
@@ -792,31 +789,26 @@ static int stalls_build(struct analysis *a, struct run_stalls *rs, struct strbuf
  * stall seconds by cause of both. */
 static int stalls_data(struct json *j, const struct analysis *a, const struct run_stalls *rs)
 {
-	const struct stall_item **all = malloc((rs->nwarm + rs->nwin + 1) * sizeof(*all));
-	size_t n = 0;
-	int r = all ? 0 : -ENOMEM;
+	size_t n = rs->l.nwin + rs->l.nwarm;
+	struct stall_item s;
+	int r = 0;
 
 	json_key(j, "stalls");
 	json_arr_begin(j);
-	for (size_t k = 0; !r && k < rs->nwarm; k++) {
-		r = stall_data(j, &rs->sp, a->rec, &rs->warm[k], true);
-		all[n++] = &rs->warm[k];
-	}
-	for (size_t k = 0; !r && k < rs->nwin; k++) {
-		r = stall_data(j, &rs->sp, a->rec, &rs->win[k], false);
-		all[n++] = &rs->win[k];
+	for (size_t k = 0; !r && k < n; k++) {
+		r = stall_list_get(&rs->l, html_stall_at(&rs->l, k), &s);
+		r = r ? r : stall_data(j, &rs->sp, a->rec, &s, k < rs->l.nwarm);
 	}
 	json_arr_end(j);
 	json_kstr(j, "split", !a->rec ? NULL : causes_rec_exact(a->rec) ? "exact" : "samples");
 	if (!r) {
 		double cols[CAUSE_COL_N];
-		bool known = cause_cols_data(j, a, rs->warm, rs->nwarm, cols);
+		bool known = cause_cols_data(j, a, &rs->warm, cols);
 
 		r = metrics_warm_data(j, a, known ? cols : NULL);
 	}
 	if (!r)
-		r = html_stacks_data(j, a->rec, all, n);
-	free(all);
+		r = html_stacks_data(j, a->rec, &rs->l);
 	return r;
 }
 

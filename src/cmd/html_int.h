@@ -12,10 +12,16 @@
 #include "out/json.h"
 #include "rec/rec.h"
 
-/* Key "stacks" on J: the stacks of the N stalls S (the page's stalls, in
- * its order) from REC, gzip+base64 (html_stacks.c says the layout), or
- * null when REC holds none. 0 or -ENOMEM. */
-int html_stacks_data(struct json *j, const struct rec *rec, const struct stall_item *const *s,
-		     size_t n);
+/* The page's K-th stall in L (stall_list.h): the warm-up's first, then
+ * the window's. */
+static inline size_t html_stall_at(const struct stall_list *l, size_t k)
+{
+	return k < l->nwarm ? l->nwin + k : k - l->nwarm;
+}
+
+/* Key "stacks" on J: the stacks of the stalls of L (in the page's order,
+ * html_stall_at) from REC, gzip+base64 (html_stacks.c says the layout), or
+ * null when REC holds none. 0 or a negative errno. */
+int html_stacks_data(struct json *j, const struct rec *rec, const struct stall_list *l);
 
 #endif

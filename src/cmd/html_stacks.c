@@ -160,9 +160,10 @@ static int stall_entry(struct json *j, const struct rec *rec, const struct stall
 	return r;
 }
 
-int html_stacks_data(struct json *out, const struct rec *rec, const struct stall_item *const *s,
-		     size_t n)
+int html_stacks_data(struct json *out, const struct rec *rec, const struct stall_list *l)
 {
+	size_t n = l->nwin + l->nwarm;
+	struct stall_item s;
 	struct strbuf tmp = STRBUF_INIT, b64 = STRBUF_INIT;
 	struct names t = { 0 };
 	size_t with = 0, left_out = 0, len = 0;
@@ -190,7 +191,8 @@ int html_stacks_data(struct json *out, const struct rec *rec, const struct stall
 			left_out++;
 			continue;
 		}
-		r = stall_entry(&j, rec, s[i], &t, &tmp);
+		r = stall_list_get(l, html_stall_at(l, i), &s);
+		r = r ? r : stall_entry(&j, rec, &s, &t, &tmp);
 		with++;
 	}
 	json_arr_end(&j);

@@ -8,12 +8,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cmd/stall_list.h"
 #include "core/apicall.h"
 #include "core/exact.h"
 #include "core/grow.h"
 #include "core/where.h"
+#include "out/spill.h"
 #include "rec/rec.h"
 
 /* "futex" for wait_futex: the sub-cause without its cause's prefix, or NULL
@@ -342,83 +344,131 @@ void stall_items_join(struct strbuf *sb, const char *items, size_t len)
 		sb_addf(sb, "%s%s", p == items ? "" : "; ", p);
 }
 
-/* The stalls of one analysed run into *ret_win and *ret_warm (malloc'd),
- * EACH (may be NULL) called once a stall frame. Returns 0, -ENOMEM or
- * EACH's negative errno. */
-static int build_whole(const struct analysis *a, const struct metrics_opts *mo,
-		       const struct stall_each *each, struct stall_item **ret_win,
-		       size_t *ret_nwin, struct stall_item **ret_warm, size_t *ret_nwarm)
-{
-	struct stall_item *win = NULL, *warm = NULL;
-	size_t nwin = 0, nwarm = 0, i, n = a->f ? a->f->n : 0;
-	struct causes *c = NULL;
-	int r;
-
-	r = causes_new(a->rec, &c);
-	if (r < 0)
-		return r;
-	win = calloc(n ? n : 1, sizeof(*win));
-	warm = calloc(n ? n : 1, sizeof(*warm));
-	if (!win || !warm) {
-		free(win);
-		free(warm);
-		causes_free(c);
-		return -ENOMEM;
-	}
-	for (i = 0; i < n && r >= 0; i++) {
-		unsigned parts = causes_stall_parts(a->f, i, &a->m, mo, a->segs, a->nsegs);
-
-		if (parts & CAUSES_IN_WINDOW) {
-			stall_fill(c, a, i, &win[nwin]);
-			win[nwin++].play = (parts & CAUSES_IN_PLAY) || !a->play_known;
-			if (each)
-				r = each->fn(each->ctx, c, a->rec, &win[nwin - 1]);
-		}
-		if (parts & CAUSES_IN_WARM) {
-			stall_fill(c, a, i, &warm[nwarm]);
-			warm[nwarm++].play = true;
-			if (each && !(parts & CAUSES_IN_WINDOW) && r >= 0)
-				r = each->fn(each->ctx, c, a->rec, &warm[nwarm - 1]);
-		}
-	}
-	causes_free(c);
-	if (r < 0) {
-		free(win);
-		free(warm);
-		return r;
-	}
-	*ret_win = win;
-	*ret_nwin = nwin;
-	*ret_warm = warm;
-	*ret_nwarm = nwarm;
-	return 0;
-}
-
-int stall_list_build(const struct analysis *a, const struct metrics_opts *mo,
-		     struct stall_item **ret_win, size_t *ret_nwin, struct stall_item **ret_warm,
-		     size_t *ret_nwarm)
-{
-	return build_whole(a, mo, NULL, ret_win, ret_nwin, ret_warm, ret_nwarm);
-}
-
-
-/* ---------------------------------------------------------------- windows */
+/* ------------------------------------------------------------ the list */
 
 /* A stall frame and where its item goes: the window's list, the
- * warm-up's, or both (filled in the first, copied to the second). The
- * items are held once, in the lists the caller gets. */
-struct win_stall {
+ * warm-up's, or both (filled once, written to each). */
+struct stall_at {
 	size_t frame;
 	unsigned parts;
 	size_t iwin, iwarm;	/* its place in each list it is in */
 };
 
+/* A's stall frames in frame order into *RET (malloc'd, *N of them), and
+ * the lists' lengths into L. 0 or -ENOMEM. */
+static int stall_frames(const struct analysis *a, const struct metrics_opts *mo,
+			struct stall_at **ret, size_t *n, struct stall_list *l)
+{
+	size_t nf = a->f ? a->f->n : 0, cap = 0;
+
+	*ret = NULL;
+	*n = 0;
+	for (size_t i = 0; i < nf; i++) {
+		unsigned parts = causes_stall_parts(a->f, i, &a->m, mo, a->segs, a->nsegs);
+
+		if (!(parts & (CAUSES_IN_WINDOW | CAUSES_IN_WARM)))
+			continue;
+		if (ARRAY_GROW(*ret, cap, *n + 1) < 0)
+			return -ENOMEM;
+		(*ret)[(*n)++] = (struct stall_at){ .frame = i, .parts = parts, .iwin = l->nwin,
+						    .iwarm = l->nwarm };
+		l->nwin += (parts & CAUSES_IN_WINDOW) != 0;
+		l->nwarm += (parts & CAUSES_IN_WARM) != 0;
+	}
+	return 0;
+}
+
+/* IT as item K of the spill FD. 0 or a negative errno. */
+static int spill_write(int fd, size_t k, const struct stall_item *it)
+{
+	const char *p = (const char *)it;
+	off_t off = (off_t)(k * sizeof(*it));
+
+	for (size_t done = 0; done < sizeof(*it);) {
+		ssize_t w = pwrite(fd, p + done, sizeof(*it) - done, off + (off_t)done);
+
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0)
+			return w < 0 ? -errno : -EIO;
+		done += (size_t)w;
+	}
+	return 0;
+}
+
+int stall_list_get(const struct stall_list *l, size_t k, struct stall_item *ret)
+{
+	char *p = (char *)ret;
+	off_t off = (off_t)(k * sizeof(*ret));
+
+	if (l->fd < 0 || k >= l->nwin + l->nwarm)
+		return -EINVAL;
+	for (size_t done = 0; done < sizeof(*ret);) {
+		ssize_t r = pread(l->fd, p + done, sizeof(*ret) - done, off + (off_t)done);
+
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0)
+			return r < 0 ? -errno : -EIO;
+		done += (size_t)r;
+	}
+	return 0;
+}
+
+void stall_list_close(struct stall_list *l)
+{
+	if (l->fd >= 0)
+		close(l->fd);
+	l->fd = -1;
+}
+
+/* Stall S of A filled with C into *IT, handed to EACH and written to
+ * each list it is in (its warm-up item the same, in play and warm). */
+static int stall_put(const struct analysis *a, const struct causes *c, const struct rec *r,
+		     const struct stall_each *each, const struct stall_at *s,
+		     const struct stall_list *l, struct stall_item *it)
+{
+	int ret = 0;
+
+	stall_fill(c, a, s->frame, it);
+	if (s->parts & CAUSES_IN_WINDOW)
+		it->play = (s->parts & CAUSES_IN_PLAY) || !a->play_known;
+	else
+		it->play = it->warm = true;
+	if (each)
+		ret = each->fn(each->ctx, c, r, it);
+	if (!ret && (s->parts & CAUSES_IN_WINDOW))
+		ret = spill_write(l->fd, s->iwin, it);
+	if (!ret && (s->parts & CAUSES_IN_WARM)) {
+		it->play = it->warm = true;
+		ret = spill_write(l->fd, l->nwin + s->iwarm, it);
+	}
+	return ret;
+}
+
+/* The stalls ST (NS) of A analysed with the whole record into L. 0 or a
+ * negative errno. */
+static int list_whole(const struct analysis *a, const struct stall_each *each,
+		      const struct stall_at *st, size_t ns, struct stall_list *l)
+{
+	struct causes *c = NULL;
+	struct stall_item it;
+	int r = causes_new(a->rec, &c);
+
+	for (size_t k = 0; r >= 0 && k < ns; k++)
+		r = stall_put(a, c, a->rec, each, &st[k], l, &it);
+	causes_free(c);
+	return r < 0 ? r : 0;
+}
+
+/* ---------------------------------------------------------------- windows */
+
 struct win_ctx {
 	const struct analysis *a;
-	const struct win_stall *st;
+	const struct stall_at *st;
 	const size_t *by_win;	/* window -> index into st */
 	const struct stall_each *each;
-	struct stall_item *win, *warm;
+	const struct stall_list *l;
 };
 
 static int cmp_window(const void *x, const void *y)
@@ -429,127 +479,129 @@ static int cmp_window(const void *x, const void *y)
 }
 
 /* A group of windows read: their stalls split, with this group's samples
- * and intervals alone. */
+ * and intervals alone, and spilled. */
 static int on_group(void *ctx, struct rec *r, size_t w0, size_t w1)
 {
 	struct win_ctx *x = ctx;
 	struct causes *c = NULL;
+	struct stall_item it;
 	int ret = causes_new(r, &c);
 
-	if (ret < 0)
-		return ret;
-	for (size_t w = w0; w < w1; w++) {
-		const struct win_stall *s = &x->st[x->by_win[w]];
-
-		struct stall_item *it = s->parts & CAUSES_IN_WINDOW ? &x->win[s->iwin]
-								   : &x->warm[s->iwarm];
-
-		stall_fill(c, x->a, s->frame, it);
-		if (x->each && (ret = x->each->fn(x->each->ctx, c, r, it)) < 0)
-			break;
-		if ((s->parts & CAUSES_IN_WINDOW) && (s->parts & CAUSES_IN_WARM))
-			x->warm[s->iwarm] = *it;
-	}
+	for (size_t w = w0; ret >= 0 && w < w1; w++)
+		ret = stall_put(x->a, c, r, x->each, &x->st[x->by_win[w]], x->l, &it);
 	causes_free(c);
-	return ret;
+	return ret < 0 ? ret : 0;
 }
 
-int stall_list_build_each(struct analysis *a, const struct metrics_opts *mo,
-			  const struct stall_each *each, struct stall_item **ret_win,
-			  size_t *ret_nwin, struct stall_item **ret_warm, size_t *ret_nwarm,
-			  struct strbuf *emsg)
+/* The stalls ST (NS) of A analysed by windows into L: the record read
+ * again, a group of stalls' samples and intervals at a time. 0 or a
+ * negative errno with the message in EMSG. */
+static int list_windows(struct analysis *a, const struct stall_each *each,
+			const struct stall_at *st, size_t ns, struct stall_list *l,
+			struct strbuf *emsg)
 {
-	size_t n = a->f ? a->f->n : 0, ns = 0, cap = 0, nwin = 0, nwarm = 0, *by_win = NULL;
-	struct win_stall *st = NULL;
-	struct rec_window *w = NULL;
-	struct stall_item *win = NULL, *warm = NULL;
+	struct rec_window *w = malloc((ns ? ns : 1) * sizeof(*w));
+	size_t *by_win = malloc((ns ? ns : 1) * sizeof(*by_win));
+	struct { struct rec_window w; size_t i; } *tmp = malloc((ns ? ns : 1) * sizeof(*tmp));
 	struct rec *r2 = NULL;
 	int r = -ENOMEM;
 
-	if (!a->rec || !a->rec->nsamples_read || a->rec->nsamples) {
-		r = build_whole(a, mo, each, ret_win, ret_nwin, ret_warm, ret_nwarm);
-		if (r < 0)
-			sb_error(emsg, r, "'%s'", a->source);
-		return r;
-	}
-	for (size_t i = 0; i < n; i++) {
-		unsigned parts = causes_stall_parts(a->f, i, &a->m, mo, a->segs, a->nsegs);
-
-		if (!(parts & (CAUSES_IN_WINDOW | CAUSES_IN_WARM)))
-			continue;
-		if (ARRAY_GROW(st, cap, ns + 1) < 0)
-			goto out;
-		st[ns++] = (struct win_stall){ .frame = i, .parts = parts, .iwin = nwin,
-					       .iwarm = nwarm };
-		nwin += (parts & CAUSES_IN_WINDOW) != 0;
-		nwarm += (parts & CAUSES_IN_WARM) != 0;
+	if (!w || !by_win || !tmp) {
+		sb_error(emsg, r, "'%s'", a->source);
+		goto out;
 	}
 	/* the windows by start, each knowing its stall (a_ns's low bits would
 	 * not do: the index rides in a parallel array after the sort) */
-	w = malloc((ns ? ns : 1) * sizeof(*w));
-	by_win = malloc((ns ? ns : 1) * sizeof(*by_win));
-	win = calloc(nwin ? nwin : 1, sizeof(*win));
-	warm = calloc(nwarm ? nwarm : 1, sizeof(*warm));
-	if (!w || !by_win || !win || !warm)
-		goto out;
-	{
-		struct { struct rec_window w; size_t i; } *tmp = malloc((ns ? ns : 1) * sizeof(*tmp));
-
-		if (!tmp)
-			goto out;
-		for (size_t k = 0; k < ns; k++) {
-			stall_span(a, st[k].frame, &tmp[k].w.a_ns, &tmp[k].w.b_ns);
-			tmp[k].i = k;
-		}
-		/* struct rec_window first: cmp_window orders the pairs */
-		qsort(tmp, ns, sizeof(*tmp), cmp_window);
-		for (size_t k = 0; k < ns; k++) {
-			w[k] = tmp[k].w;
-			by_win[k] = tmp[k].i;
-		}
-		free(tmp);
+	for (size_t k = 0; k < ns; k++) {
+		stall_span(a, st[k].frame, &tmp[k].w.a_ns, &tmp[k].w.b_ns);
+		tmp[k].i = k;
 	}
+	/* struct rec_window first: cmp_window orders the pairs */
+	qsort(tmp, ns, sizeof(*tmp), cmp_window);
+	for (size_t k = 0; k < ns; k++) {
+		w[k] = tmp[k].w;
+		by_win[k] = tmp[k].i;
+	}
+	free(tmp);
+	tmp = NULL;
 	{
-		struct win_ctx x = { .a = a, .st = st, .by_win = by_win, .each = each,
-				     .win = win, .warm = warm };
+		struct win_ctx x = { .a = a, .st = st, .by_win = by_win, .each = each, .l = l };
 		struct rec_stream rs = { .skip_threads = true, .skip_frames = true, .win = w,
 					 .nwin = ns, .on_window = on_group, .ctx = &x };
 
 		r = analyse_rec_windows(a, &rs, &r2, emsg);
-		if (r < 0)
-			goto fail;
 	}
-	for (size_t k = 0; k < ns; k++) {
-		if (st[k].parts & CAUSES_IN_WINDOW)
-			win[st[k].iwin].play = (st[k].parts & CAUSES_IN_PLAY) || !a->play_known;
-		if (st[k].parts & CAUSES_IN_WARM)
-			warm[st[k].iwarm].play = true;
+	if (r >= 0) {
+		rec_free(a->rec_win);
+		a->rec_win = r2;
+		r2 = NULL;
 	}
-	rec_free(a->rec_win);
-	a->rec_win = r2;
-	*ret_win = win;
-	*ret_nwin = nwin;
-	*ret_warm = warm;
-	*ret_nwarm = nwarm;
-	free(st);
-	free(w);
-	free(by_win);
-	return 0;
 out:
-	sb_error(emsg, r, "'%s'", a->source);
-fail:
-	free(st);
+	free(tmp);
 	free(w);
 	free(by_win);
-	free(win);
-	free(warm);
 	rec_free(r2);
 	return r;
 }
 
-int stall_list_build_windows(struct analysis *a, const struct metrics_opts *mo,
-			     struct stall_item **ret_win, size_t *ret_nwin,
-			     struct stall_item **ret_warm, size_t *ret_nwarm, struct strbuf *emsg)
+/* Whether A was analysed by windows (its samples are in the file). */
+static bool by_windows(const struct analysis *a)
 {
-	return stall_list_build_each(a, mo, NULL, ret_win, ret_nwin, ret_warm, ret_nwarm, emsg);
+	return a->rec && a->rec->nsamples_read && !a->rec->nsamples;
+}
+
+int stall_list_open(struct analysis *a, const struct metrics_opts *mo,
+		    const struct stall_each *each, struct stall_list *ret, struct strbuf *emsg)
+{
+	struct stall_at *st = NULL;
+	size_t ns = 0;
+	int r;
+
+	*ret = (struct stall_list){ .fd = -1 };
+	r = stall_frames(a, mo, &st, &ns, ret);
+	if (r >= 0 && ns && (ret->fd = spill_fd(NULL)) < 0)
+		r = ret->fd;
+	if (r >= 0 && ns && by_windows(a))
+		r = list_windows(a, each, st, ns, ret, emsg);
+	else if (r >= 0 && ns)
+		r = list_whole(a, each, st, ns, ret);
+	if (r < 0 && !emsg->len)
+		sb_error(emsg, r, "'%s'", a->source);
+	free(st);
+	return r;
+}
+
+int stall_list_build(const struct analysis *a, const struct metrics_opts *mo,
+		     struct stall_item **ret_win, size_t *ret_nwin, struct stall_item **ret_warm,
+		     size_t *ret_nwarm)
+{
+	struct stall_list l = { .fd = -1 };
+	struct stall_item *win = NULL, *warm = NULL;
+	struct stall_at *st = NULL;
+	size_t ns = 0;
+	int r = stall_frames(a, mo, &st, &ns, &l);
+
+	if (r >= 0 && ns && (l.fd = spill_fd(NULL)) < 0)
+		r = l.fd;
+	if (r >= 0)
+		r = list_whole(a, NULL, st, ns, &l);
+	free(st);
+	if (r >= 0) {
+		win = calloc(l.nwin ? l.nwin : 1, sizeof(*win));
+		warm = calloc(l.nwarm ? l.nwarm : 1, sizeof(*warm));
+		r = win && warm ? 0 : -ENOMEM;
+	}
+	for (size_t k = 0; r >= 0 && k < l.nwin + l.nwarm; k++)
+		r = stall_list_get(&l, k, k < l.nwin ? &win[k] : &warm[k - l.nwin]);
+	stall_list_close(&l);
+	if (r < 0) {
+		free(win);
+		free(warm);
+		return r;
+	}
+	*ret_win = win;
+	*ret_nwin = l.nwin;
+	*ret_warm = warm;
+	*ret_nwarm = l.nwarm;
+	return 0;
 }

@@ -31,6 +31,7 @@ struct stall_item {
 	size_t frame;
 	double t_s, ms;
 	bool play;
+	bool warm;		/* an item of the warm-up's list */
 	bool exact;		/* split by exact time */
 	uint64_t t0_ns;		/* the run's t0 (record clock) */
 	size_t niv, niv_all;	/* intervals listed, and overlapping in all */
@@ -43,21 +44,20 @@ struct stall_item {
 	struct stall_api api[STALL_APIS];
 };
 
-/* The stalls of one analysed run (A, with its record) into *ret_win and
- * *ret_warm (malloc'd): the window's and the warm-up's, as report chooses
- * them with MO. Returns 0 or -ENOMEM. */
-int stall_list_build(const struct analysis *a, const struct metrics_opts *mo,
-		     struct stall_item **ret_win, size_t *ret_nwin, struct stall_item **ret_warm,
-		     size_t *ret_nwarm);
-
-/* As stall_list_build, for A analysed with o->windows (run/analyse.h): the
- * record is read again, keeping only each group of stalls' samples and
- * intervals at a time (rec/rec.h's windows), whose strings the stalls
- * borrow from a->rec_win. For A analysed with the whole record, as
- * stall_list_build. 0 or a negative errno with the message in EMSG. */
-int stall_list_build_windows(struct analysis *a, const struct metrics_opts *mo,
-			     struct stall_item **ret_win, size_t *ret_nwin,
-			     struct stall_item **ret_warm, size_t *ret_nwarm, struct strbuf *emsg);
+/*
+ * A run's stalls, the window's and the warm-up's, as report chooses them,
+ * held in a spill (out/spill.h), not in memory: a day's record has
+ * thousands, ~1.9 KB each. Item K is the window's K-th for K < nwin, else
+ * the warm-up's (K - nwin)-th (a stall of both is in both); the readers
+ * take them back one at a time (stall_list_get). The items are spilled as
+ * they are in memory, pointers and all: their strings are the analysis's
+ * record's (a->rec, a->rec_win) or static, so the spill is this process's
+ * own, read back while the analysis lives, and no file format.
+ */
+struct stall_list {
+	size_t nwin, nwarm;
+	int fd;			/* the spill; -1: none (no stall) */
+};
 
 /* What a reader does with each stall while its samples and intervals are
  * at hand (html: the exact intervals it lists, more than a stall_item
@@ -72,11 +72,28 @@ struct stall_each {
 	void *ctx;
 };
 
-/* As stall_list_build_windows, with EACH (NULL: none). */
-int stall_list_build_each(struct analysis *a, const struct metrics_opts *mo,
-			  const struct stall_each *each, struct stall_item **ret_win,
-			  size_t *ret_nwin, struct stall_item **ret_warm, size_t *ret_nwarm,
-			  struct strbuf *emsg);
+/*
+ * The stalls of one analysed run (A, with its record; MO the window) into
+ * *RET, EACH (NULL: none) called as each is found. For A analysed with
+ * o->windows (run/analyse.h), the record is read again, keeping only each
+ * group of stalls' samples and intervals at a time (rec/rec.h's windows),
+ * whose strings the stalls borrow from a->rec_win. 0 or a negative errno
+ * with the message in EMSG; stall_list_close frees *RET (also after an
+ * error).
+ */
+int stall_list_open(struct analysis *a, const struct metrics_opts *mo,
+		    const struct stall_each *each, struct stall_list *ret, struct strbuf *emsg);
+/* Item K of L into *RET. 0, or a negative errno (-EIO: the spill came back
+ * short). */
+int stall_list_get(const struct stall_list *l, size_t k, struct stall_item *ret);
+void stall_list_close(struct stall_list *l);
+
+/* The stalls of A analysed with the whole record (the exporter's, before
+ * the streamed one) in memory: *ret_win and *ret_warm (malloc'd). 0 or a
+ * negative errno. */
+int stall_list_build(const struct analysis *a, const struct metrics_opts *mo,
+		     struct stall_item **ret_win, size_t *ret_nwin, struct stall_item **ret_warm,
+		     size_t *ret_nwarm);
 
 /* "futex" for wait_futex: the sub-cause without its cause's prefix, or NULL
  * when it says no more than the cause. */

@@ -60,7 +60,37 @@ struct view {
 	size_t width;		/* the terminal's columns */
 	long stack_lines;	/* --stack-lines */
 	bool printed;		/* a run was printed: a blank line before the next */
+	char *buf;		/* on a terminal, out's buffer (view_flush) */
+	size_t len;
 };
+
+/* Items AT .. AT + N - 1 of a run's stalls (stall_list.h): a list, or the
+ * one --at picked. */
+struct range {
+	const struct stall_list *l;
+	size_t at, n;
+};
+
+/* On a terminal, the text laid out so far folded to the width (term_fold
+ * folds each line alone) and a new buffer begun, so that the memory is a
+ * stall's text, not the run's. Called after whole lines. 0 or -ENOMEM
+ * (out is then NULL). */
+static int view_flush(struct view *v)
+{
+	int r = 0;
+
+	if (!v->tty)
+		return 0;
+	if (fclose(v->out) != 0)
+		r = -ENOMEM;
+	if (!r)
+		term_fold(stdout, v->buf, v->len, v->width);
+	free(v->buf);
+	v->buf = NULL;
+	v->len = 0;
+	v->out = open_memstream(&v->buf, &v->len);
+	return r ? r : v->out ? 0 : -ENOMEM;
+}
 
 #define TERM_ITEMS 5	/* evidence items a terminal shows without --full */
 
@@ -181,19 +211,23 @@ static void print_items(const struct view *v, const struct rec *rec, const struc
  * "where: 74 % spin_until <- stall_cpu <- main", LINES of them. */
 #define WHERE_DEPTH 5	/* frames shown per where line */
 
-static int print_where(FILE *out, const struct rec *rec, const struct stall_item *s, size_t n,
-		       long lines)
+static int print_where(struct view *v, const struct rec *rec, const struct range *g, long lines)
 {
 	struct strbuf sb = STRBUF_INIT;
 	bool any = false;
+	int r = 0;
 
 	if (lines <= 0 || !where_any(rec))
 		return 0;
-	for (size_t i = 0; i < n; i++) {
+	for (size_t i = 0; !r && i < g->n; i++) {
+		FILE *out = v->out;
+		struct stall_item s;
 		struct where w;
 		uint64_t a, b;
 
-		stall_ns(&s[i], &a, &b);
+		if ((r = stall_list_get(g->l, g->at + i, &s)) < 0)
+			break;
+		stall_ns(&s, &a, &b);
 		if (where_stall(rec, a, b, &w) < 0 || where_merge(&w, WHERE_DEPTH) < 0) {
 			where_free(&w);
 			sb_release(&sb);
@@ -204,14 +238,14 @@ static int print_where(FILE *out, const struct rec *rec, const struct stall_item
 			       "its samples):\n");
 		any = true;
 		if (!w.total)
-			fprintf(out, "  %10.3f s  where: - (no stack recorded in this stall)\n", s[i].t_s);
+			fprintf(out, "  %10.3f s  where: - (no stack recorded in this stall)\n", s.t_s);
 		for (size_t k = 0; k < w.n && k < (size_t)lines; k++) {
 			sb_reset(&sb);
 			where_line(&sb, &w.st[k], w.total, 0);
 			if (k)
 				fprintf(out, "  %10s    where: %s\n", "", cli_shown(sb.buf));
 			else
-				fprintf(out, "  %10.3f s  where: %s  (%llu samples)\n", s[i].t_s,
+				fprintf(out, "  %10.3f s  where: %s  (%llu samples)\n", s.t_s,
 				       cli_shown(sb.buf), (unsigned long long)w.total);
 		}
 		/* spread over many stacks (a compiler's passes): by file too */
@@ -235,9 +269,10 @@ static int print_where(FILE *out, const struct rec *rec, const struct stall_item
 			       cli_shown(sb.buf), (unsigned long long)w.total);
 		}
 		where_free(&w);
+		r = view_flush(v);
 	}
 	sb_release(&sb);
-	return 0;
+	return r;
 }
 
 /* A stack's frames as a JSON array of names. */
@@ -312,54 +347,65 @@ static void json_where(struct json *j, const struct rec *rec, const struct stall
 	where_free(&w);
 }
 
-static int print_list(const struct view *v, const char *title, const struct rec *rec,
-		      const struct stall_item *s, size_t n)
+/* On a terminal, a stall's line (the table's header before the first),
+ * with "(in a reload segment)" when so, and its evidence under it. */
+static int print_tty_row(struct view *v, struct table *t, const struct rec *rec,
+			 const struct stall_item *s)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *m = open_memstream(&buf, &len);
+	int r = m ? 0 : -ENOMEM;
+
+	r = r ? r : table_print_row(t, m);
+	if (m && fclose(m) != 0 && !r)
+		r = -ENOMEM;
+	if (!r && len) {
+		fwrite(buf, 1, len - 1, v->out);	/* without its newline */
+		if (!s->play)
+			fputs("  (in a reload segment)", v->out);
+		fputc('\n', v->out);
+		print_items(v, rec, s);
+	}
+	free(buf);
+	return r ? r : view_flush(v);
+}
+
+/*
+ * A list's title, its table and its "where" lines. The stalls are read
+ * back one at a time, twice for the table (table.h: the widths, then the
+ * lines) and once more for the stacks: the memory is a stall's.
+ */
+static int print_list(struct view *v, const char *title, const struct rec *rec,
+		      const struct range *g)
 {
 	static const char *const hdr[] = { "t_s", "ms", "cause", "share%", "second", "evidence" };
+	struct stall_item s;
 	struct table *t;
-	size_t i;
-	int r = 0;
+	int r = g->n ? stall_list_get(g->l, g->at, &s) : 0;
 
-	fprintf(v->out, "%s: %zu stall%s%s\n", title, n, n == 1 ? "" : "s",
-		n && s[0].exact ? " (causes by exact time)" : "");
-	if (!n)
+	if (r < 0)
+		return r;
+	fprintf(v->out, "%s: %zu stall%s%s\n", title, g->n, g->n == 1 ? "" : "s",
+		g->n && s.exact ? " (causes by exact time)" : "");
+	if (!g->n)
 		return 0;
 	t = table_new(v->tty ? 5 : 6, hdr);
 	if (!t)
 		return -ENOMEM;
-	for (i = 0; i < n && !r; i++)
-		r = add_stall_row(t, rec, &s[i], v);
-	if (!r && !v->tty)
-		table_print(t, v->out);
-	if (!r && v->tty) {
-		/* the table's lines, each stall's evidence under its line */
-		char *buf = NULL;
-		size_t len = 0;
-		FILE *m = open_memstream(&buf, &len);
-		const char *p, *nl;
-
-		if (!m) {
-			table_free(t);
-			return -ENOMEM;
-		}
-		table_print(t, m);
-		if (fclose(m) != 0) {
-			free(buf);
-			table_free(t);
-			return -ENOMEM;
-		}
-		for (p = buf, i = 0; (nl = strchr(p, '\n')); p = nl + 1, i++) {
-			fwrite(p, 1, (size_t)(nl - p), v->out);
-			if (i && !s[i - 1].play)
-				fputs("  (in a reload segment)", v->out);
-			fputc('\n', v->out);
-			if (i)
-				print_items(v, rec, &s[i - 1]);
-		}
-		free(buf);
+	for (size_t i = 0; !r && i < g->n; i++) {
+		r = stall_list_get(g->l, g->at + i, &s);
+		r = r ? r : add_stall_row(t, rec, &s, v);
+		r = r ? r : table_measure(t);
+	}
+	for (size_t i = 0; !r && i < g->n; i++) {
+		r = stall_list_get(g->l, g->at + i, &s);
+		r = r ? r : add_stall_row(t, rec, &s, v);
+		if (!r)
+			r = v->tty ? print_tty_row(v, t, rec, &s) : table_print_row(t, v->out);
 	}
 	table_free(t);
-	return r ? r : print_where(v->out, rec, s, n, v->stack_lines);
+	return r ? r : print_where(v, rec, g, v->stack_lines);
 }
 
 /* TEXT's lines (a kernel stack, one frame a line) as an array of strings. */
@@ -524,43 +570,44 @@ static void json_api_calls(struct json *j, const struct stall_item *s)
 	json_arr_end(j);
 }
 
-static void json_list(struct json *j, const struct rec *r, const char *key,
-		      const struct stall_item *s, size_t n)
+static int json_list(struct json *j, const struct rec *r, const char *key,
+		     const struct range *g)
 {
-	size_t i;
-	int k;
+	struct stall_item s;
+	int ret = 0;
 
 	json_key(j, key);
 	json_arr_begin(j);
-	for (i = 0; i < n; i++) {
-		double total = cause_split_total(&s[i].split);
+	for (size_t i = 0; i < g->n && !(ret = stall_list_get(g->l, g->at + i, &s)); i++) {
+		double total = cause_split_total(&s.split);
 
 		json_obj_begin(j);
-		json_knumf(j, "t_s", s[i].t_s, 6);
-		json_knumf(j, "ms", s[i].ms, 3);
-		json_kstr(j, "cause", cause_name(s[i].v.cause));
-		json_knumf(j, "share", s[i].v.share, 4);
-		json_kstr(j, "sub_cause", cause_sub_name(s[i].v.sub));
-		json_knumf(j, "sub_share", s[i].v.sub_share, 4);
+		json_knumf(j, "t_s", s.t_s, 6);
+		json_knumf(j, "ms", s.ms, 3);
+		json_kstr(j, "cause", cause_name(s.v.cause));
+		json_knumf(j, "share", s.v.share, 4);
+		json_kstr(j, "sub_cause", cause_sub_name(s.v.sub));
+		json_knumf(j, "sub_share", s.v.sub_share, 4);
 		json_kstr(j, "second_cause",
-			  s[i].v.second >= 0 ? cause_name((enum cause)s[i].v.second) : NULL);
-		json_knumf(j, "second_share", s[i].v.second_share, 4);
-		json_kbool(j, "play", s[i].play);
+			  s.v.second >= 0 ? cause_name((enum cause)s.v.second) : NULL);
+		json_knumf(j, "second_share", s.v.second_share, 4);
+		json_kbool(j, "play", s.play);
 		json_key(j, "shares");
 		json_obj_begin(j);
-		for (k = 0; k < SUB_N; k++)
-			if (s[i].split.sub_s[k] > 0 && total > 0)
+		for (int k = 0; k < SUB_N; k++)
+			if (s.split.sub_s[k] > 0 && total > 0)
 				json_knumf(j, cause_sub_name((enum cause_sub)k),
-					   s[i].split.sub_s[k] / total, 4);
+					   s.split.sub_s[k] / total, 4);
 		json_obj_end(j);
 		json_key(j, "evidence");
-		json_evidence(j, &s[i].e);
-		json_intervals(j, r, &s[i]);
-		json_api_calls(j, &s[i]);
-		json_where(j, r, &s[i]);
+		json_evidence(j, &s.e);
+		json_intervals(j, r, &s);
+		json_api_calls(j, &s);
+		json_where(j, r, &s);
 		json_obj_end(j);
 	}
 	json_arr_end(j);
+	return ret;
 }
 
 struct stalls_own {
@@ -574,43 +621,40 @@ struct stalls_own {
 
 /* --at S: the stall at S seconds, the latest to begin at or before it (its
  * t_s as printed, to the millisecond) and to last past it, alone in its list
- * (*WIN or *WARM); the other list emptied. 0, or -ENOENT when no stall is
- * there. */
-static int pick_at(double at, struct stall_item *win, size_t *nwin, struct stall_item *warm,
-		   size_t *nwarm)
+ * (*WIN or *WARM); the other list empty. 0, -ENOENT when no stall is there,
+ * or stall_list_get's error. */
+static int pick_at(double at, const struct stall_list *l, struct range *win, struct range *warm)
 {
-	struct stall_item *best = NULL;
-	size_t n[2] = { *nwin, *nwarm };
-	struct stall_item *l[2] = { win, warm };
+	size_t best = SIZE_MAX;
+	double best_t = 0;
+	struct stall_item s;
 
-	for (int k = 0; k < 2; k++)
-		for (size_t i = 0; i < n[k]; i++) {
-			const struct stall_item *s = &l[k][i];
+	for (size_t k = 0; k < l->nwin + l->nwarm; k++) {
+		int r = stall_list_get(l, k, &s);
 
-			if (s->t_s - 0.0005 <= at && at <= s->t_s + s->ms / 1000.0 &&
-			    (!best || s->t_s > best->t_s))
-				best = &l[k][i];
+		if (r < 0)
+			return r;
+		if (s.t_s - 0.0005 <= at && at <= s.t_s + s.ms / 1000.0 &&
+		    (best == SIZE_MAX || s.t_s > best_t)) {
+			best = k;
+			best_t = s.t_s;
 		}
-	if (!best)
-		return -ENOENT;
-	if (best >= win && best < win + *nwin) {
-		win[0] = *best;
-		*nwin = 1;
-		*nwarm = 0;
-	} else {
-		warm[0] = *best;
-		*nwarm = 1;
-		*nwin = 0;
 	}
+	if (best == SIZE_MAX)
+		return -ENOENT;
+	*win = (struct range){ l, best, best < l->nwin };
+	*warm = (struct range){ l, best, best >= l->nwin };
 	return 0;
 }
 
 /* The stalls' times, for an --at that found none: "1.008, 1.708". */
-static void stall_times(struct strbuf *sb, const struct stall_item *s, size_t n)
+static void stall_times(struct strbuf *sb, const struct range *g)
 {
-	for (size_t i = 0; i < n && i < 8; i++)
-		sb_addf(sb, "%s%.3f", sb->len ? ", " : "", s[i].t_s);
-	if (n > 8)
+	struct stall_item s;
+
+	for (size_t i = 0; i < g->n && i < 8 && !stall_list_get(g->l, g->at + i, &s); i++)
+		sb_addf(sb, "%s%.3f", sb->len ? ", " : "", s.t_s);
+	if (g->n > 8)
 		sb_adds(sb, ", ...");
 }
 
@@ -633,23 +677,30 @@ static void folded_frame(struct strbuf *sb, const char *f, bool kernel)
  * speedscope, inferno), rooted at the stall's cause, weighted by time: a
  * stall of MS spreads MS * 1000 (microseconds) over its samples; a stall
  * with no stack recorded is CAUSE;[no stack]. */
-static int print_folded(const struct rec *rec, const struct stall_item *s, size_t n)
+static int print_folded(const struct rec *rec, const struct range *g)
 {
 	struct strbuf sb = STRBUF_INIT;
+	struct stall_item s;
 
-	for (size_t i = 0; i < n; i++) {
-		const char *cause = cause_name(s[i].v.cause);
+	for (size_t i = 0; i < g->n; i++) {
+		const char *cause;
 		struct where w;
+		int r = stall_list_get(g->l, g->at + i, &s);
 
-		if (stall_where(rec, &s[i], &w) < 0) {
+		if (r < 0) {
+			sb_release(&sb);
+			return r;
+		}
+		cause = cause_name(s.v.cause);
+		if (stall_where(rec, &s, &w) < 0) {
 			sb_release(&sb);
 			return -ENOMEM;
 		}
 		if (!w.total)
-			printf("%s;[no stack] %.0f\n", cause, s[i].ms * 1000.0);
+			printf("%s;[no stack] %.0f\n", cause, s.ms * 1000.0);
 		for (size_t k = 0; k < w.n; k++) {
 			const struct where_stack *st = &w.st[k];
-			double us = s[i].ms * 1000.0 * (double)st->n / (double)w.total;
+			double us = s.ms * 1000.0 * (double)st->n / (double)w.total;
 
 			if (us < 0.5)
 				continue;
@@ -674,16 +725,13 @@ static int print_folded(const struct rec *rec, const struct stall_item *s, size_
  * to list or printing failed (said).
  */
 static int print_run(struct view *v, const char *name, const struct analysis *a,
-		     const struct stall_item *win, size_t nwin, const struct stall_item *warm,
-		     size_t nwarm)
+		     const struct range *win, const struct range *warm)
 {
 	const char *red = v->color ? TERM_SGR_RED : "", *off = v->color ? TERM_SGR_RESET : "";
-	char *buf = NULL;
-	size_t len = 0;
 	int r = 0, status = 0;
 
 	v->out = stdout;
-	if (v->tty && !(v->out = open_memstream(&buf, &len)))
+	if (v->tty && !(v->out = open_memstream(&v->buf, &v->len)))
 		return cli_error_errno(-ENOMEM, "'%s'", cli_shown(name)) ? 1 : 1;
 	if (v->printed)
 		fputc('\n', v->out);
@@ -697,9 +745,9 @@ static int print_run(struct view *v, const char *name, const struct analysis *a,
 	} else {
 		if (rec_samples_in_file(a->rec) == 0)
 			fprintf(v->out, "  (the record has no samples: every cause is unknown)\n");
-		r = print_list(v, "window", a->rec, win, nwin);
+		r = print_list(v, "window", a->rec, win);
 		if (!r)
-			r = print_list(v, "warm-up", a->rec, warm, nwarm);
+			r = print_list(v, "warm-up", a->rec, warm);
 	}
 	/* The notes about the input itself (they start with a quoted file
 	 * name: no t0, a torn record); the column notes are report's. */
@@ -707,11 +755,12 @@ static int print_run(struct view *v, const char *name, const struct analysis *a,
 		if (a->m.notes[k][0] == '\'')
 			fprintf(v->out, "note: %s\n", cli_shown(a->m.notes[k]));
 	if (v->tty) {
-		if (fclose(v->out) != 0 && !r)
+		if (v->out && fclose(v->out) != 0 && !r)
 			r = -ENOMEM;
 		if (!r)
-			term_fold(stdout, buf, len, v->width);
-		free(buf);
+			term_fold(stdout, v->buf, v->len, v->width);
+		free(v->buf);
+		v->buf = NULL;
 		v->out = stdout;
 	}
 	if (r < 0) {
@@ -805,8 +854,9 @@ int cmd_stalls(int argc, char **argv)
 	}
 	for (i = first; i < argc; i++) {
 		struct analysis a;
-		struct stall_item *win = NULL, *warm = NULL;
-		size_t nwin = 0, nwarm = 0, k;
+		struct stall_list l;
+		struct range win, warm;
+		size_t k;
 		int r;
 
 		if (cli_failed(analyse_input(argv[i], &o.a, &a, &emsg), &emsg)) {
@@ -821,30 +871,37 @@ int cmd_stalls(int argc, char **argv)
 			status = 1;
 			continue;
 		}
-		r = stall_list_build_windows(&a, &o.a.m, &win, &nwin, &warm, &nwarm, &emsg);
+		r = stall_list_open(&a, &o.a.m, NULL, &l, &emsg);
 		if (cli_failed(r, &emsg)) {
+			stall_list_close(&l);
 			analysis_release(&a);
 			status = 1;
 			continue;
 		}
-		if (!isnan(so.at) && pick_at(so.at, win, &nwin, warm, &nwarm) < 0) {
+		win = (struct range){ &l, 0, l.nwin };
+		warm = (struct range){ &l, l.nwin, l.nwarm };
+		r = isnan(so.at) ? 0 : pick_at(so.at, &l, &win, &warm);
+		if (r == -ENOENT) {
 			struct strbuf t = STRBUF_INIT;
 
-			stall_times(&t, win, nwin);
-			stall_times(&t, warm, nwarm);
+			stall_times(&t, &win);
+			stall_times(&t, &warm);
 			cli_error("'%s': no stall at %.3f s (%s%s)", cli_shown(argv[i]), so.at,
 				  t.len ? "stalls at " : "no stall at all", t.buf);
 			sb_release(&t);
-			free(win);
-			free(warm);
+		} else if (r < 0) {
+			cli_error_errno(r, "'%s'", cli_shown(argv[i]));
+		}
+		if (r < 0) {
+			stall_list_close(&l);
 			analysis_release(&a);
 			status = 1;
 			continue;
 		}
 		if (so.folded) {
-			r = print_folded(a.rec, win, nwin);
+			r = print_folded(a.rec, &win);
 			if (!r)
-				r = print_folded(a.rec, warm, nwarm);
+				r = print_folded(a.rec, &warm);
 			if (r < 0) {
 				cli_error_errno(r, "'%s'", cli_shown(argv[i]));
 				status = 1;
@@ -856,19 +913,22 @@ int cmd_stalls(int argc, char **argv)
 			json_knum(&j, "stall_ms", o.a.m.stall_ms);
 			json_kstr(&j, "frames_note", a.frames_note);
 			json_kstr(&j, "split", causes_rec_exact(a.rec) ? "exact" : "samples");
-			json_list(&j, a.rec, "stalls", win, nwin);
-			json_list(&j, a.rec, "warm_stalls", warm, nwarm);
+			r = json_list(&j, a.rec, "stalls", &win);
+			r = r ? r : json_list(&j, a.rec, "warm_stalls", &warm);
 			json_key(&j, "notes");
 			json_arr_begin(&j);
 			for (k = 0; k < a.m.nnotes; k++)
 				json_str(&j, a.m.notes[k]);
 			json_arr_end(&j);
 			json_obj_end(&j);
-		} else if (print_run(&v, argv[i], &a, win, nwin, warm, nwarm) != 0) {
+			if (r < 0) {
+				cli_error_errno(r, "'%s'", cli_shown(argv[i]));
+				status = 1;
+			}
+		} else if (print_run(&v, argv[i], &a, &win, &warm) != 0) {
 			status = 1;
 		}
-		free(win);
-		free(warm);
+		stall_list_close(&l);
 		analysis_release(&a);
 	}
 	if (o.json) {

@@ -24,6 +24,7 @@
 
 #include "out/pbuf.h"
 #include "out/perfetto.h"
+#include "out/spill.h"
 
 /* Trace */
 #define F_TRACE_PACKET 1
@@ -243,40 +244,11 @@ int perfetto_out_close(struct perfetto_out *o)
 	return r;
 }
 
-/* An unlinked temporary file in DIR, or a negative errno. */
-static int tmp_in(const char *dir)
-{
-	char path[4096];
-	int fd = -1;
-
-#ifdef O_TMPFILE
-	fd = open(dir, O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
-	if (fd >= 0)
-		return fd;
-#endif
-	/* a file system without O_TMPFILE: a name, unlinked at once */
-	if (snprintf(path, sizeof(path), "%s/.stallscope-spill-XXXXXX", dir) >= (int)sizeof(path))
-		return -ENAMETOOLONG;
-	fd = mkostemp(path, O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	unlink(path);
-	return fd;
-}
-
 int perfetto_out_spill(const char *dir, struct perfetto_out **ret)
 {
-	const char *tmp = getenv("TMPDIR");
 	struct perfetto_out *o;
-	int fd = -ENOENT;
+	int fd = spill_fd(dir);
 
-	/* DIR; where it takes none (a device's directory), $TMPDIR, /tmp */
-	if (dir && *dir)
-		fd = tmp_in(dir);
-	if (fd < 0 && tmp && *tmp)
-		fd = tmp_in(tmp);
-	if (fd < 0)
-		fd = tmp_in("/tmp");
 	if (fd < 0)
 		return fd;
 	o = calloc(1, sizeof(*o));

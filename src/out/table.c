@@ -18,6 +18,12 @@ struct table {
 	const char **sgr;	/* NULL, or a colour per cell (table_set_sgr) */
 	size_t sgr_alloc;
 	int hide_header;	/* table_hide_header */
+	/* streamed (table_measure, table_print_row): the widths and the
+	 * alignment of the rows measured, and whether the header is out */
+	size_t *mw;
+	int *mright;
+	size_t mrows;
+	int head_out;
 };
 
 struct table *table_new(size_t ncols, const char *const *headers)
@@ -47,6 +53,8 @@ void table_free(struct table *t)
 		free(t->cells[i]);
 	free(t->cells);
 	free(t->sgr);
+	free(t->mw);
+	free(t->mright);
 	free(t);
 }
 
@@ -149,70 +157,145 @@ static void pad(FILE *f, size_t w, size_t sw)
 		fputc(' ', f);
 }
 
+/* CELL as shown (display_escape: a newline in a path must not break the
+ * row) into *SHOWN (malloc'd) and its display width (a multibyte name
+ * takes its columns, not its bytes) into *CW. 0 or -ENOMEM. */
+static int cell_shown(const char *cell, char **shown, size_t *cw)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	if (display_escape(&sb, cell, strlen(cell), 0) < 0 || !(*shown = sb_detach(&sb))) {
+		sb_release(&sb);
+		return -ENOMEM;
+	}
+	*cw = display_width(*shown);
+	return 0;
+}
+
+/* Row R (0: the header) counted in the widths W and, a row of data, in
+ * RIGHT (a column is right-aligned when every cell of its data is a
+ * number). 0 or -ENOMEM. */
+static int measure_row(const struct table *t, size_t r, size_t *w, int *right)
+{
+	for (size_t c = 0; c < t->ncols; c++) {
+		size_t i = r * t->ncols + c, cw;
+		char *shown;
+
+		if (cell_shown(t->cells[i], &shown, &cw) < 0)
+			return -ENOMEM;
+		free(shown);
+		if (cw > w[c])
+			w[c] = cw;
+		if (r > 0 && !is_numeric(t->cells[i]))
+			right[c] = 0;
+	}
+	return 0;
+}
+
+/* Row R's line, laid out by W and RIGHT. -ENOMEM leaves the line out. */
+static int print_row(const struct table *t, FILE *f, size_t r, const size_t *w, const int *right)
+{
+	char **shown = calloc(t->ncols ? t->ncols : 1, sizeof(*shown));
+	size_t *cw = calloc(t->ncols ? t->ncols : 1, sizeof(*cw));
+	int ret = shown && cw ? 0 : -ENOMEM;
+
+	for (size_t c = 0; !ret && c < t->ncols; c++)
+		ret = cell_shown(t->cells[r * t->ncols + c], &shown[c], &cw[c]);
+	for (size_t c = 0; !ret && c < t->ncols; c++) {
+		size_t i = r * t->ncols + c;
+		int last = c + 1 == t->ncols;
+		const char *sgr = t->sgr && i < t->sgr_alloc ? t->sgr[i] : NULL;
+
+		if (right[c])
+			pad(f, w[c], cw[c]);
+		if (sgr)
+			fputs(sgr, f);
+		fputs(shown[c], f);
+		if (sgr)
+			fputs("\033[m", f);
+		if (!right[c] && !last)
+			pad(f, w[c], cw[c]);
+		fputs(last ? "\n" : "  ", f);
+	}
+	for (size_t c = 0; shown && c < t->ncols; c++)
+		free(shown[c]);
+	free(shown);
+	free(cw);
+	return ret;
+}
+
 /*
- * Cells are shown escaped (display_escape: a newline in a path must not
- * break the row) and aligned by display width (a multibyte name takes its
- * columns, not its bytes). CSV keeps the cells as they are: its quoting
- * carries them.
+ * Cells are shown escaped and aligned by display width (cell_shown). CSV
+ * keeps the cells as they are: its quoting carries them.
  */
 void table_print(const struct table *t, FILE *f)
 {
 	size_t rows = t->ncols ? t->n / t->ncols : 0, r, c;
 	size_t *w = calloc(t->ncols ? t->ncols : 1, sizeof(*w));
-	size_t *cw = calloc(t->n ? t->n : 1, sizeof(*cw));
-	char **shown = calloc(t->n ? t->n : 1, sizeof(*shown));
 	int *right = calloc(t->ncols ? t->ncols : 1, sizeof(*right));
 
-	if (!w || !cw || !shown || !right)
+	if (!w || !right)
 		goto out;
-	for (size_t i = 0; i < t->n; i++) {
-		struct strbuf sb = STRBUF_INIT;
-
-		if (display_escape(&sb, t->cells[i], strlen(t->cells[i]), 0) < 0 ||
-		    !(shown[i] = sb_detach(&sb))) {
-			sb_release(&sb);
-			goto out;
-		}
-		cw[i] = display_width(shown[i]);
-	}
 	for (c = 0; c < t->ncols; c++)
 		right[c] = rows > 1;
-	for (r = 0; r < rows; r++) {
-		for (c = 0; c < t->ncols; c++) {
-			size_t i = r * t->ncols + c;
-
-			if (cw[i] > w[c])
-				w[c] = cw[i];
-			if (r > 0 && !is_numeric(t->cells[i]))
-				right[c] = 0;
-		}
-	}
-	for (r = t->hide_header ? 1 : 0; r < rows; r++) {
-		for (c = 0; c < t->ncols; c++) {
-			size_t i = r * t->ncols + c;
-			int last = c + 1 == t->ncols;
-
-			const char *sgr = t->sgr && i < t->sgr_alloc ? t->sgr[i] : NULL;
-
-			if (right[c])
-				pad(f, w[c], cw[i]);
-			if (sgr)
-				fputs(sgr, f);
-			fputs(shown[i], f);
-			if (sgr)
-				fputs("\033[m", f);
-			if (!right[c] && !last)
-				pad(f, w[c], cw[i]);
-			fputs(last ? "\n" : "  ", f);
-		}
-	}
+	for (r = 0; r < rows; r++)
+		if (measure_row(t, r, w, right) < 0)
+			goto out;
+	for (r = t->hide_header ? 1 : 0; r < rows; r++)
+		if (print_row(t, f, r, w, right) < 0)
+			break;
 out:
-	for (size_t i = 0; shown && i < t->n; i++)
-		free(shown[i]);
-	free(shown);
-	free(cw);
 	free(w);
 	free(right);
+}
+
+/* The rows after the header dropped (a streamed table's, handed on). */
+static void drop_rows(struct table *t)
+{
+	for (size_t i = t->ncols; i < t->n; i++) {
+		free(t->cells[i]);
+		if (t->sgr && i < t->sgr_alloc)
+			t->sgr[i] = NULL;
+	}
+	if (t->n > t->ncols)
+		t->n = t->ncols;
+}
+
+int table_measure(struct table *t)
+{
+	size_t rows = t->ncols ? t->n / t->ncols : 0;
+	int r = 0;
+
+	if (!t->mw) {
+		t->mw = calloc(t->ncols ? t->ncols : 1, sizeof(*t->mw));
+		t->mright = calloc(t->ncols ? t->ncols : 1, sizeof(*t->mright));
+		if (!t->mw || !t->mright)
+			return -ENOMEM;
+		for (size_t c = 0; c < t->ncols; c++)
+			t->mright[c] = 1;
+		r = measure_row(t, 0, t->mw, t->mright);
+	}
+	for (size_t k = 1; !r && k < rows; k++, t->mrows++)
+		r = measure_row(t, k, t->mw, t->mright);
+	drop_rows(t);
+	return r;
+}
+
+int table_print_row(struct table *t, FILE *f)
+{
+	size_t rows = t->ncols ? t->n / t->ncols : 0;
+	int r = t->mw ? 0 : -EINVAL;
+
+	/* table_print's right-alignment wants a row of data */
+	for (size_t c = 0; !r && !t->mrows && c < t->ncols; c++)
+		t->mright[c] = 0;
+	if (!r && !t->head_out && !t->hide_header)
+		r = print_row(t, f, 0, t->mw, t->mright);
+	t->head_out = 1;
+	for (size_t k = 1; !r && k < rows; k++)
+		r = print_row(t, f, k, t->mw, t->mright);
+	drop_rows(t);
+	return r;
 }
 
 /* A number as a spreadsheet reads one: [+-]digits[.digits][e[+-]digits][%]. */

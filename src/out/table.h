@@ -37,6 +37,16 @@ size_t table_rows(const struct table *t);
 /* The columns table_print's widest line takes. */
 size_t table_width(const struct table *t);
 void table_print(const struct table *t, FILE *f);
+/*
+ * A table too long to hold (a row a stall of a day's record) is printed in
+ * two passes over its rows, each row dropped once handed on: first
+ * table_measure after each row is added (it counts in the widths and the
+ * alignment), then the same rows again, table_print_row after each (the
+ * header before the first, unless hidden): the lines table_print would
+ * print for them all. 0 or -ENOMEM (-EINVAL: nothing was measured).
+ */
+int table_measure(struct table *t);
+int table_print_row(struct table *t, FILE *f);
 void table_print_csv(const struct table *t, FILE *f);
 
 /* Writes S as one CSV field: quoted when it holds a comma, quote or newline

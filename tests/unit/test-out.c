@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 /* test-out.c: the JSON writer, tables and CSV, and the strbuf under them. */
+#include <errno.h>
 #include <math.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -119,6 +121,82 @@ static void test_table_hygiene(void)
 		     "runs/\xe3\x82\xb2\xe3\x83\xbc\xe3\x83\xa0,3\n"
 		     "runs/Caf\xc3\xa9,456\n");
 	free(s);
+}
+
+/* Rows of the kind stalls prints: numbers, "-", text, a coloured cell, a
+ * newline in a path, a multibyte name, a long last cell. */
+static const char *const stream_cells[][4] = {
+	{ "1.008", "300.1", "cpu", "R running; run 300.1 ms" },
+	{ "12.5", "-", "wait (futex)", "runs/a\nb" },
+	{ "130.250", "16.7", "io (read)", "runs/\xe3\x82\xb2\xe3\x83\xbc\xe3\x83\xa0" },
+	{ "7", "2", "x", "9" },
+};
+#define STREAM_ROWS (sizeof(stream_cells) / sizeof(stream_cells[0]))
+
+static void stream_row(struct table *t, size_t r)
+{
+	for (size_t c = 0; c < 4; c++) {
+		table_add(t, stream_cells[r][c]);
+		if (c == 2)
+			table_set_sgr(t, "\033[31m");
+	}
+}
+
+/* Rows R0 .. R1 - 1 printed whole (table_print) or streamed (table.h:
+ * measured, then printed a row at a time), the header HIDE-den or not. */
+static char *stream_print(size_t r0, size_t r1, bool hide, bool streamed)
+{
+	static const char *const h[] = { "t_s", "ms", "cause", "evidence" };
+	struct table *t = table_new(4, h);
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	if (hide)
+		table_hide_header(t);
+	for (size_t r = r0; r < r1; r++) {
+		stream_row(t, r);
+		if (streamed) {
+			CHECK_INT(table_measure(t), 0);
+			CHECK_INT(table_rows(t), 0);	/* dropped once measured */
+		}
+	}
+	if (!streamed)
+		table_print(t, f);
+	for (size_t r = r0; streamed && r < r1; r++) {
+		stream_row(t, r);
+		CHECK_INT(table_print_row(t, f), 0);
+		CHECK_INT(table_rows(t), 0);
+	}
+	table_free(t);
+	fclose(f);
+	return buf;
+}
+
+/* A table too long to hold prints, a row at a time, what table_print
+ * prints of it whole: widths, right-aligned numbers (a column with a text
+ * cell is left-aligned), colours, escapes, the header hidden or not. */
+static void test_table_streamed(void)
+{
+	for (size_t r0 = 0; r0 < STREAM_ROWS; r0++)
+		for (size_t r1 = r0 + 1; r1 <= STREAM_ROWS; r1++)
+			for (int hide = 0; hide < 2; hide++) {
+				char *whole = stream_print(r0, r1, hide, false);
+				char *streamed = stream_print(r0, r1, hide, true);
+
+				CHECK_STR(streamed, whole);
+				free(whole);
+				free(streamed);
+			}
+	{
+		/* nothing measured: an error, nothing printed */
+		static const char *const h[] = { "a" };
+		struct table *t = table_new(1, h);
+
+		table_add(t, "1");
+		CHECK_INT(table_print_row(t, stderr), -EINVAL);
+		table_free(t);
+	}
 }
 
 static void test_strbuf(void)
@@ -298,6 +376,7 @@ int main(void)
 	T_RUN(test_json);
 	T_RUN(test_table);
 	T_RUN(test_table_hygiene);
+	T_RUN(test_table_streamed);
 	T_RUN(test_strbuf);
 	T_RUN(test_html_script_text);
 	T_RUN(test_html_streamed);
