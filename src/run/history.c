@@ -151,6 +151,23 @@ static double seg_median(const struct collect *c, size_t rig, const size_t *pos,
 	return k ? median(tmp, k) : NAN;
 }
 
+static double moved(const struct history_cause *z)
+{
+	return fabs((isnan(z->after) ? 0 : z->after) - (isnan(z->before) ? 0 : z->before));
+}
+
+/* The cause that moved most first, so that the line leads with what
+ * changed; ties (most often: neither moved) by name. */
+static int cmp_moved(const void *pa, const void *pb)
+{
+	const struct history_cause *a = pa, *b = pb;
+	double ma = moved(a), mb = moved(b);
+
+	if (ma != mb)
+		return ma < mb ? 1 : -1;
+	return strcmp(a->cause, b->cause);
+}
+
 static int series_of(struct collect *c, size_t rig, const char *metric, const double *v,
 		     const bool *have, double *const *cv, bool *const *chave, struct strbuf *err)
 {
@@ -251,6 +268,7 @@ static int series_of(struct collect *c, size_t rig, const char *metric, const do
 			hz->before = seg_median(c, rig, pos, from, cp[i].at, x, xh, tmp);
 			hz->after = seg_median(c, rig, pos, cp[i].at, to, x, xh, tmp);
 		}
+		qsort(hc->causes, hc->ncauses, sizeof(hc->causes[0]), cmp_moved);
 	}
 	s->newest_worse = s->ncps && s->cps[s->ncps - 1].worse;
 out:

@@ -77,7 +77,8 @@ for rig in ("rig-a", "rig-b"):
         c = cps[0]
         assert (c["build_before"], c["build_after"]) == ("b4", "b5"), c
         assert c["worse"] and s["newest_worse"] and c["p"] <= 0.05, c
-        io = [x for x in c["causes"] if x["cause"] == "io"][0]
+        io = c["causes"][0]
+        assert io["cause"] == "io", c["causes"]  # the one that moved most first
         assert io["before_s"] < 0.05 and io["after_s"] > 0.2, c["causes"]
         others = [x for x in c["causes"] if x["cause"] != "io" and x["after_s"] is not None
                   and x["after_s"] - (x["before_s"] or 0) > 0.05]
@@ -85,7 +86,9 @@ for rig in ("rig-a", "rig-b"):
     assert len(got[(rig, "stalls")]["builds"]) == 8
 PY'
 "$B" history nightly --db h.db >h.txt 2>&1
-check "text: the change and its cause" 'grep -q "change b4 -> b5: 0 -> 1 (up from 0), p 0.0[0-9]*, WORSE; stall seconds a run by cause: io 0.000 -> 0.3" h.txt'
+# the 300 ms stall's io share is over 0.2 s (as the JSON check), and leads:
+# on a busy machine a few ms of it are another cause, listed after io
+check "text: the change and its cause" 'grep -Eq "change b4 -> b5: 0 -> 1 \(up from 0\), p 0\.0[0-9]*, WORSE; stall seconds a run by cause: io 0\.000 -> 0\.[2-9][0-9]* s" h.txt'
 "$B" history nightly --db h.db --csv --metrics stalls >h.csv
 check "csv: a row per rig and build, the change on b5" '[ $(wc -l <h.csv) = 17 ] && grep -q "^rig-a,stalls,b5,2,1,1,1,range,0,1,-,0.0[0-9]*,1$" h.csv'
 
@@ -110,7 +113,7 @@ PY'
 # and the gate passes
 printf 'b8\nb7\nb6\nb5\n# the rest\nb4\nb3\nb2\nb1\n' >order
 "$B" history nightly --db h.db --order order --fail-on-change --metrics stalls >out 2>err; rc=$?
-check "--order: its order; a better newest segment passes the gate (0)" '[ $rc = 0 ] && grep -q "change b5 -> b4: 1 -> 0 (-100.0%), p 0.0[0-9]*; stall seconds a run by cause: io 0.3[0-9]* -> 0.000 s$" out'
+check "--order: its order; a better newest segment passes the gate (0)" '[ $rc = 0 ] && grep -Eq "change b5 -> b4: 1 -> 0 \(-100\.0%\), p 0\.0[0-9]*; stall seconds a run by cause: io 0\.[2-9][0-9]* -> 0\.000 s(, [a-z]+ [0-9.]+ -> [0-9.]+ s)*$" out'
 printf 'b1\nb2\nb3\n' >order3
 "$B" history nightly --db h.db --order order3 --metrics stalls >out 2>err
 check "--order: runs of builds not listed are left out and counted" 'grep -q "12 run(s) of 3 build(s)" out && grep -q "20 of builds not in --order" out'
