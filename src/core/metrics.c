@@ -107,10 +107,28 @@ void metrics_note_first(struct metrics *m, const char *fmt, ...)
 /* ------------------------------------------------------------ stutter */
 
 /* metrics_stutter on IN's N values (a window's frames, packed or not). */
+/* Frame I (X) of metrics_stutter's pass, GONE the one leaving its
+ * trailing window of W (read when I >= W). */
+static inline void stutter_step(double x, double gone, size_t i, size_t w, double *wsum,
+				double *stut, double *low)
+{
+	double avg;
+
+	/* The trailing window: frame i and up to w - 1 before it. */
+	*wsum += x;
+	if (i >= w)
+		*wsum -= gone;
+	avg = *wsum / (double)(i + 1 < w ? i + 1 : w);
+	if (x > METRICS_STUTTER_FACTOR * avg)
+		*stut += x;
+	else if (x > 0.0 && 1000.0 / x < METRICS_LOWFPS_FPS)
+		*low += x;
+}
+
+/* metrics_stutter on IN's N values (a window's frames, packed or not). */
 static void stutter_in(const struct stats_in *in, size_t n, double *ret_stutter_pct,
 		       double *ret_lowfps_pct)
 {
-	struct stats_cur cur, lag;
 	double total, mean, wsum = 0.0, stut = 0.0, low = 0.0;
 	long w;
 	size_t i;
@@ -127,20 +145,22 @@ static void stutter_in(const struct stats_in *in, size_t n, double *ret_stutter_
 	w = lrint(sqrt(mean) * 10.0);
 	if (w < 1)
 		w = 1;
-	stats_cur_init(&cur, in, n);
-	stats_cur_init(&lag, in, n);
-	for (i = 0; i < n; i++) {
-		double avg, x = stats_cur_at(&cur, i);
+	if (in->x) {
+		/* an array (a frame log's): no reader in between */
+		const double *ft = in->x;
 
-		/* The trailing window: frame i and up to w - 1 before it. */
-		wsum += x;
-		if (i >= (size_t)w)
-			wsum -= stats_cur_at(&lag, i - w);
-		avg = wsum / (double)(i + 1 < (size_t)w ? i + 1 : (size_t)w);
-		if (x > METRICS_STUTTER_FACTOR * avg)
-			stut += x;
-		else if (x > 0.0 && 1000.0 / x < METRICS_LOWFPS_FPS)
-			low += x;
+		for (i = 0; i < n; i++)
+			stutter_step(ft[i], i >= (size_t)w ? ft[i - w] : 0.0, i, (size_t)w, &wsum,
+				     &stut, &low);
+	} else {
+		struct stats_cur cur, lag;
+
+		stats_cur_init(&cur, in, n);
+		stats_cur_init(&lag, in, n);
+		for (i = 0; i < n; i++)
+			stutter_step(stats_cur_at(&cur, i),
+				     i >= (size_t)w ? stats_cur_at(&lag, i - w) : 0.0, i, (size_t)w,
+				     &wsum, &stut, &low);
 	}
 	*ret_stutter_pct = 100.0 * stut / total;
 	*ret_lowfps_pct = 100.0 * low / total;
@@ -361,7 +381,8 @@ static int play_part(const struct frames *f, const struct metrics_seg *segs, siz
 	unsigned char *hit;
 	double stalls = 0, stall_ms = 0, longest = -INFINITY, play_ms = 0, reload_ms = 0, nseg = 0;
 	struct stats_in in = { .x = buf };
-	struct stats_cur pf;
+	double piece[STATS_CUR_PIECE];
+	size_t got;
 
 	if (!mg)
 		return -ENOMEM;
@@ -386,20 +407,22 @@ static int play_part(const struct frames *f, const struct metrics_seg *segs, siz
 		in = frames_ft_in(f, a);
 		np = n;
 	}
-	stats_cur_init(&pf, &in, np);
+
 	for (k = 0; k < nm; k++)
 		nseg += hit[k];
 	free(hit);
 	free(mg);
-	for (i = 0; i < np; i++) {
-		double x = stats_cur_at(&pf, i);
+	for (i = 0; i < np; i += got) {
+		const double *pf = stats_in_piece(&in, i, np, piece, &got);
 
-		if (x > longest)
-			longest = x;
-		play_ms += x;
-		if (x > o->stall_ms) {
-			stalls++;
-			stall_ms += x;
+		for (k = 0; k < got; k++) {
+			if (pf[k] > longest)
+				longest = pf[k];
+			play_ms += pf[k];
+			if (pf[k] > o->stall_ms) {
+				stalls++;
+				stall_ms += pf[k];
+			}
 		}
 	}
 	m->v[M_WIN_PLAY_S] = play_ms / 1000.0;
