@@ -83,16 +83,16 @@ static int frames_data(struct json *j, const struct frames *f)
 		json_obj_end(j);
 		return 0;
 	}
-	json_knumf(j, "first_end_s", f->t_s[0], 5);
+	json_knumf(j, "first_end_s", frames_t(f, 0), 5);
 	json_kuint(j, "unit_us", 10);
 	/* little-endian u32s: the page reads them with a DataView */
 	json_key(j, "gaps_u32le_gz_b64");
 	json_value_begin(j);
 	fputc('"', j->f);
 	r = html_gz_begin(&g, j->f);
-	prev = llround(f->t_s[0] * 1e5) - llround(f->ft_ms[0] * 100);
+	prev = llround(frames_t(f, 0) * 1e5) - llround(frames_ft(f, 0) * 100);
 	for (size_t i = 0; i < f->n && r >= 0; i++) {
-		int64_t t = llround(f->t_s[i] * 1e5), d = t - prev;
+		int64_t t = llround(frames_t(f, i) * 1e5), d = t - prev;
 
 		gaps[k++] = d < 0 ? 0 : d > UINT32_MAX ? UINT32_MAX : (uint32_t)d;
 		prev = t;
@@ -118,8 +118,8 @@ static void segments_data(struct json *j, const struct analysis *a)
 	json_key(j, "window");
 	if (f && m->win_n) {
 		json_arr_begin(j);
-		json_num(j, f->t_s[m->win_first] - f->ft_ms[m->win_first] / 1000.0);
-		json_num(j, f->t_s[m->win_first + m->win_n - 1]);
+		json_num(j, frames_start(f, m->win_first));
+		json_num(j, frames_t(f, m->win_first + m->win_n - 1));
 		json_arr_end(j);
 	} else {
 		json_null(j);
@@ -279,7 +279,7 @@ static bool window_empty(const struct analysis *a, struct strbuf *why, struct st
 
 	if (!a->f || !a->f->n || a->m.win_n)
 		return false;
-	last = a->f->t_s[a->f->n - 1] - a->m.origin_s;
+	last = frames_t(a->f, a->f->n - 1) - a->m.origin_s;
 	if (isnan(o->from_s) && last <= o->warmup_s)
 		sb_addf(why, "the run is %.1f s, shorter than the %g s warm-up", last, o->warmup_s);
 	else if (last <= (isnan(o->from_s) ? o->warmup_s : o->from_s))
@@ -678,8 +678,8 @@ static int disk_cols(struct analysis *a, struct strbuf *emsg)
 
 	if (!w || !kind || !split)
 		goto out;
-	if (end > f->t_s[f->n - 1])
-		end = f->t_s[f->n - 1];
+	if (end > frames_t(f, f->n - 1))
+		end = frames_t(f, f->n - 1);
 	w[k] = (struct rec_window){ 0, span_ns(a->t0_ns, a->m.origin_s) };
 	kind[k++] = SPAN_LOAD;
 	for (size_t i = 0; i < a->nsegs; i++)
@@ -871,7 +871,7 @@ static int run_data(struct json *j, struct analysis *a, struct strbuf *emsg)
 	else
 		json_kint(j, "interfered", a->interfered);
 	json_kstr(j, "interference", a->interference);
-	json_knumf(j, "frames_s", a->f && a->f->n ? a->f->t_s[a->f->n - 1] - a->m.origin_s : NAN, 3);
+	json_knumf(j, "frames_s", a->f && a->f->n ? frames_t(a->f, a->f->n - 1) - a->m.origin_s : NAN, 3);
 	reasons_data(j, a);
 	if ((r = frames_data(j, a->f)) >= 0) {
 		segments_data(j, a);

@@ -114,8 +114,8 @@ void stall_api_text(struct strbuf *sb, const struct stall_item *s)
 static void stall_span(const struct analysis *a, size_t i, uint64_t *ans, uint64_t *bns)
 {
 	const struct frames *f = a->f;
-	double start = f->t_s[i] - f->ft_ms[i] / 1000.0;
-	double an = (double)a->t0_ns + start * 1e9, bn = (double)a->t0_ns + f->t_s[i] * 1e9;
+	double start = frames_start(f, i);
+	double an = (double)a->t0_ns + start * 1e9, bn = (double)a->t0_ns + frames_t(f, i) * 1e9;
 
 	*ans = an <= 0 ? 0 : (uint64_t)an;
 	*bns = bn <= 0 ? 0 : (uint64_t)bn;
@@ -125,7 +125,7 @@ static void stall_fill(const struct causes *c, const struct analysis *a, size_t 
 		       struct stall_item *s)
 {
 	const struct frames *f = a->f;
-	double start = f->t_s[i] - f->ft_ms[i] / 1000.0;
+	double start = frames_start(f, i);
 	const struct rec_interval *iv[STALL_INTERVALS];
 	uint64_t ans, bns;
 
@@ -134,7 +134,7 @@ static void stall_fill(const struct causes *c, const struct analysis *a, size_t 
 	s->t0_ns = a->t0_ns;
 	s->frame = i;
 	s->t_s = start;
-	s->ms = f->ft_ms[i];
+	s->ms = frames_ft(f, i);
 	causes_split(c, ans, bns, &s->split);
 	cause_split_verdict(&s->split, &s->v);
 	causes_evidence(c, ans, bns, &s->e);

@@ -369,10 +369,10 @@ unsigned causes_stall_parts(const struct frames *f, size_t i, const struct metri
 			    const struct metrics_opts *o, const struct metrics_seg *segs,
 			    size_t nsegs)
 {
-	double fe = f->t_s[i], fs = fe - f->ft_ms[i] / 1000.0;
+	double ft = frames_ft(f, i), fe = frames_t(f, i), fs = fe - ft / 1000.0;
 	unsigned ret = 0;
 
-	if (!(f->ft_ms[i] > o->stall_ms))
+	if (!(ft > o->stall_ms))
 		return 0;
 	/* metrics.c: the warm-up is the frames ending at or before origin + warmup */
 	if (fe <= m->origin_s + o->warmup_s)
@@ -413,8 +413,8 @@ int causes_column_spans(const struct frames *f, uint64_t t0_ns, const struct met
 			continue;
 		if (ARRAY_GROW(s, cap, n + 1) < 0)
 			goto nomem;
-		s[n].b_ns = to_ns(t0_ns, f->t_s[i]);
-		s[n].a_ns = to_ns(t0_ns, f->t_s[i] - f->ft_ms[i] / 1000.0);
+		s[n].b_ns = to_ns(t0_ns, frames_t(f, i));
+		s[n].a_ns = to_ns(t0_ns, frames_start(f, i));
 		s[n++].to = CAUSES_SPAN_WIN | (parts & CAUSES_IN_PLAY ? CAUSES_SPAN_PLAY : 0);
 	}
 	if (any_sample && f->n) {
@@ -432,8 +432,8 @@ int causes_column_spans(const struct frames *f, uint64_t t0_ns, const struct met
 		{
 			double end = m->origin_s + o->warmup_s;
 
-			if (end > f->t_s[f->n - 1])
-				end = f->t_s[f->n - 1];
+			if (end > frames_t(f, f->n - 1))
+				end = frames_t(f, f->n - 1);
 			s[n++] = (struct causes_span){ to_ns(t0_ns, m->origin_s), to_ns(t0_ns, end),
 						       CAUSES_SPAN_WARM };
 		}

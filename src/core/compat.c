@@ -85,14 +85,45 @@ static uint64_t *sort_keys(uint64_t *k, uint64_t *tmp, size_t n,
 }
 
 /* The reason when FT_MS cannot be used, or NULL. */
-static const char *check_input(const double *ft_ms, size_t n)
+static const char *check_input(const struct stats_in *ft_ms, size_t n)
 {
+	double piece[STATS_CUR_PIECE];
+	size_t m;
+
 	if (n == 0)
 		return "no frames in the window";
-	for (size_t i = 0; i < n; i++)
-		if (!(isfinite(ft_ms[i]) && ft_ms[i] > 0))
-			return "a frame time is not a positive finite number";
+	for (size_t i = 0; i < n; i += m) {
+		const double *p = stats_in_piece(ft_ms, i, n, piece, &m);
+
+		for (size_t k = 0; k < m; k++)
+			if (!(isfinite(p[k]) && p[k] > 0))
+				return "a frame time is not a positive finite number";
+	}
 	return NULL;
+}
+
+/* The sum of FT_MS's N values, in order (not compensated: as the tools). */
+static double sum_in(const struct stats_in *ft_ms, size_t n)
+{
+	double sum = 0, piece[STATS_CUR_PIECE];
+	size_t m;
+
+	for (size_t i = 0; i < n; i += m) {
+		const double *p = stats_in_piece(ft_ms, i, n, piece, &m);
+
+		for (size_t k = 0; k < m; k++)
+			sum += p[k];
+	}
+	return sum;
+}
+
+/* FT_MS's N values into OUT. */
+static void copy_in(const struct stats_in *ft_ms, size_t n, double *out)
+{
+	if (ft_ms->x)
+		memcpy(out, ft_ms->x, n * sizeof(*out));
+	else if (n)
+		ft_ms->get(ft_ms->ctx, ft_ms->first, n, out);
 }
 
 /* Above this many frames, the copy is sorted in place (heapsort: 8 bytes
@@ -138,13 +169,13 @@ static void heap_sort(double *a, size_t n)
  * bit patterns order like the values, so their bits are the sort keys (moved
  * with memcpy, so no pointer is read as another type).
  */
-static double *sorted_copy(const double *ft_ms, size_t n)
+static double *sorted_copy(const struct stats_in *ft_ms, size_t n)
 {
 	if (n > SORT_RADIX_MAX) {
 		double *out = malloc(n * sizeof(*out));
 
 		if (out) {
-			memcpy(out, ft_ms, n * sizeof(*out));
+			copy_in(ft_ms, n, out);
 			heap_sort(out, n);
 		}
 		return out;
@@ -161,7 +192,19 @@ static double *sorted_copy(const double *ft_ms, size_t n)
 		free(count);
 		return NULL;
 	}
-	memcpy(k, ft_ms, n * sizeof(*k));
+	if (ft_ms->x) {
+		memcpy(k, ft_ms->x, n * sizeof(*k));
+	} else {
+		/* the keys are the doubles' bits: a piece at a time, by memcpy */
+		double piece[STATS_CUR_PIECE];
+
+		for (size_t i = 0; i < n; i += STATS_CUR_PIECE) {
+			size_t m = n - i < STATS_CUR_PIECE ? n - i : STATS_CUR_PIECE;
+
+			ft_ms->get(ft_ms->ctx, ft_ms->first + i, m, piece);
+			memcpy(k + i, piece, m * sizeof(*k));
+		}
+	}
 	sorted = sort_keys(k, tmp, n, count);
 	free(count);
 	spare = sorted == k ? tmp : k;
@@ -198,7 +241,7 @@ static size_t mh07_index(float p, size_t n)
 
 /* MangoHud's numbers from FT_MS (N >= 1, checked) and A, the same sorted
  * ascending. */
-static struct compat_mangohud mh_sorted(const double *ft_ms, const double *a, size_t n,
+static struct compat_mangohud mh_sorted(const struct stats_in *ft_ms, const double *a, size_t n,
 					enum compat_mangohud_style style)
 {
 	struct compat_mangohud r = { NAN, NAN, NAN, NAN, NULL };
@@ -237,8 +280,7 @@ static struct compat_mangohud mh_sorted(const double *ft_ms, const double *a, si
 			else
 				*out[m] = 1000.0 / a[n - 1 - idx];
 		}
-		for (size_t i = 0; i < n; i++)
-			sum += ft_ms[i];
+		sum = sum_in(ft_ms, n);
 		r.fps_avg = 1000.0 / (sum / (double)n);
 	}
 	return r;
@@ -291,7 +333,7 @@ static double quantile_r8(const double *s, size_t n, double tau)
 
 /* CapFrameX's numbers from FT_MS (N >= 1, checked) and A, the same sorted
  * ascending; A is left as per-frame fps ascending. */
-static struct compat_capframex cfx_sorted(const double *ft_ms, double *a, size_t n)
+static struct compat_capframex cfx_sorted(const struct stats_in *ft_ms, double *a, size_t n)
 {
 	struct compat_capframex r = { NAN, NAN, NAN, NAN, NULL };
 	double q, sum = 0, total = 0, target;
@@ -306,8 +348,7 @@ static struct compat_capframex cfx_sorted(const double *ft_ms, double *a, size_t
 	r.low1_avg = 1000.0 / (sum / (double)k);
 
 	/* 1% low integral: longest frames down to 1 % of the total time */
-	for (size_t i = 0; i < n; i++)
-		total += ft_ms[i];
+	total = sum_in(ft_ms, n);
 	target = total * (1 - (1 - 0.01));
 	sum = 0;
 	for (size_t i = n; i-- > 0;) {
@@ -393,7 +434,7 @@ static double tail_r8(struct tail *t, double tau, bool fps)
 
 /* compat_all's numbers for MangoHud 0.7+ from FT_MS's tail; 0, -ENOMEM, or
  * 1 when a number needs more than the tail (nothing written). */
-static int all_from_tail(const double *ft_ms, size_t n, struct compat_mangohud *ret_mh,
+static int all_from_tail(const struct stats_in *ft_ms, size_t n, struct compat_mangohud *ret_mh,
 			 struct compat_capframex *ret_cfx)
 {
 	static const float ps[3] = { 0.001f, 0.01f, 0.97f };
@@ -403,14 +444,13 @@ static int all_from_tail(const double *ft_ms, size_t n, struct compat_mangohud *
 	double q, sum = 0, total = 0, target;
 	struct tail t = { NULL, 0, n, false };
 	size_t k = 0, len, i;
-	double *top = stats_top_sorted(ft_ms, n, TAIL_PART(n), &len);
+	double *top = stats_top_sorted_in(ft_ms, n, TAIL_PART(n), &len);
 
 	if (!top)
 		return -ENOMEM;
 	t.top = top;
 	t.lo = n - len;
-	for (i = 0; i < n; i++)
-		total += ft_ms[i];
+	total = sum_in(ft_ms, n);
 	/* MangoHud (mh_sorted's second half) */
 	for (int m = 0; m < 3; m++) {
 		size_t idx = mh07_index(ps[m], n);
@@ -422,7 +462,7 @@ static int all_from_tail(const double *ft_ms, size_t n, struct compat_mangohud *
 		} else {
 			double v;
 
-			if (stats_rank(ft_ms, n, n - 1 - idx, &v) < 0) {
+			if (stats_rank_in(ft_ms, n, n - 1 - idx, &v) < 0) {
 				free(top);
 				return -ENOMEM;
 			}
@@ -471,6 +511,12 @@ int compat_capframex(const double *ft_ms, size_t n, struct compat_capframex *ret
 
 int compat_all(const double *ft_ms, size_t n, enum compat_mangohud_style style,
 	       struct compat_mangohud *ret_mh, struct compat_capframex *ret_cfx)
+{
+	return compat_all_in(&(struct stats_in){ .x = ft_ms }, n, style, ret_mh, ret_cfx);
+}
+
+int compat_all_in(const struct stats_in *ft_ms, size_t n, enum compat_mangohud_style style,
+		  struct compat_mangohud *ret_mh, struct compat_capframex *ret_cfx)
 {
 	const char *why = check_input(ft_ms, n);
 	double *a;

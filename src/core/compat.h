@@ -14,6 +14,8 @@
 
 #include <stddef.h>
 
+#include "core/stats.h"
+
 /* Which MangoHud's formulas: the 0.6.x summary, or fps_metrics.h (0.7+). */
 enum compat_mangohud_style {
 	COMPAT_MANGOHUD_06,	/* 0.6.x: means of the lowest per-frame fps */
@@ -58,6 +60,10 @@ int compat_capframex(const double *ft_ms, size_t n, struct compat_capframex *ret
  */
 int compat_all(const double *ft_ms, size_t n, enum compat_mangohud_style style,
 	       struct compat_mangohud *ret_mh, struct compat_capframex *ret_cfx);
+/* The same on frame times read through FT_MS (a record's, kept packed:
+ * frames_ft_in(), core/frames.h): the same values, to the bit. */
+int compat_all_in(const struct stats_in *ft_ms, size_t n, enum compat_mangohud_style style,
+		  struct compat_mangohud *ret_mh, struct compat_capframex *ret_cfx);
 
 /*
  * The style matching a struct frames' format string: COMPAT_MANGOHUD_06 for

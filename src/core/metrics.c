@@ -106,13 +106,34 @@ void metrics_note_first(struct metrics *m, const char *fmt, ...)
 
 /* ------------------------------------------------------------ stutter */
 
-void metrics_stutter(const double *ft, size_t n, double *ret_stutter_pct, double *ret_lowfps_pct)
+/* metrics_stutter on IN's N values (a window's frames, packed or not). */
+/* Frame I (X) of metrics_stutter's pass, GONE the one leaving its
+ * trailing window of W (read when I >= W). */
+static inline void stutter_step(double x, double gone, size_t i, size_t w, double *wsum,
+				double *stut, double *low)
+{
+	double avg;
+
+	/* The trailing window: frame i and up to w - 1 before it. */
+	*wsum += x;
+	if (i >= w)
+		*wsum -= gone;
+	avg = *wsum / (double)(i + 1 < w ? i + 1 : w);
+	if (x > METRICS_STUTTER_FACTOR * avg)
+		*stut += x;
+	else if (x > 0.0 && 1000.0 / x < METRICS_LOWFPS_FPS)
+		*low += x;
+}
+
+/* metrics_stutter on IN's N values (a window's frames, packed or not). */
+static void stutter_in(const struct stats_in *in, size_t n, double *ret_stutter_pct,
+		       double *ret_lowfps_pct)
 {
 	double total, mean, wsum = 0.0, stut = 0.0, low = 0.0;
 	long w;
 	size_t i;
 
-	total = stats_sum(ft, n);
+	total = stats_sum_in(in, n);
 	if (n == 0 || !(total > 0.0) || !isfinite(total)) {
 		*ret_stutter_pct = NAN;
 		*ret_lowfps_pct = NAN;
@@ -124,21 +145,30 @@ void metrics_stutter(const double *ft, size_t n, double *ret_stutter_pct, double
 	w = lrint(sqrt(mean) * 10.0);
 	if (w < 1)
 		w = 1;
-	for (i = 0; i < n; i++) {
-		double avg;
+	if (in->x) {
+		/* an array (a frame log's): no reader in between */
+		const double *ft = in->x;
 
-		/* The trailing window: frame i and up to w - 1 before it. */
-		wsum += ft[i];
-		if (i >= (size_t)w)
-			wsum -= ft[i - w];
-		avg = wsum / (double)(i + 1 < (size_t)w ? i + 1 : (size_t)w);
-		if (ft[i] > METRICS_STUTTER_FACTOR * avg)
-			stut += ft[i];
-		else if (ft[i] > 0.0 && 1000.0 / ft[i] < METRICS_LOWFPS_FPS)
-			low += ft[i];
+		for (i = 0; i < n; i++)
+			stutter_step(ft[i], i >= (size_t)w ? ft[i - w] : 0.0, i, (size_t)w, &wsum,
+				     &stut, &low);
+	} else {
+		struct stats_cur cur, lag;
+
+		stats_cur_init(&cur, in, n);
+		stats_cur_init(&lag, in, n);
+		for (i = 0; i < n; i++)
+			stutter_step(stats_cur_at(&cur, i),
+				     i >= (size_t)w ? stats_cur_at(&lag, i - w) : 0.0, i, (size_t)w,
+				     &wsum, &stut, &low);
 	}
 	*ret_stutter_pct = 100.0 * stut / total;
 	*ret_lowfps_pct = 100.0 * low / total;
+}
+
+void metrics_stutter(const double *ft, size_t n, double *ret_stutter_pct, double *ret_lowfps_pct)
+{
+	stutter_in(&(struct stats_in){ .x = ft }, n, ret_stutter_pct, ret_lowfps_pct);
 }
 
 /* ------------------------------------------------------------ helpers */
@@ -151,7 +181,7 @@ static size_t first_ending_after(const struct frames *f, size_t lo, double t)
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
 
-		if (f->t_s[mid] > t)
+		if (frames_t(f, mid) > t)
 			hi = mid;
 		else
 			lo = mid + 1;
@@ -237,26 +267,30 @@ bool metrics_in_reload(const struct metrics_seg *segs, size_t nsegs, double fs, 
 static int window_part(const struct frames *f, size_t a, size_t n, const struct metrics_opts *o,
 		       struct metrics *m)
 {
-	const double *ft = f->ft_ms + a;
-	double sum, smooth_n = 0, stall_n = 0, longest = -INFINITY;
+	struct stats_in in = frames_ft_in(f, a);
+	double sum, smooth_n = 0, stall_n = 0, longest = -INFINITY, piece[STATS_CUR_PIECE];
 	double stall_ms_sum = 0.0, smooth_ms, o500 = 0, o1 = 0, o2 = 0, p99, p999;
-	size_t i;
+	size_t i, k, got;
 
-	sum = stats_sum(ft, n);
-	for (i = 0; i < n; i++) {
-		double x = ft[i];
+	sum = stats_sum_in(&in, n);
+	for (i = 0; i < n; i += got) {
+		const double *p = stats_in_piece(&in, i, n, piece, &got);
 
-		if (x > longest)
-			longest = x;
-		if (x > o->stall_ms) {
-			stall_n++;
-			stall_ms_sum += x;
-		} else {
-			smooth_n++;
+		for (k = 0; k < got; k++) {
+			double x = p[k];
+
+			if (x > longest)
+				longest = x;
+			if (x > o->stall_ms) {
+				stall_n++;
+				stall_ms_sum += x;
+			} else {
+				smooth_n++;
+			}
+			o500 += x > 500.0;
+			o1 += x > 1000.0;
+			o2 += x > 2000.0;
 		}
-		o500 += x > 500.0;
-		o1 += x > 1000.0;
-		o2 += x > 2000.0;
 	}
 	m->v[M_FRAMES] = (double)n;
 	m->v[M_SECONDS] = sum / 1000.0;
@@ -294,7 +328,7 @@ static int window_part(const struct frames *f, size_t a, size_t n, const struct 
 		static const double ps[] = { 0.5, 0.95, 0.99, 0.999 };
 		double q[4];
 
-		if (stats_quantiles(ft, n, ps, 4, q) < 0)
+		if (stats_quantiles_in(&in, n, ps, 4, q) < 0)
 			return -ENOMEM;
 		m->v[M_MEDIAN_MS] = q[0];
 		m->v[M_P95_MS] = q[1];
@@ -305,7 +339,7 @@ static int window_part(const struct frames *f, size_t a, size_t n, const struct 
 	m->v[M_LOW01] = p999 > 0.0 ? 1000.0 / p999 : NAN;
 	if (!(p999 > 0.0))
 		metrics_note(m, "low1, low01: a percentile frame time is 0 ms");
-	metrics_stutter(ft, n, &m->v[M_STUTTER_PCT], &m->v[M_LOWFPS_PCT]);
+	stutter_in(&in, n, &m->v[M_STUTTER_PCT], &m->v[M_LOWFPS_PCT]);
 	if (isnan(m->v[M_STUTTER_PCT]))
 		metrics_note(m, "stutter_pct, lowfps_pct: the window's frame times add up to no "
 				"finite time");
@@ -319,7 +353,7 @@ static void warm_part(const struct frames *f, size_t n, const struct metrics_opt
 	size_t i;
 
 	for (i = 0; i < n; i++) {
-		double x = f->ft_ms[i];
+		double x = frames_ft(f, i);
 
 		if (x > longest)
 			longest = x;
@@ -346,7 +380,9 @@ static int play_part(const struct frames *f, const struct metrics_seg *segs, siz
 	struct metrics_seg *mg = merge_segs(segs, nsegs, &nm);
 	unsigned char *hit;
 	double stalls = 0, stall_ms = 0, longest = -INFINITY, play_ms = 0, reload_ms = 0, nseg = 0;
-	const double *pf = buf;
+	struct stats_in in = { .x = buf };
+	double piece[STATS_CUR_PIECE];
+	size_t got;
 
 	if (!mg)
 		return -ENOMEM;
@@ -357,31 +393,36 @@ static int play_part(const struct frames *f, const struct metrics_seg *segs, siz
 	}
 	/* without segments the play frames are the window's: no copy */
 	for (i = a; nm && i < a + n; i++) {
-		double fe = f->t_s[i], fs = fe - f->ft_ms[i] / 1000.0;
+		double x = frames_ft(f, i), fe = frames_t(f, i), fs = fe - x / 1000.0;
 		long s = seg_of(mg, nm, fs, fe);
 
 		if (s >= 0) {
 			hit[s] = 1;
-			reload_ms += f->ft_ms[i];
+			reload_ms += x;
 			continue;
 		}
-		buf[np++] = f->ft_ms[i];
+		buf[np++] = x;
 	}
 	if (!nm) {
-		pf = f->ft_ms + a;
+		in = frames_ft_in(f, a);
 		np = n;
 	}
+
 	for (k = 0; k < nm; k++)
 		nseg += hit[k];
 	free(hit);
 	free(mg);
-	for (i = 0; i < np; i++) {
-		if (pf[i] > longest)
-			longest = pf[i];
-		play_ms += pf[i];
-		if (pf[i] > o->stall_ms) {
-			stalls++;
-			stall_ms += pf[i];
+	for (i = 0; i < np; i += got) {
+		const double *pf = stats_in_piece(&in, i, np, piece, &got);
+
+		for (k = 0; k < got; k++) {
+			if (pf[k] > longest)
+				longest = pf[k];
+			play_ms += pf[k];
+			if (pf[k] > o->stall_ms) {
+				stalls++;
+				stall_ms += pf[k];
+			}
 		}
 	}
 	m->v[M_WIN_PLAY_S] = play_ms / 1000.0;
@@ -420,7 +461,7 @@ static void empty_window(const struct frames *f, const struct metrics_opts *o, d
 	const char *cols = "frames, seconds, stalls, stall_s, over_500ms, over_1s, over_2s, "
 			   "stalls_play, stall_play_s, win_play_s, reload_s, reload_n";
 	double start = isnan(o->from_s) ? o->warmup_s : o->from_s;
-	double last = f->n ? f->t_s[f->n - 1] - origin : 0.0;
+	double last = f->n ? frames_t(f, f->n - 1) - origin : 0.0;
 
 	for (size_t i = 0; i < sizeof(counts) / sizeof(counts[0]); i++)
 		m->v[counts[i]] = NAN;
@@ -452,7 +493,7 @@ int metrics_compute(const struct frames *f, const struct metrics_opts *o,
 	if (!m)
 		return -ENOMEM;
 	if (f->n) {
-		origin = f->t_s[0] - f->ft_ms[0] / 1000.0;
+		origin = frames_start(f, 0);
 		start = isnan(o->from_s) ? o->warmup_s : o->from_s;
 		end = isnan(o->to_s) ? INFINITY : o->to_s;
 		warm_n = first_ending_after(f, 0, origin + o->warmup_s);

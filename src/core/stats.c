@@ -198,54 +198,93 @@ static void select_k(double *x, size_t lo, size_t hi, size_t k)
 /* The bucket of key K above MIN at SHIFT. */
 #define BUCKET_OF(k, min, shift) ((size_t)(((k) - (min)) >> (shift)))
 
+/* Values I..I+M-1 (M <= IN_CHUNK) of IN: X's own, or BUF filled. */
+#define IN_CHUNK 1024
+static const double *in_at(const struct stats_in *in, size_t i, size_t m, double *buf)
+{
+	if (in->x)
+		return in->x + i;
+	in->get(in->ctx, in->first + i, m, buf);
+	return buf;
+}
+
+/* IN's N values into OUT. */
+static void in_copy(const struct stats_in *in, size_t n, double *out)
+{
+	if (in->x)
+		memcpy(out, in->x, n * sizeof(*out));
+	else if (n)
+		in->get(in->ctx, in->first, n, out);
+}
+
+/* Every value VAR of IN's N, piece by piece (X's own: one piece), as BODY. */
+#define IN_EACH(in, n, var, body)                                               \
+	do {                                                                  \
+		double in_buf_[IN_CHUNK];                                     \
+		size_t in_m_;                                                 \
+		for (size_t in_i_ = 0; in_i_ < (n); in_i_ += in_m_) {         \
+			const double *in_p_;                                  \
+			in_m_ = (in)->x || (n) - in_i_ < IN_CHUNK ? (n) - in_i_ : IN_CHUNK; \
+			in_p_ = in_at((in), in_i_, in_m_, in_buf_);           \
+			for (size_t in_j_ = 0; in_j_ < in_m_; in_j_++) {      \
+				double var = in_p_[in_j_];                    \
+				body                                          \
+			}                                                     \
+		}                                                             \
+	} while (0)
+
 /*
- * The counts of X's keys in BUCKET_N buckets (COUNT, zeroed by the caller)
+ * The counts of IN's keys in BUCKET_N buckets (COUNT, zeroed by the caller)
  * of width 2^*SHIFT from *MIN; false (nothing counted) for N outside
  * [BUCKET_MIN, UINT32_MAX] or a value that is NaN or a zero.
  */
-static bool bucket_count(const double *x, size_t n, uint64_t *min, unsigned *shift,
+static bool bucket_count(const struct stats_in *in, size_t n, uint64_t *min, unsigned *shift,
 			 uint32_t *count)
 {
 	uint64_t lo = UINT64_MAX, hi = 0;
 	unsigned sh = 0;
-	size_t i;
+	bool ok = true;
 
 	if (n < BUCKET_MIN || n > UINT32_MAX)
 		return false;
-	for (i = 0; i < n; i++) {
+	IN_EACH(in, n, v, {
 		uint64_t k;
 
-		if (!(x[i] != 0.0))	/* NaN or a zero */
-			return false;
-		k = key_of(x[i]);
+		if (!(v != 0.0)) {	/* NaN or a zero */
+			ok = false;
+			break;
+		}
+		k = key_of(v);
 		lo = k < lo ? k : lo;
 		hi = k > hi ? k : hi;
-	}
+	});
+	if (!ok)
+		return false;
 	while (sh < 64 && ((hi - lo) >> sh) >= BUCKET_N)
 		sh++;
-	for (i = 0; i < n; i++)
-		count[BUCKET_OF(key_of(x[i]), lo, sh)]++;
+	IN_EACH(in, n, v, { count[BUCKET_OF(key_of(v), lo, sh)]++; });
 	*min = lo;
 	*shift = sh;
 	return true;
 }
 
 /*
- * The values of X (N) in the buckets of ranks RANK[0..NR-1], in a new array
- * (*M of them), each rank turned into its rank among them; NULL when the
- * buckets do not apply (or on ENOMEM: the caller's way without them says
- * so).
+ * The values of IN (N) in the buckets of ranks RANK[0..NR-1], in a new
+ * array (*M of them), each rank turned into its rank among them; NULL when
+ * the buckets do not apply (or on ENOMEM: the caller's way without them
+ * says so).
  */
-static double *bucket_gather(const double *x, size_t n, size_t *rank, size_t nr, size_t *m)
+static double *bucket_gather(const struct stats_in *in, size_t n, size_t *rank, size_t nr,
+			     size_t *m)
 {
 	uint32_t *count = calloc(BUCKET_N, sizeof(*count));
 	unsigned char *want = calloc(BUCKET_N, 1);
 	uint64_t min, below_kept[BUCKET_RANKS] = { 0 };
 	unsigned shift;
-	size_t i, g = 0, cum = 0, total = 0;
+	size_t g = 0, cum = 0, total = 0;
 	double *out = NULL;
 
-	if (!count || !want || nr > BUCKET_RANKS || !bucket_count(x, n, &min, &shift, count))
+	if (!count || !want || nr > BUCKET_RANKS || !bucket_count(in, n, &min, &shift, count))
 		goto done;
 	/* each rank's bucket, and the values of buckets below it not taken */
 	for (size_t b = 0, r; b < BUCKET_N; b++) {
@@ -262,9 +301,10 @@ static double *bucket_gather(const double *x, size_t n, size_t *rank, size_t nr,
 	out = malloc((total ? total : 1) * sizeof(*out));
 	if (!out)
 		goto done;
-	for (i = 0; i < n; i++)
-		if (want[BUCKET_OF(key_of(x[i]), min, shift)])
-			out[g++] = x[i];
+	IN_EACH(in, n, v, {
+		if (want[BUCKET_OF(key_of(v), min, shift)])
+			out[g++] = v;
+	});
 	for (size_t r = 0; r < nr; r++)
 		rank[r] -= below_kept[r];
 	*m = g;
@@ -274,16 +314,16 @@ done:
 	return out;
 }
 
-int stats_rank(const double *x, size_t n, size_t k, double *ret)
+int stats_rank_in(const struct stats_in *in, size_t n, size_t k, double *ret)
 {
 	size_t m = n;
-	double *g = bucket_gather(x, n, &k, 1, &m);
+	double *g = bucket_gather(in, n, &k, 1, &m);
 
 	if (!g) {
 		g = malloc((n ? n : 1) * sizeof(*g));
 		if (!g)
 			return -1;
-		memcpy(g, x, n * sizeof(*g));
+		in_copy(in, n, g);
 	}
 	select_k(g, 0, m, k);
 	*ret = g[k];
@@ -291,7 +331,12 @@ int stats_rank(const double *x, size_t n, size_t k, double *ret)
 	return 0;
 }
 
-double *stats_top_sorted(const double *x, size_t n, size_t t, size_t *ret_t)
+int stats_rank(const double *x, size_t n, size_t k, double *ret)
+{
+	return stats_rank_in(&(struct stats_in){ .x = x }, n, k, ret);
+}
+
+double *stats_top_sorted_in(const struct stats_in *in, size_t n, size_t t, size_t *ret_t)
 {
 	uint32_t *count = calloc(BUCKET_N, sizeof(*count));
 	uint64_t min;
@@ -299,7 +344,7 @@ double *stats_top_sorted(const double *x, size_t n, size_t t, size_t *ret_t)
 	size_t cum = 0, b = BUCKET_N, g = 0;
 	double *top;
 
-	if (count && t < n && bucket_count(x, n, &min, &shift, count)) {
+	if (count && t < n && bucket_count(in, n, &min, &shift, count)) {
 		/* the highest buckets that hold T values or more */
 		while (b > 0 && cum < t)
 			cum += count[--b];
@@ -307,21 +352,26 @@ double *stats_top_sorted(const double *x, size_t n, size_t t, size_t *ret_t)
 		top = malloc(cum * sizeof(*top));
 		if (!top)
 			return NULL;
-		for (size_t i = 0; i < n; i++)
-			if (BUCKET_OF(key_of(x[i]), min, shift) >= b)
-				top[g++] = x[i];
+		IN_EACH(in, n, v, {
+			if (BUCKET_OF(key_of(v), min, shift) >= b)
+				top[g++] = v;
+		});
 	} else {
 		free(count);
 		top = malloc((n ? n : 1) * sizeof(*top));
 		if (!top)
 			return NULL;
-		if (n)
-			memcpy(top, x, n * sizeof(*top));
+		in_copy(in, n, top);
 		g = n;
 	}
 	stats_sort(top, g);
 	*ret_t = g;
 	return top;
+}
+
+double *stats_top_sorted(const double *x, size_t n, size_t t, size_t *ret_t)
+{
+	return stats_top_sorted_in(&(struct stats_in){ .x = x }, n, t, ret_t);
 }
 
 /* The selections of stats_quantiles_select on X (M values) for quantiles
@@ -364,7 +414,8 @@ void stats_quantiles_select(double *x, size_t n, const double *ps, size_t np, do
 	select_quantiles(x, n, n, NULL, ps, np, out);
 }
 
-int stats_quantiles(const double *x, size_t n, const double *ps, size_t np, double *out)
+int stats_quantiles_in(const struct stats_in *in, size_t n, const double *ps, size_t np,
+		       double *out)
 {
 	size_t rank[BUCKET_RANKS], nr = 0, m = n;
 	double *g = NULL;
@@ -380,7 +431,7 @@ int stats_quantiles(const double *x, size_t n, const double *ps, size_t np, doub
 			rank[nr++] = k;
 			rank[nr++] = k + 1 < n ? k + 1 : k;
 		}
-		g = bucket_gather(x, n, rank, nr, &m);
+		g = bucket_gather(in, n, rank, nr, &m);
 	}
 	if (g) {
 		select_quantiles(g, m, n, rank, ps, np, out);
@@ -388,28 +439,37 @@ int stats_quantiles(const double *x, size_t n, const double *ps, size_t np, doub
 		g = malloc((n ? n : 1) * sizeof(*g));
 		if (!g)
 			return -1;
-		memcpy(g, x, n * sizeof(*g));
+		in_copy(in, n, g);
 		select_quantiles(g, n, n, NULL, ps, np, out);
 	}
 	free(g);
 	return 0;
 }
 
-double stats_sum(const double *x, size_t n)
+int stats_quantiles(const double *x, size_t n, const double *ps, size_t np, double *out)
+{
+	return stats_quantiles_in(&(struct stats_in){ .x = x }, n, ps, np, out);
+}
+
+double stats_sum_in(const struct stats_in *in, size_t n)
 {
 	double s = 0.0, c = 0.0;
-	size_t i;
 
-	for (i = 0; i < n; i++) {
-		double t = s + x[i];
+	IN_EACH(in, n, x, {
+		double t = s + x;
 
-		if (fabs(s) >= fabs(x[i]))
-			c += (s - t) + x[i];
+		if (fabs(s) >= fabs(x))
+			c += (s - t) + x;
 		else
-			c += (x[i] - t) + s;
+			c += (x - t) + s;
 		s = t;
-	}
+	});
 	return s + c;
+}
+
+double stats_sum(const double *x, size_t n)
+{
+	return stats_sum_in(&(struct stats_in){ .x = x }, n);
 }
 
 double stats_mean(const double *x, size_t n)

@@ -13,6 +13,65 @@
 
 #include <stddef.h>
 
+/*
+ * N doubles to read: X[0..N) when X is set, else GET(CTX, FIRST + I, M, BUF)
+ * writes values I..I+M-1 to BUF, read a piece (1024) at a time: a record's
+ * frame times, kept packed (core/frames.h), need no array of their own.
+ * The _in functions equal their plain ones to the bit.
+ */
+struct stats_in {
+	const double *x;
+	void (*get)(const void *ctx, size_t i, size_t m, double *buf);
+	const void *ctx;
+	size_t first;
+};
+
+/* A reader of IN's N values in order, or near it: stats_cur_at(C, I). A
+ * piece at a time when IN has no X; X's own, no copy, when it has. */
+#define STATS_CUR_PIECE 256
+struct stats_cur {
+	const struct stats_in *in;
+	size_t n, lo, m;
+	const double *p;
+	double buf[STATS_CUR_PIECE];
+};
+
+static inline void stats_cur_init(struct stats_cur *c, const struct stats_in *in, size_t n)
+{
+	c->in = in;
+	c->n = n;
+	c->lo = 0;
+	c->m = in->x ? n : 0;
+	c->p = in->x;
+}
+
+/* Values I.. (of N) of IN: X's own, all the rest, or a piece of
+ * STATS_CUR_PIECE at most in BUF; *RET_M how many. For a loop that reads
+ * them in order: for (i = 0; i < n; i += m) { p = stats_in_piece(...); ... }. */
+static inline const double *stats_in_piece(const struct stats_in *in, size_t i, size_t n,
+					   double *buf, size_t *ret_m)
+{
+	if (in->x) {
+		*ret_m = n - i;
+		return in->x + i;
+	}
+	*ret_m = n - i < STATS_CUR_PIECE ? n - i : STATS_CUR_PIECE;
+	in->get(in->ctx, in->first + i, *ret_m, buf);
+	return buf;
+}
+
+/* Value I (< N) of C's. */
+static inline double stats_cur_at(struct stats_cur *c, size_t i)
+{
+	if (i - c->lo >= c->m) {	/* outside the piece (below it too: unsigned) */
+		c->lo = i;
+		c->m = c->n - i < STATS_CUR_PIECE ? c->n - i : STATS_CUR_PIECE;
+		c->in->get(c->in->ctx, c->in->first + i, c->m, c->buf);
+		c->p = c->buf;
+	}
+	return c->p[i - c->lo];
+}
+
 /* Sorts the N doubles of X ascending in place. X holds no NaN. */
 void stats_sort(double *x, size_t n);
 
@@ -45,10 +104,13 @@ void stats_quantiles_select(double *x, size_t n, const double *ps, size_t np, do
  * -1 on ENOMEM.
  */
 int stats_quantiles(const double *x, size_t n, const double *ps, size_t np, double *out);
+int stats_quantiles_in(const struct stats_in *in, size_t n, const double *ps, size_t np,
+		       double *out);
 
 /* The value of rank K (0-based, K < N) of the N values of X, as a sort would
  * put there, to the bit, in *RET; as stats_quantiles: 0 or -1 on ENOMEM. */
 int stats_rank(const double *x, size_t n, size_t k, double *ret);
+int stats_rank_in(const struct stats_in *in, size_t n, size_t k, double *ret);
 
 /*
  * The highest T' >= T of the N values of X (T' == N when T >= N, and
@@ -57,6 +119,7 @@ int stats_rank(const double *x, size_t n, size_t k, double *ret);
  * ENOMEM. For the tails of an hour's frame times without sorting them all.
  */
 double *stats_top_sorted(const double *x, size_t n, size_t t, size_t *ret_t);
+double *stats_top_sorted_in(const struct stats_in *in, size_t n, size_t t, size_t *ret_t);
 
 /* The arithmetic mean of the N values of X (compensated summation); NaN when
  * N is 0. */
@@ -64,5 +127,6 @@ double stats_mean(const double *x, size_t n);
 
 /* The sum of the N values of X, with Kahan-Neumaier compensation. */
 double stats_sum(const double *x, size_t n);
+double stats_sum_in(const struct stats_in *in, size_t n);
 
 #endif

@@ -201,13 +201,6 @@ static void add_notes(struct metrics *m, const char *msg)
 	}
 }
 
-static int cmp_u64(const void *a, const void *b)
-{
-	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-
-	return (x > y) - (x < y);
-}
-
 /* Whether the interval from A to B spans one of R's damaged spans. */
 static bool across_damage(const struct rec *r, uint64_t a, uint64_t b)
 {
@@ -222,90 +215,41 @@ static bool across_damage(const struct rec *r, uint64_t a, uint64_t b)
 	return false;
 }
 
-/* The frames of a record from its presents' stamps *TP (N of them; sorted
- * here, in place): frame i lasts from present i-1 to present i, on t0's
- * clock (seconds) when T0 is known, else on the first present's. The
- * stamps' array becomes the frames' t_s (a stamp read before its slot or
- * an earlier one is written: 16 bytes a frame at the peak, not 24), so
- * *TP is taken (NULL after, even on failure); *RET_FIRST is the earliest
- * stamp (0: none). */
-static int frames_of_rec(const struct rec *r, uint64_t **tp, size_t n, double t0,
-			 struct frames **ret, uint64_t *ret_first)
+/* across_damage in frames_stamps_done()'s shape: CTX is the record. */
+static bool drop_across_damage(const void *ctx, uint64_t a, uint64_t b)
 {
-	struct frames *f = frames_new();
-	uint64_t *t = *tp, prev;
-	double *ft = malloc((n > 1 ? n - 1 : 1) * sizeof(*ft)), *ts;
-	size_t i, k = 0;
-
-	*tp = NULL;
-	*ret_first = 0;
-	if (!t)	/* NULL when no present passed */
-		t = malloc(sizeof(*t));
-	if (!f || !ft || !t) {
-		frames_free(f);
-		free(ft);
-		free(t);
-		return -ENOMEM;
-	}
-	if (n) {
-		qsort(t, n, sizeof(*t), cmp_u64);
-		*ret_first = t[0];
-	}
-	if (isnan(t0))
-		t0 = n ? (double)t[0] / 1e9 : 0.0;
-	prev = n ? t[0] : 0;
-	for (i = 1; i < n; i++) {
-		uint64_t cur = t[i];
-
-		/* an interval across a damaged span is not a frame: what was
-		 * presented in between is lost, and its length would be a stall
-		 * nobody saw */
-		if (!across_damage(r, prev, cur)) {
-			double end = (double)cur / 1e9 - t0;
-
-			/* slot k < i: a stamp already read (memcpy: the storage
-			 * takes the double's type) */
-			memcpy(&t[k], &end, sizeof(end));
-			ft[k++] = (double)(cur - prev) / 1e6;
-		}
-		prev = cur;
-	}
-	ts = realloc(t, (k ? k : 1) * sizeof(*ts));
-	f->t_s = ts ? ts : (double *)(void *)t;
-	f->ft_ms = ft;
-	f->n = f->alloc = k;
-	snprintf(f->format, sizeof(f->format), "record");
-	*ret = f;
-	return 0;
+	return across_damage(ctx, a, b);
 }
 
-/* The presents' stamps as the reader passes them (the streamed reads:
- * skip_frames, 8 bytes a present rather than a struct rec_frame's 16, and
- * no copy to sort). */
-struct stamps {
-	uint64_t *t;
-	size_t n, cap;
-};
+/* The frames of a record from its presents' stamps P (taken: emptied,
+ * even on failure): frame i lasts from present i-1 to present i in order
+ * of time, on t0's clock (seconds) when T0 is known, else on the first
+ * present's; an interval across a damaged span is not a frame (what was
+ * presented in between is lost, and its length would be a stall nobody
+ * saw). Kept packed, about 4.3 bytes a frame (core/frames.h).
+ * *RET_FIRST is the earliest stamp (0: none). */
+static int frames_of_rec(const struct rec *r, struct frames_stamps *p, double t0,
+			 struct frames **ret, uint64_t *ret_first)
+{
+	return frames_stamps_done(p, t0, r->ndamage ? drop_across_damage : NULL, r, ret,
+				  ret_first);
+}
 
+/* What the streamed reads hand their callbacks: the presents' stamps
+ * (skip_frames: packed as they come, frames_stamps, rather than a struct
+ * rec_frame's 16 bytes a present), and the record's first sample's
+ * (report's first read: the load's start). */
 static int keep_stamp(void *ctx, const struct rec_frame *f);
 
-/* What the streamed reads hand their callbacks: the presents' stamps,
- * and the record's first sample's (report's first read: the load's
- * start). */
 struct stream_ctx {
-	struct stamps p;
+	struct frames_stamps p;
 	uint64_t first_ns;
 	bool have_first;
 };
 
 static int keep_stamp(void *ctx, const struct rec_frame *f)
 {
-	struct stamps *p = &((struct stream_ctx *)ctx)->p;
-
-	if (ARRAY_GROW(p->t, p->cap, p->n + 1) < 0)
-		return -ENOMEM;
-	p->t[p->n++] = f->t_ns;
-	return 0;
+	return frames_stamps_add(&((struct stream_ctx *)ctx)->p, f->t_ns);
 }
 
 /* The group of the window at 0 (report's first read): the record's first
@@ -506,11 +450,8 @@ static int load_run_dir(struct work *w, struct strbuf *emsg)
 	} else {
 		r = rec_read_fd_stream(fd, path.buf, NULL, &rec, &err);
 		if (r == 0) {
-			sc.p.t = malloc((rec->nframes ? rec->nframes : 1) * sizeof(*sc.p.t));
-			if (!sc.p.t)
-				r = -ENOMEM;
-			for (size_t i = 0; sc.p.t && i < rec->nframes; i++)
-				sc.p.t[sc.p.n++] = rec->frames[i].t_ns;
+			for (size_t i = 0; r == 0 && i < rec->nframes; i++)
+				r = frames_stamps_add(&sc.p, rec->frames[i].t_ns);
 		}
 	}
 	close(fd);
@@ -569,8 +510,8 @@ static int load_run_dir(struct work *w, struct strbuf *emsg)
 		rec_free(rec);
 		goto fail;
 	}
-	r = frames_of_rec(rec, &sc.p.t, sc.p.n, t0, &w->f, &w->pres.first_ns);
 	w->pres.n = sc.p.n;
+	r = frames_of_rec(rec, &sc.p, t0, &w->f, &w->pres.first_ns);
 	a->rec = rec;
 	if (r < 0) {
 		r = sb_error(emsg, r, "'%s'", path.buf);
@@ -587,7 +528,7 @@ static int load_run_dir(struct work *w, struct strbuf *emsg)
 	sb_release(&path);
 	return 0;
 fail:
-	free(sc.p.t);
+	frames_stamps_free(&sc.p);
 	runini_free(ini);
 	sb_release(&err);
 	sb_release(&path);
@@ -750,7 +691,7 @@ static int read_rule(struct work *w, struct strbuf *emsg)
 static int measure(struct work *w, struct strbuf *emsg)
 {
 	struct analysis *a = &w->a;
-	double end_s = w->f->n ? w->f->t_s[w->f->n - 1] : 0.0;
+	double end_s = w->f->n ? frames_t(w->f, w->f->n - 1) : 0.0;
 	int r;
 
 	sb_reset(&w->err);
@@ -802,8 +743,9 @@ static int measure(struct work *w, struct strbuf *emsg)
 		metrics_note_first(&a->m, "%s", a->frames_note);
 	add_notes(&a->m, w->notes.buf);
 	a->mh_style = compat_mangohud_style_of(w->f->format);
-	if (compat_all(w->f->ft_ms + a->m.win_first, a->m.win_n, a->mh_style, &a->mh, &a->cfx) <
-	    0)
+	struct stats_in in = frames_ft_in(w->f, a->m.win_first);
+
+	if (compat_all_in(&in, a->m.win_n, a->mh_style, &a->mh, &a->cfx) < 0)
 		return sb_error(emsg, -ENOMEM, "'%s'", w->input);
 	return 0;
 }

@@ -397,7 +397,7 @@ long compare_side_curve(const struct compare_side *s, const struct analyse_opts 
 		for (size_t k = a.m.win_first; k < a.m.win_first + a.m.win_n && k < a.f->n; k++) {
 			if ((r = ARRAY_GROW(v, cap, n + 1)) < 0)
 				break;
-			v[n++] = a.f->ft_ms[k];
+			v[n++] = frames_ft(a.f, k);
 		}
 		analysis_release(&a);
 	}
