@@ -10,29 +10,13 @@
 # copied and the compat numbers' radix sort, 16 bytes a frame more, they
 # did not run in 80. The whole record in memory took 1035 MB, and report's
 # analysis, every exact interval kept, 256 MB of RSS). An ASan build reserves more
-# address space than that at its start, so the release build is used: SS_BIN
-# when it is one, else build/stallscope of the source tree when it is the
-# same version; without one the test is skipped (77).
+# address space than that at its start, so a release build is used
+# (lib/release.sh; skipped, 77, without one).
 set -u
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
 fail=0
-R=$SS_BIN
-if ldd "$R" 2>/dev/null | grep -q libasan; then
-	R=$SS_SRC/build/stallscope
-	if [ ! -x "$R" ]; then
-		echo "skip: $SS_BIN is an ASan build (it cannot run under ulimit -v) and there is" \
-			"no release build $R"
-		exit 77
-	fi
-	if [ "$("$R" --version 2>&1)" != "$("$SS_BIN" --version 2>&1)" ]; then
-		echo "skip: $SS_BIN is an ASan build and $R is another version"
-		exit 77
-	fi
-fi
-G=$(dirname "$R")/bench/rec-bench
-[ -x "$G" ] || G=$SS_BUILD/bench/rec-bench
-[ -x "$G" ] || { echo "skip: no rec-bench (bench/CMakeLists.txt builds it)"; exit 77; }
+. "$SS_SRC/tests/e2e/lib/release.sh"
 mkdir "$T/day"
 REC_BENCH_PERIOD_MS=100 "$G" gen "$T/day/record.ssr" 864000 exact 30 ||
 	{ echo "FAIL: rec-bench gen"; exit 1; }

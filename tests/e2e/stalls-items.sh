@@ -11,29 +11,13 @@
 # Each reader runs under `ulimit -v 24576` (24 MB of address space: all
 # four ran in 16 MB on 2026-12-03, and none in 32 with the items held) and
 # lists every stall. An ASan build reserves more address space than that
-# at its start, so the release build is used, as tests/e2e/stalls-day.sh
-# does: SS_BIN when it is one, else build/stallscope of the source tree
-# when it is the same version; without one the test is skipped (77).
+# at its start, so a release build is used (lib/release.sh; skipped, 77,
+# without one).
 set -u
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
 fail=0
-R=$SS_BIN
-if ldd "$R" 2>/dev/null | grep -q libasan; then
-	R=$SS_SRC/build/stallscope
-	if [ ! -x "$R" ]; then
-		echo "skip: $SS_BIN is an ASan build (it cannot run under ulimit -v) and there is" \
-			"no release build $R"
-		exit 77
-	fi
-	if [ "$("$R" --version 2>&1)" != "$("$SS_BIN" --version 2>&1)" ]; then
-		echo "skip: $SS_BIN is an ASan build and $R is another version"
-		exit 77
-	fi
-fi
-G=$(dirname "$R")/bench/rec-bench
-[ -x "$G" ] || G=$SS_BUILD/bench/rec-bench
-[ -x "$G" ] || { echo "skip: no rec-bench (bench/CMakeLists.txt builds it)"; exit 77; }
+. "$SS_SRC/tests/e2e/lib/release.sh"
 mkdir "$T/run"
 "$G" gen "$T/run/record.ssr" 30000 exact 60 || { echo "FAIL: rec-bench gen"; exit 1; }
 printf 'program=synthetic\nstate=done\nt0_mono=4999.5\n' >"$T/run/run.ini"

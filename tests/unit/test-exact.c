@@ -505,47 +505,35 @@ static void storm_period(uint64_t t, int64_t *acc)
 	acc[EF_SWITCHES] += storm_switches;
 }
 
-static void test_io_on_cpu(void)
+/* The storm's 100 ms stall at 400 ms split by the exact counters, each
+ * sample's state STATE (syscall SYSCALL, -1 none): its io and cpu shares. */
+static void check_storm(int64_t switches, char state, int syscall, double io, double cpu)
 {
-	struct rec *r;
 	struct causes *c = NULL;
 	struct cause_split s = { 0 };
+	struct rec *r;
 
-	/* 150 reads a period, 17 us on a CPU each: all of it io */
-	storm_switches = 150;
-	r = stall_record(storm_period, 'D', 17);
+	storm_switches = switches;
+	r = stall_record(storm_period, state, syscall);
 	CHECK_INT(causes_new(r, &c), 0);
 	if (c) {
 		causes_split(c, 400 * MS, 500 * MS, &s);
-		CHECK_NEAR(s.sub_s[SUB_IO_READ], 0.100, 1e-9);
-		CHECK_NEAR(s.sub_s[SUB_CPU], 0, 1e-12);
+		CHECK_NEAR(s.sub_s[SUB_IO_READ], io, 1e-9);
+		CHECK_NEAR(s.sub_s[SUB_CPU], cpu, 1e-9);
 		causes_free(c);
 	}
 	rec_free(r);
+}
+
+static void test_io_on_cpu(void)
+{
+	/* 150 reads a period, 17 us on a CPU each: all of it io */
+	check_storm(150, 'D', 17, 0.100, 0);
 	/* the same storm, every sample catching the thread running: the exact
 	 * counters say which syscall it ran between waits in */
-	r = stall_record(storm_period, 'R', -1);
-	memset(&s, 0, sizeof(s));
-	CHECK_INT(causes_new(r, &c), 0);
-	if (c) {
-		causes_split(c, 400 * MS, 500 * MS, &s);
-		CHECK_NEAR(s.sub_s[SUB_IO_READ], 0.100, 1e-9);
-		CHECK_NEAR(s.sub_s[SUB_CPU], 0, 1e-12);
-		causes_free(c);
-	}
-	rec_free(r);
+	check_storm(150, 'R', -1, 0.100, 0);
 	/* one read a period and 2.5 ms of the thread's own work: that is cpu */
-	storm_switches = 1;
-	r = stall_record(storm_period, 'D', 17);
-	memset(&s, 0, sizeof(s));
-	CHECK_INT(causes_new(r, &c), 0);
-	if (c) {
-		causes_split(c, 400 * MS, 500 * MS, &s);
-		CHECK_NEAR(s.sub_s[SUB_IO_READ], 0.075, 1e-9);
-		CHECK_NEAR(s.sub_s[SUB_CPU], 0.025, 1e-9);
-		causes_free(c);
-	}
-	rec_free(r);
+	check_storm(1, 'D', 17, 0.075, 0.025);
 }
 
 int main(void)
