@@ -4,12 +4,12 @@
 # stalls and report read a day of record in bounded memory (issue 31): a
 # synthetic 24-hour exact record (bench/rec-bench.c: 864,000 samples at
 # 100 ms, 30 fps, 2.6 million exact intervals, a 150 ms stall every 10 s;
-# 96 MB), read by stalls --json and report --json under `ulimit -v 81920`
-# (80 MB of address space; both ran in 72 MB and not in 64 on 2026-12-02,
-# what is left being the frames: docs/BENCH.md; with the frames' stamps
-# copied and the compat numbers' radix sort, 16 bytes a frame more, they
-# did not run in 80. The whole record in memory took 1035 MB, and report's
-# analysis, every exact interval kept, 256 MB of RSS). An ASan build reserves more
+# 96 MB), read by stalls --json and report --json under `ulimit -v 57344`
+# (56 MB of address space; with the frames packed, about 4.3 bytes a frame,
+# both ran in 48 MB and report not in 40 on 2026-12-03, peak RSS 18 MB;
+# with 16 bytes a frame they needed 72 MB: docs/BENCH.md. The whole record
+# in memory took 1035 MB, and report's analysis, every exact interval kept,
+# 256 MB of RSS). An ASan build reserves more
 # address space than that at its start, so a release build is used
 # (lib/release.sh; skipped, 77, without one).
 set -u
@@ -21,7 +21,7 @@ mkdir "$T/day"
 REC_BENCH_PERIOD_MS=100 "$G" gen "$T/day/record.ssr" 864000 exact 30 ||
 	{ echo "FAIL: rec-bench gen"; exit 1; }
 printf 'program=synthetic\nstate=done\nt0_mono=4999.5\n' >"$T/day/run.ini"
-LIMIT=81920
+LIMIT=57344
 (ulimit -v $LIMIT && exec "$R" stalls --json "$T/day") >"$T/out" 2>"$T/err"
 rc=$?
 [ $rc = 0 ] || { echo "FAIL: stalls under ulimit -v $LIMIT: exit $rc"; cat "$T/err"; fail=1; }
