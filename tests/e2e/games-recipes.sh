@@ -10,7 +10,10 @@
 # game (run.ini program=GAME, whatever wrappers stand in front of it), with
 # the game's reload rule found where share/reload-rules.ini has one
 # (openarena's), its frame rate within 2 % of MangoHud's over the seconds
-# MangoHud logged (tests/e2e/lib/mh-compare.py), and `stalls` must run on it.
+# MangoHud logged (tests/e2e/lib/mh-compare.py; a game whose MangoHud log
+# is missing or under 20 frames, as Neverball's is when it loads through
+# the log's 7 s, is said and not compared; at least two must be), and
+# `stalls` must run on it.
 # A game that is not installed is left out (scripts/deps.sh test installs
 # all four); fewer than two is a skip.
 set -u
@@ -37,6 +40,7 @@ mkdir -p "$HOME" "$TMP/recipes"
 cd "$TMP" || fail "cd $TMP"
 
 bad=0
+compared=0
 for g in $games; do
 	mh=$TMP/mh-$g
 	mkdir -p "$mh"
@@ -73,17 +77,26 @@ for g in $games; do
 	fi
 	csv=$(ls "$mh"/*.csv 2>/dev/null | grep -v _summary | head -1)
 	if [ -z "$csv" ]; then
-		echo "FAIL: $g: MangoHud wrote no log ($(tail -2 "$run/program.log"))"
-		bad=1
+		# MangoHud's log is of 7 s from a moment of its own choosing: a
+		# game still loading then (Neverball, 1 to 11 s and more) ends
+		# the run before it is written, or leaves it a few frames
+		echo "not compared: $g: MangoHud wrote no log ($(tail -1 "$run/program.log"))"
 	else
 		"$SS_BIN" dump "$run" | awk '$1 == "frame" { sub("t=", "", $2); printf "%.0f\n", $2 * 1e9 }' \
 			>"$run.stamps"
 		echo -n "$g: "
-		python3 "$SS_SRC/tests/e2e/lib/mh-compare.py" "$run.stamps" "$csv" 2 ||
-			{ echo "FAIL: $g: our frame rate and MangoHud's differ by more than 2 %"; bad=1; }
+		python3 "$SS_SRC/tests/e2e/lib/mh-compare.py" "$run.stamps" "$csv" 2
+		case $? in
+		0) compared=$((compared + 1)) ;;
+		3) echo "not compared: $g: too few frames in MangoHud's log" ;;
+		*) echo "FAIL: $g: our frame rate and MangoHud's differ by more than 2 %"; bad=1 ;;
+		esac
 	fi
 	"$SS_BIN" stalls --warmup 3 "$run" >"$run.stalls" 2>&1 ||
 		{ echo "FAIL: $g: stalls: $(tail -3 "$run.stalls")"; bad=1; }
 	grep -q '^window: ' "$run.stalls" || { echo "FAIL: $g: stalls printed no window"; bad=1; }
 done
+# a game MangoHud logged too little of is said and left out; two of them
+# compared are the least the test stands on
+[ $compared -ge 2 ] || { echo "FAIL: only $compared game(s) compared with MangoHud's log"; bad=1; }
 exit $bad

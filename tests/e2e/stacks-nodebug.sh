@@ -25,8 +25,11 @@ strace -f $sopt -qq -e trace=openat -o /dev/null true 2>/dev/null || sopt=
 
 for mode in "" --render-thread; do
 	rm -rf run trace
+	# (an ASan build's leak check stops the world with ptrace, which a
+	# process strace traces cannot: off here)
 	# shellcheck disable=SC2086
-	DEBUGINFOD_URLS=http://127.0.0.1:9/ strace -f $sopt -qq -e trace=openat,open -o trace \
+	ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0 DEBUGINFOD_URLS=http://127.0.0.1:9/ \
+		strace -f $sopt -qq -e trace=openat,open -o trace \
 		"$SS_BIN" record -q --no-exact -o run -- "$GAME" $mode --fps 60 --seconds 1.4 \
 		--stall cpu:300@0.5 >rec.out 2>&1 || fail "record $mode: $(tail -3 rec.out)"
 	case "$(ini run/run.ini stacks_reason)" in

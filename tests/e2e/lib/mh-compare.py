@@ -22,7 +22,9 @@ hdr = rows[2]
 ft = [float(r[hdr.index("frametime")]) for r in rows[3:]]  # us
 el = [int(r[hdr.index("elapsed")]) for r in rows[3:]]  # ns, own origin
 if len(ft) < 20 or len(stamps) < 20:
-    sys.exit("too few frames: MangoHud %d, ours %d" % (len(ft), len(stamps)))
+    # exit 3: nothing to compare (a caller may leave such a run out, saying so)
+    print("too few frames to compare: MangoHud %d, ours %d" % (len(ft), len(stamps)))
+    sys.exit(3)
 # Our frame times; row i's frame time is the gap before its frame, so row i
 # (i >= 1) matches our gap j+i-1 for the right start j.
 d = [(stamps[k + 1] - stamps[k]) / 1000 for k in range(len(stamps) - 1)]
