@@ -52,22 +52,27 @@ steal_ticks() { awk '$1 == "cpu" { print $9 + 0; exit }' /proc/stat 2>/dev/null 
 
 # record_and_check SECONDS KIND:CAUSE:SUBCAUSE... : as check_once; when that
 # fails while the host took 200 ms or more of CPU from this VM (steal: a
-# stalled thread then looks runnable, not running, which is what it was),
-# it says so and records once more, and that run must pass. A quiet machine
-# gets one try.
+# stalled thread then looks runnable, not running, which is what it was,
+# and a run slice stretched by it is not a short one), it says so and
+# records once more, and that run must pass. When the host steals as much
+# during the second run too, its shares are the host's as much as the
+# program's: not judged, 77. A quiet machine gets one try.
 record_and_check() {
 	local s0 s1
 	s0=$(steal_ticks)
 	check_once "$@" && return 0
 	s1=$(steal_ticks)
-	if [ $((s1 - s0)) -ge 20 ]; then
-		echo "note: the host stole $(( (s1 - s0) * 10 )) ms of CPU during that run" \
-			"(/proc/stat steal): recording once more"
-		rm -rf "$T/run"
-		check_once "$@"
-		return
-	fi
-	return 1
+	[ $((s1 - s0)) -ge 20 ] || return 1
+	echo "note: the host stole $(( (s1 - s0) * 10 )) ms of CPU during that run" \
+		"(/proc/stat steal): recording once more"
+	rm -rf "$T/run"
+	s0=$(steal_ticks)
+	check_once "$@" && return 0
+	s1=$(steal_ticks)
+	[ $((s1 - s0)) -ge 20 ] || return 1
+	echo "skip: the host stole $(( (s1 - s0) * 10 )) ms of CPU during the second run too" \
+		"(/proc/stat steal): this VM's shares were the host's as much as the program's"
+	return 77
 }
 
 # check_once SECONDS KIND:CAUSE:SUBCAUSE... : records the fake game with
