@@ -154,6 +154,7 @@ int sampler_new(const struct sampler_opts *opts, struct sampler **ret)
 		sampler_src_init(&s->th[i].syscall);
 		sampler_src_init(&s->th[i].stack);
 		sb_init(&s->th[i].stack_text);
+		sampler_switch_init(&s->th[i]);
 	}
 	for (int i = 0; i < PSI_N; i++) {
 		sampler_src_init(&s->psi[i].f);
@@ -580,6 +581,12 @@ SS_HOT static bool unchanged_snapshot(struct sampler *s, uint64_t t_ns)
 			continue;
 		if (!t->quiet_ok || sampler_stack_due(s, t, t_ns) || !sampler_src_ok(&t->schedstat))
 			return false;
+		if (sampler_switch_still(s, t)) {	/* not switched in since */
+			s->sw_still++;
+			quiet++;
+			continue;
+		}
+		sampler_switch_before(t);
 		n = sampler_src_read(s, &t->schedstat, 256, C_SCHEDSTAT);
 		if (n < 0 || pp_schedstat(s->buf, (size_t)n, &ss[i]) != 0)
 			return false;	/* the full sample reads it again and says why */
@@ -599,8 +606,11 @@ SS_HOT static bool unchanged_snapshot(struct sampler *s, uint64_t t_ns)
 
 		if (!t->tid || t->gone)
 			continue;
+		if (t->pre_have)
+			sampler_switch_mark(t, true);
 		t->pre_have = false;
 		t->quiet_now = true;
+		sampler_switch_tend(s, t);
 	}
 	same_done(s);
 	return true;
@@ -690,6 +700,8 @@ SS_HOT static int full_sample(struct sampler *s, uint64_t t_ns, int64_t *vals)
 		sampler_drain_exact(s);
 	sampler_sample_thread(s, &s->th[TH_FT], t_ns, slow);
 	sampler_sample_thread(s, &s->th[TH_FT2], t_ns, slow);
+	sampler_switch_tend(s, &s->th[TH_FT]);
+	sampler_switch_tend(s, &s->th[TH_FT2]);
 	if (s->o.exact) {
 		/* The system's sources explain what the threads did; when
 		 * their I/O, fault and reclaim counts did not move they are

@@ -171,6 +171,16 @@ struct sampler_exact_stats {
 };
 void sampler_exact_stats(const struct sampler *s, struct sampler_exact_stats *ret);
 
+/* The snapshot sampler's watch of sleeping threads' switch-ins
+ * (sampler_switch.c). */
+struct sampler_switch_stats {
+	bool used;	    /* this sampler watches (the snapshot sampler, gated, live) */
+	uint64_t opens;	    /* watches opened */
+	uint64_t saved;	    /* schedstat reads they made unneeded */
+	const char *off;    /* why it stopped watching ("": it did not); owned by S */
+};
+void sampler_switch_stats(const struct sampler *s, struct sampler_switch_stats *ret);
+
 /* In a slow sample, every thread of the process; 0 in other samples.
  * Returns their count and sets *ret (owned by S, valid until the next
  * sampler_sample). */

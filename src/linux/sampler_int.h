@@ -3,7 +3,7 @@
  * sampler_int.h: what the sampler's files share (sampler.c: setup, the
  * sample's order and the API; sampler_src.c: the kept-open files and their
  * cost counters; sampler_thread.c: the sampled threads and the slow
- * per-thread snapshot; sampler_gpu.c: DRM fdinfo; sampler_sys.c: disks,
+ * per-thread snapshot; sampler_switch.c: a sleeping thread's switch-ins; sampler_gpu.c: DRM fdinfo; sampler_sys.c: disks,
  * PSI, vmstat, /proc/stat, meminfo and the other processes). Not for use
  * outside src/linux/sampler*.c.
  */
@@ -113,6 +113,21 @@ struct thr {
 	struct pp_schedstat pre_ss;
 	bool pre_have;
 	uint64_t full_at;	       /* the sample (nsample) of its last full read */
+	/* Its switch-ins (sampler_switch.c; snapshot sampler, live only): a
+	 * perf event's first page, whose sequence the kernel moves when it
+	 * switches the thread in, kept while it sleeps. While the sequence is
+	 * sw_seq (read before the schedstat read that found it quiet), it has
+	 * not run: schedstat is not read. */
+	int sw_fd;				 /* -1: none */
+	const struct perf_event_mmap_page *sw_pg; /* NULL: none */
+	uint32_t sw_pre;			 /* the sequence before this sample's read */
+	uint32_t sw_seq;
+	bool sw_set;				 /* sw_seq stands for a quiet read */
+	bool sw_check;				 /* it ran with the sequence unmoved: */
+	uint32_t sw_check_seq;			 /* unmoved still next sample, the page lies */
+	uint64_t sw_check_at;			 /* the sample that found it */
+	unsigned sw_idle, sw_busy;		 /* samples in a row it slept, ran */
+	int64_t sw_run, sw_slices;		 /* its schedstat at the last tend */
 	/* The kernel stack of its last read (the event's text; stack_have:
 	 * that read gave one) and its sample: a quiet thread read whole no
 	 * later than that has not run since, so its stack is the same and a
@@ -263,6 +278,12 @@ struct sampler {
 	 * thread found quiet, which last_quiet allows (unchanged_sample) */
 	uint64_t quiet_reads;
 	uint64_t skip_last[C_NCOST];
+	/* snapshot sampler: threads' switch-ins watched (sampler_switch.c) */
+	bool sw_off;		/* not: a failed open, or a page that lied */
+	uint64_t sw_opens;	/* watches opened */
+	uint64_t sw_still;	/* schedstat reads a watch saved */
+	uint64_t sw_misses;	/* pages found unmoved by a switch-in (0 or 1) */
+	char sw_why[128];	/* sw_off: why */
 
 	/* exact mode (o.exact) */
 	struct rec_interval *ivs;
@@ -319,6 +340,22 @@ void sampler_sample_threads(struct sampler *s);
 
 /* The interned target of thread T's fd FD (cached a second); 0: none. */
 uint32_t sampler_fd_target(struct sampler *s, struct thr *t, int64_t fd, uint64_t t_ns);
+
+/* sampler_switch.c */
+struct perf_event_mmap_page;
+void sampler_switch_init(struct thr *t);
+/* Closes T's watch (none: nothing) and resets its state. */
+void sampler_switch_close(struct thr *t);
+/* Before each schedstat read of T: its sequence then. */
+void sampler_switch_before(struct thr *t);
+/* After one: it found T quiet (QUIET), or blocked at a full read. */
+void sampler_switch_mark(struct thr *t, bool quiet);
+/* After one that found T ran. */
+void sampler_switch_ran(const struct sampler *s, struct thr *t);
+/* Has quiet T surely not run since its last quiet read? */
+bool sampler_switch_still(const struct sampler *s, const struct thr *t);
+/* At the end of T's sample: opens or closes its watch, checks the page. */
+void sampler_switch_tend(struct sampler *s, struct thr *t);
 
 /* sampler_exact.c */
 /* The quiet key of an unseen slot X: its tid, seq and last wake-up (a

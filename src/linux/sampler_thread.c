@@ -52,6 +52,7 @@ void sampler_thr_close(struct thr *t)
 	sampler_src_close(&t->stack);
 	sb_release(&t->stack_text);
 	t->stack_have = false;
+	sampler_switch_close(t);
 }
 
 int sampler_thr_open(struct sampler *s, struct thr *t, int tid)
@@ -262,16 +263,29 @@ SS_HOT static bool sampler_thread_quiet(struct sampler *s, struct thr *t, bool s
 	} else {
 		if (!sampler_src_ok(&t->schedstat))
 			return false;
+		if (!slow && sampler_switch_still(s, t)) {
+			/* not switched in since its last quiet read: that
+			 * schedstat again (sampler_switch.c) */
+			s->costs[C_SCHEDSTAT].skipped++;
+			s->costs[C_TASK_STAT].skipped++;
+			s->sw_still++;
+			return true;
+		}
+		sampler_switch_before(t);
 		n = sampler_src_read(s, &t->schedstat, 256, C_SCHEDSTAT);
 		if (n < 0 || pp_schedstat(s->buf, (size_t)n, ss) != 0)
 			return false;	/* the full read says why (gone, or a failed source) */
 	}
 	*have_ss = true;
 	if (sampler_schedstat_quiet(s, t, ss, slow)) {
+		sampler_switch_mark(t, true);
 		s->costs[C_TASK_STAT].skipped++;
 		s->quiet_reads += fresh;
 		return true;
 	}
+	if ((int64_t)ss->run_ns != s->cur[t->base + TF_RUN] ||
+	    (int64_t)ss->slices != s->cur[t->base + TF_SLICES])
+		sampler_switch_ran(s, t);
 	return false;
 }
 
@@ -424,6 +438,8 @@ SS_HOT void sampler_sample_thread(struct sampler *s, struct thr *t, uint64_t t_n
 	/* blocked, and read whole: quiet until it runs (sampler_thread_quiet) */
 	t->quiet_ok = s->o.exact ? t->quiet_key_set : have_ss;
 	t->quiet_key = t->quiet_key_now;
+	if (!s->o.exact)
+		sampler_switch_mark(t, t->quiet_ok);
 	blocked_stack(s, t, t_ns, ran_now);
 }
 

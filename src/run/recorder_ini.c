@@ -387,6 +387,24 @@ static void ini_cost(const struct recorder *r, struct strbuf *sb, double cpu_s)
 		inifmt_add(sb, "recorder_bytes_per_sample", NULL);
 }
 
+/* The snapshot sampler's watch of a sleeping thread's switch-ins. */
+static void ini_switch(const struct recorder *r, struct strbuf *sb)
+{
+	struct sampler_switch_stats st;
+
+	if (!r->s)
+		return;
+	sampler_switch_stats(r->s, &st);
+	if (!st.used)
+		return;
+	if (st.off[0])
+		inifmt_addf(sb, "switch_watch", "off: %s", st.off);
+	else
+		inifmt_add(sb, "switch_watch", "on");
+	inifmt_addf(sb, "switch_watch_opened", "%llu", (unsigned long long)st.opens);
+	inifmt_addf(sb, "switch_watch_saved", "%llu", (unsigned long long)st.saved);
+}
+
 /* What could not be read and why: the sampler's notes, then ours, as
  * unreadable.N. */
 static void ini_unreadable(struct recorder *r, struct strbuf *sb)
@@ -478,6 +496,7 @@ int recorder_write_ini(struct recorder *r, bool final)
 		inifmt_addf(&sb, "end_s", "%.3f", since_t0(r, r->t_end));
 		ini_frames(r, &sb);
 		ini_cost(r, &sb, cpu_s);
+		ini_switch(r, &sb);
 		recorder_exact_ini(r, &sb, true);
 		recorder_stacks_ini(r, &sb, true);
 		ini_unreadable(r, &sb);
