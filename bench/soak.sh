@@ -94,6 +94,8 @@ missed=$(ini "$f" recorder_missed)
 echo "recorder RSS: ${rss0:-?} kB at $warm s, ${rss1:-?} kB at the end (growth $(( ${rss1:-0} - ${rss0:-0} )) kB; goal <= 1024)"
 echo "  by kind, kB: ${kinds0:-?} at $warm s; ${kinds1:-?} at the end (anon: the recorder's own; file: mapped files, e.g. the libraries and symbol files read for stacks; shmem: the frame ring)"
 awk -v m="$missed" -v n="$samples" 'BEGIN { if (n + m > 0) printf "missed samples: %d of %d (%.4f %%; goal <= 0.01 %%)\n", m, n + m, 100 * m / (n + m); else print "missed samples: - (no samples)" }'
+# were they the host's? (gaps beside steal time, against every window)
+python3 bench/missed.py --bin "$SS_BIN" "$T/run" | sed 's/^/  /'
 echo "lateness: p99 $(ini "$f" recorder_late_p99_ms) ms, max $(ini "$f" recorder_late_max_ms) ms"
 echo "record: $(stat -c %s "$T/run/record.ssr") bytes, $samples samples, $bps bytes/sample"
 
