@@ -246,7 +246,9 @@ static int freeze(struct rd *d)
 	return 0;
 }
 
-/* A bounded bit reader over the samples' bit stream (LSB first). */
+/* A bounded bit reader over the samples' bit stream (LSB first): the N
+ * bits of ACC are the next ones (the bits above them zero), then the bytes
+ * from P to END. */
 struct bitr {
 	const uint8_t *p, *end;
 	uint64_t acc;
@@ -279,24 +281,57 @@ static bool br_get64(struct bitr *b, unsigned nbits, uint64_t *ret)
 	return true;
 }
 
-/* Tops the accumulator up to at least 32 bits while input lasts. */
-static inline void br_fill(struct bitr *b)
+/* Tops the accumulator up to at least 56 bits while input lasts: the
+ * whole bytes that fit, from one 8-byte load where the input has 8 bytes
+ * left, else a byte at a time. */
+static inline __attribute__((always_inline)) void br_fill(struct bitr *b)
 {
+	if (b->end - b->p >= 8) {
+		unsigned take = (63 - b->n) >> 3;	/* whole bytes that fit */
+
+		if (take) {
+			uint64_t w;
+
+			/* le64_get's value in one load (its byte loop is not
+			 * made one by the compiler) */
+			memcpy(&w, b->p, sizeof(w));
+#if __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+			w = __builtin_bswap64(w);
+#endif
+			w &= UINT64_MAX >> (64 - 8 * take);
+
+			b->acc |= w << b->n;
+			b->p += take;
+			b->n += 8 * take;
+		}
+		return;
+	}
 	while (b->n <= 56 - 8 && b->p < b->end) {
 		b->acc |= (uint64_t)*b->p++ << b->n;
 		b->n += 8;
 	}
 }
 
-/* Reads a number in the adaptive Rice code whose running mean is *AVG. */
-static bool br_rice(struct bitr *b, uint64_t *avg, uint64_t *ret)
+/* One bit (a dense field's "changed"), as br_get(B, 1, RET). */
+static inline bool br_bit(struct bitr *b, uint64_t *ret)
 {
-	unsigned k = rice_k(*avg), q;
+	if (!b->n && b->p == b->end)
+		return false;
+	if (!b->n)
+		br_fill(b);
+	*ret = b->acc & 1;
+	b->acc >>= 1;
+	b->n--;
+	return true;
+}
+
+/* br_rice's number when it is not all in the accumulator (a long one, or
+ * the input's last bits), its unary part's Q counted there. */
+static __attribute__((noinline)) bool br_rice_slow(struct bitr *b, unsigned k, unsigned q,
+						    uint64_t *avg, uint64_t *ret)
+{
 	uint64_t u;
 
-	br_fill(b);
-	/* The unary part: count the one-bits (at most RICE_QMAX). */
-	q = b->acc == UINT64_MAX ? 64 : (unsigned)__builtin_ctzll(~b->acc);
 	if (q > b->n)
 		q = b->n;
 	if (q >= RICE_QMAX) {
@@ -319,6 +354,29 @@ static bool br_rice(struct bitr *b, uint64_t *avg, uint64_t *ret)
 		if (!br_get(b, 6, &len) || !br_get64(b, (unsigned)len + 1, &u))
 			return false;
 	}
+	rice_adapt(avg, u);
+	*ret = u;
+	return true;
+}
+
+/* Reads a number in the adaptive Rice code whose running mean is *AVG. */
+static inline __attribute__((always_inline)) bool br_rice(struct bitr *b, uint64_t *avg,
+							  uint64_t *ret)
+{
+	unsigned k = rice_k(*avg), q;
+	uint64_t u;
+
+	br_fill(b);
+	/* The unary part: count the one-bits (at most RICE_QMAX); the bits
+	 * above n are zero, and n < 64. */
+	q = (unsigned)__builtin_ctzll(~b->acc);
+	if (q >= RICE_QMAX || q + 1 + k > b->n)
+		return br_rice_slow(b, k, q, avg, ret);
+	/* all of it in the accumulator: the ones, the zero, k bits */
+	u = (b->acc >> (q + 1)) & ((1ull << k) - 1);
+	u |= (uint64_t)q << k;
+	b->acc >>= q + 1 + k;
+	b->n -= q + 1 + k;
 	rice_adapt(avg, u);
 	*ret = u;
 	return true;
@@ -592,7 +650,7 @@ static int rd_samples(struct rd *d, struct cur *c)
 				struct samp_field *sf = &s->fs[f];
 				uint64_t v = samp_pred(sf), e, flag = 1;
 
-				if (sf->dense && !br_get(&b, 1, &flag))
+				if (sf->dense && !br_bit(&b, &flag))
 					return rd_bad(d, "samples record: truncated value");
 				if ((sf->dense && flag) || sf->chg) {
 					if (!br_rice(&b, &sf->avg, &e))
