@@ -335,10 +335,17 @@ void causes_exact_split(const struct causes *c, uint64_t a, uint64_t b, struct c
 
 		if (hi <= lo)
 			continue;
-		if (!c->xd || !c->xd[k].tid)
+		if (!c->xd || !c->xd[k].tid) {
 			causes_split_samples(c, lo, hi, acc);
-		else
-			split_period(c, k, lo, hi, iv_from, acc);
+		} else {
+			/* not from before the intervals that may reach into
+			 * this period: split_period passes over those that end
+			 * before it (on a long span, the load's or the warm-up's,
+			 * every period passed over all of the span's before it) */
+			size_t j = first_interval(c, t[k - 1]);
+
+			split_period(c, k, lo, hi, j > iv_from ? j : iv_from, acc);
+		}
 	}
 }
 

@@ -17,7 +17,8 @@
  * records do not decode is damage the CRC cannot explain: an error.
  * Speed: a first pass checks the blocks' CRCs and counts the samples, so
  * that the sample matrix is allocated once; the second decodes, a sample
- * costing one pass over the fields (a field that holds still is copied).
+ * costing a copy of the last row and the fields that moved lately (the
+ * others hold still, and their state says so: they are not visited).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -336,6 +337,8 @@ static int parse(const void *buf, int fd, size_t len, const struct rec_stream *s
 		d.r->nthreads = 0;
 	}
 	samp_state_release(&d.ss);
+	free(d.act);
+	free(d.last_row);
 	free(d.kinds);
 	free(d.blocks);
 	free(d.kring);
@@ -349,6 +352,8 @@ fail:
 	else if (d.io_err && r == -d.io_err && err)
 		sb_addf(err, "cannot read: %s", strerror(d.io_err));
 	samp_state_release(&d.ss);
+	free(d.act);
+	free(d.last_row);
 	free(d.kinds);
 	free(d.blocks);
 	free(d.kring);

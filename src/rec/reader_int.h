@@ -33,6 +33,12 @@ struct rd {
 	bool header_block;
 	bool frozen;		/* fields are fixed (the first sample was seen) */
 	struct samp_state ss;
+	/* the samples' decoder, beside ss (samp_restart sets them up): a bit
+	 * a field, in field order, set while its state is not samp_quiet (the
+	 * fields a sample decodes and moves), and every field's last value
+	 * (its p1), the row a sample starts from */
+	uint64_t *act;
+	int64_t *last_row;
 	uint8_t *kinds;
 	uint64_t expand_left;	/* values and thread entries still allowed */
 	uint64_t hint_samples;	/* samples in the whole blocks (from the first pass) */

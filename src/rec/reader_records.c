@@ -144,6 +144,62 @@ static int rd_str(struct rd *d, struct cur *c)
 	return 0;
 }
 
+/* Puts the bit of field F in the active set when its state is not
+ * samp_quiet, takes it out when it is. */
+static inline void act_put(struct rd *d, size_t f)
+{
+	uint64_t bit = 1ull << (f % 64);
+
+	if (samp_quiet(&d->ss.fs[f]))
+		d->act[f / 64] &= ~bit;
+	else
+		d->act[f / 64] |= bit;
+}
+
+/* Starts the samples' coding state afresh (the first sample, a key) with
+ * the period PERIOD: ss, and beside it the active set and the last row as
+ * that state has them (no field active, every value 0, as samp_state_init
+ * leaves them today). 0 or -ENOMEM. */
+static int samp_restart(struct rd *d, uint64_t period)
+{
+	size_t nf = d->r->nfields;
+
+	samp_state_release(&d->ss);
+	if (samp_state_init(&d->ss, nf, d->kinds, period) < 0)
+		return -ENOMEM;
+	/* the fields are fixed from the first sample on: sized once */
+	if (!d->act) {
+		d->act = calloc((nf + 63) / 64 ? (nf + 63) / 64 : 1, sizeof(*d->act));
+		d->last_row = calloc(nf ? nf : 1, sizeof(*d->last_row));
+		if (!d->act || !d->last_row)
+			return -ENOMEM;
+	}
+	for (size_t f = 0; f < nf; f++) {
+		d->last_row[f] = (int64_t)d->ss.fs[f].p1;
+		act_put(d, f);
+	}
+	return 0;
+}
+
+/* Debug builds (the suite's, the fuzz targets'): after every sample, the
+ * active set must be exactly the fields whose state is not samp_quiet and
+ * the last row every field's p1: what makes the decoder's rows those of a
+ * pass over every field that copies a quiet one and decodes the others
+ * (the decoder until the set was kept); aborts when not. */
+static void act_check(const struct rd *d)
+{
+#ifndef NDEBUG
+	for (size_t f = 0; f < d->ss.nf; f++) {
+		bool on = d->act[f / 64] >> (f % 64) & 1;
+
+		if (on == samp_quiet(&d->ss.fs[f]) || d->last_row[f] != (int64_t)d->ss.fs[f].p1)
+			abort();
+	}
+#else
+	(void)d;
+#endif
+}
+
 /* A key: every piece of coding state restarts, as the writer's did. */
 static int rd_key(struct rd *d, struct cur *c)
 {
@@ -154,11 +210,8 @@ static int rd_key(struct rd *d, struct cur *c)
 	c->p += 4;
 	if (!cur_varint(c, &seg))
 		return rd_bad(d, "key record: expected a key number");
-	if (d->frozen) {
-		samp_state_release(&d->ss);
-		if (samp_state_init(&d->ss, d->r->nfields, d->kinds, d->period) < 0)
-			return -ENOMEM;
-	}
+	if (d->frozen && samp_restart(d, d->period) < 0)
+		return -ENOMEM;
 	d->f_n = d->f_tprev = d->f_dtprev = 0;
 	d->f_tid = d->f_source = 0;
 	d->th_restart = true;
@@ -185,8 +238,7 @@ static int freeze(struct rd *d)
 		return 0;
 	/* The writer predicts with the period of its header block. */
 	p = d->header_block ? rec_meta_get(d->r, "period_ns") : NULL;
-	if (samp_state_init(&d->ss, d->r->nfields, d->kinds,
-			    d->header_block ? rec_parse_u64(p) : d->period) < 0)
+	if (samp_restart(d, d->header_block ? rec_parse_u64(p) : d->period) < 0)
 		return -ENOMEM;
 	d->frozen = true;
 	if (d->stream && d->stream->on_header)
@@ -194,7 +246,9 @@ static int freeze(struct rd *d)
 	return 0;
 }
 
-/* A bounded bit reader over the samples' bit stream (LSB first). */
+/* A bounded bit reader over the samples' bit stream (LSB first): the N
+ * bits of ACC are the next ones (the bits above them zero), then the bytes
+ * from P to END. */
 struct bitr {
 	const uint8_t *p, *end;
 	uint64_t acc;
@@ -227,24 +281,57 @@ static bool br_get64(struct bitr *b, unsigned nbits, uint64_t *ret)
 	return true;
 }
 
-/* Tops the accumulator up to at least 32 bits while input lasts. */
-static inline void br_fill(struct bitr *b)
+/* Tops the accumulator up to at least 56 bits while input lasts: the
+ * whole bytes that fit, from one 8-byte load where the input has 8 bytes
+ * left, else a byte at a time. */
+static inline __attribute__((always_inline)) void br_fill(struct bitr *b)
 {
+	if (b->end - b->p >= 8) {
+		unsigned take = (63 - b->n) >> 3;	/* whole bytes that fit */
+
+		if (take) {
+			uint64_t w;
+
+			/* le64_get's value in one load (its byte loop is not
+			 * made one by the compiler) */
+			memcpy(&w, b->p, sizeof(w));
+#if __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+			w = __builtin_bswap64(w);
+#endif
+			w &= UINT64_MAX >> (64 - 8 * take);
+
+			b->acc |= w << b->n;
+			b->p += take;
+			b->n += 8 * take;
+		}
+		return;
+	}
 	while (b->n <= 56 - 8 && b->p < b->end) {
 		b->acc |= (uint64_t)*b->p++ << b->n;
 		b->n += 8;
 	}
 }
 
-/* Reads a number in the adaptive Rice code whose running mean is *AVG. */
-static bool br_rice(struct bitr *b, uint64_t *avg, uint64_t *ret)
+/* One bit (a dense field's "changed"), as br_get(B, 1, RET). */
+static inline bool br_bit(struct bitr *b, uint64_t *ret)
 {
-	unsigned k = rice_k(*avg), q;
+	if (!b->n && b->p == b->end)
+		return false;
+	if (!b->n)
+		br_fill(b);
+	*ret = b->acc & 1;
+	b->acc >>= 1;
+	b->n--;
+	return true;
+}
+
+/* br_rice's number when it is not all in the accumulator (a long one, or
+ * the input's last bits), its unary part's Q counted there. */
+static __attribute__((noinline)) bool br_rice_slow(struct bitr *b, unsigned k, unsigned q,
+						    uint64_t *avg, uint64_t *ret)
+{
 	uint64_t u;
 
-	br_fill(b);
-	/* The unary part: count the one-bits (at most RICE_QMAX). */
-	q = b->acc == UINT64_MAX ? 64 : (unsigned)__builtin_ctzll(~b->acc);
 	if (q > b->n)
 		q = b->n;
 	if (q >= RICE_QMAX) {
@@ -267,6 +354,29 @@ static bool br_rice(struct bitr *b, uint64_t *avg, uint64_t *ret)
 		if (!br_get(b, 6, &len) || !br_get64(b, (unsigned)len + 1, &u))
 			return false;
 	}
+	rice_adapt(avg, u);
+	*ret = u;
+	return true;
+}
+
+/* Reads a number in the adaptive Rice code whose running mean is *AVG. */
+static inline __attribute__((always_inline)) bool br_rice(struct bitr *b, uint64_t *avg,
+							  uint64_t *ret)
+{
+	unsigned k = rice_k(*avg), q;
+	uint64_t u;
+
+	br_fill(b);
+	/* The unary part: count the one-bits (at most RICE_QMAX); the bits
+	 * above n are zero, and n < 64. */
+	q = (unsigned)__builtin_ctzll(~b->acc);
+	if (q >= RICE_QMAX || q + 1 + k > b->n)
+		return br_rice_slow(b, k, q, avg, ret);
+	/* all of it in the accumulator: the ones, the zero, k bits */
+	u = (b->acc >> (q + 1)) & ((1ull << k) - 1);
+	u |= (uint64_t)q << k;
+	b->acc >>= q + 1 + k;
+	b->n -= q + 1 + k;
 	rice_adapt(avg, u);
 	*ret = u;
 	return true;
@@ -450,7 +560,8 @@ static int rd_samples(struct rd *d, struct cur *c)
 {
 	struct rec *r = d->r;
 	struct samp_state *s = &d->ss;
-	size_t nf = r->nfields;
+	size_t nf = r->nfields, nw = (nf + 63) / 64;
+	uint64_t *act;
 	struct bitr b;
 	uint64_t count, i;
 	bool win = d->stream && d->stream->on_window;
@@ -460,6 +571,7 @@ static int rd_samples(struct rd *d, struct cur *c)
 	ret = freeze(d);
 	if (ret < 0)
 		return ret;
+	act = d->act;
 	/* A sample takes at least 2 bits. */
 	if (!cur_varint(c, &count) || count > (uint64_t)(c->end - c->p) * 4)
 		return rd_bad(d, "samples record: count larger than the record");
@@ -525,27 +637,34 @@ static int rd_samples(struct rd *d, struct cur *c)
 			if (s->fs[f].dense)
 				return rd_bad(d, "samples record: a dense field toggled");
 			s->fs[f].chg ^= 1;
+			act_put(d, f);
 			last = f + 1;
 		}
-		for (size_t f = 0; f < nf; f++) {
-			struct samp_field *sf = &s->fs[f];
-			uint64_t v, e, flag = 1;
+		/* The fields whose state is not samp_quiet, in field order as
+		 * the bits were written; a quiet one holds its last value, and
+		 * its update would be a no-op, so it is not visited. A field
+		 * joins the set by a toggle (above), leaves it by its update. */
+		for (size_t w = 0; w < nw; w++) {
+			for (uint64_t bits = act[w]; bits; bits &= bits - 1) {
+				size_t f = w * 64 + (size_t)__builtin_ctzll(bits);
+				struct samp_field *sf = &s->fs[f];
+				uint64_t v = samp_pred(sf), e, flag = 1;
 
-			if (samp_quiet(sf)) {
-				row[f] = (int64_t)sf->p1;
-				continue;
-			}
-			v = samp_pred(sf);
-			if (sf->dense && !br_get(&b, 1, &flag))
-				return rd_bad(d, "samples record: truncated value");
-			if ((sf->dense && flag) || sf->chg) {
-				if (!br_rice(&b, &sf->avg, &e))
+				if (sf->dense && !br_bit(&b, &flag))
 					return rd_bad(d, "samples record: truncated value");
-				v += (uint64_t)zz_dec(e + 1);
+				if ((sf->dense && flag) || sf->chg) {
+					if (!br_rice(&b, &sf->avg, &e))
+						return rd_bad(d, "samples record: truncated value");
+					v += (uint64_t)zz_dec(e + 1);
+				}
+				d->last_row[f] = (int64_t)v;
+				samp_field_update(sf, v);
+				if (samp_quiet(sf))
+					act[w] &= ~(1ull << (f % 64));
 			}
-			row[f] = (int64_t)v;
-			samp_field_update(sf, v);
 		}
+		memcpy(row, d->last_row, nf * sizeof(*row));
+		act_check(d);
 		t = samp_tpred(s) + (uint64_t)zz_dec(tz);
 		samp_time_update(s, t);
 		saw_time(d, t);

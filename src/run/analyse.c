@@ -686,6 +686,24 @@ static int read_rule(struct work *w, struct strbuf *emsg)
 	return 0;
 }
 
+/* The window's bounds on the record's clock (analysis.win_ns), where the
+ * frames' slots are the record's presents, every one in time order: no
+ * damage dropped an interval (frames_stamps_done), and as many slots as
+ * presents. */
+static void window_bounds(struct work *w)
+{
+	struct analysis *a = &w->a;
+	const struct frames *f = w->f;
+	size_t last = a->m.win_first + a->m.win_n;
+
+	if (!w->is_dir || !a->rec || a->rec->ndamage || !f || f->t_s || !f->n ||
+	    f->pk.nslots != w->pres.n || f->pk.nexc || !a->m.win_n || last >= f->pk.nslots)
+		return;
+	a->win_ns[0] = frames_slot_ns(f, a->m.win_first);
+	a->win_ns[1] = frames_slot_ns(f, last);
+	a->win_ns_ok = true;
+}
+
 /* The reload segments and the metrics on the window; then whether the run
  * failed, loudest first among the notes. */
 static int measure(struct work *w, struct strbuf *emsg)
@@ -949,6 +967,8 @@ int analyse_input(const char *input, const struct analyse_opts *o, struct analys
 		r = split_causes(&w, emsg);
 	if (r == 0 && w.a.rec)
 		w.a.rec_nframes = w.pres.n;	/* (the streamed reads keep none in rec) */
+	if (r == 0)
+		window_bounds(&w);
 	if (r == 0 && o->keep) {
 		w.a.f = w.f;
 		w.f = NULL;

@@ -62,6 +62,12 @@ struct analysis {
 	size_t rec_nframes;		/* the record's frames (the streamed reads,
 					 * o->windows and not o->keep, keep none
 					 * in rec: f has them) */
+	bool win_ns_ok;			/* win_ns holds the window's bounds */
+	uint64_t win_ns[2];		/* the record's presents m.win_first and
+					 * m.win_first + m.win_n in time order, ns: a
+					 * record without damage, whose presents are all
+					 * f's slots (report --threads reads them
+					 * instead of the record) */
 	struct rec *rec_win;		/* stall_list's second read (o->windows),
 					 * whose strings its stalls borrow; owned */
 	struct frames *f;		/* the frames metrics were computed on */

@@ -10,10 +10,11 @@
 # and a synthetic exact record (bench/rec-bench.c, 40 s, a stall every
 # 10 s, exact intervals) whole, damaged and torn, with thresholds that make
 # every frame a stall (one long group, handed on in parts) or a few.
-# report --threads likewise (its sums streamed, two reads of the record:
+# report --threads likewise (its sums streamed, one read of the record, or
+# two where the analysis did not keep the window's bounds, a damaged one:
 # docs/FORMAT.md, "Streaming"), on the same runs and on one whose presents
-# are out of time order (REC_BENCH_SWAP), where the window's bounds take a
-# third read. report's cause columns likewise (the record read for its
+# are out of time order (REC_BENCH_SWAP), whose bounds took a third read
+# before the analysis kept them. report's cause columns likewise (the record read for its
 # presents, then again around the stalls, the load and the warm-up: docs/
 # FORMAT.md, "Streaming"), on every run, with its stalls or every frame a
 # stall; and on the synthetic exact run they split what stalls lists (the

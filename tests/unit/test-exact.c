@@ -536,6 +536,54 @@ static void test_io_on_cpu(void)
 	check_storm(1, 'D', 17, 0.075, 0.025);
 }
 
+/*
+ * A long span (the load's, the warm-up's) over many periods: each period
+ * takes the intervals that reach into it, among them one that began 20
+ * periods before (causes_exact_split starts each period past the ones that
+ * ended before it, no earlier than the longest interval's length), and the
+ * span splits bit for bit as its periods one at a time do. A futex wait
+ * from 103 to 300 ms (back on a CPU at 303 ms), then a 3 ms sleep and 1 ms
+ * on the run queue in every period outside 100 to 320 ms.
+ */
+static void test_split_long(void)
+{
+	struct rec *r = stall_record(futex_period, 'S', 202);
+	struct causes *c = NULL;
+	struct cause_split whole = { 0 }, parts = { 0 };
+	uint64_t a = 5 * MS + 1, b = 995 * MS;
+	size_t n = 0;
+
+	free(r->intervals);
+	r->intervals = calloc(NSAMP, sizeof(*r->intervals));
+	r->intervals[n++] = (struct rec_interval){ .out_ns = 103 * MS, .wake_ns = 300 * MS,
+						    .in_ns = 303 * MS, .tid = 9, .syscall = 202,
+						    .cls = X_FUTEX, .state = 'S' };
+	for (uint64_t i = 1; i < NSAMP - 2; i++)
+		if (i < 10 || i > 31)
+			r->intervals[n++] = (struct rec_interval){
+				.out_ns = (10 * i + 2) * MS, .wake_ns = (10 * i + 5) * MS,
+				.in_ns = (10 * i + 6) * MS, .tid = 9, .syscall = 230,
+				.cls = X_SLEEP, .state = 'S' };
+	r->nintervals = n;
+	CHECK_INT(causes_new(r, &c), 0);
+	if (!c)
+		return;
+	causes_split(c, a, b, &whole);
+	CHECK_NEAR(cause_split_total(&whole), (double)(b - a) / 1e9, 1e-9);
+	/* the run queue's time is the intervals' alone: 3 ms + 76 x 1 ms */
+	CHECK_NEAR(whole.sub_s[SUB_RUNQ], 0.079, 1e-9);
+	for (size_t k = 1; k < NSAMP; k++) {
+		uint64_t lo = a > r->t_ns[k - 1] ? a : r->t_ns[k - 1];
+		uint64_t hi = b < r->t_ns[k] ? b : r->t_ns[k];
+
+		if (hi > lo)
+			causes_split(c, lo, hi, &parts);
+	}
+	CHECK(!memcmp(&whole, &parts, sizeof(whole)));
+	causes_free(c);
+	rec_free(r);
+}
+
 int main(void)
 {
 	t_tmpdir(dir);
@@ -544,6 +592,7 @@ int main(void)
 	T_RUN(test_interval_check);
 	T_RUN(test_record_round_trip);
 	T_RUN(test_split);
+	T_RUN(test_split_long);
 	T_RUN(test_waker);
 	T_RUN(test_pipe);
 	T_RUN(test_io_on_cpu);
