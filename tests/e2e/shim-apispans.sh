@@ -28,7 +28,19 @@ unset ASAN_OPTIONS UBSAN_OPTIONS
 
 log() { sed -n "s/^\[[0-9.]*\] $2 //p" "$1/program.log" | tail -n1; }
 
-"$SS_BIN" record -q -o api -- "$STUB/ss-stubapi" 300 250 || fail "record ss-stubapi"
+# The busy link is cpu only while the machine lets it run: on this 2-core
+# VM something beside the suite (not ctest: the test runs alone) once took
+# the CPUs for 222 of its 300 ms, and stalls said runq, rightly. A run whose
+# link stall is runq is recorded once more; a second one fails.
+for try in 1 2; do
+	rm -rf api
+	"$SS_BIN" record -q -o api -- "$STUB/ss-stubapi" 300 250 || fail "record ss-stubapi"
+	"$SS_BIN" stalls --warmup 0 api >stalls.txt || fail "stalls"
+	grep -Eq '^ *[0-9.]+ +3[0-9][0-9]\.[0-9] +runq .*in glLinkProgram' stalls.txt || break
+	[ $try = 2 ] && break
+	echo "retry: the link stall waited for a CPU (runq) in that run: recording once more"
+	cat stalls.txt
+done
 expect_eq "exit status" "$(ini api/run.ini exit_status)" 0
 expect_eq "stub calls (each passed on once)" "$(log api "stub calls")" 3
 expect_eq "stub presents" "$(log api "stub presents")" 130
@@ -40,7 +52,6 @@ expect_eq "spans in the record" "$("$SS_BIN" dump api | grep -c '^apispan ')" 3
 	fail "no 2 ms glCompileShader span in the record"
 echo "ok: 3 spans through the ring into the record, each call passed on once"
 
-"$SS_BIN" stalls --warmup 0 api >stalls.txt || fail "stalls"
 cat stalls.txt
 grep -Eq '^ *[0-9.]+ +3[0-9][0-9]\.[0-9] +cpu \(shader compile\) .*in glLinkProgram 30[0-9]\.[0-9] ms' \
 	stalls.txt || fail "the link stall does not say cpu (shader compile), in glLinkProgram 300 ms"
