@@ -34,6 +34,7 @@
 
 #include "linux/exact.h"
 #include "linux/sampler.h"
+#include "t-sampler.h"
 
 struct seen {
 	uint32_t tid;
@@ -62,43 +63,9 @@ static int on_interval(void *ctx, const struct exact_interval *iv)
 	return 0;
 }
 
-static char *strs[256];
-static uint32_t nstrs;
-
-static uint32_t intern(void *ctx, const char *s)
-{
-	(void)ctx;
-	if (!s || !*s)
-		return 0;
-	for (uint32_t i = 0; i < nstrs; i++)
-		if (strcmp(strs[i], s) == 0)
-			return i + 1;
-	if (nstrs == 256)
-		return 0;
-	strs[nstrs] = strdup(s);
-	return ++nstrs;
-}
-
-static int field(struct sampler *s, const char *name)
-{
-	const struct sampler_field *f;
-	size_t n = sampler_fields(s, &f);
-
-	for (size_t i = 0; i < n; i++)
-		if (strcmp(f[i].name, name) == 0)
-			return (int)i;
-	return -1;
-}
-
 static uint64_t skipped(struct sampler *s, const char *source)
 {
-	const struct sampler_cost *c;
-	size_t n = sampler_costs(s, &c);
-
-	for (size_t i = 0; i < n; i++)
-		if (strcmp(c[i].source, source) == 0)
-			return c[i].skipped;
-	return 0;
+	return cost_of(s, source).skipped;
 }
 
 static uint64_t mono_ns(void);
@@ -443,5 +410,6 @@ int main(void)
 	close(p[1]);
 	sb_release(&why);
 	fprintf(stderr, "%s test_exact_loader\n", t_failed ? "FAIL" : "ok  ");
+	intern_free();
 	return t_exit();
 }

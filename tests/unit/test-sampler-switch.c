@@ -22,45 +22,7 @@
 
 #include "linux/sampler.h"
 #include "linux/sampler_int.h"
-
-static char *strs[256];
-static uint32_t nstrs;
-
-static uint32_t intern(void *ctx, const char *s)
-{
-	(void)ctx;
-	if (!s || !*s)
-		return 0;
-	for (uint32_t i = 0; i < nstrs; i++)
-		if (strcmp(strs[i], s) == 0)
-			return i + 1;
-	if (nstrs == 256)
-		return 0;
-	strs[nstrs] = strdup(s);
-	return ++nstrs;
-}
-
-static int field(struct sampler *s, const char *name)
-{
-	const struct sampler_field *f;
-	size_t n = sampler_fields(s, &f);
-
-	for (size_t i = 0; i < n; i++)
-		if (strcmp(f[i].name, name) == 0)
-			return (int)i;
-	return -1;
-}
-
-static uint64_t schedstat_reads(struct sampler *s)
-{
-	const struct sampler_cost *c;
-	size_t n = sampler_costs(s, &c);
-
-	for (size_t i = 0; i < n; i++)
-		if (strcmp(c[i].source, "task schedstat") == 0)
-			return c[i].reads;
-	return 0;
-}
+#include "t-sampler.h"
 
 /* Why the sampler stopped watching, "" when it did not. */
 static const char *off_why(struct sampler *s)
@@ -74,20 +36,7 @@ static const char *off_why(struct sampler *s)
 /* The frame thread's fields of two samplers' samples agree? */
 static bool same_thread(struct sampler *s, const int64_t *v, const int64_t *w)
 {
-	const struct sampler_field *f;
-	size_t nf = sampler_fields(s, &f);
-	bool same = true;
-
-	for (size_t i = 0; i < nf; i++) {
-		if (strncmp(f[i].name, "ft.", 3))
-			continue;
-		if (v[i] != w[i]) {
-			fprintf(stderr, "%s: %lld against %lld\n", f[i].name, (long long)v[i],
-				(long long)w[i]);
-			same = false;
-		}
-	}
-	return same;
+	return same_fields(s, v, w, "ft.");
 }
 
 static void woken(int sig)
@@ -217,7 +166,7 @@ static void test_watch(void)
 	same &= pair_sample(&p); /* its first read with the watch: the sequence */
 	CHECK(p.g->th[TH_FT].sw_set);
 	/* two slow samples in twenty: the only schedstat reads */
-	reads = schedstat_reads(p.g);
+	reads = cost_of(p.g, "task schedstat").reads;
 	still = p.g->sw_still;
 	for (int i = 0; i < 20; i++) {
 		same &= pair_sample(&p);
@@ -225,7 +174,7 @@ static void test_watch(void)
 		usleep(500);
 	}
 	CHECK(same);
-	CHECK_INT(schedstat_reads(p.g) - reads, 2);
+	CHECK_INT(cost_of(p.g, "task schedstat").reads - reads, 2);
 	CHECK_INT(p.g->sw_still - still, 18);
 	/* not a slow sample nor the one after it; with a display server its
 	 * CPU clock is read every sample, so none is a repeat */
@@ -300,10 +249,10 @@ static void test_lying_page(void)
 	CHECK(t->sw_pg == NULL && t->sw_fd < 0);
 	CHECK(strstr(off_why(p.g), "ran with its perf page unmoved") != NULL);
 	/* from now on, schedstat every sample, and no watch again */
-	reads = schedstat_reads(p.g);
+	reads = cost_of(p.g, "task schedstat").reads;
 	for (int i = 0; i < 60; i++)
 		CHECK(pair_sample(&p));
-	CHECK_INT(schedstat_reads(p.g) - reads, 60);
+	CHECK_INT(cost_of(p.g, "task schedstat").reads - reads, 60);
 	CHECK(t->sw_pg == NULL);
 out:
 	pair_close(&p);
@@ -313,5 +262,6 @@ int main(void)
 {
 	T_RUN(test_watch);
 	T_RUN(test_lying_page);
+	intern_free();
 	return t_exit();
 }

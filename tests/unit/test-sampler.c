@@ -19,51 +19,7 @@
 #include <unistd.h>
 
 #include "linux/sampler.h"
-
-/* A tiny interning table: ids are 1 + the index. */
-static char *strs[4096];
-static uint32_t nstrs;
-
-static uint32_t intern(void *ctx, const char *s)
-{
-	(void)ctx;
-	if (!s || !*s)
-		return 0;
-	for (uint32_t i = 0; i < nstrs; i++)
-		if (strcmp(strs[i], s) == 0)
-			return i + 1;
-	if (nstrs == 4096)
-		return 0;
-	strs[nstrs] = strdup(s);
-	return ++nstrs;
-}
-
-static const char *str(int64_t id)
-{
-	return id > 0 && (uint32_t)id <= nstrs ? strs[id - 1] : "";
-}
-
-static int field(struct sampler *s, const char *name)
-{
-	const struct sampler_field *f;
-	size_t n = sampler_fields(s, &f);
-
-	for (size_t i = 0; i < n; i++)
-		if (strcmp(f[i].name, name) == 0)
-			return (int)i;
-	return -1;
-}
-
-static bool has_note(struct sampler *s, const char *part)
-{
-	const char *const *notes;
-	size_t n = sampler_notes(s, &notes);
-
-	for (size_t i = 0; i < n; i++)
-		if (strstr(notes[i], part))
-			return true;
-	return false;
-}
+#include "t-sampler.h"
 
 /* ---------------------------------------------------------------- fake tree */
 
@@ -818,28 +774,15 @@ static void put_disk(const char *dir, const char *rel, int rd_ios)
 	put(dir, rel, text);
 }
 
-/* The skips counted for SRC (sampler_costs' source name) so far. */
+/* The skips and reads counted for SRC (sampler_costs' source name) so far. */
 static uint64_t skips_of(struct sampler *s, const char *src)
 {
-	const struct sampler_cost *c;
-	size_t n = sampler_costs(s, &c);
-
-	for (size_t i = 0; i < n; i++)
-		if (strcmp(c[i].source, src) == 0)
-			return c[i].skipped;
-	return 0;
+	return cost_of(s, src).skipped;
 }
 
-/* The reads counted for SRC (o.profile) so far. */
 static uint64_t reads_of(struct sampler *s, const char *src)
 {
-	const struct sampler_cost *c;
-	size_t n = sampler_costs(s, &c);
-
-	for (size_t i = 0; i < n; i++)
-		if (strcmp(c[i].source, src) == 0)
-			return c[i].reads;
-	return 0;
+	return cost_of(s, src).reads;
 }
 
 /* Do V and W (two samplers' samples of one tree) agree on every field of
@@ -847,20 +790,7 @@ static uint64_t reads_of(struct sampler *s, const char *src)
  * test_quiet_process.) */
 static bool same_program(struct sampler *s, const int64_t *v, const int64_t *w)
 {
-	const struct sampler_field *f;
-	size_t nf = sampler_fields(s, &f);
-	bool same = true;
-
-	for (size_t i = 0; i < nf; i++) {
-		if (strncmp(f[i].name, "ft", 2))
-			continue;
-		if (v[i] != w[i]) {
-			fprintf(stderr, "%s: %lld against %lld\n", f[i].name, (long long)v[i],
-				(long long)w[i]);
-			same = false;
-		}
-	}
-	return same;
+	return same_fields(s, v, w, "ft");
 }
 
 /* Issue 31: a program whose every thread is sampled, quiet and asleep in S
@@ -1299,7 +1229,6 @@ int main(void)
 	T_RUN(test_live);
 	T_RUN(test_exec);
 	T_RUN(test_set_process);
-	for (uint32_t i = 0; i < nstrs; i++)
-		free(strs[i]);
+	intern_free();
 	return t_exit();
 }
