@@ -374,9 +374,25 @@ static int64_t win_delta(const struct causes *c, size_t lo, size_t hi, int f)
 	return f < 0 ? 0 : causes_val(c, hi, f) - causes_val(c, lo - 1, f);
 }
 
+/* Whether the thread may have reclaimed in samples [LO, HI]: a user
+ * thread reclaims while it allocates, and what a running thread allocates
+ * (the syscall of a running one is not read) is pages it faults in. False
+ * only where its own fault counts say it faulted none. */
+static bool faulted(const struct causes *c, size_t lo, size_t hi)
+{
+	if (c->ft_minflt < 0 || c->ft_majflt < 0 ||
+	    (c->ft_tid >= 0 && causes_val(c, lo - 1, c->ft_tid) != causes_val(c, hi, c->ft_tid)))
+		return true;	/* not known */
+	return win_delta(c, lo, hi, c->ft_minflt) != 0 || win_delta(c, lo, hi, c->ft_majflt) != 0;
+}
+
 /* The reclaim sub-cause of running or D sample I (i > 0), or SUB_N when
  * none: reclaim and compaction seen around it (rd_window), since they move
- * in bursts (a huge page's fault reclaims 512 pages at once, then none). */
+ * in bursts (a huge page's fault reclaims 512 pages at once, then none).
+ * The counters are every process's: in a snapshot record a running sample
+ * whose thread faulted nothing around it was not in reclaim (an exact
+ * record's fault counts are its switch-outs', and its reclaim hooks have
+ * the answer: causes_exact.c). */
 static enum cause_sub reclaim_seen(const struct causes *c, size_t i)
 {
 	int f = c->cg_mem_some >= 0 ? c->cg_mem_some : c->psi_mem_some;
@@ -384,6 +400,9 @@ static enum cause_sub reclaim_seen(const struct causes *c, size_t i)
 	uint64_t dt;
 
 	rd_window(c, i, &lo, &hi);
+	if (!c->exact && c->ft_state >= 0 && causes_val(c, i, c->ft_state) == 'R' &&
+	    !faulted(c, lo, hi))
+		return SUB_N;
 	if (win_delta(c, lo, hi, c->vm[VM_PGSCAN_DIRECT]) > 0 ||
 	    win_delta(c, lo, hi, c->vm[VM_PGSTEAL_DIRECT]) > 0 ||
 	    win_delta(c, lo, hi, c->vm[VM_ALLOCSTALL_NORMAL]) > 0 ||

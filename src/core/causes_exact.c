@@ -30,6 +30,37 @@
 #include "core/exact.h"
 #include "core/grow.h"
 
+/* Whether the space-separated list HOOKS names tracepoint TP. */
+static bool hooked(const char *hooks, const char *tp)
+{
+	size_t n = strlen(tp);
+
+	for (const char *p = hooks; (p = strstr(p, tp)) != NULL; p += n)
+		if ((p == hooks || p[-1] == ' ') && (p[n] == ' ' || !p[n]))
+			return true;
+	return false;
+}
+
+/* Whether the record's reclaim hooks were attached, all four: then a
+ * period's reclaim on a CPU is what they counted, and the sample rule's
+ * reclaim, from counters every process moves, is not asked. Records
+ * before meta exact.hooks: false. */
+static bool reclaim_hooked(const struct rec *r)
+{
+	static const char *const tp[] = {
+		"mm_vmscan_direct_reclaim_begin", "mm_vmscan_direct_reclaim_end",
+		"mm_vmscan_memcg_reclaim_begin", "mm_vmscan_memcg_reclaim_end",
+	};
+	const char *hooks = rec_meta_get(r, "exact.hooks");
+
+	if (!hooks)
+		return false;
+	for (size_t i = 0; i < sizeof(tp) / sizeof(tp[0]); i++)
+		if (!hooked(hooks, tp[i]))
+			return false;
+	return true;
+}
+
 int causes_exact_init(struct causes *c)
 {
 	const struct rec *r = c->r;
@@ -39,6 +70,7 @@ int causes_exact_init(struct causes *c)
 
 	c->exact = causes_rec_exact(r);
 	c->xslack = slack ? strtoull(slack, NULL, 10) : 0;
+	c->xreclaim = reclaim_hooked(r);
 	for (int i = 0; i < EF_N; i++)
 		c->ftx[i] = rec_field_index(r, field_ftx[i]);
 	if (!c->exact)
@@ -123,6 +155,11 @@ static enum cause_sub class_sub(unsigned cls, enum cause_sub sample)
 /* Running time's sub-cause: the sample's rule when it names on-CPU work for
  * memory (page faults from a disk or swap: the fault path's own work;
  * reclaim), else cpu. */
+static bool is_reclaim(enum cause_sub s)
+{
+	return s == SUB_RECLAIM_DIRECT || s == SUB_RECLAIM_COMPACT || s == SUB_RECLAIM_PSI;
+}
+
 static enum cause_sub run_sub(enum cause_sub sample)
 {
 	switch (sample) {
@@ -158,7 +195,9 @@ static enum cause_sub period_io_sub(const struct causes *c, size_t k)
 	return class_sub(cls, SUB_N);
 }
 
-/* Running time's sub-cause in period K: run_sub's, and a file syscall's
+/* Running time's sub-cause in period K: run_sub's, but not the rule's
+ * reclaim where the reclaim hooks were there and the thread did none of
+ * its own in the period; and a file syscall's
  * io when the thread ran in short pieces, under CAUSES_IO_SLICE_NS on
  * average, between waits in one: the CPU side of many small reads, not work
  * of its own between them. The syscall is the period's sample's when that
@@ -174,6 +213,9 @@ static enum cause_sub period_run_sub(const struct causes *c, size_t k, enum caus
 	case SUB_IO_READ: case SUB_IO_WRITE: case SUB_IO_META: case SUB_IO_SYNC:
 		break;
 	default:
+		/* another process's reclaim moves the rule's counters too */
+		if (c->xreclaim && is_reclaim(sample) && !c->xd[k].ns[XD_RECLAIM])
+			sample = SUB_CPU;
 		if (run_sub(sample) != SUB_CPU)
 			return run_sub(sample);
 		sample = period_io_sub(c, k);

@@ -59,6 +59,7 @@ struct causes {
 	size_t nxiv;
 	uint64_t xiv_max;	/* the longest interval's length */
 	uint64_t xslack;	/* meta exact.wake_slack_ns */
+	bool xreclaim;		/* the four reclaim hooks counted (meta exact.hooks) */
 	/* streaming (causes_stream_new): r->vals is a ring of mask + 1 rows;
 	 * SIZE_MAX: every row. done: samples classified; cap: sub's room. */
 	size_t mask, done, cap;

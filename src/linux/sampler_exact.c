@@ -33,7 +33,11 @@ int sampler_setup_exact(struct sampler *s)
 				s->th[t].xbase = r;
 		}
 	}
-	sampler_add_meta(s, "exact.wake_slack_ns", "%d", EXACT_WAKE_SLACK_NS);
+	/* the tracepoints attached: the analysis trusts the reclaim hooks'
+	 * count only where they were there to count */
+	if (sampler_add_meta(s, "exact.wake_slack_ns", "%d", EXACT_WAKE_SLACK_NS) < 0 ||
+	    sampler_add_meta(s, "exact.hooks", "%s", exact_hooks(s->o.exact)) < 0)
+		return -ENOMEM;
 	return 0;
 }
 

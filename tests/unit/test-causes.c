@@ -297,6 +297,7 @@ static void test_reclaim_psi(void)
 	stall_set(r, "ft.state", 'R');
 	stall_set(r, "ft.syscall", -1);
 	stall_count(r, "cg.memory.some_us", 8000);
+	stall_count(r, "ft.minflt", 200);
 	stall_sched(r, 10, 0);
 	check_stall(r, SUB_RECLAIM_PSI, CAUSE_COL_RECLAIM, "reclaim_psi");
 }
@@ -313,10 +314,12 @@ static void test_reclaim_swapout(void)
 	stall_set(r, "ft.state", 'R');
 	stall_set(r, "ft.syscall", -1);
 	stall_sched(r, 10, 0);
+	/* a huge page's fault at a time, in the samples between the bursts */
 	for (i = 41; i < NS; i++) {
 		if (i <= 60 && i % 2)
 			add += 512;
 		r->vals[i * NF + (size_t)f] += add;
+		r->vals[i * NF + (size_t)fidx(r, "ft.minflt")] += (int64_t)(i <= 60 ? i - 40 : 20) / 2;
 	}
 	check_stall(r, SUB_RECLAIM_DIRECT, CAUSE_COL_RECLAIM, "swap-out bursts");
 	/* ... but kswapd's swap-outs are not the thread's */
@@ -327,6 +330,34 @@ static void test_reclaim_swapout(void)
 	stall_count(r, "vm.pswpout", 512);
 	stall_count(r, "vm.pgscan_kswapd", 2000);
 	check_stall(r, SUB_CPU, CAUSE_COL_CPU, "kswapd swaps out");
+}
+
+/* A busy loop that faults nothing while another process reclaims (the
+ * counters are every process's; CI, 2026-12-03: a neighbour's memory
+ * cgroup swapping out made the fake game's busy loop 13 % reclaim) is cpu,
+ * whichever counter moved; the same with its own faults is reclaim. */
+static void test_reclaim_neighbour(void)
+{
+	static const char *const moved[] = { "vm.pgscan_direct", "vm.pswpout",
+					     "cg.memory.some_us" };
+
+	for (size_t k = 0; k < sizeof(moved) / sizeof(moved[0]); k++) {
+		struct rec *r = rec_make("x86_64");
+
+		stall_set(r, "ft.state", 'R');
+		stall_set(r, "ft.syscall", -1);
+		stall_sched(r, 10, 0);
+		stall_count(r, moved[k], 8000);
+		check_stall(r, SUB_CPU, CAUSE_COL_CPU, moved[k]);
+		r = rec_make("x86_64");
+		stall_set(r, "ft.state", 'R');
+		stall_set(r, "ft.syscall", -1);
+		stall_sched(r, 10, 0);
+		stall_count(r, moved[k], 8000);
+		stall_count(r, "ft.minflt", 1);
+		check_stall(r, k == 2 ? SUB_RECLAIM_PSI : SUB_RECLAIM_DIRECT, CAUSE_COL_RECLAIM,
+			    moved[k]);
+	}
 }
 
 static void test_reclaim_compact(void)
@@ -1003,7 +1034,7 @@ static int write_run(const char *dir)
 			v[8] += 9000000;
 		} else if (!strcmp(kind, "reclaim")) {
 			v[1] = 'R', v[2] = 0, v[3] = -1;
-			v[13] += 1000, v[14] += 1, v[8] += 9000000;
+			v[13] += 1000, v[14] += 1, v[8] += 9000000, v[6] += 500;
 		} else if (!strcmp(kind, "runq")) {
 			v[1] = 'R', v[2] = 0, v[3] = -1;
 			v[9] += 9000000;
@@ -1136,6 +1167,7 @@ int main(int argc, char **argv)
 	T_RUN(test_reclaim_psi);
 	T_RUN(test_reclaim_swapout);
 	T_RUN(test_reclaim_compact);
+	T_RUN(test_reclaim_neighbour);
 	T_RUN(test_gpu_fence);
 	T_RUN(test_gpu_ioctl);
 	T_RUN(test_gpu_nvidia);

@@ -222,7 +222,8 @@ static void test_record_round_trip(void)
  */
 #define NSAMP 101
 
-static const char *const xnames[] = { "ft.tid", "ft.state", "ft.syscall" };
+static const char *const xnames[] = { "ft.tid", "ft.state", "ft.syscall", "vm.pgscan_direct" };
+#define X_PGSCAN 3	/* 0 unless a test moves it */
 #define NX (sizeof(xnames) / sizeof(xnames[0]))
 
 static struct rec *split_record(void)
@@ -536,6 +537,70 @@ static void test_io_on_cpu(void)
 	check_storm(1, 'D', 17, 0.075, 0.025);
 }
 
+/* A busy loop in the stall, reclaiming RECLAIM_NS of each 10 ms period
+ * (the reclaim hooks' count, ftx.reclaim_ns) */
+static int64_t busy_reclaim_ns;
+
+static void busy_period(uint64_t t, int64_t *acc)
+{
+	(void)t;
+	acc[EF_RUN] += 10 * MS;
+	acc[EF_RECLAIM] += busy_reclaim_ns;
+}
+
+/* The running time's reclaim in an exact record. Another process reclaims
+ * through the stall (pgscan_direct moves: the sample rule says reclaim):
+ * with the four reclaim hooks attached (meta exact.hooks) and none counted
+ * for the thread, its busy loop is cpu (CI, 2026-12-03: 13 % reclaim);
+ * where it reclaimed 2 ms a period, its running time is reclaim, as the
+ * rule says; a record without the meta (before it, or a kernel lacking
+ * one of the hooks) keeps the rule's answer. */
+static void check_busy(int64_t reclaim_ns, const char *hooks, enum cause_sub want)
+{
+	struct rec *r;
+	struct causes *c = NULL;
+	struct cause_split s = { 0 };
+
+	busy_reclaim_ns = reclaim_ns;
+	r = stall_record(busy_period, 'R', -1);
+	for (size_t i = 41; i < NSAMP; i++)
+		r->vals[i * r->nfields + X_PGSCAN] = 100 * (int64_t)(i < 51 ? i - 40 : 10);
+	if (hooks) {
+		r->meta = realloc(r->meta, 2 * sizeof(*r->meta));
+		r->meta[1].key = strdup("exact.hooks");
+		r->meta[1].value = strdup(hooks);
+		r->nmeta = 2;
+	}
+	CHECK_INT(causes_new(r, &c), 0);
+	if (!c)
+		return;
+	causes_split(c, 400 * MS, 500 * MS, &s);
+	if (s.sub_s[want] < 0.1 - 1e-9)
+		fprintf(stderr, "busy loop, reclaim %lld ns, hooks \"%s\": %s %.4f, cpu %.4f\n",
+			(long long)reclaim_ns, hooks ? hooks : "(none)", cause_sub_name(want),
+			s.sub_s[want], s.sub_s[SUB_CPU]);
+	CHECK_NEAR(s.sub_s[want], 0.100, 1e-9);
+	causes_free(c);
+	rec_free(r);
+}
+
+static void test_reclaim_hooks(void)
+{
+	const char *all = "sched_switch sched_waking mm_vmscan_direct_reclaim_begin "
+			  "mm_vmscan_direct_reclaim_end mm_vmscan_memcg_reclaim_begin "
+			  "mm_vmscan_memcg_reclaim_end page_fault_user";
+
+	check_busy(0, all, SUB_CPU);
+	check_busy(2 * MS, all, SUB_RECLAIM_DIRECT);
+	check_busy(0, NULL, SUB_RECLAIM_DIRECT);
+	/* one hook missing, or a name only a prefix of one: not all four */
+	check_busy(0, "sched_switch mm_vmscan_direct_reclaim_begin mm_vmscan_direct_reclaim_end "
+		      "mm_vmscan_memcg_reclaim_begin", SUB_RECLAIM_DIRECT);
+	check_busy(0, "mm_vmscan_direct_reclaim_begin mm_vmscan_direct_reclaim_end "
+		      "mm_vmscan_memcg_reclaim_begin mm_vmscan_memcg_reclaim_end_x",
+		   SUB_RECLAIM_DIRECT);
+}
+
 /*
  * A long span (the load's, the warm-up's) over many periods: each period
  * takes the intervals that reach into it, among them one that began 20
@@ -596,6 +661,7 @@ int main(void)
 	T_RUN(test_waker);
 	T_RUN(test_pipe);
 	T_RUN(test_io_on_cpu);
+	T_RUN(test_reclaim_hooks);
 	t_rmtree(dir);
 	return t_exit();
 }
