@@ -744,7 +744,7 @@ int export_perfetto_stream(struct ex *x, struct analysis *a, const char *rundir,
 		sb_addf(x->notes, "the analysis has %zu frames, the record %zu: stalls are not named\n",
 			a->f->n, x->nframes);
 	else if (a->f)
-		ret = stall_list_open(a, &a->mo, NULL, &xs.sl, err);
+		ret = stall_list_open(a, &a->mo, NULL, NULL, &xs.sl, err);
 	ret = ret ? ret : stalls_by_frame(&xs);
 	if (ret < 0)
 		goto out;

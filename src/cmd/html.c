@@ -625,31 +625,33 @@ static bool by_windows(const struct analysis *a)
  * disk, as causes_columns gives them from the whole record. */
 enum { SPAN_LOAD, SPAN_WARM, SPAN_SEG };
 
-struct span_ctx {
-	const struct rec_window *win;
-	const int *kind;	/* by window: SPAN_* */
+struct disk_spans {
+	struct rec_window *win;	/* the load, the segments, the warm-up */
+	int *kind;		/* by window: SPAN_* */
 	struct cause_split *split;	/* by window */
+	size_t n;
 };
 
-static int span_group(void *ctx, struct rec *r, size_t w0, size_t w1)
+static void disk_spans_release(struct disk_spans *d)
 {
-	struct span_ctx *x = ctx;
-	struct causes *c = NULL;
-	int ret = causes_new(r, &c);
+	free(d->win);
+	free(d->kind);
+	free(d->split);
+}
 
-	if (ret < 0)
-		return ret;
-	for (size_t w = w0; w < w1; w++) {
-		uint64_t a = x->win[w].a_ns, b = x->win[w].b_ns;
+/* Span W's split, its samples and intervals in R (its group's), C
+ * classifying them (stall_spans' fn). */
+static int disk_span(void *ctx, const struct causes *c, const struct rec *r, size_t w)
+{
+	struct disk_spans *d = ctx;
+	uint64_t a = d->win[w].a_ns, b = d->win[w].b_ns;
 
-		/* the load runs from the record's first sample (the group's
-		 * first: its window starts at 0) */
-		if (x->kind[w] == SPAN_LOAD)
-			a = r->nsamples ? r->t_ns[0] : b;
-		if (b > a)
-			causes_split(c, a, b, &x->split[w]);
-	}
-	causes_free(c);
+	/* the load runs from the record's first sample (its group's first:
+	 * its window starts at 0, before any other) */
+	if (d->kind[w] == SPAN_LOAD)
+		a = r->nsamples ? r->t_ns[0] : b;
+	if (b > a)
+		causes_split(c, a, b, &d->split[w]);
 	return 0;
 }
 
@@ -660,92 +662,73 @@ static uint64_t span_ns(uint64_t t0_ns, double t_s)
 	return v <= 0 ? 0 : (uint64_t)v;
 }
 
-/* load_disk_s and warm_disk_s of A read by windows: the record read again,
- * keeping only the load's, the reload segments' and the warm-up's samples
- * (the memory of the longest of them, not of the record). 0 or a negative
- * errno with the message in EMSG. */
-static int disk_cols(struct analysis *a, struct strbuf *emsg)
+/* The spans of load_disk_s and warm_disk_s of A, read by windows with the
+ * stalls (stall_list_open's SPANS: the memory of the longest of them, not
+ * of the record). 0 or -ENOMEM. */
+static int disk_spans_make(const struct analysis *a, struct disk_spans *d)
 {
 	const struct frames *f = a->f;
 	size_t n = 2 + a->nsegs, k = 0;
-	struct rec_window *w = calloc(n, sizeof(*w));
-	int *kind = calloc(n, sizeof(*kind));
-	struct cause_split *split = calloc(n, sizeof(*split));
-	struct cause_split load = { 0 }, warm = { 0 };
-	struct rec *r2 = NULL;
 	double end = a->m.origin_s + a->mo.warmup_s;
-	int r = -ENOMEM;
 
-	if (!w || !kind || !split)
-		goto out;
+	d->win = calloc(n, sizeof(*d->win));
+	d->kind = calloc(n, sizeof(*d->kind));
+	d->split = calloc(n, sizeof(*d->split));
+	if (!d->win || !d->kind || !d->split)
+		return -ENOMEM;
 	if (end > frames_t(f, f->n - 1))
 		end = frames_t(f, f->n - 1);
-	w[k] = (struct rec_window){ 0, span_ns(a->t0_ns, a->m.origin_s) };
-	kind[k++] = SPAN_LOAD;
+	d->win[k] = (struct rec_window){ 0, span_ns(a->t0_ns, a->m.origin_s) };
+	d->kind[k++] = SPAN_LOAD;
 	for (size_t i = 0; i < a->nsegs; i++)
 		if (a->segs[i].end_s > a->segs[i].start_s) {
-			w[k] = (struct rec_window){ span_ns(a->t0_ns, a->segs[i].start_s),
-						    span_ns(a->t0_ns, a->segs[i].end_s) };
-			kind[k++] = SPAN_SEG;
+			d->win[k] = (struct rec_window){ span_ns(a->t0_ns, a->segs[i].start_s),
+							 span_ns(a->t0_ns, a->segs[i].end_s) };
+			d->kind[k++] = SPAN_SEG;
 		}
-	w[k] = (struct rec_window){ span_ns(a->t0_ns, a->m.origin_s), span_ns(a->t0_ns, end) };
-	kind[k++] = SPAN_WARM;
-	/* sorted by start, as the reader wants them; the kinds ride along */
-	for (size_t i = 1; i < k; i++)
-		for (size_t m = i; m > 0 && w[m].a_ns < w[m - 1].a_ns; m--) {
-			struct rec_window tw = w[m];
-			int tk = kind[m];
+	d->win[k] = (struct rec_window){ span_ns(a->t0_ns, a->m.origin_s), span_ns(a->t0_ns, end) };
+	d->kind[k++] = SPAN_WARM;
+	d->n = k;
+	return 0;
+}
 
-			w[m] = w[m - 1], w[m - 1] = tw;
-			kind[m] = kind[m - 1], kind[m - 1] = tk;
-		}
-	{
-		struct span_ctx x = { .win = w, .kind = kind, .split = split };
-		struct rec_stream st = { .skip_threads = true, .skip_frames = true, .win = w,
-					 .nwin = k, .on_window = span_group, .ctx = &x };
+/* load_disk_s and warm_disk_s of A from the spans' splits D. */
+static void disk_cols(struct analysis *a, const struct disk_spans *d)
+{
+	struct cause_split load = { 0 }, warm = { 0 };
 
-		r = analyse_rec_windows(a, &st, &r2, emsg);
-	}
-	if (r < 0)
-		goto fail;
 	/* as causes_columns adds them: the load, then the segments */
-	for (size_t i = 0; i < k; i++)
-		if (kind[i] == SPAN_LOAD)
+	for (size_t i = 0; i < d->n; i++)
+		if (d->kind[i] == SPAN_LOAD)
 			for (int s = 0; s < SUB_N; s++)
-				load.sub_s[s] += split[i].sub_s[s];
-	for (size_t i = 0; i < k; i++) {
-		struct cause_split *to = kind[i] == SPAN_WARM ? &warm : &load;
+				load.sub_s[s] += d->split[i].sub_s[s];
+	for (size_t i = 0; i < d->n; i++) {
+		struct cause_split *to = d->kind[i] == SPAN_WARM ? &warm : &load;
 
-		if (kind[i] != SPAN_LOAD)
+		if (d->kind[i] != SPAN_LOAD)
 			for (int s = 0; s < SUB_N; s++)
-				to->sub_s[s] += split[i].sub_s[s];
+				to->sub_s[s] += d->split[i].sub_s[s];
 	}
 	a->m.v[M_LOAD_DISK_S] = cause_split_cause(&load, CAUSE_DISK) +
 				cause_split_cause(&load, CAUSE_IO);
 	a->m.v[M_WARM_DISK_S] = cause_split_cause(&warm, CAUSE_DISK) +
 				cause_split_cause(&warm, CAUSE_IO);
-	goto fail;
-out:
-	sb_error(emsg, r, "'%s'", a->source);
-fail:
-	rec_free(r2);
-	free(w);
-	free(kind);
-	free(split);
-	return r;
 }
 
 /* The stalls of A into RS; by windows, the cause columns the analysis did
  * not compute: the window's (and play's) from the stalls' splits, summed as
  * causes_columns sums them, the load's and the warm-up's disk seconds
- * (disk_cols). 0, or a negative errno with the message in EMSG. */
+ * (disk_cols, their spans read with the stalls). 0, or a negative errno
+ * with the message in EMSG. */
 static int stalls_build(struct analysis *a, struct run_stalls *rs, struct strbuf *emsg)
 {
 	struct stall_each each = { .fn = spill_stall, .ctx = &rs->sp };
 	struct cause_split win = { 0 }, play = { 0 };
 	bool windows = by_windows(a);
+	struct disk_spans d = { 0 };
+	struct stall_spans spans = { .fn = disk_span, .ctx = &d };
 	struct stall_item s;
-	int r;
+	int r = 0;
 
 	memset(rs, 0, sizeof(*rs));
 	rs->l.fd = -1;
@@ -753,7 +736,14 @@ static int stalls_build(struct analysis *a, struct run_stalls *rs, struct strbuf
 	if (!a->rec || !a->f)
 		return 0;
 	rs->sp.exact = causes_rec_exact(a->rec);
-	r = stall_list_open(a, &a->mo, &each, &rs->l, emsg);
+	if (windows && a->f->n) {
+		r = disk_spans_make(a, &d);
+		if (r < 0)
+			r = sb_error(emsg, r, "'%s'", a->source);
+		spans.win = d.win;
+		spans.nwin = d.n;
+	}
+	r = r ? r : stall_list_open(a, &a->mo, &each, &spans, &rs->l, emsg);
 	if (!r && rs->sp.f && fflush(rs->sp.f) != 0)
 		r = -errno;
 	/* the splits summed in the lists' order, as they were in memory */
@@ -771,18 +761,21 @@ static int stalls_build(struct analysis *a, struct run_stalls *rs, struct strbuf
 		}
 	}
 	if (r < 0)
-		return r;
+		goto out;
 	if (rs->sp.n)
 		qsort(rs->sp.e, rs->sp.n, sizeof(*rs->sp.e), cmp_entry);
 	if (!windows || !a->f->n)
-		return 0;
+		goto out;
 	for (int k = 0; k < CAUSE_COL_N; k++) {
 		a->m.v[M_STALL_DISK_S + k] = a->m.win_n ? cause_split_col(&win, (enum cause_col)k)
 							: NAN;
 		a->m.v[M_STALL_DISK_PLAY_S + k] =
 			a->m.win_n && a->play_known ? cause_split_col(&play, (enum cause_col)k) : NAN;
 	}
-	return disk_cols(a, emsg);
+	disk_cols(a, &d);
+out:
+	disk_spans_release(&d);
+	return r;
 }
 
 /* The stalls (the warm-up's, then the window's), their stacks, and the

@@ -466,8 +466,10 @@ static int list_whole(const struct analysis *a, const struct stall_each *each,
 struct win_ctx {
 	const struct analysis *a;
 	const struct stall_at *st;
-	const size_t *by_win;	/* window -> index into st */
+	size_t ns;
+	const size_t *by_win;	/* window -> index into st, or ns + a span's */
 	const struct stall_each *each;
+	const struct stall_spans *spans;
 	const struct stall_list *l;
 };
 
@@ -487,22 +489,27 @@ static int on_group(void *ctx, struct rec *r, size_t w0, size_t w1)
 	struct stall_item it;
 	int ret = causes_new(r, &c);
 
-	for (size_t w = w0; ret >= 0 && w < w1; w++)
-		ret = stall_put(x->a, c, r, x->each, &x->st[x->by_win[w]], x->l, &it);
+	for (size_t w = w0; ret >= 0 && w < w1; w++) {
+		size_t i = x->by_win[w];
+
+		ret = i < x->ns ? stall_put(x->a, c, r, x->each, &x->st[i], x->l, &it)
+				: x->spans->fn(x->spans->ctx, c, r, i - x->ns);
+	}
 	causes_free(c);
 	return ret < 0 ? ret : 0;
 }
 
-/* The stalls ST (NS) of A analysed by windows into L: the record read
- * again, a group of stalls' samples and intervals at a time. 0 or a
- * negative errno with the message in EMSG. */
+/* The stalls ST (NS) of A analysed by windows into L, and SPANS (NULL:
+ * none): the record read again, a group of windows' samples and
+ * intervals at a time. 0 or a negative errno with the message in EMSG. */
 static int list_windows(struct analysis *a, const struct stall_each *each,
-			const struct stall_at *st, size_t ns, struct stall_list *l,
-			struct strbuf *emsg)
+			const struct stall_spans *spans, const struct stall_at *st, size_t ns,
+			struct stall_list *l, struct strbuf *emsg)
 {
-	struct rec_window *w = malloc((ns ? ns : 1) * sizeof(*w));
-	size_t *by_win = malloc((ns ? ns : 1) * sizeof(*by_win));
-	struct { struct rec_window w; size_t i; } *tmp = malloc((ns ? ns : 1) * sizeof(*tmp));
+	size_t nsp = spans ? spans->nwin : 0, n = ns + nsp;
+	struct rec_window *w = malloc((n ? n : 1) * sizeof(*w));
+	size_t *by_win = malloc((n ? n : 1) * sizeof(*by_win));
+	struct { struct rec_window w; size_t i; } *tmp = malloc((n ? n : 1) * sizeof(*tmp));
 	struct rec *r2 = NULL;
 	int r = -ENOMEM;
 
@@ -516,18 +523,23 @@ static int list_windows(struct analysis *a, const struct stall_each *each,
 		stall_span(a, st[k].frame, &tmp[k].w.a_ns, &tmp[k].w.b_ns);
 		tmp[k].i = k;
 	}
+	for (size_t k = 0; k < nsp; k++) {
+		tmp[ns + k].w = spans->win[k];
+		tmp[ns + k].i = ns + k;
+	}
 	/* struct rec_window first: cmp_window orders the pairs */
-	qsort(tmp, ns, sizeof(*tmp), cmp_window);
-	for (size_t k = 0; k < ns; k++) {
+	qsort(tmp, n, sizeof(*tmp), cmp_window);
+	for (size_t k = 0; k < n; k++) {
 		w[k] = tmp[k].w;
 		by_win[k] = tmp[k].i;
 	}
 	free(tmp);
 	tmp = NULL;
 	{
-		struct win_ctx x = { .a = a, .st = st, .by_win = by_win, .each = each, .l = l };
+		struct win_ctx x = { .a = a, .st = st, .ns = ns, .by_win = by_win, .each = each,
+				     .spans = spans, .l = l };
 		struct rec_stream rs = { .skip_threads = true, .skip_frames = true, .win = w,
-					 .nwin = ns, .on_window = on_group, .ctx = &x };
+					 .nwin = n, .on_window = on_group, .ctx = &x };
 
 		r = analyse_rec_windows(a, &rs, &r2, emsg);
 	}
@@ -551,7 +563,8 @@ static bool by_windows(const struct analysis *a)
 }
 
 int stall_list_open(struct analysis *a, const struct metrics_opts *mo,
-		    const struct stall_each *each, struct stall_list *ret, struct strbuf *emsg)
+		    const struct stall_each *each, const struct stall_spans *spans,
+		    struct stall_list *ret, struct strbuf *emsg)
 {
 	struct stall_at *st = NULL;
 	size_t ns = 0;
@@ -561,8 +574,8 @@ int stall_list_open(struct analysis *a, const struct metrics_opts *mo,
 	r = stall_frames(a, mo, &st, &ns, ret);
 	if (r >= 0 && ns && (ret->fd = spill_fd(NULL)) < 0)
 		r = ret->fd;
-	if (r >= 0 && ns && by_windows(a))
-		r = list_windows(a, each, st, ns, ret, emsg);
+	if (r >= 0 && (ns || (spans && spans->nwin)) && by_windows(a))
+		r = list_windows(a, each, spans, st, ns, ret, emsg);
 	else if (r >= 0 && ns)
 		r = list_whole(a, each, st, ns, ret);
 	if (r < 0 && !emsg->len)

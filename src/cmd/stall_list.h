@@ -72,17 +72,32 @@ struct stall_each {
 	void *ctx;
 };
 
+/* More spans read with the stalls' windows, in the same read (html: the
+ * load's, the reload segments' and the warm-up's disk seconds): FN(CTX, C,
+ * R, W) once for span W of WIN (NWIN, any order), C classifying R, which
+ * holds the span's samples and intervals (its group's). Only for a record
+ * read by windows; a negative errno stops the build and is returned. */
+struct stall_spans {
+	const struct rec_window *win;
+	size_t nwin;
+	int (*fn)(void *ctx, const struct causes *c, const struct rec *r, size_t w);
+	void *ctx;
+};
+
 /*
  * The stalls of one analysed run (A, with its record; MO the window) into
  * *RET, EACH (NULL: none) called as each is found. For A analysed with
  * o->windows (run/analyse.h), the record is read again, keeping only each
  * group of stalls' samples and intervals at a time (rec/rec.h's windows),
- * whose strings the stalls borrow from a->rec_win. 0 or a negative errno
- * with the message in EMSG; stall_list_close frees *RET (also after an
- * error).
+ * whose strings the stalls borrow from a->rec_win; SPANS (NULL: none) are
+ * read with them, and their FN called, also where there is no stall (A
+ * not read by windows: SPANS are not read, FN not called). 0 or a negative
+ * errno with the message in EMSG; stall_list_close frees *RET (also after
+ * an error).
  */
 int stall_list_open(struct analysis *a, const struct metrics_opts *mo,
-		    const struct stall_each *each, struct stall_list *ret, struct strbuf *emsg);
+		    const struct stall_each *each, const struct stall_spans *spans,
+		    struct stall_list *ret, struct strbuf *emsg);
 /* Item K of L into *RET. 0, or a negative errno (-EIO: the spill came back
  * short). */
 int stall_list_get(const struct stall_list *l, size_t k, struct stall_item *ret);

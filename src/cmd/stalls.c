@@ -871,7 +871,7 @@ int cmd_stalls(int argc, char **argv)
 			status = 1;
 			continue;
 		}
-		r = stall_list_open(&a, &o.a.m, NULL, &l, &emsg);
+		r = stall_list_open(&a, &o.a.m, NULL, NULL, &l, &emsg);
 		if (cli_failed(r, &emsg)) {
 			stall_list_close(&l);
 			analysis_release(&a);
