@@ -9,8 +9,9 @@
  *
  * The analysis is read by windows (run/analyse.h: no samples, no
  * intervals, the presents' stamps) and the stalls by windows (stall_list.h:
- * their items in a spill, read back one at a time).
- * Then the record is read twice more, each record handed on and none kept
+ * their items in a spill, read back one at a time), with pass 1 in the
+ * stalls' read (stall_spans' also: each record handed on as well); pass 2
+ * reads the record once more, each record handed on and none kept
  * (rec/rec.h, on_sample and the others):
  *
  *   pass 1   what the tracks' order and their clocks need before the first
@@ -375,37 +376,26 @@ static int no_apispan(void *ctx, const struct rec *r, const struct rec_apispan *
 	return 0;
 }
 
-static int cmp_sstall(const void *pa, const void *pb)
-{
-	const struct sstall *a = pa, *b = pb;
-
-	return a->frame < b->frame ? -1 : a->frame > b->frame;
-}
-
-/* The stalls by frame (the window's over the warm-up's, as stall_of):
- * their frames read from the list, a few dozen bytes a stall kept. */
+/* The stalls by frame (the window's over the warm-up's, as stall_of),
+ * before the list is read: a few dozen bytes a stall kept. */
 static int stalls_by_frame(struct ex_stream *xs)
 {
-	const struct stall_list *l = &xs->sl;
-	size_t n = 0, nwin = l->nwin;
-	int r = 0;
+	struct stall_frame *sf = NULL;
+	size_t n = 0;
+	int r = stall_list_frames(xs->a, &xs->a->mo, &sf, &n);
 
-	xs->ss = calloc(l->nwin + l->nwarm + 1, sizeof(*xs->ss));
-	if (!xs->ss)
+	if (r < 0)
+		return r;
+	xs->ss = calloc(n ? n : 1, sizeof(*xs->ss));
+	if (!xs->ss) {
+		free(sf);
 		return -ENOMEM;
-	for (size_t k = 0; !r && k < l->nwin + l->nwarm; k++) {
-		size_t j;
-
-		if ((r = stall_list_get(l, k, &xs->it)) < 0)
-			break;
-		for (j = 0; k >= nwin && j < nwin && xs->ss[j].frame != xs->it.frame; j++)
-			;
-		if (k < nwin || j == nwin)
-			xs->ss[n++] = (struct sstall){ .frame = xs->it.frame, .k = k };
 	}
-	qsort(xs->ss, n, sizeof(*xs->ss), cmp_sstall);
+	for (size_t k = 0; k < n; k++)
+		xs->ss[k] = (struct sstall){ .frame = sf[k].frame, .k = sf[k].k };
 	xs->nss = n;
-	return r;
+	free(sf);
+	return 0;
 }
 
 /* Stall J's item into xs->it. 0 or a negative errno. */
@@ -740,22 +730,24 @@ int export_perfetto_stream(struct ex *x, struct analysis *a, const char *rundir,
 	}
 	xs.ft_tid = rec_field_index(r, "ft.tid");
 	x->nframes = npres_a ? npres_a - 1 : 0;
-	if (a->f && a->f->n != x->nframes)
-		sb_addf(x->notes, "the analysis has %zu frames, the record %zu: stalls are not named\n",
-			a->f->n, x->nframes);
-	else if (a->f)
-		ret = stall_list_open(a, &a->mo, NULL, NULL, &xs.sl, err);
-	ret = ret ? ret : stalls_by_frame(&xs);
-	if (ret < 0)
-		goto out;
-
-	/* pass 1 */
+	/* pass 1, in the stalls' read where there is one (the stalls' frames
+	 * are known before it) */
 	{
 		struct rec_stream st = { .on_sample = p1_sample, .on_frame = p1_frame,
 					 .on_threads = p1_threads, .on_interval = p1_interval,
-					 .on_apispan = p1_apispan };
+					 .on_apispan = p1_apispan, .ctx = &xs };
+		struct stall_spans with = { .also = &st };
 
-		ret = read_pass(&xs, &st, err);
+		if (a->f && a->f->n != x->nframes) {
+			sb_addf(x->notes,
+				"the analysis has %zu frames, the record %zu: stalls are not named\n",
+				a->f->n, x->nframes);
+		} else if (a->f) {
+			ret = stalls_by_frame(&xs);
+			ret = ret ? ret : stall_list_open(a, &a->mo, NULL, &with, &xs.sl, err);
+		}
+		if (!ret && !xs.sl.read)
+			ret = read_pass(&xs, &st, err);
 	}
 	if (ret < 0)
 		goto out;

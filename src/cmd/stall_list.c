@@ -378,6 +378,32 @@ static int stall_frames(const struct analysis *a, const struct metrics_opts *mo,
 	return 0;
 }
 
+int stall_list_frames(const struct analysis *a, const struct metrics_opts *mo,
+		      struct stall_frame **ret, size_t *n)
+{
+	struct stall_list l = { .fd = -1 };
+	struct stall_at *st = NULL;
+	struct stall_frame *sf = NULL;
+	size_t ns = 0;
+	int r = stall_frames(a, mo, &st, &ns, &l);
+
+	if (r >= 0 && !(sf = malloc((ns ? ns : 1) * sizeof(*sf))))
+		r = -ENOMEM;
+	for (size_t k = 0; r >= 0 && k < ns; k++)
+		sf[k] = (struct stall_frame){
+			.frame = st[k].frame,
+			.k = st[k].parts & CAUSES_IN_WINDOW ? st[k].iwin : l.nwin + st[k].iwarm
+		};
+	free(st);
+	if (r < 0) {
+		free(sf);
+		return r;
+	}
+	*ret = sf;
+	*n = ns;
+	return 0;
+}
+
 /* IT as item K of the spill FD. 0 or a negative errno. */
 static int spill_write(int fd, size_t k, const struct stall_item *it)
 {
@@ -473,6 +499,42 @@ struct win_ctx {
 	const struct stall_list *l;
 };
 
+/* The spans' ALSO, handed each record of the read (struct stall_spans) */
+static int also_sample(void *ctx, const struct rec *r, uint64_t t, const int64_t *row)
+{
+	const struct rec_stream *o = ((struct win_ctx *)ctx)->spans->also;
+
+	return o->on_sample(o->ctx, r, t, row);
+}
+
+static int also_frame(void *ctx, const struct rec_frame *f)
+{
+	const struct rec_stream *o = ((struct win_ctx *)ctx)->spans->also;
+
+	return o->on_frame(o->ctx, f);
+}
+
+static int also_threads(void *ctx, const struct rec *r, const struct rec_threads *ts)
+{
+	const struct rec_stream *o = ((struct win_ctx *)ctx)->spans->also;
+
+	return o->on_threads(o->ctx, r, ts);
+}
+
+static int also_interval(void *ctx, const struct rec *r, const struct rec_interval *iv)
+{
+	const struct rec_stream *o = ((struct win_ctx *)ctx)->spans->also;
+
+	return o->on_interval(o->ctx, r, iv);
+}
+
+static int also_apispan(void *ctx, const struct rec *r, const struct rec_apispan *sp)
+{
+	const struct rec_stream *o = ((struct win_ctx *)ctx)->spans->also;
+
+	return o->on_apispan(o->ctx, r, sp);
+}
+
 static int cmp_window(const void *x, const void *y)
 {
 	const struct rec_window *a = x, *b = y;
@@ -540,8 +602,17 @@ static int list_windows(struct analysis *a, const struct stall_each *each,
 				     .spans = spans, .l = l };
 		struct rec_stream rs = { .skip_threads = true, .skip_frames = true, .win = w,
 					 .nwin = n, .on_window = on_group, .ctx = &x };
+		const struct rec_stream *o = spans ? spans->also : NULL;
 
+		if (o) {
+			rs.on_sample = o->on_sample ? also_sample : NULL;
+			rs.on_frame = o->on_frame ? also_frame : NULL;
+			rs.on_threads = o->on_threads ? also_threads : NULL;
+			rs.on_interval = o->on_interval ? also_interval : NULL;
+			rs.on_apispan = o->on_apispan ? also_apispan : NULL;
+		}
 		r = analyse_rec_windows(a, &rs, &r2, emsg);
+		l->read = true;
 	}
 	if (r >= 0) {
 		rec_free(a->rec_win);
@@ -574,7 +645,7 @@ int stall_list_open(struct analysis *a, const struct metrics_opts *mo,
 	r = stall_frames(a, mo, &st, &ns, ret);
 	if (r >= 0 && ns && (ret->fd = spill_fd(NULL)) < 0)
 		r = ret->fd;
-	if (r >= 0 && (ns || (spans && spans->nwin)) && by_windows(a))
+	if (r >= 0 && (ns || (spans && (spans->nwin || spans->also))) && by_windows(a))
 		r = list_windows(a, each, spans, st, ns, ret, emsg);
 	else if (r >= 0 && ns)
 		r = list_whole(a, each, st, ns, ret);

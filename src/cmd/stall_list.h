@@ -57,6 +57,14 @@ struct stall_item {
 struct stall_list {
 	size_t nwin, nwarm;
 	int fd;			/* the spill; -1: none (no stall) */
+	bool read;		/* the record was read by windows: the spans'
+				 * callbacks ran */
+};
+
+/* A stall's frame and its item in the list (the window's, for a stall of
+ * the window and of the warm-up). */
+struct stall_frame {
+	size_t frame, k;
 };
 
 /* What a reader does with each stall while its samples and intervals are
@@ -82,6 +90,11 @@ struct stall_spans {
 	size_t nwin;
 	int (*fn)(void *ctx, const struct causes *c, const struct rec *r, size_t w);
 	void *ctx;
+	/* ALSO (NULL: none): its on_sample, on_frame, on_threads, on_interval
+	 * and on_apispan, with ALSO->ctx, see every record of the same read
+	 * as it passes (rec/rec.h: handed on as well as kept for the windows;
+	 * export --perfetto's first pass) */
+	const struct rec_stream *also;
 };
 
 /*
@@ -98,6 +111,11 @@ struct stall_spans {
 int stall_list_open(struct analysis *a, const struct metrics_opts *mo,
 		    const struct stall_each *each, const struct stall_spans *spans,
 		    struct stall_list *ret, struct strbuf *emsg);
+/* The stall frames stall_list_open would list for A and MO, in frame
+ * order, with their items' places, without reading the record: *RET
+ * (malloc'd, *N). 0 or -ENOMEM. */
+int stall_list_frames(const struct analysis *a, const struct metrics_opts *mo,
+		      struct stall_frame **ret, size_t *n);
 /* Item K of L into *RET. 0, or a negative errno (-EIO: the spill came back
  * short). */
 int stall_list_get(const struct stall_list *l, size_t k, struct stall_item *ret);

@@ -670,6 +670,8 @@ static int rd_samples(struct rd *d, struct cur *c)
 		saw_time(d, t);
 		if (win) {
 			ret = win_sample(d, t);
+			if (ret >= 0 && d->stream->on_sample)	/* and handed on */
+				ret = d->stream->on_sample(d->stream->ctx, r, t, row);
 			if (ret < 0)
 				return ret;
 			continue;
@@ -916,7 +918,8 @@ static int rd_interval(struct rd *d, struct cur *c)
 	    zz_dec(v[5]) < INT32_MIN || zz_dec(v[5]) > INT32_MAX)
 		return rd_bad(d, "interval record: a number out of its range");
 	struct rec_interval one, *iv = &one;
-	bool hand = d->stream && d->stream->on_interval;
+	bool win = d->stream && d->stream->on_window;
+	bool hand = d->stream && d->stream->on_interval && !win;
 
 	if (!hand) {
 		if (ARRAY_GROW(r->intervals, d->cap_intervals, r->nintervals + 1) < 0)
@@ -944,6 +947,8 @@ static int rd_interval(struct rd *d, struct cur *c)
 	if (hand)	/* handed on, not kept */
 		return d->stream->on_interval(d->stream->ctx, r, iv);
 	r->nintervals++;
+	if (win && d->stream->on_interval)	/* kept for the windows, and handed on */
+		return d->stream->on_interval(d->stream->ctx, r, iv);
 	return 0;
 }
 
@@ -963,11 +968,15 @@ static int rd_apispan(struct rd *d, struct cur *c)
 		.start_ns = v[0], .dur_ns = v[1], .tid = (uint32_t)v[2], .name = (uint32_t)v[3]
 	};
 
-	if (d->stream && d->stream->on_apispan)	/* handed on, not kept */
+	bool win = d->stream && d->stream->on_window;
+
+	if (d->stream && d->stream->on_apispan && !win)	/* handed on, not kept */
 		return d->stream->on_apispan(d->stream->ctx, r, &sp);
 	if (ARRAY_GROW(r->apispans, d->cap_apispans, r->napispans + 1) < 0)
 		return -ENOMEM;
 	r->apispans[r->napispans++] = sp;
+	if (win && d->stream->on_apispan)	/* kept for the windows, and handed on */
+		return d->stream->on_apispan(d->stream->ctx, r, &sp);
 	return 0;
 }
 

@@ -99,7 +99,11 @@ struct rec_stream {
 	 * counts them); on_interval with each interval, on_apispan with each
 	 * API call's span (nintervals, napispans stay 0). R's strings are those
 	 * decoded so far, which hold every id the record passed names. A
-	 * negative errno stops the read and is returned.
+	 * negative errno stops the read and is returned. With on_window too
+	 * (export --perfetto's first pass in the stalls' read), each is
+	 * handed on as well as kept for the windows: on_sample after the
+	 * sample joined its group (R's samples the group's), on_interval and
+	 * on_apispan with the kept copy.
 	 */
 	int (*on_sample)(void *ctx, const struct rec *r, uint64_t t_ns, const int64_t *row);
 	int (*on_interval)(void *ctx, const struct rec *r, const struct rec_interval *iv);

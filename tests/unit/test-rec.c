@@ -1152,6 +1152,138 @@ static void test_apispans(void)
 	rec_free(r);
 }
 
+/* Windows and handed on in one read (export --perfetto's first pass in the
+ * stalls' read): every sample, interval and API call is handed on once, in
+ * file order, as written, while each window's group still holds its
+ * window's samples, intervals and API calls. */
+struct both {
+	size_t n, niv, nsp, bad, groups, win_seen[2];
+	const struct rec_window *win;
+};
+
+static int both_sample(void *ctx, const struct rec *r, uint64_t t, const int64_t *row)
+{
+	struct both *b = ctx;
+
+	(void)r;
+	if (t != 1000000 * (b->n + 1) || row[0] != (int64_t)b->n || row[1] != (int64_t)(b->n / 7))
+		b->bad++;
+	b->n++;
+	return 0;
+}
+
+static int both_interval(void *ctx, const struct rec *r, const struct rec_interval *iv)
+{
+	struct both *b = ctx;
+
+	if (iv->out_ns != 1000000 * (20 * b->niv + 1) + 500000 || iv->tid != 7 ||
+	    strcmp(rec_str(r, iv->stack), "folio_wait_bit"))
+		b->bad++;
+	b->niv++;
+	return 0;
+}
+
+static int both_apispan(void *ctx, const struct rec *r, const struct rec_apispan *sp)
+{
+	struct both *b = ctx;
+
+	if (sp->start_ns != 1000000 * (100 * b->nsp + 1) || strcmp(rec_str(r, sp->name), "glFinish"))
+		b->bad++;
+	b->nsp++;
+	return 0;
+}
+
+static int both_window(void *ctx, struct rec *r, size_t w0, size_t w1)
+{
+	struct both *b = ctx;
+
+	b->groups++;
+	for (size_t w = w0; w < w1; w++) {
+		uint64_t a = b->win[w].a_ns, e = b->win[w].b_ns;
+		size_t in = 0, ivs = 0, sps = 0;
+
+		for (size_t i = 0; i < r->nsamples; i++)
+			if (r->t_ns[i] >= a && r->t_ns[i] <= e) {
+				in++;
+				if (r->vals[i * r->nfields] != (int64_t)(r->t_ns[i] / 1000000 - 1))
+					b->bad++;
+			}
+		for (size_t i = 0; i < r->nintervals; i++)
+			ivs += r->intervals[i].in_ns >= a && r->intervals[i].out_ns <= e;
+		for (size_t i = 0; i < r->napispans; i++)
+			sps += r->apispans[i].start_ns >= a && r->apispans[i].start_ns <= e;
+		/* the window's 101 samples, 5 intervals and 2 API calls (the
+		 * last at its end) */
+		if (in != 101 || ivs != 5 || sps != 2) {
+			fprintf(stderr, "window %zu: %zu samples, %zu intervals, %zu API calls\n", w,
+				in, ivs, sps);
+			b->bad++;
+		}
+		b->win_seen[w]++;
+	}
+	return 0;
+}
+
+static void test_windows_handed_on(void)
+{
+	const char *path = tmpfile_path("both.ssr");
+	const struct rec_window win[2] = { { 1000000ull * 1001, 1000000ull * 1101 },
+					   { 1000000ull * 3001, 1000000ull * 3101 } };
+	struct rec_writer *w = NULL;
+	struct rec *r = NULL;
+	struct strbuf err = STRBUF_INIT;
+	uint32_t stack, name;
+
+	CHECK_INT(rec_writer_new(path, &w), 0);
+	CHECK_INT(rec_writer_meta(w, "period_ns", "1000000"), 0);
+	CHECK_INT(rec_writer_field(w, "a", REC_INT), 0);
+	CHECK_INT(rec_writer_field(w, "b", REC_INT), 1);
+	CHECK_INT(rec_writer_begin(w), 0);
+	for (size_t i = 0; i < 5000; i++) {
+		int64_t v[2] = { (int64_t)i, (int64_t)(i / 7) };
+		uint64_t t = 1000000 * (i + 1);
+
+		CHECK_INT(rec_writer_sample(w, t, v), 0);
+		/* intern in every segment: a key block restarts the strings */
+		stack = rec_writer_intern(w, "folio_wait_bit");
+		name = rec_writer_intern(w, "glFinish");
+		if (i % 20 == 0) {
+			struct rec_interval iv = { .out_ns = t + 500000, .wake_ns = t + 700000,
+						   .in_ns = t + 800000, .tid = 7, .stack = stack };
+
+			CHECK_INT(rec_writer_interval(w, &iv), 0);
+		}
+		if (i % 100 == 0) {
+			struct rec_apispan sp = { t, 300000, 7, name };
+
+			CHECK_INT(rec_writer_apispan(w, &sp), 0);
+		}
+		if (i % 100 == 99)
+			CHECK_INT(rec_writer_flush(w), 0);
+	}
+	CHECK_INT(rec_writer_close(w), 0);
+	{
+		struct both b = { .win = win };
+		struct rec_stream rs = { .win = win, .nwin = 2, .on_window = both_window,
+					 .on_sample = both_sample, .on_interval = both_interval,
+					 .on_apispan = both_apispan, .skip_threads = true,
+					 .skip_frames = true, .ctx = &b };
+
+		CHECK_INT(rec_read_file_stream(path, &rs, &r, &err), 0);
+		CHECK_INT(b.n, 5000);
+		CHECK_INT(b.niv, 250);
+		CHECK_INT(b.nsp, 50);
+		CHECK_INT(b.bad, 0);
+		CHECK_INT(b.groups, 2);
+		CHECK_INT(b.win_seen[0], 1);
+		CHECK_INT(b.win_seen[1], 1);
+		CHECK(r && r->nsamples_read == 5000);
+		rec_free(r);
+	}
+	unlink(path);
+	sb_release(&err);
+}
+
 /* 2.3: interned stacks come back as written, across segments (a key every
  * block: each window's block defines again what it uses), and where_stall
  * sums them with the analysis's names; bad ids are refused. */
@@ -1262,6 +1394,7 @@ int main(void)
 	T_RUN(test_round_trip);
 	T_RUN(test_torn_tail);
 	T_RUN(test_apispans);
+	T_RUN(test_windows_handed_on);
 	T_RUN(test_ustacks);
 	return t_exit();
 }
