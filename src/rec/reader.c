@@ -146,11 +146,68 @@ static size_t next_key_block(struct rd *d, size_t from)
 	return 0;
 }
 
-static int push_block(struct rd *d, size_t off)
+/* Whole block at OFF, whose payload starts with PAYLOAD0, to decode. */
+static int push_block(struct rd *d, size_t off, uint8_t payload0)
 {
-	if (ARRAY_GROW(d->blocks, d->cap_blocks, d->nblocks + 1) < 0)
+	if (ARRAY_GROW(d->blocks, d->cap_blocks, d->nblocks + 1) < 0 ||
+	    ARRAY_GROW(d->bkey, d->cap_bkey, d->nblocks + 1) < 0)
 		return -ENOMEM;
+	d->bkey[d->nblocks] = payload0 == RT_KEY;
 	d->blocks[d->nblocks++] = off;
+	return 0;
+}
+
+/*
+ * rec_stream's skip_samples: which segments (a key block and the blocks up
+ * to the next) the damage's and the tear's stamps need decoded, into
+ * *RET (a byte a block, set on each block of such a segment): the one
+ * before each damaged span and the one after it (t_before_ns is the latest
+ * stamp before it, t_after_ns the first block's earliest), and the last
+ * (torn_t_ns). Blocks before the first key block are never skipped. 0 or
+ * -ENOMEM.
+ */
+static int segments_needed(const struct rd *d, uint8_t **ret)
+{
+	uint8_t *need = calloc(d->nblocks ? d->nblocks : 1, 1);
+	size_t k = 0, seg = 0;	/* the current segment's first block */
+	bool any_key = false;
+
+	if (!need)
+		return -ENOMEM;
+	*ret = need;
+	for (size_t b = 0; b < d->nblocks; b++) {
+		bool after = false;
+
+		/* damage k ends where block b starts: b - 1 is before it */
+		while (k < d->r->ndamage && d->r->damage[k].off + d->r->damage[k].bytes < d->blocks[b])
+			k++;
+		if (k < d->r->ndamage && d->r->damage[k].off + d->r->damage[k].bytes == d->blocks[b])
+			after = true;
+		if (d->bkey[b] && d->r->version_major >= 2) {
+			any_key = true;
+			seg = b;
+		}
+		if (!any_key)
+			need[b] = 1;
+		if (after || b + 1 == d->nblocks) {
+			/* this block's segment, and (after) the one before */
+			for (size_t j = seg; j <= b; j++)
+				need[j] = 1;
+			if (after && b > 0) {
+				size_t j = b - 1;
+
+				while (j > 0 && !(d->bkey[j] && d->r->version_major >= 2))
+					j--;
+				for (; j < b; j++)
+					need[j] = 1;
+			}
+		}
+	}
+	/* a needed segment is needed to its end (need[] marks its blocks
+	 * only up to the one that asked) */
+	for (size_t b = 1; b < d->nblocks; b++)
+		if (need[b - 1] && !(d->bkey[b] && d->r->version_major >= 2))
+			need[b] = 1;
 	return 0;
 }
 
@@ -224,6 +281,7 @@ static int parse(const void *buf, int fd, size_t len, const struct rec_stream *s
 	struct rd d = { .base = buf, .len = len, .fd = fd, .err = err, .stream = st,
 			.ring_mask = SIZE_MAX };
 	size_t off = REC_FILE_HEADER, end;
+	uint8_t *need = NULL;	/* skip_samples: segments_needed */
 	int r;
 
 	if (st && st->ring_rows) {
@@ -257,12 +315,13 @@ static int parse(const void *buf, int fd, size_t len, const struct rec_stream *s
 		if (!rest)
 			break;
 		if (block_whole(&d, off, &n)) {
-			r = push_block(&d, off);
+			const uint8_t *pl = d.blk && !d.base ? d.blk + REC_BLOCK_HEADER
+							     : d.base + off + REC_BLOCK_HEADER;
+
+			r = push_block(&d, off, n ? pl[0] : 0);
 			if (r < 0)
 				goto fail;
-			rd_count_samples(&d, d.blk && !d.base ? d.blk + REC_BLOCK_HEADER
-							     : d.base + off + REC_BLOCK_HEADER,
-					 n);
+			rd_count_samples(&d, pl, n);
 			off += REC_BLOCK_HEADER + n;
 			continue;
 		}
@@ -291,6 +350,11 @@ static int parse(const void *buf, int fd, size_t len, const struct rec_stream *s
 		off = next;
 	}
 	end = off;
+	if (st && st->skip_samples && st->on_window && !st->on_sample) {
+		r = segments_needed(&d, &need);
+		if (r < 0)
+			goto fail;
+	}
 	for (size_t b = 0, k = 0; b < d.nblocks; b++) {
 		size_t boff = d.blocks[b];
 		const uint8_t *p = rd_bytes(&d, boff, REC_BLOCK_HEADER, &d.blk, &d.blk_cap);
@@ -299,6 +363,11 @@ static int parse(const void *buf, int fd, size_t len, const struct rec_stream *s
 							      == boff ? &d.r->damage[k] : NULL;
 
 		d.header_block = boff == REC_FILE_HEADER;
+		/* a segment's samples skipped where nothing asks for them: no
+		 * window pending, no stamp of the damage's or the tear's */
+		if (need && (d.bkey[b] || d.header_block))
+			d.skip_seg = !need[b] && !d.header_block && !d.in_group &&
+				     d.wnext >= st->nwin;
 		if (dm)
 			dm->t_before_ns = d.t_last;
 		d.t_first_block = 0;
@@ -341,6 +410,8 @@ static int parse(const void *buf, int fd, size_t len, const struct rec_stream *s
 	free(d.last_row);
 	free(d.kinds);
 	free(d.blocks);
+	free(d.bkey);
+	free(need);
 	free(d.kring);
 	free(d.blk);
 	free(d.scan);
@@ -356,6 +427,8 @@ fail:
 	free(d.last_row);
 	free(d.kinds);
 	free(d.blocks);
+	free(d.bkey);
+	free(need);
 	free(d.kring);
 	free(d.blk);
 	free(d.scan);

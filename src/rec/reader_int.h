@@ -56,6 +56,10 @@ struct rd {
 	uint64_t t_last;	/* the latest stamp decoded so far (for damage spans) */
 	uint64_t t_first_block;	/* the first stamp of the block being decoded, or 0 */
 	size_t *blocks, nblocks, cap_blocks;	/* offsets of the whole blocks to decode */
+	uint8_t *bkey;		/* by block: its first record is KEY (a segment starts) */
+	size_t cap_bkey;
+	bool skip_seg;		/* rec_stream's skip_samples: this segment's samples
+				 * counted, not decoded */
 	size_t cap_damage;
 	const struct rec_stream *stream;	/* NULL: the whole matrix */
 	size_t ring_mask;	/* streaming: rows - 1; SIZE_MAX: every row kept */

@@ -575,6 +575,14 @@ static int rd_samples(struct rd *d, struct cur *c)
 	/* A sample takes at least 2 bits. */
 	if (!cur_varint(c, &count) || count > (uint64_t)(c->end - c->p) * 4)
 		return rd_bad(d, "samples record: count larger than the record");
+	if (d->skip_seg) {
+		/* counted, not decoded (rec_stream's skip_samples): no window
+		 * is pending, so none needs them nor the intervals so far */
+		d->kseen += count;
+		r->nsamples_read = (size_t)d->kseen;
+		r->nintervals = 0;
+		return 0;
+	}
 	if (nf && d->ring_mask == SIZE_MAX && !win && !hand && count > d->expand_left / nf)
 		return rd_bad(d, "samples record: more values than a file this size can hold");
 	if (d->ring_mask == SIZE_MAX && !win && !hand)
@@ -946,6 +954,8 @@ static int rd_interval(struct rd *d, struct cur *c)
 	d->iv_tprev = iv->out_ns;
 	if (hand)	/* handed on, not kept */
 		return d->stream->on_interval(d->stream->ctx, r, iv);
+	if (d->skip_seg && !d->stream->on_interval)
+		return 0;	/* no window pending needs it */
 	r->nintervals++;
 	if (win && d->stream->on_interval)	/* kept for the windows, and handed on */
 		return d->stream->on_interval(d->stream->ctx, r, iv);

@@ -82,6 +82,19 @@ struct rec_stream {
 	bool skip_frames;
 	int (*on_window)(void *ctx, struct rec *r, size_t w0, size_t w1);
 	/*
+	 * skip_samples (with on_window, without on_sample: the analysis's read
+	 * of the presents): a segment's samples (a key block and the blocks up
+	 * to the next) are counted, not decoded, where no window is pending
+	 * at its start and neither a damaged span's stamps nor the tear's
+	 * need them (the segments before and after each damaged span, and the
+	 * last, are decoded; the stamps are those a whole read gives where
+	 * the samples' times rise); nsamples_read still counts every sample,
+	 * a skipped segment's intervals are dropped. Its other records are
+	 * decoded as ever. Version 1 records, which have no key blocks, are
+	 * decoded whole.
+	 */
+	bool skip_samples;
+	/*
 	 * Records as they are decoded, in file order (report --threads: its
 	 * sums stream; with skip_threads, skip_frames none is kept, so the
 	 * memory is one snapshot's): on_frame with each frame, on_threads

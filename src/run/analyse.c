@@ -429,22 +429,25 @@ static int load_run_dir(struct work *w, struct strbuf *emsg)
 	w->by_windows = !o->keep && !getenv("STALLSCOPE_WHOLE_RECORD");
 	if (w->by_windows) {
 		/* the presents' stamps, and the window at 0: the first samples
-		 * (the first starts the load); every other sample decoded (the
-		 * damage's times) and dropped, the intervals likewise */
+		 * (the first starts the load); every other sample dropped, and
+		 * decoded only where the damage's and the tear's stamps need it
+		 * (skip_samples), the intervals likewise */
 		static const struct rec_window at0 = { 0, 0 };
 		struct rec_stream st = { .skip_threads = true, .win = &at0, .nwin = 1,
 					 .on_window = first_sample, .skip_frames = true,
-					 .on_frame = keep_stamp, .ctx = &sc };
+					 .skip_samples = true, .on_frame = keep_stamp,
+					 .ctx = &sc };
 
 		r = rec_read_fd_stream(fd, path.buf, &st, &rec, &err);
 		w->first_ns = sc.first_ns;
 		w->have_first = sc.have_first;
 	} else if (o->windows) {
-		/* no window: every sample decoded (the damage's times) and
-		 * dropped, the intervals likewise; the presents' stamps only */
+		/* no window: every sample dropped, decoded only where the
+		 * damage's and the tear's stamps need it, the intervals
+		 * likewise; the presents' stamps only */
 		struct rec_stream st = { .skip_threads = true, .on_window = no_window,
-					 .skip_frames = true, .on_frame = keep_stamp,
-					 .ctx = &sc };
+					 .skip_frames = true, .skip_samples = true,
+					 .on_frame = keep_stamp, .ctx = &sc };
 
 		r = rec_read_fd_stream(fd, path.buf, &st, &rec, &err);
 	} else {

@@ -1284,6 +1284,190 @@ static void test_windows_handed_on(void)
 	sb_release(&err);
 }
 
+/*
+ * rec_stream's skip_samples (the analysis's read of the presents): a read
+ * that skips the samples of the segments nothing asks for gives the whole
+ * read's count, presents, damaged spans with their stamps, and tear, on an
+ * intact record, a damaged one and a torn one; and it does skip: a record
+ * whose middle segment's samples are garbage (under a right CRC), which a
+ * whole read refuses, reads as the intact one.
+ */
+struct skipped {
+	size_t frames, groups, first;
+};
+
+static int skip_frame(void *ctx, const struct rec_frame *f)
+{
+	(void)f;
+	((struct skipped *)ctx)->frames++;
+	return 0;
+}
+
+static int skip_window(void *ctx, struct rec *r, size_t w0, size_t w1)
+{
+	struct skipped *k = ctx;
+
+	(void)w0, (void)w1;
+	k->groups++;
+	k->first = r->nsamples ? (size_t)r->vals[0] + 1 : 0;
+	return 0;
+}
+
+/* Reads BUF (LEN) whole and skipping; the two agree. */
+static void check_skip(const uint8_t *buf, size_t len, const char *what)
+{
+	static const struct rec_window at0 = { 0, 0 };
+	struct skipped k = { 0 };
+	struct rec_stream st = { .win = &at0, .nwin = 1, .on_window = skip_window,
+				 .on_frame = skip_frame, .skip_frames = true, .skip_threads = true,
+				 .skip_samples = true, .ctx = &k };
+	struct rec *w = NULL, *s = NULL;
+	struct strbuf err = STRBUF_INIT;
+
+	CHECK_INT(rec_parse(buf, len, &w, &err), 0);
+	CHECK_INT(rec_parse_stream(buf, len, &st, &s, &err), 0);
+	if (!w || !s) {
+		T_FAIL("%s: %s", what, err.buf);
+		goto out;
+	}
+	if (s->nsamples_read != w->nsamples || k.frames != w->nframes ||
+	    s->ndamage != w->ndamage || s->torn_bytes != w->torn_bytes ||
+	    s->torn_t_ns != w->torn_t_ns || s->complete != w->complete)
+		T_FAIL("%s: skipping read %zu samples, %zu frames, %zu damaged, torn %zu at %llu; "
+		       "whole %zu, %zu, %zu, %zu at %llu", what, s->nsamples_read, k.frames,
+		       s->ndamage, s->torn_bytes, (unsigned long long)s->torn_t_ns, w->nsamples,
+		       w->nframes, w->ndamage, w->torn_bytes, (unsigned long long)w->torn_t_ns);
+	for (size_t i = 0; i < s->ndamage && i < w->ndamage; i++)
+		if (memcmp(&s->damage[i], &w->damage[i], sizeof(s->damage[i])))
+			T_FAIL("%s: damaged span %zu: %llu..%llu skipping, %llu..%llu whole", what, i,
+			       (unsigned long long)s->damage[i].t_before_ns,
+			       (unsigned long long)s->damage[i].t_after_ns,
+			       (unsigned long long)w->damage[i].t_before_ns,
+			       (unsigned long long)w->damage[i].t_after_ns);
+	/* the window at 0 had the first samples */
+	CHECK_INT(k.groups, 1);
+	CHECK_INT(k.first, 1);
+out:
+	rec_free(w);
+	rec_free(s);
+	sb_release(&err);
+}
+
+static size_t varint_at(const uint8_t *p, size_t n, uint64_t *v)
+{
+	size_t i = 0;
+
+	*v = 0;
+	for (unsigned sh = 0; i < n && sh < 64; sh += 7) {
+		*v |= (uint64_t)(p[i] & 0x7f) << sh;
+		if (!(p[i++] & 0x80))
+			return i;
+	}
+	return 0;
+}
+
+static void test_skip_samples(void)
+{
+	enum { BLOCKS = 40, PER = 100 };
+	const char *path = tmpfile_path("skip.ssr");
+	uint64_t start[BLOCKS + 1];
+	struct rec_writer *w = NULL;
+	struct rec *r = NULL;
+	size_t len;
+	uint8_t *buf, *bad;
+
+	CHECK_INT(rec_writer_new(path, &w), 0);
+	CHECK_INT(rec_writer_meta(w, "period_ns", "1000000"), 0);
+	CHECK_INT(rec_writer_field(w, "a", REC_INT), 0);
+	CHECK_INT(rec_writer_field(w, "b", REC_INT), 1);
+	CHECK_INT(rec_writer_key_every(w, 4), 0);
+	CHECK_INT(rec_writer_begin(w), 0);
+	for (size_t i = 0; i < BLOCKS * PER; i++) {
+		int64_t v[2] = { (int64_t)i, (int64_t)(i * i % 1009) };
+		uint64_t t = 1000000 * (i + 1);
+
+		if (i % PER == 0)
+			start[i / PER] = rec_writer_bytes(w);
+		CHECK_INT(rec_writer_sample(w, t, v), 0);
+		if (i % 10 == 5) {
+			struct rec_frame fr = { t + 1000, 7, 1 };
+
+			CHECK_INT(rec_writer_frame(w, &fr), 0);
+		}
+		if (i % 20 == 0) {
+			struct rec_interval iv = { .out_ns = t + 100, .wake_ns = t + 200,
+						   .in_ns = t + 300, .tid = 7 };
+
+			CHECK_INT(rec_writer_interval(w, &iv), 0);
+		}
+		if (i % PER == PER - 1)
+			CHECK_INT(rec_writer_flush(w), 0);
+	}
+	CHECK_INT(rec_writer_close(w), 0);
+	start[BLOCKS] = 0;
+	buf = slurp(path, &len);
+	unlink(path);
+	if (!buf) {
+		T_FAIL("cannot read back '%s'", path);
+		return;
+	}
+	CHECK(start[1] > start[0]);
+	check_skip(buf, len, "intact");
+	/* block 21 damaged: lost to the next key block (24); the segments
+	 * around it decoded */
+	buf[start[21] + REC_BLOCK_HEADER + 30] ^= 0x10;
+	check_skip(buf, len, "damaged");
+	buf[start[21] + REC_BLOCK_HEADER + 30] ^= 0x10;
+	check_skip(buf, start[30] + 200, "torn");
+
+	/* block 13's samples made garbage (a middle segment's, which no
+	 * stamp needs), its CRC made right again */
+	bad = malloc(len);
+	if (!bad)
+		abort();
+	memcpy(bad, buf, len);
+	{
+		uint8_t *p = bad + start[13], *pl = p + REC_BLOCK_HEADER;
+		uint32_t n = le32_get(p);
+		size_t at = 0, hit = 0;
+
+		while (at < n && !hit) {
+			uint64_t rlen;
+			size_t m = varint_at(pl + at + 1, n - at - 1, &rlen);
+
+			if (!m || rlen > n - at - 1 - m)
+				break;
+			if (pl[at] == RT_SAMPLES) {
+				uint64_t count;
+				size_t c = varint_at(pl + at + 1 + m, (size_t)rlen, &count);
+
+				memset(pl + at + 1 + m + c, 0xff, (size_t)rlen - c);
+				hit = 1;
+			}
+			at += 1 + m + (size_t)rlen;
+		}
+		CHECK_INT(hit, 1);
+		le32_put(p + 4, rec_crc32c(rec_crc32c(0, p, 4), pl, n));
+	}
+	CHECK(rec_parse(bad, len, &r, NULL) < 0);	/* a whole read refuses it */
+	rec_free(r);
+	r = NULL;
+	{
+		static const struct rec_window at0 = { 0, 0 };
+		struct skipped k = { 0 };
+		struct rec_stream st = { .win = &at0, .nwin = 1, .on_window = skip_window,
+					 .on_frame = skip_frame, .skip_frames = true,
+					 .skip_samples = true, .ctx = &k };
+
+		CHECK_INT(rec_parse_stream(bad, len, &st, &r, NULL), 0);
+		CHECK(r && r->nsamples_read == BLOCKS * PER && r->complete && !r->ndamage);
+		CHECK_INT(k.frames, BLOCKS * PER / 10);
+		rec_free(r);
+	}
+	free(bad);
+	free(buf);
+}
+
 /* 2.3: interned stacks come back as written, across segments (a key every
  * block: each window's block defines again what it uses), and where_stall
  * sums them with the analysis's names; bad ids are refused. */
@@ -1395,6 +1579,7 @@ int main(void)
 	T_RUN(test_torn_tail);
 	T_RUN(test_apispans);
 	T_RUN(test_windows_handed_on);
+	T_RUN(test_skip_samples);
 	T_RUN(test_ustacks);
 	return t_exit();
 }
