@@ -374,10 +374,19 @@ static int64_t win_delta(const struct causes *c, size_t lo, size_t hi, int f)
 	return f < 0 ? 0 : causes_val(c, hi, f) - causes_val(c, lo - 1, f);
 }
 
+/* Whether kernel function WCHAN is reclaim's or compaction's own (a
+ * thread throttled or waiting in it: reclaim_throttle, shrink_*, ...). */
+static bool wchan_reclaim(const char *wchan)
+{
+	return wchan && (strstr(wchan, "reclaim") || strstr(wchan, "shrink") ||
+			 strstr(wchan, "compact"));
+}
+
 /* Whether the thread may have reclaimed in samples [LO, HI]: a user
- * thread reclaims while it allocates, and what a running thread allocates
- * (the syscall of a running one is not read) is pages it faults in. False
- * only where its own fault counts say it faulted none. */
+ * thread reclaims while it allocates, and what it allocates, seen by the
+ * samples, is pages it faults in (the syscall of a running one is not
+ * read; one in D in a read waits for the read). False only where its own
+ * fault counts say it faulted none. */
 static bool faulted(const struct causes *c, size_t lo, size_t hi)
 {
 	if (c->ft_minflt < 0 || c->ft_majflt < 0 ||
@@ -389,10 +398,10 @@ static bool faulted(const struct causes *c, size_t lo, size_t hi)
 /* The reclaim sub-cause of running or D sample I (i > 0), or SUB_N when
  * none: reclaim and compaction seen around it (rd_window), since they move
  * in bursts (a huge page's fault reclaims 512 pages at once, then none).
- * The counters are every process's: in a snapshot record a running sample
- * whose thread faulted nothing around it was not in reclaim (an exact
- * record's fault counts are its switch-outs', and its reclaim hooks have
- * the answer: causes_exact.c). */
+ * The counters are every process's: in a snapshot record a sample whose
+ * thread faulted nothing around it was not in reclaim, unless it waits in
+ * reclaim's own code (an exact record's fault counts are its
+ * switch-outs', and its reclaim hooks have the answer: causes_exact.c). */
 static enum cause_sub reclaim_seen(const struct causes *c, size_t i)
 {
 	int f = c->cg_mem_some >= 0 ? c->cg_mem_some : c->psi_mem_some;
@@ -400,8 +409,8 @@ static enum cause_sub reclaim_seen(const struct causes *c, size_t i)
 	uint64_t dt;
 
 	rd_window(c, i, &lo, &hi);
-	if (!c->exact && c->ft_state >= 0 && causes_val(c, i, c->ft_state) == 'R' &&
-	    !faulted(c, lo, hi))
+	if (!c->exact && !faulted(c, lo, hi) &&
+	    !wchan_reclaim(causes_str_field(c, i, c->ft_wchan)))
 		return SUB_N;
 	if (win_delta(c, lo, hi, c->vm[VM_PGSCAN_DIRECT]) > 0 ||
 	    win_delta(c, lo, hi, c->vm[VM_PGSTEAL_DIRECT]) > 0 ||
@@ -603,8 +612,10 @@ static enum cause_sub classify(const struct causes *c, size_t i)
 			return SUB_DISK;
 		return SUB_FAULT;
 	}
-	/* 2. reclaim: running or in D, not in a GPU wait */
-	if ((st == 'R' || st == 'D') && !gpu_fence && !gpu_ioctl && i > 0) {
+	/* 2. reclaim: running or in D, not in a GPU wait, nor in D in a file
+	 * syscall (it waits for its I/O) outside reclaim's own code */
+	if ((st == 'R' || st == 'D') && !gpu_fence && !gpu_ioctl && i > 0 &&
+	    !(st == 'D' && file_io_sub(cls) != SUB_N && !wchan_reclaim(wchan))) {
 		enum cause_sub rs = reclaim_seen(c, i);
 
 		if (rs != SUB_N)

@@ -67,7 +67,7 @@ static struct rec *rec_make(const char *arch)
 					    "futex_wait_queue", "/var/tmp/game.pak",
 					    "folio_wait_bit_common", "do_sys_poll", "socket:[123]",
 					    "os_acquire_spinlock", "rwsem_down_read_slowpath",
-					    "pipe:[456]" };
+					    "pipe:[456]", "reclaim_throttle" };
 	struct rec *r = xcalloc(1, sizeof(*r));
 	size_t i, f;
 
@@ -335,7 +335,8 @@ static void test_reclaim_swapout(void)
 /* A busy loop that faults nothing while another process reclaims (the
  * counters are every process's; CI, 2026-12-03: a neighbour's memory
  * cgroup swapping out made the fake game's busy loop 13 % reclaim) is cpu,
- * whichever counter moved; the same with its own faults is reclaim. */
+ * whichever counter moved; the same with its own faults is reclaim; a read
+ * in D beside it is io, but for a wait in reclaim's own code. */
 static void test_reclaim_neighbour(void)
 {
 	static const char *const moved[] = { "vm.pgscan_direct", "vm.pswpout",
@@ -358,15 +359,46 @@ static void test_reclaim_neighbour(void)
 		check_stall(r, k == 2 ? SUB_RECLAIM_PSI : SUB_RECLAIM_DIRECT, CAUSE_COL_RECLAIM,
 			    moved[k]);
 	}
+	/* in D in a read (seen live: the fake game's O_DIRECT reads beside a
+	 * neighbour's reclaim read 100 % reclaim), faulting nothing or with
+	 * faults around (live: its set-up's, 7 % reclaim): it waits for its
+	 * read */
+	for (size_t k = 0; k < 6; k++) {
+		struct rec *r = rec_make("x86_64");
+
+		if (k >= 3)
+			stall_count(r, "ft.minflt", 1);
+
+		stall_set(r, "ft.state", 'D');
+		stall_set(r, "ft.syscall", 17);	/* pread64 */
+		stall_set(r, "ft.fd", 5);
+		stall_set(r, "ft.fd_target", 6);
+		stall_set(r, "ft.wchan", 7);	/* folio_wait_bit_common */
+		stall_count(r, "disk.vda.rd_ios", 4);
+		stall_count(r, moved[k % 3], 8000);
+		check_stall(r, SUB_IO_READ, CAUSE_COL_IO, moved[k % 3]);
+	}
+	/* ... but throttled in reclaim's own code, it is reclaim */
+	{
+		struct rec *r = rec_make("x86_64");
+
+		stall_set(r, "ft.state", 'D');
+		stall_set(r, "ft.syscall", 17);
+		stall_set(r, "ft.wchan", 13);	/* reclaim_throttle */
+		stall_count(r, "vm.pgscan_direct", 8000);
+		check_stall(r, SUB_RECLAIM_DIRECT, CAUSE_COL_RECLAIM, "reclaim_throttle");
+	}
 }
 
 static void test_reclaim_compact(void)
 {
 	struct rec *r = rec_make("x86_64");
 
+	/* MAP_POPULATE faults its pages in (counted as the thread's) */
 	stall_set(r, "ft.state", 'D');
 	stall_set(r, "ft.syscall", 9);	/* mmap */
 	stall_count(r, "vm.compact_stall", 1);
+	stall_count(r, "ft.minflt", 64);
 	check_stall(r, SUB_RECLAIM_COMPACT, CAUSE_COL_RECLAIM, "reclaim_compact");
 }
 
