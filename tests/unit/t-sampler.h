@@ -3,17 +3,20 @@
  * t-sampler.h: what the sampler's unit tests share (test-sampler,
  * test-sampler-switch, test-exactbpf): an interning table for the
  * sampler's intern callback, a field's index by name, a source's cost
- * counters, the notes, and two samples compared field by field. Include
- * after t.h and linux/sampler.h.
+ * counters, the notes, two samples compared field by field, and a
+ * sleeping child to sample. Include after t.h and linux/sampler.h.
  */
 #ifndef SS_TEST_T_SAMPLER_H
 #define SS_TEST_T_SAMPLER_H
 
+#include <signal.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/types.h>
+#include <unistd.h>
 
 /* A tiny interning table: ids are 1 + the index. */
 static char *t_strs[4096];
@@ -102,6 +105,43 @@ static inline bool same_fields(struct sampler *s, const int64_t *v, const int64_
 		}
 	}
 	return same;
+}
+
+static inline void t_woken(int sig)
+{
+	(void)sig;
+}
+
+/* A child that touches PAGES fresh pages (minor faults), then sleeps in
+ * pause() until killed (SIGUSR1 runs it for a moment); returned once it
+ * is done touching them, or -1. */
+static inline pid_t sleeper(int pages)
+{
+	int sync[2];
+	pid_t pid;
+	char c;
+
+	if (pipe(sync) < 0)
+		return -1;
+	pid = fork();
+	if (pid == 0) {
+		volatile char *m = malloc((size_t)pages * 4096 + 4096);
+
+		signal(SIGUSR1, t_woken);	/* a run on demand */
+		for (int i = 0; m && i < pages; i++)
+			m[(size_t)i * 4096] = 1;
+		if (write(sync[1], "x", 1) != 1)
+			_exit(1);
+		for (;;)
+			pause();
+	}
+	close(sync[1]);
+	if (pid < 0 || read(sync[0], &c, 1) != 1) {
+		close(sync[0]);
+		return -1;
+	}
+	close(sync[0]);
+	return pid;
 }
 
 #endif

@@ -39,38 +39,6 @@ static bool same_thread(struct sampler *s, const int64_t *v, const int64_t *w)
 	return same_fields(s, v, w, "ft.");
 }
 
-static void woken(int sig)
-{
-	(void)sig;
-}
-
-/* A child asleep in pause(); SIGUSR1 runs it once. */
-static pid_t sleeper(void)
-{
-	int sync[2];
-	pid_t pid;
-	char c;
-
-	if (pipe(sync) < 0)
-		return -1;
-	pid = fork();
-	if (pid == 0) {
-		signal(SIGUSR1, woken);
-		if (write(sync[1], "x", 1) != 1)
-			_exit(1);
-		for (;;)
-			pause();
-	}
-	close(sync[1]);
-	if (pid < 0 || read(sync[0], &c, 1) != 1) {
-		close(sync[0]);
-		return -1;
-	}
-	close(sync[0]);
-	usleep(20000); /* into pause() */
-	return pid;
-}
-
 struct pair {
 	pid_t pid;
 	struct sampler *g, *ng; /* gated, ungated */
@@ -84,7 +52,8 @@ static bool pair_open(struct pair *p)
 	const struct sampler_field *f;
 
 	memset(p, 0, sizeof(*p));
-	p->pid = sleeper();
+	p->pid = sleeper(0);
+	usleep(20000); /* into pause() */
 	if (p->pid < 0) {
 		T_FAIL("cannot start a sleeping child");
 		return false;

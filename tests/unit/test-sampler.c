@@ -1039,44 +1039,6 @@ out:
 	sampler_free(b);
 }
 
-/* A child that touches PAGES fresh pages (minor faults) and then sleeps
- * until killed (SIGUSR1 wakes it for a moment); the parent learns it is
- * done from a byte on FD. */
-static void woken(int sig)
-{
-	(void)sig;
-}
-
-static pid_t sleeper(int pages)
-{
-	int sync[2];
-	pid_t pid;
-	char c;
-
-	if (pipe(sync) < 0)
-		return -1;
-	pid = fork();
-	if (pid == 0) {
-		volatile char *m = malloc((size_t)pages * 4096 + 4096);
-
-		signal(SIGUSR1, woken);	/* a run on demand */
-
-		for (int i = 0; m && i < pages; i++)
-			m[(size_t)i * 4096] = 1;
-		if (write(sync[1], "x", 1) != 1)
-			_exit(1);
-		for (;;)
-			pause();
-	}
-	close(sync[1]);
-	if (pid < 0 || read(sync[0], &c, 1) != 1) {
-		close(sync[0]);
-		return -1;
-	}
-	close(sync[0]);
-	return pid;
-}
-
 /* test_quiet_system on a real sleeping program: the gated sampler skips the
  * disks (where there are watched ones), its samples after the first quiet
  * one are unchanged ones (sampler_same; not with a display server, whose
